@@ -1,0 +1,60 @@
+// The example microservice of SPEC.md: `calculator` with the four operation kinds, `diagnostics`
+// to see what a call carries, and `internal`, which is not remotely enabled.
+import { t, method, service, defineMicroservice, type CallContext } from '../../src/runtime'
+
+export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
+export const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })
+export const CallContextType = t.object('com.example.CallContext', {
+  locale: t.String,
+  privilegeNames: t.list(t.String),
+  requestId: t.String,
+  sessionId: t.String,
+  user: t.String,
+  clientApplicationName: t.String,
+  ip: t.String,
+  privileged: t.Boolean
+}, { alias: 'context' })
+
+/** Integer arithmetic as Java does it: a product that overflows wraps around. */
+function times (a: number | null, b: number | null): number {
+  return Math.imul(a ?? 0, b ?? 0)
+}
+
+const calculator = service('calculator', [
+  // A: Integer, Integer → Integer (RMC only)
+  method('multiplyInts', { params: [t.Integer, t.Integer], returns: t.Integer, handler: (_ctx, a, b) => times(a, b) }),
+  // B: In → Out
+  method('multiply', { params: [In], returns: Out, handler: (_ctx, input) => ({ result: times(input?.a ?? 0, input?.b ?? 0) }) }),
+  // C: In → Integer
+  method('multiplyToInt', { params: [In], returns: t.Integer, handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0) }),
+  // D: Integer, Integer → Out (RMC only)
+  method('multiplyIntsToOut', { params: [t.Integer, t.Integer], returns: Out, handler: (_ctx, a, b) => ({ result: times(a, b) }) })
+])
+
+const diagnostics = service('diagnostics', [
+  method('context', {
+    params: [],
+    returns: CallContextType,
+    handler: (ctx: CallContext) => ({
+      locale: ctx.locale,
+      privilegeNames: [...ctx.privilegeNames],
+      requestId: ctx.requestId,
+      sessionId: ctx.sessionId,
+      user: ctx.user,
+      clientApplicationName: ctx.clientApplicationName,
+      ip: ctx.ip,
+      privileged: ctx.privileged
+    })
+  }),
+  method('echo', { params: [t.String], returns: t.String, handler: (_ctx, s) => s }),
+  method('echoLong', { params: [t.Long], returns: t.Long, handler: (_ctx, n) => n })
+])
+
+const internal = service('internal', [
+  method('secret', { params: [t.String], returns: t.String, handler: () => 'not for callers' })
+])
+
+export default defineMicroservice({
+  services: [calculator, diagnostics, internal],
+  platformRegularExpressionToRemotelyEnabled: ['calculator', 'diagnostics']
+})

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs'
+import { resolve, join } from 'node:path'
+import { isSequenceName, type SequenceName } from '../serializers/serializer'
+import type { PoolOptions } from '../pool/pool'
+import type { DispatchOptions } from '../dispatch/client'
+import type { ApiMode } from '../args/split'
+
+/** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
+export interface GatewayConfig {
+  host: string
+  port: number
+  defaultSequenceName: SequenceName
+  defaultApiId: ApiMode
+  maxBodyBytes: number
+  /** Longest a call may take end to end before 504 and a Cancel to the microservice. */
+  executingTimeoutMs: number
+  /** Requests being processed at once before OVERLOADED. */
+  maxInFlight: number
+  /** Deepest nesting the splitter accepts in a body. */
+  maxDepth: number
+  retryAfterSeconds: number
+  cors: { allowedOrigins: string[], maxAgeSeconds: number }
+}
+
+export interface PlatformConfig {
+  gateway: GatewayConfig
+  pool: PoolOptions
+  dispatch: DispatchOptions
+  microservices: { directories: string[], restartMinMs: number, restartMaxMs: number }
+}
+
+export const ROOT = resolve(__dirname, '..', '..', '..')
+export const DEFAULT_CONFIG_FILE = join(ROOT, 'config', 'platform.json')
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+
+class ConfigError extends Error {}
+
+function section (o: Json | undefined, path: string): { [k: string]: Json } {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${path}: must be an object`)
+  return o
+}
+
+function int (o: { [k: string]: Json }, key: string, path: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = o[key]
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ConfigError(`${path}.${key}: must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
+  return v
+}
+
+function str (o: { [k: string]: Json }, key: string, path: string): string {
+  const v = o[key]
+  if (typeof v !== 'string' || v === '') throw new ConfigError(`${path}.${key}: must be a non-empty string, got ${JSON.stringify(v)}`)
+  return v
+}
+
+function strings (o: { [k: string]: Json }, key: string, path: string): string[] {
+  const v = o[key]
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ConfigError(`${path}.${key}: must be a list of strings`)
+  return v as string[]
+}
+
+/**
+ * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
+ * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=9090.
+ */
+export function applyEnv (raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('PLATFORM__') || value === undefined) continue
+    const path = name.slice('PLATFORM__'.length).split('__')
+    let node: { [k: string]: Json } = raw
+    for (const seg of path.slice(0, -1)) {
+      const next = node[seg]
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) throw new ConfigError(`${name}: ${seg} is not a config section`)
+      node = next
+    }
+    const key = path[path.length - 1]!
+    if (!(key in node)) throw new ConfigError(`${name}: unknown key ${path.join('.')}`)
+    let parsed: Json
+    try { parsed = JSON.parse(value) as Json } catch { parsed = value }
+    node[key] = parsed
+  }
+}
+
+/** Reads the config file, applies environment overrides, validates everything once, and freezes it. */
+export function loadConfig (file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE, env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  let raw: { [k: string]: Json }
+  try {
+    raw = section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
+  } catch (err) {
+    throw new Error(`config ${file}: ${(err as Error).message}`)
+  }
+  try {
+    applyEnv(raw, env)
+    return parseConfig(raw)
+  } catch (err) {
+    if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
+    throw err
+  }
+}
+
+export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
+  const http = section(section(raw.ENTRY_POINTS, 'ENTRY_POINTS').WEB_SERVICE_FACADE_HTTP, 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP')
+  const hp = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
+  const seq = str(http, 'defaultSequenceName', hp)
+  if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
+  const apiId = str(http, 'defaultApiId', hp)
+  if (apiId !== 'ROA' && apiId !== 'RMC') throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
+  const cors = section(http.cors, `${hp}.cors`)
+  const pool = section(raw.WORKER_POOL, 'WORKER_POOL')
+  const dispatch = section(raw.DISPATCH, 'DISPATCH')
+  const ms = section(raw.MICROSERVICES, 'MICROSERVICES')
+  const config: PlatformConfig = {
+    gateway: {
+      host: str(http, 'host', hp),
+      port: int(http, 'port', hp, 0, 65535),
+      defaultSequenceName: seq,
+      defaultApiId: apiId,
+      maxBodyBytes: int(http, 'maxBodyBytes', hp, 1, 1024 * 1024 * 1024),
+      executingTimeoutMs: int(http, 'executingTimeoutMs', hp, 1),
+      maxInFlight: int(http, 'maxInFlight', hp, 1),
+      maxDepth: int(http, 'maxDepth', hp, 2, 100000),
+      retryAfterSeconds: int(http, 'retryAfterSeconds', hp, 0),
+      cors: { allowedOrigins: strings(cors, 'allowedOrigins', `${hp}.cors`), maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0) }
+    },
+    pool: {
+      maxThreads: int(pool, 'maxThreads', 'WORKER_POOL', 1, 1024),
+      minThreads: int(pool, 'minThreads', 'WORKER_POOL', 0, 1024),
+      idleTimeoutMs: int(pool, 'idleTimeoutMs', 'WORKER_POOL', 0),
+      maxQueue: int(pool, 'maxQueue', 'WORKER_POOL', 0),
+      taskTimeoutMs: int(pool, 'taskTimeoutMs', 'WORKER_POOL', 1),
+      inlineMaxBytes: int(pool, 'inlineMaxBytes', 'WORKER_POOL', 0)
+    },
+    dispatch: {
+      connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice', 'DISPATCH', 1, 64),
+      connectTimeoutMs: int(dispatch, 'connectTimeoutMs', 'DISPATCH', 1),
+      pingIntervalMs: int(dispatch, 'pingIntervalMs', 'DISPATCH', 10),
+      availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs', 'DISPATCH', 1),
+      reconnectMinMs: int(dispatch, 'reconnectMinMs', 'DISPATCH', 1),
+      reconnectMaxMs: int(dispatch, 'reconnectMaxMs', 'DISPATCH', 1),
+      maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024)
+    },
+    microservices: {
+      directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),
+      restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
+      restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)
+    }
+  }
+  if (config.pool.minThreads > config.pool.maxThreads) throw new ConfigError(`WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`)
+  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024) throw new ConfigError(`DISPATCH.maxFrameBytes must exceed ${hp}.maxBodyBytes by at least 1024 (room for the frame envelope)`)
+  return deepFreeze(config)
+}
+
+function deepFreeze<T> (o: T): T {
+  if (typeof o === 'object' && o !== null) {
+    for (const v of Object.values(o)) deepFreeze(v)
+    Object.freeze(o)
+  }
+  return o
+}
+
+/** The built-in config file's values, for tests and tools that override a few keys. */
+export function defaultConfig (): PlatformConfig {
+  return loadConfig(DEFAULT_CONFIG_FILE, {})
+}

@@ -1,0 +1,99 @@
+import { connect, type Socket } from 'node:net'
+import { FramedSocket } from '../protocol/framed-socket'
+import { PROTOCOL_VERSION, type Frame } from '../protocol/frame'
+import { gateway } from '../protocol/generated/gateway'
+import type { PendingCall } from './pending'
+
+export interface ConnectionOwner {
+  readonly name: string
+  readonly maxFrameBytes: number
+  readonly connectTimeoutMs: number
+  onReady (conn: BackendConnection, catalog: gateway.Catalog): void
+  onPong (conn: BackendConnection, pong: gateway.Pong): void
+  onClosed (conn: BackendConnection, error: Error | null): void
+}
+
+type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
+
+/**
+ * One persistent TCP connection to a microservice. Calls are multiplexed by id; when the
+ * connection drops, every call in flight on it is failed at once (502), never left hanging.
+ */
+export class BackendConnection {
+  state: State = 'connecting'
+  readonly inflight = new Map<number, PendingCall>()
+  private framed: FramedSocket | null = null
+  private readonly socket: Socket
+
+  constructor (private readonly owner: ConnectionOwner, readonly host: string, readonly port: number, gatewayId: string) {
+    this.socket = connect({ host, port })
+    this.socket.setTimeout(owner.connectTimeoutMs, () => this.close(new Error(`connect timeout after ${owner.connectTimeoutMs} ms`)))
+    this.socket.once('connect', () => {
+      this.socket.setTimeout(0)
+      this.state = 'handshaking'
+      this.framed!.send({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId } })
+    })
+    this.framed = new FramedSocket(this.socket, {
+      onFrame: (f) => this.onFrame(f),
+      onClose: (err) => this.onClose(err)
+    }, owner.maxFrameBytes)
+  }
+
+  get ready (): boolean { return this.state === 'ready' }
+
+  send (call: PendingCall, frame: Uint8Array): void {
+    this.inflight.set(call.callId, call)
+    call.connection = this
+    this.framed!.sendBytes(frame)
+  }
+
+  /** Drops the call and tells the microservice its answer is no longer wanted. */
+  cancel (call: PendingCall): void {
+    if (!this.inflight.delete(call.callId)) return
+    call.connection = null
+    if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
+  }
+
+  ping (id: number): void {
+    if (this.state === 'ready') this.framed!.send({ ping: { id } })
+  }
+
+  close (error: Error | null = null): void {
+    this.framed?.destroy(error)
+  }
+
+  private onFrame (f: Frame): void {
+    switch (f.body) {
+      case 'result': {
+        const result = f.result as gateway.Result
+        const call = this.inflight.get(result.id)
+        if (call === undefined) return // cancelled or timed out meanwhile
+        this.inflight.delete(result.id)
+        call.connection = null
+        call.settle(result, null)
+        return
+      }
+      case 'pong': this.owner.onPong(this, f.pong as gateway.Pong); return
+      case 'catalog':
+        if (this.state !== 'handshaking') break
+        this.state = 'ready'
+        this.owner.onReady(this, f.catalog as gateway.Catalog)
+        return
+      default:
+        break
+    }
+    this.close(new Error(`unexpected frame '${String(f.body)}' from microservice ${this.owner.name}`))
+  }
+
+  private onClose (error: Error | null): void {
+    if (this.state === 'closed') return
+    this.state = 'closed'
+    const calls = [...this.inflight.values()]
+    this.inflight.clear()
+    for (const call of calls) {
+      call.connection = null
+      call.settle(null, { code: 'BACKEND_CONNECTION_LOST', detail: `the connection to microservice '${this.owner.name}' was lost during the call` })
+    }
+    this.owner.onClosed(this, error)
+  }
+}

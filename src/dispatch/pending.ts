@@ -1,0 +1,12 @@
+import type { gateway } from '../protocol/generated/gateway'
+import type { Failure } from '../errors/codes'
+
+/** A call waiting for its Result. The HTTP side implements it; dispatch settles it exactly once. */
+export interface PendingCall {
+  readonly callId: number
+  /** The connection the call went out on, while it is in flight. */
+  connection: { cancel (call: PendingCall): void } | null
+  /** The executing-timeout timer, while in flight. */
+  timer: NodeJS.Timeout | null
+  settle (result: gateway.Result | null, failure: Failure | null): void
+}

@@ -1,0 +1,61 @@
+/**
+ * Every error the gateway answers with: a stable code, its HTTP status and a title.
+ * DESIGN.md's error table is the source; ROUTE_NOT_FOUND is ours (a path that is not
+ * /{microservice}/{service}/{method} names no method at all, see README "Errors").
+ */
+export const codes = {
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Neither Content-Type nor Accept names JSON or XML' },
+  FORMAT_MISMATCH: { status: 406, title: 'Content-Type and Accept name different formats' },
+  UNKNOWN_API_ID: { status: 400, title: 'Unknown X-PLATFORM-API-ID' },
+  UNKNOWN_SEQUENCE: { status: 400, title: 'Unknown X-PLATFORM-Sequence-Name' },
+  SEQUENCE_FORMAT_MISMATCH: { status: 415, title: 'The body format differs from the format of the sequence' },
+  MALFORMED_BODY: { status: 400, title: 'The body is not well-formed' },
+  ROA_NEEDS_ONE_PARAMETER: { status: 400, title: 'ROA can call only methods with exactly one parameter' },
+  ARGUMENT_COUNT: { status: 400, title: 'The number of arguments differs from the number of parameters' },
+  BAD_ARGUMENT: { status: 400, title: 'An argument does not match its parameter type' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'The path is not /{microservice}/{service}/{method}' },
+  UNKNOWN_MICROSERVICE: { status: 404, title: 'Unknown microservice' },
+  UNKNOWN_SERVICE: { status: 404, title: 'Unknown or not remotely enabled service' },
+  UNKNOWN_METHOD: { status: 404, title: 'Unknown method' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Only POST and OPTIONS are allowed' },
+  BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
+  PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
+  MICROSERVICE_UNAVAILABLE: { status: 503, title: 'The microservice is unavailable' },
+  OVERLOADED: { status: 503, title: 'The gateway is saturated' },
+  BACKEND_CONNECTION_LOST: { status: 502, title: 'The connection to the microservice was lost during the call' },
+  EXECUTION_TIMEOUT: { status: 504, title: 'The executing timeout passed' },
+  METHOD_FAILED: { status: 500, title: 'The method threw' },
+  INTERNAL: { status: 500, title: 'Internal error' }
+} as const satisfies Record<string, { status: number, title: string }>
+
+export type ErrorCode = keyof typeof codes
+
+export function isErrorCode (s: string): s is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(codes, s)
+}
+
+/** Data-only error: survives the trip between threads and processes unchanged. */
+export interface Failure {
+  code: ErrorCode
+  detail: string
+  /** Overrides the code's status (a service error that carries its own 4xx). */
+  status?: number
+}
+
+export function failure (code: ErrorCode, detail: string): Failure {
+  return { code, detail }
+}
+
+/** Thrown inside the gateway and the runtime; converted to a Failure at each boundary. */
+export class GatewayError extends Error {
+  constructor (readonly code: ErrorCode, detail: string, readonly status: number = codes[code].status) {
+    super(detail)
+    this.name = 'GatewayError'
+  }
+
+  toFailure (): Failure {
+    return this.status === codes[this.code].status
+      ? { code: this.code, detail: this.message }
+      : { code: this.code, detail: this.message, status: this.status }
+  }
+}

@@ -1,0 +1,100 @@
+import { join } from 'node:path'
+import { Piscina } from 'piscina'
+import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from './task'
+import type { Failure } from '../errors/codes'
+
+export interface PoolOptions {
+  /** Upper bound of worker threads (DESIGN: 128). */
+  maxThreads: number
+  /** Threads kept alive when idle. */
+  minThreads: number
+  idleTimeoutMs: number
+  /** Tasks allowed to wait for a thread before callers get OVERLOADED. */
+  maxQueue: number
+  /** Executing timeout of one task (DESIGN: 240 s). The worker running it is terminated. */
+  taskTimeoutMs: number
+  /** Bodies up to this size are split on the main thread; 0 sends every body to the pool. */
+  inlineMaxBytes: number
+}
+
+export const WORKER_FILE = join(__dirname, '..', '..', 'workers', 'invoke.js')
+
+/**
+ * The Piscina pool that splits arguments and encodes Invoke frames. Small bodies take the inline
+ * path (the same prepareInvoke) because a thread round trip costs more than splitting them; see
+ * bench/micro/pool-vs-inline.
+ */
+export class InvokePool {
+  private readonly piscina: Piscina
+  private closed = false
+
+  constructor (readonly options: PoolOptions) {
+    this.piscina = new Piscina({
+      filename: WORKER_FILE,
+      maxThreads: options.maxThreads,
+      minThreads: Math.min(options.minThreads, options.maxThreads),
+      idleTimeout: options.idleTimeoutMs,
+      maxQueue: options.maxQueue,
+      // Each task is short; one at a time per thread keeps the 240 s timeout per task exact.
+      concurrentTasksPerWorker: 1
+    })
+  }
+
+  /** True when the body is small enough for the main thread. */
+  isInline (task: InvokeTask): boolean {
+    return task.body.byteLength <= this.options.inlineMaxBytes
+  }
+
+  runInline (task: InvokeTask): InvokeTaskResult {
+    return prepareInvoke(task)
+  }
+
+  /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */
+  async run (task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult> {
+    if (this.closed) return { code: 'OVERLOADED', detail: 'the gateway is shutting down' }
+    if (this.piscina.queueSize >= this.options.maxQueue && this.options.maxQueue > 0) {
+      return { code: 'OVERLOADED', detail: `${this.piscina.queueSize} tasks are waiting for a worker thread` }
+    }
+    const controller = new AbortController()
+    const timer = setTimeout(abortTask, this.options.taskTimeoutMs, controller)
+    const onAbort = (): void => controller.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      const body = task.body
+      // The body's buffer is dedicated to it (see http/body.ts), so it can be moved, not copied.
+      const transferList = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer as ArrayBuffer] : undefined
+      return await this.piscina.run(task, { signal: controller.signal, transferList }) as InvokeTaskResult
+    } catch (err) {
+      return toFailure(err, controller.signal, this.options.taskTimeoutMs)
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  get threads (): number { return this.piscina.threads.length }
+  get queueSize (): number { return this.piscina.queueSize }
+  get completed (): number { return this.piscina.completed }
+
+  async close (): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.piscina.destroy()
+  }
+}
+
+class TaskTimeout extends Error {}
+
+function abortTask (controller: AbortController): void {
+  controller.abort(new TaskTimeout())
+}
+
+function toFailure (err: unknown, signal: AbortSignal, timeoutMs: number): Failure {
+  if (signal.aborted && signal.reason instanceof TaskTimeout) {
+    return { code: 'EXECUTION_TIMEOUT', detail: `argument splitting took longer than ${timeoutMs} ms` }
+  }
+  if (signal.aborted) return { code: 'INTERNAL', detail: 'the request was aborted' }
+  const message = err instanceof Error ? err.message : String(err)
+  if (/queue is at limit/i.test(message)) return { code: 'OVERLOADED', detail: 'the worker pool queue is full' }
+  return { code: 'INTERNAL', detail: 'a worker failed while preparing the call' }
+}

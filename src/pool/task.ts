@@ -1,0 +1,55 @@
+import { splitArguments, type ApiMode, type BodyFormat } from '../args/split'
+import { encodeFrame } from '../protocol/frame'
+import { gateway } from '../protocol/generated/gateway'
+import { GatewayError, type Failure } from '../errors/codes'
+
+/** Everything a worker needs to turn a body into an Invoke frame. Data only: it crosses threads. */
+export interface InvokeTask {
+  id: number
+  body: Uint8Array
+  mode: ApiMode
+  format: BodyFormat
+  service: string
+  method: string
+  sequence: string
+  /** The method's parameter count from the catalog; RMC checks the argument count against it. */
+  parameterCount: number
+  context: gateway.ICallContext
+  timeoutMs: number
+  maxDepth: number
+}
+
+/** A Failure, or the encoded frame (varint length + Frame), owning its ArrayBuffer. */
+export type InvokeTaskResult = Failure | Uint8Array
+
+/**
+ * The one implementation of argument splitting and frame encoding. The Piscina worker and the
+ * inline small-body path both call it, so both paths have the same behaviour and share tests.
+ */
+export function prepareInvoke (task: InvokeTask): InvokeTaskResult {
+  let slices: number[]
+  try {
+    slices = splitArguments(task.body, task.mode, task.format, task.maxDepth)
+  } catch (err) {
+    if (err instanceof GatewayError) return err.toFailure()
+    throw err
+  }
+  const count = slices.length / 2
+  if (task.mode === 'RMC' && count !== task.parameterCount) {
+    return { code: 'ARGUMENT_COUNT', detail: `${task.service}.${task.method} takes ${task.parameterCount} argument${task.parameterCount === 1 ? '' : 's'}, the body has ${count}` }
+  }
+  const args = new Array<Uint8Array>(count)
+  for (let k = 0; k < count; k++) args[k] = task.body.subarray(slices[2 * k], slices[2 * k + 1])
+  return encodeFrame({
+    invoke: {
+      id: task.id,
+      service: task.service,
+      method: task.method,
+      sequence: task.sequence,
+      mode: task.mode === 'RMC' ? gateway.Mode.RMC : gateway.Mode.ROA,
+      arguments: args,
+      context: task.context,
+      timeoutMs: task.timeoutMs
+    }
+  }, true)
+}

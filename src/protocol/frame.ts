@@ -1,0 +1,134 @@
+import { gateway } from './generated/gateway'
+
+export const PROTOCOL_VERSION = 1
+/** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
+export const DEFAULT_MAX_FRAME_BYTES = 17 * 1024 * 1024
+
+export type Frame = gateway.Frame
+export type FrameInit = gateway.IFrame
+
+/**
+ * Encodes one frame: varint length prefix + Frame message, the framing of protobufjs
+ * `encodeDelimited`. The result owns its own ArrayBuffer when `ownBuffer` is set, so it can be
+ * transferred to another thread (protobufjs hands out slices of a shared slab for small frames).
+ */
+export function encodeFrame (frame: FrameInit, ownBuffer = false): Uint8Array {
+  const bytes = gateway.Frame.encodeDelimited(frame).finish()
+  if (!ownBuffer || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return bytes
+  const copy = new Uint8Array(bytes.byteLength)
+  copy.set(bytes)
+  return copy
+}
+
+export class FrameTooLargeError extends Error {
+  readonly code = 'FRAME_TOO_LARGE'
+  constructor (readonly size: number, readonly limit: number) {
+    super(`frame of ${size} bytes exceeds the limit of ${limit} bytes`)
+  }
+}
+
+export class MalformedFrameError extends Error {
+  readonly code = 'MALFORMED_FRAME'
+}
+
+/**
+ * Turns a stream of TCP chunks into frames. A frame may arrive split over many chunks and one
+ * chunk may carry many frames. Bytes are only copied when a frame spans chunks; a frame inside
+ * one chunk is decoded from a view of it. The length prefix is checked against the limit before
+ * any of the frame is buffered, so a peer cannot make us hold more than `maxFrameBytes`.
+ */
+export class FrameReader {
+  private chunks: Buffer[] = []
+  private buffered = 0
+  private need = -1 // body length of the frame being assembled, -1 while its prefix is unread
+  private prefixLength = 0
+
+  constructor (private readonly onFrame: (frame: Frame) => void, readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
+
+  /** Throws FrameTooLargeError or MalformedFrameError; the connection must then be closed. */
+  push (chunk: Buffer): void {
+    if (this.buffered === 0) {
+      // Fast path: decode whole frames straight out of the chunk.
+      let offset = 0
+      while (offset < chunk.length) {
+        const header = readVarint(chunk, offset)
+        if (header === null) break
+        const [length, prefix] = header
+        this.check(length)
+        const end = offset + prefix + length
+        if (end > chunk.length) break
+        this.emit(chunk.subarray(offset + prefix, end))
+        offset = end
+      }
+      if (offset === chunk.length) return
+      chunk = chunk.subarray(offset)
+    }
+    this.chunks.push(chunk)
+    this.buffered += chunk.length
+    this.drain()
+  }
+
+  /** Bytes held for an incomplete frame. */
+  get pendingBytes (): number { return this.buffered }
+
+  private drain (): void {
+    for (;;) {
+      if (this.need < 0) {
+        const head = this.chunks.length === 1 ? this.chunks[0]! : this.peek(10)
+        const header = readVarint(head, 0)
+        if (header === null) return
+        this.check(header[0])
+        this.need = header[0]
+        this.prefixLength = header[1]
+      }
+      const total = this.prefixLength + this.need
+      if (this.buffered < total) return
+      const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered)
+      const body = all.subarray(this.prefixLength, total)
+      const rest = all.subarray(total)
+      this.chunks = rest.length > 0 ? [rest] : []
+      this.buffered = rest.length
+      this.need = -1
+      this.emit(body)
+      if (this.buffered === 0) return
+    }
+  }
+
+  private peek (n: number): Buffer {
+    const out = Buffer.allocUnsafe(Math.min(n, this.buffered))
+    let filled = 0
+    for (const c of this.chunks) {
+      filled += c.copy(out, filled, 0, Math.min(c.length, out.length - filled))
+      if (filled === out.length) break
+    }
+    return out
+  }
+
+  private check (length: number): void {
+    if (length > this.maxFrameBytes) throw new FrameTooLargeError(length, this.maxFrameBytes)
+  }
+
+  private emit (body: Buffer): void {
+    let frame: Frame
+    try {
+      frame = gateway.Frame.decode(body)
+    } catch (err) {
+      throw new MalformedFrameError(`undecodable frame: ${(err as Error).message}`)
+    }
+    this.onFrame(frame)
+  }
+}
+
+/** [value, bytes used], or null when the buffer ends inside the varint. Lengths fit in 32 bits. */
+export function readVarint (buf: Uint8Array, offset: number): [number, number] | null {
+  let value = 0
+  let shift = 0
+  for (let i = offset; i < buf.length; i++) {
+    const b = buf[i]!
+    if (shift === 28 && b > 0x0f) throw new MalformedFrameError('frame length prefix exceeds 32 bits')
+    value += (b & 0x7f) * 2 ** shift
+    if (b < 0x80) return [value, i - offset + 1]
+    shift += 7
+  }
+  return null
+}

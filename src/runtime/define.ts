@@ -1,0 +1,81 @@
+import type { Descriptor, Infer, InferTuple } from '../descriptors/types'
+import type { Serializer, SerializerBeanName } from '../serializers/serializer'
+
+/** What a method learns about the call: the X-PLATFORM-* headers, and whether it is privileged. */
+export interface CallContext {
+  readonly locale: string | null
+  readonly privilegeNames: readonly string[]
+  readonly requestId: string | null
+  readonly sessionId: string | null
+  readonly user: string | null
+  readonly clientApplicationName: string | null
+  readonly ip: string | null
+  /** The permission resolver's verdict on privilegeNames. */
+  readonly privileged: boolean
+  /** Aborted when the call is cancelled by the gateway or passes the executing timeout. */
+  readonly signal: AbortSignal
+}
+
+/** A method as the runtime keeps it; its handler's argument types follow from `params`. */
+export interface MethodDefinition {
+  readonly name: string
+  readonly params: readonly Descriptor[]
+  readonly returns: Descriptor
+  /** Only a privileged call may run it (403 PRIVILEGE_DENIED otherwise). */
+  readonly privileged: boolean
+  readonly handler: (ctx: CallContext, ...args: never[]) => unknown
+}
+
+export interface ServiceDefinition {
+  readonly name: string
+  readonly methods: readonly MethodDefinition[]
+}
+
+/** Decides whether a call is privileged from X-PLATFORM-Privilege-Names. */
+export type PermissionResolver = (privilegeNames: readonly string[], context: Omit<CallContext, 'privileged' | 'signal'>) => boolean
+
+export interface MicroserviceDefinition {
+  readonly services: readonly ServiceDefinition[]
+  /** Regular expressions, each matched against the whole service name: a match makes the service callable. */
+  readonly platformRegularExpressionToRemotelyEnabled: readonly string[]
+  /** Serializers defined by the microservice, by bean name; they replace the default of their sequence. */
+  readonly serializers?: Partial<Record<SerializerBeanName, Serializer>>
+  /** Type aliases registered on the default alpha serializers: Java class name → alias. */
+  readonly aliases?: Readonly<Record<string, string>>
+  /** Replaces the default resolver, which grants the names listed in the microservice config. */
+  readonly permissionResolver?: PermissionResolver
+}
+
+export interface MethodOptions<P extends readonly Descriptor[], R extends Descriptor> {
+  params: P
+  returns: R
+  privileged?: boolean
+  handler: (ctx: CallContext, ...args: InferTuple<P>) => Infer<R> | Promise<Infer<R>>
+}
+
+/** Declares a method; TypeScript checks the handler against the descriptors. */
+export function method<const P extends readonly Descriptor[], R extends Descriptor> (name: string, options: MethodOptions<P, R>): MethodDefinition {
+  return Object.freeze({
+    name,
+    params: options.params,
+    returns: options.returns,
+    privileged: options.privileged === true,
+    handler: options.handler as unknown as MethodDefinition['handler']
+  })
+}
+
+export function service (name: string, methods: readonly MethodDefinition[]): ServiceDefinition {
+  return Object.freeze({ name, methods })
+}
+
+export function defineMicroservice (definition: MicroserviceDefinition): MicroserviceDefinition {
+  return Object.freeze(definition)
+}
+
+/** Thrown by a method to answer with its own status (4xx or 5xx) and message: code METHOD_FAILED. */
+export class ServiceError extends Error {
+  constructor (message: string, readonly status = 500) {
+    super(message)
+    this.name = 'ServiceError'
+  }
+}

@@ -1,0 +1,58 @@
+// The process of one microservice: `node host.js <microservice directory>`. Started by the
+// platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
+import { join, resolve } from 'node:path'
+import { readMicroserviceConfig } from './package-config'
+import { MicroserviceServer } from './server'
+import type { MicroserviceDefinition } from './define'
+
+export interface HostMessage {
+  type: 'listening'
+  name: string
+  port: number
+}
+
+function loadDefinition (file: string): MicroserviceDefinition {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(file) as { default?: MicroserviceDefinition, microservice?: MicroserviceDefinition }
+  const def = mod.default ?? mod.microservice
+  if (def === undefined || !Array.isArray(def.services)) throw new Error(`${file} exports no microservice definition (export it as default or as 'microservice')`)
+  return def
+}
+
+async function main (): Promise<void> {
+  const dir = resolve(process.argv[2] ?? '.')
+  const config = readMicroserviceConfig(dir)
+  const def = loadDefinition(join(dir, config.entry))
+  const server = new MicroserviceServer(def, {
+    name: config.name,
+    version: config.version,
+    settings: config.settings,
+    privilegedNames: config.permissions.privilegedNames
+  })
+  runtime.server = server
+  const port = await server.listen(0, '127.0.0.1')
+  const msg: HostMessage = { type: 'listening', name: config.name, port }
+  if (process.send !== undefined) process.send(msg)
+  else console.log(`microservice ${config.name} ${config.version} listening on 127.0.0.1:${port}`)
+
+  const stop = (): void => { server.close().then(() => process.exit(0), () => process.exit(1)) }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  // The platform went away: nobody can reach us any more.
+  process.on('disconnect', stop)
+}
+
+/** What a microservice's own code can reach at run time (the user availability flag). */
+export const runtime: { server: MicroserviceServer | null, setAvailable (flag: boolean): void } = {
+  server: null,
+  setAvailable (flag: boolean): void {
+    if (this.server !== null) this.server.available = flag
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(`microservice failed to start: ${(err as Error).message}`)
+    process.exit(78)
+  })
+}

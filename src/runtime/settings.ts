@@ -1,0 +1,23 @@
+/** Internal protocol server settings of a microservice (SPEC, Limits; DESIGN, internal protocol). */
+export interface RuntimeSettings {
+  /** Idle time after which a connection is closed, ms. */
+  readTimeout: number
+  /** Concurrent executions; further calls wait in a bounded queue. */
+  threadPoolSize: number
+  /** Longest a method may run, ms; then it is aborted and the call answered EXECUTION_TIMEOUT. */
+  threadExecutingTimeOut: number
+  /** Listen backlog; 0 = the operating system's default. */
+  backlog: number
+  /** Calls allowed to wait for an execution slot before OVERLOADED. */
+  queueLimit: number
+  maxFrameBytes: number
+}
+
+export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze({
+  readTimeout: 480000,
+  threadPoolSize: 128,
+  threadExecutingTimeOut: 240000,
+  backlog: 0,
+  queueLimit: 10000,
+  maxFrameBytes: 17 * 1024 * 1024
+})

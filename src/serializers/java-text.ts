@@ -1,0 +1,108 @@
+import type { ScalarType } from '../descriptors/types'
+import { ValueError } from './errors'
+
+const INT_MIN = -2147483648
+const INT_MAX = 2147483647
+const LONG_MIN = -(2n ** 63n)
+const LONG_MAX = 2n ** 63n - 1n
+
+/** Java's Double.toString: 2.0, 1.5, 1.0E20, 1.0E-7, NaN, Infinity. */
+export function javaDouble (x: number): string {
+  if (Number.isNaN(x)) return 'NaN'
+  if (x === Infinity) return 'Infinity'
+  if (x === -Infinity) return '-Infinity'
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0'
+  const abs = Math.abs(x)
+  if (abs >= 1e-3 && abs < 1e7) {
+    const s = String(x)
+    return s.includes('.') ? s : s + '.0'
+  }
+  const [mantissa, exponent] = x.toExponential().split('e') as [string, string]
+  return `${mantissa.includes('.') ? mantissa : mantissa + '.0'}E${exponent.startsWith('+') ? exponent.slice(1) : exponent}`
+}
+
+/** Text of a scalar value the way Java's toString writes it. */
+export function scalarText (type: ScalarType, value: unknown): string {
+  switch (type) {
+    case 'int': case 'Integer': return String(checkInt(value))
+    case 'long': case 'Long': return String(checkLong(value))
+    case 'double': case 'Double': return javaDouble(checkNumber(value))
+    case 'boolean': case 'Boolean':
+      if (typeof value !== 'boolean') throw new ValueError(`expected a boolean, got ${kindOf(value)}`)
+      return value ? 'true' : 'false'
+    case 'char': case 'Character':
+      if (typeof value !== 'string' || value.length !== 1) throw new ValueError(`expected one character, got ${kindOf(value)}`)
+      return value
+    case 'String':
+      if (typeof value !== 'string') throw new ValueError(`expected a string, got ${kindOf(value)}`)
+      return value
+  }
+}
+
+export function kindOf (v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v).slice(0, 40)}`
+}
+
+function checkInt (v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) throw new ValueError(`expected a 32-bit integer, got ${kindOf(v)}`)
+  return v
+}
+
+function checkLong (v: unknown): bigint {
+  const b = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null
+  if (b === null || b < LONG_MIN || b > LONG_MAX) throw new ValueError(`expected a 64-bit integer, got ${kindOf(v)}`)
+  return b
+}
+
+function checkNumber (v: unknown): number {
+  if (typeof v !== 'number') throw new ValueError(`expected a number, got ${kindOf(v)}`)
+  return v
+}
+
+const DECIMAL = /^[-+]?[0-9]+$/
+const FLOATING = /^[-+]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)[fFdD]?$/
+
+/** Reads an integer as Java's Integer.parseInt / Long.parseLong do (no spaces, optional sign). */
+export function parseJavaInteger (text: string, type: 'int' | 'long', decode = false): number | bigint {
+  let value: bigint
+  if (decode) {
+    // Integer.decode / Long.decode: 0x10, #10, 010 (octal), as XStream reads ints.
+    const m = /^([-+]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)$/.exec(text)
+    if (m === null) throw new ValueError(`'${text}' is not a number`)
+    const radix = m[2] === undefined ? 10 : m[2] === '0' ? 8 : 16
+    const digits = m[3]!
+    if (radix === 10 && !/^[0-9]+$/.test(digits)) throw new ValueError(`'${text}' is not a number`)
+    value = BigInt(`${radix === 16 ? '0x' : radix === 8 ? '0o' : ''}${digits}`)
+    if (m[1] === '-') value = -value
+  } else {
+    if (!DECIMAL.test(text)) throw new ValueError(`'${text}' is not an integer`)
+    value = BigInt(text)
+  }
+  if (type === 'int') {
+    if (value < BigInt(INT_MIN) || value > BigInt(INT_MAX)) throw new ValueError(`${text} is out of range of a 32-bit integer`)
+    return Number(value)
+  }
+  if (value < LONG_MIN || value > LONG_MAX) throw new ValueError(`${text} is out of range of a 64-bit integer`)
+  return value
+}
+
+export function parseJavaDouble (text: string): number {
+  if (!FLOATING.test(text)) throw new ValueError(`'${text}' is not a number`)
+  return Number(text.replace(/[fFdD]$/, ''))
+}
+
+/** Parses scalar text into the value of `type` (the element text of XML, the leaf text of JSON). */
+export function parseScalar (type: ScalarType, text: string, decodeInts = false): unknown {
+  switch (type) {
+    case 'int': case 'Integer': return parseJavaInteger(text, 'int', decodeInts)
+    case 'long': case 'Long': return parseJavaInteger(text, 'long', decodeInts)
+    case 'double': case 'Double': return parseJavaDouble(text)
+    case 'boolean': case 'Boolean': return text.toLowerCase() === 'true'
+    case 'char': case 'Character':
+      if ([...text].length !== 1) throw new ValueError(`expected one character, got '${text.slice(0, 40)}'`)
+      return text
+    case 'String': return text
+  }
+}

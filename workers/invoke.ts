@@ -1,0 +1,9 @@
+// Piscina task: split the body into arguments and encode the Invoke frame off the main thread.
+// The frame's buffer is moved back to the main thread, not copied.
+import { move } from 'piscina'
+import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
+
+export default function invoke (task: InvokeTask): InvokeTaskResult {
+  const result = prepareInvoke(task)
+  return result instanceof Uint8Array ? move(result) as unknown as Uint8Array : result
+}
