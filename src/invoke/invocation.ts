@@ -15,6 +15,7 @@ import type { gateway } from '../protocol/generated/gateway'
 import type { Gateway } from '../http/server'
 
 const EMPTY = new Uint8Array(0)
+const CANCEL_GRACE_MS = 1000
 
 /**
  * One HTTP request through the gateway, top to bottom:
@@ -142,7 +143,8 @@ export class Invocation implements PendingCall {
         clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
         ip: h.ip === '' ? this.remoteIp : h.ip
       },
-      timeoutMs: this.gw.config.executingTimeoutMs,
+      // The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel.
+      timeoutMs: this.gw.config.executingTimeoutMs + CANCEL_GRACE_MS,
       maxDepth: this.gw.config.maxDepth
     }
     const pool = this.gw.pool

@@ -11,8 +11,8 @@ export interface ManagerOptions {
   restartMaxMs: number
   /** Extra arguments for node (e.g. --max-old-space-size). */
   execArgv?: string[]
-  /** Where the children's output goes; default: inherited. */
-  stdio?: 'inherit' | 'ignore' | 'pipe'
+  /** 'quiet' drops the children's stdout (tests); stderr is always shown. */
+  stdio?: 'inherit' | 'quiet'
 }
 
 export type ProcessState = 'starting' | 'running' | 'restarting' | 'stopped'
@@ -31,7 +31,7 @@ export class ManagedMicroservice {
 
   start (): void {
     const opts = this.manager.options
-    const child = fork(HOST_FILE, [this.dir], { execArgv: opts.execArgv ?? [], stdio: opts.stdio === 'ignore' ? ['ignore', 'ignore', 'ignore', 'ipc'] : undefined })
+    const child = fork(HOST_FILE, [this.dir], { execArgv: opts.execArgv ?? [], stdio: opts.stdio === 'quiet' ? ['ignore', 'ignore', 'inherit', 'ipc'] : undefined })
     this.child = child
     this.state = this.restarts > 0 ? 'restarting' : 'starting'
     child.on('message', (msg: HostMessage) => {

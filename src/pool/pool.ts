@@ -27,6 +27,8 @@ export const WORKER_FILE = join(__dirname, '..', '..', 'workers', 'invoke.js')
 export class InvokePool {
   private readonly piscina: Piscina
   private closed = false
+  /** Tasks handed to Piscina and not settled yet. */
+  private outstanding = 0
 
   constructor (readonly options: PoolOptions) {
     this.piscina = new Piscina({
@@ -52,9 +54,12 @@ export class InvokePool {
   /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */
   async run (task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult> {
     if (this.closed) return { code: 'OVERLOADED', detail: 'the gateway is shutting down' }
-    if (this.piscina.queueSize >= this.options.maxQueue && this.options.maxQueue > 0) {
-      return { code: 'OVERLOADED', detail: `${this.piscina.queueSize} tasks are waiting for a worker thread` }
+    // Piscina's own maxQueue does not count tasks that carry an AbortSignal (they wait in its
+    // "skip queue"), and ours always do, for the executing timeout: so the limit is kept here.
+    if (this.outstanding >= this.options.maxThreads + this.options.maxQueue) {
+      return { code: 'OVERLOADED', detail: `${this.outstanding - this.options.maxThreads} tasks are waiting for a worker thread` }
     }
+    this.outstanding++
     const controller = new AbortController()
     const timer = setTimeout(abortTask, this.options.taskTimeoutMs, controller)
     const onAbort = (): void => controller.abort()
@@ -67,13 +72,14 @@ export class InvokePool {
     } catch (err) {
       return toFailure(err, controller.signal, this.options.taskTimeoutMs)
     } finally {
+      this.outstanding--
       clearTimeout(timer)
       signal?.removeEventListener('abort', onAbort)
     }
   }
 
   get threads (): number { return this.piscina.threads.length }
-  get queueSize (): number { return this.piscina.queueSize }
+  get queueSize (): number { return Math.max(0, this.outstanding - this.piscina.threads.length) }
   get completed (): number { return this.piscina.completed }
 
   async close (): Promise<void> {

@@ -1,0 +1,140 @@
+import { test, describe, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { splitArguments } from '../../src/args/split'
+import { prepareInvoke, type InvokeTask } from '../../src/pool/task'
+import { InvokePool } from '../../src/pool/pool'
+import { gateway } from '../../src/protocol/generated/gateway'
+import { readVarint } from '../../src/protocol/frame'
+import { splitCases, type SplitCase } from './split-cases'
+
+function bodyOf (c: SplitCase): Uint8Array {
+  // '\udcff' in a case is a stand-in for a byte sequence that is not UTF-8.
+  const b = c.body.includes('\udcff')
+    ? Buffer.concat([Buffer.from(c.body.split('\udcff')[0]!), Buffer.from([0xff]), Buffer.from(c.body.split('\udcff')[1]!)])
+    : Buffer.from(c.body)
+  const own = new Uint8Array(b.length) // its own ArrayBuffer, as the gateway's body buffers are
+  own.set(b)
+  return own
+}
+
+function task (c: SplitCase): InvokeTask {
+  const body = bodyOf(c)
+  return {
+    id: 7,
+    body,
+    mode: c.mode,
+    format: c.format,
+    service: 'svc',
+    method: 'm',
+    sequence: c.format === 'json' ? 'betaParamArrayJsonInOutSequence' : 'alphaParamArrayXmlInOutSequence',
+    parameterCount: c.args?.length ?? 0,
+    context: { requestId: 'r' },
+    timeoutMs: 1000,
+    maxDepth: 1000
+  }
+}
+
+function argsOfFrame (frame: Uint8Array): string[] {
+  const [len, prefix] = readVarint(frame, 0)!
+  assert.equal(frame.length, prefix + len, 'one whole frame')
+  const f = gateway.Frame.decode(frame.subarray(prefix))
+  assert.equal(f.body, 'invoke')
+  assert.equal(f.invoke!.id, 7)
+  return f.invoke!.arguments!.map((a) => Buffer.from(a).toString())
+}
+
+describe('splitArguments', () => {
+  for (const c of splitCases) {
+    test(`${c.format} ${c.mode}: ${c.name}`, () => {
+      const body = bodyOf(c)
+      if (c.error !== undefined) {
+        assert.throws(() => splitArguments(body, c.mode, c.format), (err: Error & { code?: string }) => {
+          assert.equal(err.code, 'MALFORMED_BODY')
+          assert.match(err.message, c.error!)
+          return true
+        })
+        return
+      }
+      const slices = splitArguments(body, c.mode, c.format)
+      const got = []
+      for (let k = 0; k < slices.length; k += 2) got.push(Buffer.from(body.subarray(slices[k], slices[k + 1])).toString())
+      assert.deepEqual(got, c.args)
+    })
+  }
+})
+
+describe('inline path (prepareInvoke)', () => {
+  for (const c of splitCases) {
+    test(`${c.format} ${c.mode}: ${c.name}`, () => {
+      const r = prepareInvoke(task(c))
+      if (c.error !== undefined) {
+        assert.ok(!(r instanceof Uint8Array))
+        assert.equal(r.code, 'MALFORMED_BODY')
+        assert.match(r.detail, c.error)
+        return
+      }
+      assert.ok(r instanceof Uint8Array, JSON.stringify(r))
+      assert.equal(r.byteOffset, 0, 'the frame owns its buffer (transferable)')
+      assert.equal(r.byteLength, r.buffer.byteLength)
+      assert.deepEqual(argsOfFrame(r), c.args)
+    })
+  }
+
+  test('RMC argument count is checked against the parameter count', () => {
+    const r = prepareInvoke({ ...task(splitCases[0]!), parameterCount: 3 })
+    assert.ok(!(r instanceof Uint8Array))
+    assert.equal(r.code, 'ARGUMENT_COUNT')
+    assert.match(r.detail, /takes 3 arguments, the body has 2/)
+  })
+})
+
+describe('worker path (Piscina)', () => {
+  const pool = new InvokePool({ maxThreads: 2, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 1000, taskTimeoutMs: 10000, inlineMaxBytes: 0 })
+  after(() => pool.close())
+
+  for (const c of splitCases) {
+    test(`${c.format} ${c.mode}: ${c.name}`, async () => {
+      const t = task(c)
+      const buffer = t.body.buffer
+      const r = await pool.run(t, null)
+      if (t.body.byteLength > 0) assert.equal(buffer.byteLength, 0, 'the body was moved to the worker, not copied')
+      if (c.error !== undefined) {
+        assert.ok(!(r instanceof Uint8Array))
+        assert.equal(r.code, 'MALFORMED_BODY')
+        assert.match(r.detail, c.error)
+        return
+      }
+      assert.ok(r instanceof Uint8Array, JSON.stringify(r))
+      assert.deepEqual(argsOfFrame(r), c.args)
+    })
+  }
+
+  test('a task past the executing timeout is EXECUTION_TIMEOUT and the pool keeps working', async () => {
+    const slow = new InvokePool({ maxThreads: 1, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 10, taskTimeoutMs: 1, inlineMaxBytes: 0 })
+    try {
+      // A 4 MB body takes well over 1 ms to split.
+      const big = `[${Array.from({ length: 200000 }, (_, k) => `{"a":${k},"b":"x"}`).join(',')}]`
+      const r = await slow.run({ ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 200000 }, null)
+      assert.ok(!(r instanceof Uint8Array))
+      assert.equal(r.code, 'EXECUTION_TIMEOUT')
+    } finally {
+      await slow.close()
+    }
+    const again = await pool.run(task(splitCases[0]!), null)
+    assert.ok(again instanceof Uint8Array)
+  })
+
+  test('a full queue answers OVERLOADED', async () => {
+    const tiny = new InvokePool({ maxThreads: 1, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 1, taskTimeoutMs: 10000, inlineMaxBytes: 0 })
+    try {
+      const big = `[${Array.from({ length: 50000 }, (_, k) => k).join(',')}]`
+      const runs = Array.from({ length: 6 }, () => tiny.run({ ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 50000 }, null))
+      const results = await Promise.all(runs)
+      const codes = results.map((r) => r instanceof Uint8Array ? 'frame' : r.code)
+      assert.ok(codes.includes('OVERLOADED'), codes.join(','))
+      assert.ok(codes.includes('frame'), codes.join(','))
+    } finally {
+      await tiny.close()
+    }
+  })
+})
