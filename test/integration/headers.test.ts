@@ -1,0 +1,99 @@
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
+import { PLATFORM_HEADERS } from '../../src/http/head'
+
+describe('headers, CORS and the call context', () => {
+  let p: RunningPlatform
+  before(async () => { p = await startPlatform() })
+  after(() => p.stop())
+
+  test('OPTIONS preflight: 204, Allow, and the CORS headers a browser needs', async () => {
+    const res = await fetch(`${p.url}/example/calculator/multiply`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-platform-api-id' }
+    })
+    assert.equal(res.status, 204)
+    assert.equal(await res.text(), '')
+    assert.equal(res.headers.get('allow'), 'POST, OPTIONS')
+    assert.equal(res.headers.get('access-control-allow-origin'), '*')
+    assert.equal(res.headers.get('access-control-allow-methods'), 'POST, OPTIONS')
+    assert.equal(res.headers.get('access-control-max-age'), '600')
+    assert.equal(res.headers.get('access-control-expose-headers'), 'X-PLATFORM-Request-ID')
+    const allowed = res.headers.get('access-control-allow-headers')!.split(', ')
+    for (const h of ['Content-Type', 'Accept', ...PLATFORM_HEADERS]) assert.ok(allowed.includes(h), h)
+    assert.equal(allowed.length, 11)
+    assert.ok(res.headers.get('x-platform-request-id'))
+  })
+
+  test('OPTIONS without Origin: 204 and Allow only', async () => {
+    const res = await fetch(`${p.url}/example/calculator/multiply`, { method: 'OPTIONS' })
+    assert.equal(res.status, 204)
+    assert.equal(res.headers.get('allow'), 'POST, OPTIONS')
+    assert.equal(res.headers.get('access-control-allow-origin'), null)
+  })
+
+  test('a POST from a browser origin gets Allow-Origin and the exposed request id', async () => {
+    const r = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', { 'Content-Type': 'application/json', Origin: 'https://app.example' })
+    assert.equal(r.headers.get('access-control-allow-origin'), '*')
+    assert.equal(r.headers.get('access-control-expose-headers'), 'X-PLATFORM-Request-ID')
+  })
+
+  test('the request id is echoed when sent and generated (unique) when not', async () => {
+    const a = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', { 'Content-Type': 'application/json', 'X-PLATFORM-Request-ID': 'abc-123' })
+    assert.equal(a.headers.get('x-platform-request-id'), 'abc-123')
+    const ids = new Set<string>()
+    for (let k = 0; k < 20; k++) ids.add((await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}')).headers.get('x-platform-request-id')!)
+    assert.equal(ids.size, 20)
+    for (const id of ids) assert.match(id, /^[0-9a-f-]{36}$/)
+  })
+
+  test('every X-PLATFORM-* header reaches the method as its call context', async () => {
+    const r = await post(p.url, '/example/diagnostics/context', '[]', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-API-ID': 'RMC',
+      'X-PLATFORM-Sequence-Name': 'betaParamArrayJsonInOutSequence',
+      'X-PLATFORM-Privilege-Names': 'reader; admin;;auditor ',
+      'X-PLATFORM-Locale': 'de_CH',
+      'X-PLATFORM-Request-ID': 'req-7',
+      'X-PLATFORM-Session-ID': 'sess-9',
+      'X-PLATFORM-User': 'jdoe',
+      'X-PLATFORM-Client-Application-Name': 'billing-ui',
+      'X-PLATFORM-IP': '203.0.113.7'
+    })
+    assert.equal(r.status, 200, r.text)
+    assert.deepEqual(JSON.parse(r.text), {
+      locale: 'de_CH',
+      privilegeNames: ['reader', 'admin', 'auditor'],
+      requestId: 'req-7',
+      sessionId: 'sess-9',
+      user: 'jdoe',
+      clientApplicationName: 'billing-ui',
+      ip: '203.0.113.7',
+      privileged: true // 'admin' is in the example's privilegedNames
+    })
+  })
+
+  test('X-PLATFORM-IP defaults to the client address; absent headers are null', async () => {
+    const r = await post(p.url, '/example/diagnostics/context', '[]', { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' })
+    const ctx = JSON.parse(r.text) as Record<string, unknown>
+    assert.equal(ctx.ip, '127.0.0.1')
+    assert.equal(ctx.locale, null)
+    assert.equal(ctx.user, null)
+    assert.deepEqual(ctx.privilegeNames, [])
+    assert.equal(ctx.privileged, false)
+    assert.equal(ctx.requestId, r.headers.get('x-platform-request-id'), 'the generated id is the one the method sees')
+  })
+
+  test('the call context in alpha JSON (Jettison mapped lists)', async () => {
+    const r = await post(p.url, '/example/diagnostics/context', '[]', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-API-ID': 'RMC',
+      'X-PLATFORM-Sequence-Name': 'alphaParamArrayJsonInOutSequence',
+      'X-PLATFORM-Privilege-Names': 'a;b',
+      'X-PLATFORM-Request-ID': 'r1',
+      'X-PLATFORM-IP': '10.0.0.1'
+    })
+    assert.equal(r.text, '{"context":{"privilegeNames":[{"string":["a","b"]}],"requestId":"r1","ip":"10.0.0.1","privileged":false}}')
+  })
+})
