@@ -1,0 +1,48 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { loadConfig, DEFAULT_CONFIG_FILE } from '../../src/config/config'
+
+type Raw = Record<string, Record<string, Record<string, unknown>>>
+
+function withFile (mutate: (raw: Raw) => void): string {
+  const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Raw
+  mutate(raw)
+  const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'platform.json')
+  writeFileSync(file, JSON.stringify(raw))
+  return file
+}
+
+test('the shipped config: port 8082, ROA, betaParamArrayJsonInOutSequence, 128 threads, 240 s', () => {
+  const c = loadConfig(DEFAULT_CONFIG_FILE, {})
+  assert.equal(c.gateway.port, 8082)
+  assert.equal(c.gateway.defaultApiId, 'ROA')
+  assert.equal(c.gateway.defaultSequenceName, 'betaParamArrayJsonInOutSequence')
+  assert.equal(c.gateway.maxBodyBytes, 16 * 1024 * 1024)
+  assert.equal(c.pool.maxThreads, 128)
+  assert.equal(c.pool.taskTimeoutMs, 240000)
+  assert.equal(c.gateway.executingTimeoutMs, 240000)
+  assert.ok(Object.isFrozen(c.gateway))
+})
+
+test('environment overrides by path', () => {
+  const c = loadConfig(DEFAULT_CONFIG_FILE, {
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9090',
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__defaultApiId: 'RMC',
+    PLATFORM__WORKER_POOL__maxThreads: '8'
+  })
+  assert.equal(c.gateway.port, 9090)
+  assert.equal(c.gateway.defaultApiId, 'RMC')
+  assert.equal(c.pool.maxThreads, 8)
+})
+
+test('errors name the key and the problem', () => {
+  assert.throws(() => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__prot: '1' }), /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot/)
+  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultSequenceName = 'x' })), /defaultSequenceName: unknown sequence 'x'/)
+  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultApiId = 'roa' })), /defaultApiId: must be ROA or RMC/)
+  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.port = 70000 })), /port: must be an integer from 0 to 65535/)
+  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).minThreads = 200 })), /minThreads \(200\) exceeds maxThreads/)
+  assert.throws(() => loadConfig('/nonexistent/platform.json', {}), /nonexistent/)
+})

@@ -1,0 +1,45 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { method, service, defineMicroservice } from '../../src/runtime/define'
+import { t } from '../../src/descriptors/types'
+import { buildServiceIndex, compileRemotelyEnabled, toCatalog } from '../../src/runtime/catalog'
+import { readMicroserviceConfig } from '../../src/runtime/package-config'
+
+const m = (name: string) => method(name, { params: [t.String], returns: t.String, handler: (_c, s) => s })
+
+test('two methods of one name in a service is a start-up error', () => {
+  const def = defineMicroservice({ services: [service('s', [m('a'), m('a')])], platformRegularExpressionToRemotelyEnabled: ['.*'] })
+  assert.throws(() => buildServiceIndex(def), /service 's' has two methods named 'a'/)
+})
+
+test('remotely enabled: regular expressions matched against the whole name', () => {
+  const enabled = compileRemotelyEnabled(['calc.*', 'diagnostics'])
+  assert.equal(enabled('calculator'), true)
+  assert.equal(enabled('diagnostics'), true)
+  assert.equal(enabled('diagnostics2'), false, 'whole-name match, not a prefix')
+  assert.equal(enabled('mycalc'), false)
+  assert.throws(() => compileRemotelyEnabled(['(']), /not a valid regular expression/)
+})
+
+test('the catalog lists only remotely enabled services', () => {
+  const def = defineMicroservice({ services: [service('open', [m('a')]), service('closed', [m('b')])], platformRegularExpressionToRemotelyEnabled: ['open'] })
+  const catalog = toCatalog('x', '1', buildServiceIndex(def), true)
+  assert.deepEqual(catalog.services!.map((s) => s.name), ['open'])
+  assert.deepEqual(catalog.services![0]!.methods![0], { name: 'a', parameterCount: 1, parameterTypes: ['String'], returnType: 'String', returnsVoid: false, needsPrivilege: false })
+})
+
+test('microservice config: defaults, and errors that name the key', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ms-'))
+  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js' }))
+  const c = readMicroserviceConfig(dir)
+  assert.deepEqual(c.settings, { readTimeout: 480000, threadPoolSize: 128, threadExecutingTimeOut: 240000, backlog: 0, queueLimit: 10000, maxFrameBytes: 17 * 1024 * 1024 })
+  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { threadPoolSize: 'x' } }))
+  assert.throws(() => readMicroserviceConfig(dir), /settings\.threadPoolSize: must be a non-negative integer/)
+  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: '../a', version: '1', entry: 'index.js' }))
+  assert.throws(() => readMicroserviceConfig(dir), /name: must be a name/)
+  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { treadPoolSize: 1 } }))
+  assert.throws(() => readMicroserviceConfig(dir), /settings\.treadPoolSize: unknown setting/)
+})

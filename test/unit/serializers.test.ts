@@ -1,0 +1,127 @@
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { t } from '../../src/descriptors/types'
+import { defaultSerializers, type Serializer } from '../../src/serializers'
+import { javaDouble } from '../../src/serializers/java-text'
+import { jettisonPrimitive } from '../../src/serializers/alpha-json'
+
+const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
+const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })
+const Bag = t.object('com.example.Bag', { items: t.list(t.Integer) }, { alias: 'bag' })
+const Snake = t.object('com.example.Snake', { first_name: t.String }, { alias: 'snake' })
+const Plain = t.object('com.example.In', { a: t.Integer, b: t.Integer })
+const s = defaultSerializers()
+const enc = (x: string): Uint8Array => Buffer.from(x)
+const text = (v: string | Uint8Array): string => typeof v === 'string' ? v : Buffer.from(v).toString()
+
+describe('SPEC shapes of the four default serializers (values from shared/conformance/NOTES.md)', () => {
+  const expected: Array<[keyof typeof s, unknown, Parameters<Serializer['serialize']>[1], string]> = [
+    ['alphaXmlSerializer', { a: 2, b: 3 }, In, '<in>\n  <a>2</a>\n  <b>3</b>\n</in>'],
+    ['alphaXmlSerializer', { a: 2, b: 3 }, Plain, '<com.example.In>\n  <a>2</a>\n  <b>3</b>\n</com.example.In>'],
+    ['alphaXmlSerializer', { result: 6 }, Out, '<out>\n  <result>6</result>\n</out>'],
+    ['alphaXmlSerializer', 6, t.Integer, '<int>6</int>'],
+    ['alphaXmlSerializer', { a: null, b: null }, In, '<in/>'],
+    ['alphaXmlSerializer', { a: 2, b: null }, In, '<in>\n  <a>2</a>\n</in>'],
+    ['alphaXmlSerializer', '', t.String, '<string></string>'],
+    ['alphaXmlSerializer', null, t.String, '<null/>'],
+    ['alphaXmlSerializer', { items: [1, 2] }, Bag, '<bag>\n  <items>\n    <int>1</int>\n    <int>2</int>\n  </items>\n</bag>'],
+    ['alphaXmlSerializer', { first_name: 'x' }, Snake, '<snake>\n  <first__name>x</first__name>\n</snake>'],
+    ['alphaXmlSerializer', 'a&<>"\'\rb', t.String, '<string>a&amp;&lt;&gt;&quot;&apos;&#xd;b</string>'],
+    ['alphaJsonSerializer', { a: 2, b: 3 }, In, '{"in":{"a":2,"b":3}}'],
+    ['alphaJsonSerializer', { result: 6 }, Out, '{"out":{"result":6}}'],
+    ['alphaJsonSerializer', 6, t.Integer, '{"int":6}'],
+    ['alphaJsonSerializer', '6', t.String, '{"string":6}'],
+    ['alphaJsonSerializer', '007', t.String, '{"string":"007"}'],
+    ['alphaJsonSerializer', 2.0, t.Double, '{"double":2}'],
+    ['alphaJsonSerializer', { a: null, b: null }, In, '{"in":""}'],
+    ['alphaJsonSerializer', { items: [1, 2, 3] }, Bag, '{"bag":{"items":[{"int":[1,2,3]}]}}'],
+    ['alphaJsonSerializer', { items: [1] }, Bag, '{"bag":{"items":[{"int":1}]}}'],
+    ['alphaJsonSerializer', { items: [] }, Bag, '{"bag":{"items":[""]}}'],
+    ['alphaJsonSerializer', { first_name: 'x' }, Snake, '{"snake":{"first_name":"x"}}'],
+    ['alphaJsonSerializer', '</a>', t.String, '{"string":"<\\/a>"}'],
+    ['betaJsonSerializer', { a: 2, b: 3 }, In, '{"a":2,"b":3}'],
+    ['betaJsonSerializer', { a: 2, b: null }, In, '{"a":2,"b":null}'],
+    ['betaJsonSerializer', 6, t.Integer, '6'],
+    ['betaJsonSerializer', 'hello', t.String, '"hello"'],
+    ['betaJsonSerializer', 2.0, t.Double, '2.0'],
+    ['betaJsonSerializer', 1e20, t.Double, '1.0E20'],
+    ['betaJsonSerializer', NaN, t.Double, '"NaN"'],
+    ['betaJsonSerializer', 9223372036854775807n, t.Long, '9223372036854775807'],
+    ['betaJsonSerializer', 'a/\u0001é', t.String, '"a/\\u0001é"'],
+    ['betaXmlSerializer', { a: 2, b: 3 }, In, '<In><a>2</a><b>3</b></In>'],
+    ['betaXmlSerializer', { result: 6 }, Out, '<Out><result>6</result></Out>'],
+    ['betaXmlSerializer', 6, t.Integer, '<Integer>6</Integer>'],
+    ['betaXmlSerializer', 'hello', t.String, '<String>hello</String>'],
+    ['betaXmlSerializer', { a: 2, b: null }, In, '<In><a>2</a><b/></In>'],
+    ['betaXmlSerializer', { items: [1, 2] }, Bag, '<Bag><items><items>1</items><items>2</items></items></Bag>'],
+    ['betaXmlSerializer', { items: null }, Bag, '<Bag/>'],
+    ['betaXmlSerializer', null, In, '<null/>'],
+    ['betaXmlSerializer', 'a&<>"]]>\r', t.String, '<String>a&amp;&lt;>"]]&gt;&#xd;</String>']
+  ]
+  for (const [bean, value, type, bytes] of expected) {
+    test(`${bean}: ${JSON.stringify(value, (_k, v: unknown) => typeof v === 'bigint' ? `${v}n` : v)} → ${bytes}`, () => {
+      assert.equal(text(s[bean].serialize(value, type)), bytes)
+      if (!(typeof value === 'number' && Number.isNaN(value))) assert.deepEqual(s[bean].deserialize(enc(bytes), type), value === undefined ? null : value)
+    })
+  }
+})
+
+describe('reading', () => {
+  test('alpha XML reads whitespace, a declaration and any field order; ints as Integer.decode', () => {
+    assert.deepEqual(s.alphaXmlSerializer.deserialize(enc('<?xml version="1.0"?>\n<in>\n <b>3</b>\n <a>0x10</a>\n</in>'), In), { a: 16, b: 3 })
+  })
+  test('alpha XML refuses a root that is not the declared type, and an unknown field', () => {
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<out><result>1</result></out>'), In), /expected <in> \(com\.example\.In\), got <out>/)
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In), /has no field 'c'/)
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /not a valid Integer/)
+  })
+  test('beta JSON coercions as Jackson does them', () => {
+    assert.equal(s.betaJsonSerializer.deserialize(enc('"6"'), t.Integer), 6)
+    assert.equal(s.betaJsonSerializer.deserialize(enc('6.5'), t.Integer), 6)
+    assert.equal(s.betaJsonSerializer.deserialize(enc('""'), t.Integer), null)
+    assert.throws(() => s.betaJsonSerializer.deserialize(enc('true'), t.Integer), /expected Integer/)
+    assert.equal(s.betaJsonSerializer.deserialize(enc('6 trailing'), t.Integer), 6)
+    assert.equal(s.betaJsonSerializer.deserialize(enc('12345678901234567890'), t.String), '12345678901234567890')
+  })
+  test('beta XML reads attributes like elements and does not check the root name', () => {
+    assert.deepEqual(s.betaXmlSerializer.deserialize(enc('<whatever a="2"><b>3</b></whatever>'), In), { a: 2, b: 3 })
+  })
+  test('alpha JSON reads the mapped shapes back', () => {
+    assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"bag":{"items":[{"int":[1,2,3]}]}}'), Bag), { items: [1, 2, 3] })
+    assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"bag":{"items":[""]}}'), Bag), { items: [] })
+    assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"in":""}'), In), { a: null, b: null })
+  })
+})
+
+describe('hostile input', () => {
+  for (const [bean, body] of [
+    ['betaJsonSerializer', '{"__proto__":{"polluted":1},"a":1}'],
+    ['betaJsonSerializer', '{"constructor":{"prototype":{"polluted":1}}}'],
+    ['alphaJsonSerializer', '{"in":{"__proto__":{"polluted":1}}}'],
+    ['betaXmlSerializer', '<In><__proto__><polluted>1</polluted></__proto__></In>']
+  ] as const) {
+    test(`${bean}: prototype keys are unknown fields, nothing is polluted`, () => {
+      assert.throws(() => s[bean].deserialize(enc(body), In), /field/)
+      assert.equal(({} as Record<string, unknown>).polluted, undefined)
+    })
+  }
+  test('deep nesting is refused with a message, not a stack overflow', () => {
+    const deep = '['.repeat(100000) + ']'.repeat(100000)
+    assert.throws(() => s.betaJsonSerializer.deserialize(enc(deep), t.list(t.Integer)), /nesting deeper than 1000/)
+    const deepXml = '<in>' + '<a>'.repeat(100000) + '</a>'.repeat(100000) + '</in>'
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc(deepXml), In), /nesting deeper than 1000/)
+  })
+  test('entity declarations are refused', () => {
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<!DOCTYPE in [<!ENTITY x SYSTEM "file:///etc/passwd">]><in><a>&x;</a></in>'), In), /DOCTYPE/)
+  })
+  test('huge numbers are out of range, never rounded', () => {
+    assert.throws(() => s.betaJsonSerializer.deserialize(enc('9223372036854775808'), t.Long), /out of range/)
+    assert.throws(() => s.betaJsonSerializer.deserialize(enc('1' + '0'.repeat(400)), t.Integer), /out of range/)
+  })
+})
+
+test('Java double text and Jettison primitives', () => {
+  assert.deepEqual([2, 1.5, 1e20, 1e-7, 0.001, 1234567.0, 12345678.0, -0].map(javaDouble), ['2.0', '1.5', '1.0E20', '1.0E-7', '0.001', '1234567.0', '1.2345678E7', '-0.0'])
+  assert.deepEqual(['true', '6', '007', '-0', '1.5', '2.0', '1.50', 'NaN', '12345678901234567890', '1.0E20', '1.0E-7'].map(jettisonPrimitive),
+    ['true', '6', '"007"', '"-0"', '1.5', '2', '"1.50"', '"NaN"', '"12345678901234567890"', '1.0E20', '"1.0E-7"'])
+})
