@@ -36,7 +36,7 @@ export class BackendConnection {
     this.framed = new FramedSocket(this.socket, {
       onFrame: (f) => this.onFrame(f),
       onClose: (err) => this.onClose(err)
-    }, owner.maxFrameBytes)
+    }, owner.maxFrameBytes, 'poll')
   }
 
   get ready (): boolean { return this.state === 'ready' }

@@ -22,10 +22,43 @@ export interface RuntimeOptions {
 
 /** One call being executed; kept per connection by id so a Cancel can find it. */
 class Execution {
-  readonly controller = new AbortController()
   timer: NodeJS.Timeout | null = null
   done = false
+  /** Made on first use of ctx.signal: most methods never look, and one per call showed in GC time. */
+  private controller: AbortController | null = null
+  private abortReason: Error | null = null
   constructor (readonly conn: RuntimeConnection, readonly invoke: gateway.Invoke) {}
+
+  get signal (): AbortSignal {
+    if (this.controller === null) {
+      this.controller = new AbortController()
+      if (this.abortReason !== null) this.controller.abort(this.abortReason)
+    }
+    return this.controller.signal
+  }
+
+  abort (reason: Error): void {
+    if (this.abortReason !== null) return
+    this.abortReason = reason
+    this.controller?.abort(reason)
+  }
+}
+
+/** The CallContext a method sees; `signal` reads through to the execution's lazy signal. */
+class ExecutionContext implements CallContext {
+  constructor (
+    readonly locale: string | null,
+    readonly privilegeNames: readonly string[],
+    readonly requestId: string | null,
+    readonly sessionId: string | null,
+    readonly user: string | null,
+    readonly clientApplicationName: string | null,
+    readonly ip: string | null,
+    readonly privileged: boolean,
+    private readonly execution: Execution
+  ) {}
+
+  get signal (): AbortSignal { return this.execution.signal }
 }
 
 class RuntimeConnection {
@@ -133,13 +166,13 @@ export class MicroserviceServer {
   timeout (ex: Execution, limit: number): void {
     if (ex.done) return
     this.stats.timedOut++
-    ex.controller.abort(new Error('executing timeout'))
+    ex.abort(new Error('executing timeout'))
     this.reply(ex, fail('EXECUTION_TIMEOUT', `the method ran longer than the executing timeout of ${limit} ms`))
   }
 
   private abandon (ex: Execution): void {
     if (ex.done) return
-    ex.controller.abort(new Error('cancelled'))
+    ex.abort(new Error('cancelled'))
     this.finish(ex)
   }
 
@@ -188,7 +221,7 @@ export class MicroserviceServer {
     }
     const privileged = c.privilegeNames.length > 0 && this.resolver(c.privilegeNames, base)
     if (m.privileged && !privileged) return fail('PRIVILEGE_DENIED', `${inv.service}.${inv.method} needs a privileged call`)
-    const ctx: CallContext = { ...base, privileged, signal: ex.controller.signal }
+    const ctx: CallContext = new ExecutionContext(base.locale, base.privilegeNames, base.requestId, base.sessionId, base.user, base.clientApplicationName, base.ip, privileged, ex)
 
     const args = new Array<unknown>(m.params.length)
     for (let k = 0; k < args.length; k++) {
