@@ -2,8 +2,8 @@
 // to see what a call carries, and `internal`, which is not remotely enabled.
 import { t, method, service, defineMicroservice, type CallContext } from '../../src/runtime'
 
-export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
-export const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })
+export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
+export const Out = t.object('com.example.Out', { result: t.Integer })
 export const CallContextType = t.object('com.example.CallContext', {
   locale: t.String,
   privilegeNames: t.list(t.String),
@@ -13,7 +13,7 @@ export const CallContextType = t.object('com.example.CallContext', {
   clientApplicationName: t.String,
   ip: t.String,
   privileged: t.Boolean
-}, { alias: 'context' })
+})
 
 /** Integer arithmetic as Java does it: a product that overflows wraps around. */
 function times (a: number | null, b: number | null): number {
@@ -56,5 +56,7 @@ const internal = service('internal', [
 
 export default defineMicroservice({
   services: [calculator, diagnostics, internal],
-  platformRegularExpressionToRemotelyEnabled: ['calculator', 'diagnostics']
+  platformRegularExpressionToRemotelyEnabled: ['calculator', 'diagnostics'],
+  // Registered on the alpha serializers (SPEC, serialization rule 4): <in>, <out>, <context>.
+  aliases: { 'com.example.In': 'in', 'com.example.Out': 'out', 'com.example.CallContext': 'context' }
 })

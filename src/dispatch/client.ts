@@ -144,18 +144,21 @@ export class MicroserviceClient implements ConnectionOwner {
     this.slots[k] = new BackendConnection(this, this.endpoint.host, this.endpoint.port, GATEWAY_ID)
   }
 
-  /** Availability check: one Ping in flight at a time; an unanswered one past the limit counts as slow. */
+  /**
+   * Availability check: one round of Pings in flight at a time; an unanswered round past the limit
+   * counts as slow. Every ready connection is pinged, which also keeps idle ones inside the
+   * microservice's readTimeout instead of letting it close them under us.
+   */
   private check (): void {
     if (this.pingOutstanding) {
       if (Date.now() - this.pingSentAt > this.options.availabilityTimeoutMs) this.slowCheck = true
       return
     }
-    const conn = this.pick()
-    if (conn === null) return
+    if (this.pick() === null) return
     this.pingId = (this.pingId + 1) >>> 0
     this.pingSentAt = Date.now()
     this.pingOutstanding = true
-    conn.ping(this.pingId)
+    for (const c of this.slots) c?.ping(this.pingId)
   }
 }
 
