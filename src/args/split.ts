@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer'
-import { splitJsonArray, validateJsonDocument, JsonSyntaxError, DEFAULT_MAX_DEPTH } from '../json/scan'
+import { splitJsonArray, validateJsonDocument, DEFAULT_MAX_DEPTH } from '../json/scan'
 import { scanXml, XmlSyntaxError, type XmlHandler } from '../xml/scan'
+import { SyntaxErrorAt } from '../errors/syntax'
 import { GatewayError } from '../errors/codes'
 
 export type BodyFormat = 'json' | 'xml'
@@ -26,7 +27,7 @@ export function splitArguments (body: Uint8Array, mode: ApiMode, format: BodyFor
     scanXml(body, IGNORE, maxDepth)
     return [0, body.length]
   } catch (err) {
-    if (err instanceof JsonSyntaxError || err instanceof XmlSyntaxError) {
+    if (err instanceof SyntaxErrorAt) {
       throw new GatewayError('MALFORMED_BODY', `malformed ${format === 'json' ? 'JSON' : 'XML'} body: ${err.message}`)
     }
     throw err

@@ -1,15 +1,12 @@
+import { SyntaxErrorAt } from '../errors/syntax'
+
 /**
  * A validating JSON scanner over UTF-8 bytes (RFC 8259). It builds nothing: it returns where a
  * value ends, so callers can cut exact byte slices (a 20-digit number or an escaped quote stays
  * as the client wrote it). Iterative, so hostile nesting costs a counter, not the stack.
  */
 
-export class JsonSyntaxError extends Error {
-  constructor (message: string, readonly offset: number) {
-    super(`${message} at byte ${offset}`)
-    this.name = 'JsonSyntaxError'
-  }
-}
+export class JsonSyntaxError extends SyntaxErrorAt {}
 
 export const DEFAULT_MAX_DEPTH = 1000
 

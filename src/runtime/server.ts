@@ -6,8 +6,7 @@ import { gateway } from '../protocol/generated/gateway'
 import { codes, type ErrorCode } from '../errors/codes'
 import { typeName } from '../descriptors/types'
 import { defaultSerializers, ValueError, isSequenceName, SEQUENCES, type Serializer, type SerializerBeanName } from '../serializers'
-import { JsonSyntaxError } from '../json/scan'
-import { XmlSyntaxError } from '../xml/scan'
+import { SyntaxErrorAt } from '../errors/syntax'
 import { ServiceError, type CallContext, type MethodDefinition, type MicroserviceDefinition, type PermissionResolver } from './define'
 import { buildServiceIndex, toCatalog, type ServiceEntry } from './catalog'
 import type { RuntimeSettings } from './settings'
@@ -241,7 +240,7 @@ export class MicroserviceServer {
       into[k] = serializer.deserialize(bytes, type)
       return null
     } catch (err) {
-      if (err instanceof ValueError || err instanceof JsonSyntaxError || err instanceof XmlSyntaxError) {
+      if (err instanceof ValueError || err instanceof SyntaxErrorAt) {
         const where = err instanceof ValueError ? err.describe() : err.message
         return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${where}`)
       }

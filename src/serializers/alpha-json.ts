@@ -3,6 +3,7 @@ import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
+import { jsonString, type JsonStringStyle } from './json-string'
 import { type AliasMap, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode, alphaTypeName, checkRoot } from './alpha-node'
 
 /** Jettison "mapped" JSON keeps names as they are: no XML name coding. */
@@ -24,21 +25,10 @@ export function jettisonPrimitive (text: string): string {
   return jettisonString(text)
 }
 
+const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false }
+
 export function jettisonString (s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return '"' + s.replace(/["\\\u0000-\u001f]|<\//g, (c) => {
-    switch (c) {
-      case '"': return '\\"'
-      case '\\': return '\\\\'
-      case '\n': return '\\n'
-      case '\r': return '\\r'
-      case '\t': return '\\t'
-      case '\b': return '\\b'
-      case '\f': return '\\f'
-      case '</': return '<\\/'
-      default: return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')
-    }
-  }) + '"'
+  return jsonString(s, JETTISON)
 }
 
 function content (node: AlphaNode): string {

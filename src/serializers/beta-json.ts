@@ -3,23 +3,14 @@ import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
 import { ValueError, within } from './errors'
 import { javaDouble, kindOf, parseJavaInteger, parseJavaDouble } from './java-text'
+import { jsonString, type JsonStringStyle } from './json-string'
 import { primitiveDefault } from './alpha-node'
 
-/** Jackson's string escaping: `"`, `\` and control characters; `/` and non-ASCII stay raw. */
+const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true }
+
+/** Jackson's string escaping: `"`, `\\` and control characters; `/` and non-ASCII stay raw. */
 export function jacksonString (s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return '"' + s.replace(/["\\\u0000-\u001f]/g, (c) => {
-    switch (c) {
-      case '"': return '\\"'
-      case '\\': return '\\\\'
-      case '\n': return '\\n'
-      case '\r': return '\\r'
-      case '\t': return '\\t'
-      case '\b': return '\\b'
-      case '\f': return '\\f'
-      default: return '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
-    }
-  }) + '"'
+  return jsonString(s, JACKSON)
 }
 
 export function writeBetaJson (value: unknown, d: Descriptor): string {

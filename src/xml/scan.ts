@@ -1,3 +1,5 @@
+import { SyntaxErrorAt } from '../errors/syntax'
+
 /**
  * A validating XML 1.0 scanner over UTF-8 bytes. It checks well-formedness (matching tags,
  * attribute syntax, unique attributes, references, comments, CDATA, processing instructions) and
@@ -6,12 +8,7 @@
  * closes billion-laughs and external-entity attacks before any parsing happens.
  */
 
-export class XmlSyntaxError extends Error {
-  constructor (message: string, readonly offset: number) {
-    super(`${message} at byte ${offset}`)
-    this.name = 'XmlSyntaxError'
-  }
-}
+export class XmlSyntaxError extends SyntaxErrorAt {}
 
 export const DEFAULT_MAX_XML_DEPTH = 1000
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/config/config'
 import { Platform } from '../../src/platform/platform'
+import type { Problem } from '../../src/errors/problem'
 import { readFileSync } from 'node:fs'
 
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
@@ -51,14 +52,7 @@ export async function post (url: string, path: string, body: string, headers: Re
   return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
-export interface ProblemBody {
-  type: string
-  title: string
-  status: number
-  detail: string
-  code: string
-  requestId: string
-}
+export type ProblemBody = Problem
 
 /** Parses a problem+json body and checks its shape against the status and the request id header. */
 export function problem (r: Reply): ProblemBody {

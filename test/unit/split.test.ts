@@ -1,7 +1,7 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { splitArguments } from '../../src/args/split'
-import { prepareInvoke, type InvokeTask } from '../../src/pool/task'
+import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from '../../src/pool/task'
 import { InvokePool } from '../../src/pool/pool'
 import { gateway } from '../../src/protocol/generated/gateway'
 import { readVarint } from '../../src/protocol/frame'
@@ -43,6 +43,18 @@ function argsOfFrame (frame: Uint8Array): string[] {
   return f.invoke!.arguments!.map((a) => Buffer.from(a).toString())
 }
 
+/** The same expectations for both paths: the case's error, or a frame holding exactly its arguments. */
+function checkResult (c: SplitCase, r: InvokeTaskResult): void {
+  if (c.error !== undefined) {
+    assert.ok(!(r instanceof Uint8Array))
+    assert.equal(r.code, 'MALFORMED_BODY')
+    assert.match(r.detail, c.error)
+    return
+  }
+  assert.ok(r instanceof Uint8Array, JSON.stringify(r))
+  assert.deepEqual(argsOfFrame(r), c.args)
+}
+
 describe('splitArguments', () => {
   for (const c of splitCases) {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
@@ -67,16 +79,11 @@ describe('inline path (prepareInvoke)', () => {
   for (const c of splitCases) {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
       const r = prepareInvoke(task(c))
-      if (c.error !== undefined) {
-        assert.ok(!(r instanceof Uint8Array))
-        assert.equal(r.code, 'MALFORMED_BODY')
-        assert.match(r.detail, c.error)
-        return
+      checkResult(c, r)
+      if (r instanceof Uint8Array) {
+        assert.equal(r.byteOffset, 0, 'the frame owns its buffer (transferable)')
+        assert.equal(r.byteLength, r.buffer.byteLength)
       }
-      assert.ok(r instanceof Uint8Array, JSON.stringify(r))
-      assert.equal(r.byteOffset, 0, 'the frame owns its buffer (transferable)')
-      assert.equal(r.byteLength, r.buffer.byteLength)
-      assert.deepEqual(argsOfFrame(r), c.args)
     })
   }
 
@@ -98,14 +105,7 @@ describe('worker path (Piscina)', () => {
       const buffer = t.body.buffer
       const r = await pool.run(t, null)
       if (t.body.byteLength > 0) assert.equal(buffer.byteLength, 0, 'the body was moved to the worker, not copied')
-      if (c.error !== undefined) {
-        assert.ok(!(r instanceof Uint8Array))
-        assert.equal(r.code, 'MALFORMED_BODY')
-        assert.match(r.detail, c.error)
-        return
-      }
-      assert.ok(r instanceof Uint8Array, JSON.stringify(r))
-      assert.deepEqual(argsOfFrame(r), c.args)
+      checkResult(c, r)
     })
   }
 

@@ -1,0 +1,32 @@
+/**
+ * A JSON string literal. Jackson and Jettison escape alike (`"`, `\\`, control characters, `/` and
+ * non-ASCII raw) but for two details, which are the options.
+ */
+export interface JsonStringStyle {
+  /** Jettison writes `</` as `<\/`. */
+  escapeCloseTag: boolean
+  /** Jackson writes `\u001F`, Jettison `\u001f`. */
+  upperHex: boolean
+}
+
+// eslint-disable-next-line no-control-regex
+const SPECIAL = /["\\\u0000-\u001f]|<\//g
+
+export function jsonString (s: string, style: JsonStringStyle): string {
+  return '"' + s.replace(SPECIAL, (c) => {
+    switch (c) {
+      case '"': return '\\"'
+      case '\\': return '\\\\'
+      case '\n': return '\\n'
+      case '\r': return '\\r'
+      case '\t': return '\\t'
+      case '\b': return '\\b'
+      case '\f': return '\\f'
+      case '</': return style.escapeCloseTag ? '<\\/' : '</'
+      default: {
+        const hex = c.charCodeAt(0).toString(16).padStart(4, '0')
+        return '\\u' + (style.upperHex ? hex.toUpperCase() : hex)
+      }
+    }
+  }) + '"'
+}
