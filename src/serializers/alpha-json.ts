@@ -4,7 +4,7 @@ import type { Serializer } from './serializer'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
-import { type AliasMap, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode, alphaTypeName, checkRoot } from './alpha-node'
+import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
 
 /** Jettison "mapped" JSON keeps names as they are: no XML name coding. */
 export const JSON_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
@@ -32,20 +32,29 @@ export function jettisonString (s: string): string {
 }
 
 function content (node: AlphaNode): string {
-  if (node.collection) return node.children.length === 0 ? '[""]' : `[${group(node.children)}]`
-  if (node.children.length > 0) return group(node.children)
+  if (node.collection) {
+    // A collection's content is wrapped in [ ]; an empty one is [""].
+    return node.children.length === 0 && node.attrs.length === 0 ? '[""]' : `[${members(node, false)}]`
+  }
+  if (node.children.length > 0 || node.attrs.length > 0) return members(node, true)
   return node.text === null ? '""' : jettisonPrimitive(node.text)
 }
 
-/** Children grouped by name in first-seen order; a repeated name becomes an array. */
-function group (children: AlphaNode[]): string {
+/**
+ * An element with attributes or children as a JSON object: attributes first ("@name", their values
+ * typed like leaf text), then "$" for text beside attributes (always a string), then the children
+ * grouped by name in first-seen order, a repeated name becoming an array.
+ */
+function members (node: AlphaNode, withText: boolean): string {
+  const parts: string[] = []
+  for (const [k, v] of node.attrs) parts.push(`${jettisonString('@' + k)}:${jettisonPrimitive(v)}`)
+  if (withText && node.children.length === 0 && node.text !== null) parts.push(`"$":${jettisonString(node.text)}`)
   const byName = new Map<string, AlphaNode[]>()
-  for (const c of children) {
+  for (const c of node.children) {
     const list = byName.get(c.name)
     if (list === undefined) byName.set(c.name, [c])
     else list.push(c)
   }
-  const parts: string[] = []
   for (const [name, nodes] of byName) {
     parts.push(`${jettisonString(name)}:${nodes.length === 1 ? content(nodes[0]!) : `[${nodes.map(content).join(',')}]`}`)
   }
@@ -65,32 +74,39 @@ function toNodes (name: string, v: JsonNode, out: AlphaNode[]): void {
   out.push(toNode(name, v))
 }
 
-function toNode (name: string, v: JsonNode): AlphaNode {
+function leafText (v: JsonNode): string | null {
   switch (v.t) {
-    case 'null': return { name, text: null, children: [], collection: false }
-    case 'bool': return { name, text: v.v ? 'true' : 'false', children: [], collection: false }
-    case 'num': return { name, text: v.text, children: [], collection: false }
-    case 'str': return { name, text: v.v, children: [], collection: false }
-    case 'obj': {
-      const children: AlphaNode[] = []
-      let text: string | null = null
-      for (const [key, value] of v.members) {
-        if (key === '$') text = value.t === 'str' ? value.v : value.t === 'num' ? value.text : null
-        else if (key.startsWith('@')) throw new ValueError(`attribute '${key}' is not accepted here`)
-        else toNodes(key, value, children)
-      }
-      return { name, text, children, collection: false }
-    }
-    case 'arr': throw new ValueError('nested arrays are not accepted here')
+    case 'bool': return v.v ? 'true' : 'false'
+    case 'num': return v.text
+    case 'str': return v.v
+    default: return null
   }
+}
+
+function toNode (name: string, v: JsonNode): AlphaNode {
+  if (v.t === 'arr') throw new ValueError('nested arrays are not accepted here')
+  if (v.t !== 'obj') return { name, attrs: [], text: leafText(v), children: [], collection: false }
+  const children: AlphaNode[] = []
+  const attrs: Array<[string, string]> = []
+  let text: string | null = null
+  for (const [key, value] of v.members) {
+    if (key === '$') text = leafText(value)
+    else if (key.startsWith('@')) {
+      const a = leafText(value)
+      if (a === null) throw new ValueError(`attribute '${key}' must have a scalar value`)
+      attrs.push([key.slice(1), a])
+    } else toNodes(key, value, children)
+  }
+  return { name, attrs, text, children, collection: false }
 }
 
 /** alpha JSON: `new XStream(new JettisonMappedXmlDriver())`, compact mapped JSON. */
 export function createAlphaJsonSerializer (aliases: AliasMap = new Map()): Serializer {
+  const ctx: AlphaContext = { aliases, naming: JSON_NAMING }
   return {
     format: 'json',
     serialize (value: unknown, type: Descriptor): string {
-      return renderAlphaJson(toAlphaNode(value, type, alphaTypeName(type, aliases, JSON_NAMING), aliases, JSON_NAMING))
+      return renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
       const tree = parseJson(bytes)
@@ -100,9 +116,9 @@ export function createAlphaJsonSerializer (aliases: AliasMap = new Map()): Seria
       toNodes(name, value, roots)
       if (roots.length !== 1) throw new ValueError('alpha JSON root must be a single element')
       const root = roots[0]!
-      if (root.text === '' && root.children.length === 0) root.text = type.kind === 'scalar' ? '' : null
-      checkRoot(root, type, aliases, JSON_NAMING)
-      return fromAlphaNode(root, type, aliases, JSON_NAMING, false)
+      // {"in":""} is an element without content: an object with every field null.
+      if (root.text === '' && root.children.length === 0 && type.kind !== 'scalar') root.text = null
+      return fromAlphaNode(root, type, ctx)
     }
   }
 }

@@ -1,8 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
-import { ValueError } from './errors'
-import { type AliasMap, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode, alphaTypeName, checkRoot } from './alpha-node'
+import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
 
 /** XStream's XML name coding: `_` → `__`, `$` → `_-`. */
 export const XML_NAMING: AlphaNaming = {
@@ -10,7 +9,7 @@ export const XML_NAMING: AlphaNaming = {
   className: (name) => name.replace(/_/g, '__').replace(/\$/g, '_-')
 }
 
-/** XStream's PrettyPrintWriter escaping. */
+/** XStream's PrettyPrintWriter escaping: the five predefined entities, CR and other controls as references. */
 export function escapeAlphaXml (s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/[&<>"'\r\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => {
@@ -25,19 +24,27 @@ export function escapeAlphaXml (s: string): string {
   })
 }
 
+function startTag (node: AlphaNode): string {
+  let tag = `<${node.name}`
+  for (const [k, v] of node.attrs) tag += ` ${k}="${escapeAlphaXml(v)}"`
+  return tag
+}
+
 function render (node: AlphaNode, indent: string, out: string[]): void {
+  const open = startTag(node)
   if (node.children.length > 0) {
-    out.push(`${indent}<${node.name}>`)
+    out.push(`${indent}${open}>`)
     const inner = indent + '  '
     for (const c of node.children) render(c, inner, out)
     out.push(`${indent}</${node.name}>`)
   } else if (node.text !== null) {
-    out.push(`${indent}<${node.name}>${escapeAlphaXml(node.text)}</${node.name}>`)
+    out.push(`${indent}${open}>${escapeAlphaXml(node.text)}</${node.name}>`)
   } else {
-    out.push(`${indent}<${node.name}/>`)
+    out.push(`${indent}${open}/>`)
   }
 }
 
+/** XStream's PrettyPrintWriter: two spaces per level, LF between lines, no declaration, no final newline. */
 export function renderAlphaXml (node: AlphaNode): string {
   const lines: string[] = []
   render(node, '', lines)
@@ -47,6 +54,7 @@ export function renderAlphaXml (node: AlphaNode): string {
 function fromElement (el: XmlElement): AlphaNode {
   return {
     name: el.name,
+    attrs: el.attributes,
     text: el.children.length === 0 ? el.text : null,
     children: el.children.map(fromElement),
     collection: false
@@ -55,18 +63,14 @@ function fromElement (el: XmlElement): AlphaNode {
 
 /** alpha XML: `new XStream()` (2-space indented XML, no declaration), with the given aliases. */
 export function createAlphaXmlSerializer (aliases: AliasMap = new Map()): Serializer {
+  const ctx: AlphaContext = { aliases, naming: XML_NAMING }
   return {
     format: 'xml',
     serialize (value: unknown, type: Descriptor): string {
-      return renderAlphaXml(toAlphaNode(value, type, alphaTypeName(type, aliases, XML_NAMING), aliases, XML_NAMING))
+      return renderAlphaXml(toAlphaNode(value, type, ctx))
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
-      const root = fromElement(parseXml(bytes))
-      checkRoot(root, type, aliases, XML_NAMING)
-      if (root.children.length === 0 && root.text !== null && type.kind === 'scalar' && root.text !== root.text.trim()) {
-        throw new ValueError(`'${root.text}' is not a valid ${type.type}`)
-      }
-      return fromAlphaNode(root, type, aliases, XML_NAMING, true)
+      return fromAlphaNode(fromElement(parseXml(bytes)), type, ctx)
     }
   }
 }

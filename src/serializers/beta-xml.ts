@@ -1,73 +1,120 @@
-import { type Descriptor, isNullable, simpleName, typeName } from '../descriptors/types'
+import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, inferType, plain, Typed } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { ValueError, within } from './errors'
 import { kindOf, parseScalar, scalarText } from './java-text'
 import { primitiveDefault } from './alpha-node'
+import { orderedEntries } from './beta-json'
 
-/** Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference. */
+/** Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls cannot be written. */
 export function escapeBetaXml (s: string): string {
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s)) throw new ValueError('the string holds a character XML 1.0 cannot represent')
+  const bad = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.exec(s)
+  if (bad !== null) throw new ValueError(`Invalid white space character (0x${bad[0].charCodeAt(0).toString(16)}) in text to output (in xml 1.1, could output as a character entity)`)
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/]]>/g, ']]&gt;').replace(/\r/g, '&#xd;')
 }
 
-const ROOT_SCALAR_NAMES: Record<string, string> = {
-  int: 'Integer', Integer: 'Integer', long: 'Long', Long: 'Long', double: 'Double', Double: 'Double',
-  boolean: 'Boolean', Boolean: 'Boolean', char: 'Character', Character: 'Character', String: 'String'
-}
+const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
+const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
+/** The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus 's'. */
 export function betaRootName (d: Descriptor): string {
-  switch (d.kind) {
-    case 'scalar': return ROOT_SCALAR_NAMES[d.type]!
-    case 'object': return simpleName(d.className)
-    case 'list': return d.impl
-    case 'void': return 'void'
-  }
+  if (d.kind === 'array') return `${betaRootName(d.item)}s`
+  // Primitives travel boxed: an int is written as <Integer>.
+  return simpleName(javaClassName(d.kind === 'scalar' ? BOXED[d.type] ?? d : d))
 }
 
-function write (value: unknown, d: Descriptor, name: string, out: string[]): void {
-  if (value === null || value === undefined) {
-    if (!isNullable(d)) throw new ValueError(`${typeName(d)} cannot be null`)
-    out.push(`<${name}/>`)
-    return
+const BOXED: Partial<Record<string, Descriptor>> = { int: t.Integer, long: t.Long, double: t.Double, boolean: t.Boolean, char: t.Character }
+
+function runtimeOf (value: unknown, d: Descriptor): Descriptor {
+  if (d.kind === 'any' || value instanceof Typed) {
+    const r = inferType(value)
+    if (r === undefined || r === null) throw new ValueError(`a ${kindOf(value)} in an Object slot needs its class: wrap it with t.typed(Type, value)`)
+    return r
   }
-  switch (d.kind) {
-    case 'scalar':
-      out.push(`<${name}>${escapeBetaXml(scalarText(d.type, value))}</${name}>`)
-      return
-    case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) throw new ValueError(`expected ${d.className}, got ${kindOf(value)}`)
-      const record = value as Record<string, unknown>
-      out.push(`<${name}>`)
-      const before = out.length
-      for (const f of d.fields) {
-        const v = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
-        // A null List property is left out; other nulls are written as an empty element.
-        if ((v === null || v === undefined) && f.type.kind === 'list') continue
-        within(f.name, () => {
-          if (f.type.kind === 'list') writeList(v, f.type.item, f.name, f.name, out)
-          else write(v, f.type, f.name, out)
-        })
-      }
-      if (out.length === before) out[before - 1] = `<${name}/>`
-      else out.push(`</${name}>`)
+  return d
+}
+
+class Writer {
+  readonly out: string[] = []
+
+  element (value: unknown, declared: Descriptor, name: string): void {
+    const v = plain(value)
+    if (v === null || v === undefined) {
+      if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
+      this.out.push(`<${name}/>`)
       return
     }
-    case 'list':
-      writeList(value, d.item, name, 'item', out)
-      return
-    case 'void':
-      throw new ValueError('void has no value')
+    const d = runtimeOf(value, declared)
+    switch (d.kind) {
+      case 'scalar':
+        this.out.push(`<${name}>${escapeBetaXml(scalarText(d.type, v))}</${name}>`)
+        return
+      case 'date':
+        if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
+        this.out.push(`<${name}>${v.getTime()}</${name}>`)
+        return
+      case 'localDate':
+        throw new ValueError(LOCAL_DATE_UNSUPPORTED)
+      case 'object': {
+        if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
+        const record = v as Record<string, unknown>
+        this.out.push(`<${name}>`)
+        const before = this.out.length
+        for (const f of d.fields) {
+          const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
+          const isList = f.type.kind === 'list' || f.type.kind === 'array'
+          // A null List property is left out; other nulls are written as an empty element.
+          if ((fv === null || fv === undefined) && isList) continue
+          within(f.name, () => {
+            if (isList && !(plain(fv) instanceof Typed)) this.wrappedList(fv, (f.type as { item: Descriptor }).item, f.name, f.name)
+            else this.element(fv, f.type, f.name)
+          })
+        }
+        if (this.out.length === before) this.out[before - 1] = `<${name}/>`
+        else this.out.push(`</${name}>`)
+        return
+      }
+      case 'list': case 'array':
+        this.wrappedList(v, d.item, name, 'item')
+        return
+      case 'map': {
+        const entries = orderedEntries(v, d.className)
+        if (entries.length === 0) { this.out.push(`<${name}/>`); return }
+        this.out.push(`<${name}>`)
+        for (const [k, x] of entries) {
+          if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
+          within(k, () => this.element(x, d.value, k))
+        }
+        this.out.push(`</${name}>`)
+        return
+      }
+      case 'any': case 'void':
+        throw new ValueError(`cannot write ${typeName(d)}`)
+    }
   }
-}
 
-function writeList (value: unknown, item: Descriptor, wrapper: string, itemName: string, out: string[]): void {
-  if (!Array.isArray(value)) throw new ValueError(`expected a list, got ${kindOf(value)}`)
-  if (value.length === 0) { out.push(`<${wrapper}/>`); return }
-  out.push(`<${wrapper}>`)
-  value.forEach((v, k) => within(k, () => write(v, item, itemName, out)))
-  out.push(`</${wrapper}>`)
+  private wrappedList (value: unknown, item: Descriptor, wrapper: string, itemName: string): void {
+    const v = plain(value)
+    if (!Array.isArray(v)) throw new ValueError(`expected a list, got ${kindOf(v)}`)
+    if (v.length === 0) { this.out.push(`<${wrapper}/>`); return }
+    this.out.push(`<${wrapper}>`)
+    this.items(v, item, itemName)
+    this.out.push(`</${wrapper}>`)
+  }
+
+  /** Jackson's XML module unwraps a list inside a list: its items join the outer list's items. */
+  private items (values: unknown[], item: Descriptor, itemName: string): void {
+    values.forEach((x, k) => within(k, () => {
+      const inner = plain(x)
+      if (Array.isArray(inner)) {
+        const r = runtimeOf(x, item)
+        this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
+      } else {
+        this.element(x, item, itemName)
+      }
+    }))
+  }
 }
 
 function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
@@ -79,6 +126,14 @@ function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
       if (text === '') return isNullable(d) ? null : primitiveDefault(d)
       return parseScalar(d.type, text)
     }
+    case 'date': {
+      const text = el.text.trim()
+      if (text === '') return null
+      if (!/^-?[0-9]+$/.test(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a time in milliseconds`)
+      return new Date(Number(text))
+    }
+    case 'localDate':
+      throw new ValueError(LOCAL_DATE_UNSUPPORTED)
     case 'object': {
       if (el.children.length === 0 && el.attributes.length === 0 && el.text.trim() === '' && !isRoot) return null
       const out: Record<string, unknown> = {}
@@ -88,28 +143,53 @@ function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
       for (const c of el.children) members.push([c.name, c])
       for (const [name, child] of members) {
         const field = d.fields.find((f) => f.name === name)
-        if (field === undefined) throw new ValueError(`Unrecognized field "${name}" (class ${d.className}), not marked as ignorable`)
+        if (field === undefined) {
+          const known = d.fields.map((f) => `"${f.name}"`).join(', ')
+          throw new ValueError(`Unrecognized field "${name}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`)
+        }
         out[field.name] = within(field.name, () => read(child, field.type, false))
       }
       return out
     }
-    case 'list':
+    case 'list': case 'array':
       // Root lists hold <item> elements; a List property wraps items named like the property.
       return el.children.map((c, k) => within(k, () => read(c, d.item, false)))
+    case 'map': {
+      const out = new Map<string, unknown>()
+      for (const c of el.children) out.set(c.name, within(c.name, () => read(c, d.value, false)))
+      return out
+    }
+    case 'any':
+      return readUntyped(el)
     case 'void':
       throw new ValueError('void has no value')
   }
 }
 
+/** Jackson's untyped XML: text as String, elements with children as maps, an empty element as an empty map. */
+function readUntyped (el: XmlElement): unknown {
+  if (el.children.length === 0 && el.attributes.length === 0) return el.text === '' ? new Map() : el.text
+  const out = new Map<string, unknown>()
+  for (const [n, v] of el.attributes) out.set(n, v)
+  for (const c of el.children) out.set(c.name, readUntyped(c))
+  return out
+}
+
+export interface BetaXmlOptions {
+  /** writer().withRootName(name): the root element's name for every value. */
+  rootName?: string
+}
+
 /** beta XML: `new XmlMapper()` with Woodstox: compact XML, root named by the simple class name. */
-export function createBetaXmlSerializer (): Serializer {
+export function createBetaXmlSerializer (options: BetaXmlOptions = {}): Serializer {
   return {
     format: 'xml',
     serialize (value: unknown, type: Descriptor): string {
-      const out: string[] = []
-      if (value === null || value === undefined) return '<null/>'
-      write(value, type, betaRootName(type), out)
-      return out.join('')
+      const v = plain(value)
+      if (v === null || v === undefined) return `<${options.rootName ?? 'null'}/>`
+      const w = new Writer()
+      w.element(value, type, options.rootName ?? betaRootName(runtimeOf(value, type)))
+      return w.out.join('')
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
       const root = parseXml(bytes)

@@ -106,3 +106,40 @@ export function parseScalar (type: ScalarType, text: string, decodeInts = false)
     case 'String': return text
   }
 }
+
+/** Java's String.hashCode. */
+export function javaStringHash (s: string): number {
+  let h = 0
+  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0
+  return h
+}
+
+/**
+ * The iteration order of a java.util.HashMap holding these String keys, inserted in this order:
+ * by bucket (spread hash & (capacity - 1)), insertion order within a bucket. The capacity is the
+ * default 16, doubled while the size exceeds 0.75 of it (resizing keeps relative order in a bucket).
+ */
+export function hashMapOrder (keys: readonly string[]): string[] {
+  let capacity = 16
+  while (keys.length > capacity * 0.75) capacity *= 2
+  const bucket = (k: string): number => {
+    const h = javaStringHash(k)
+    return (h ^ (h >>> 16)) & (capacity - 1)
+  }
+  return keys.map((k, i) => [k, bucket(k), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map((e) => e[0])
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0')
+
+/** XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5). */
+export function xstreamDate (d: Date): string {
+  if (Number.isNaN(d.getTime())) throw new ValueError('invalid Date')
+  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
+}
+
+export function parseXStreamDate (text: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))? (UTC|GMT|Z)$/.exec(text)
+  if (m === null) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
+  const [, y, mo, d, h, mi, s, ms] = m
+  return new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms ?? 0)))
+}

@@ -108,7 +108,7 @@ describe('the error table', () => {
   })
 
   test('BAD_ARGUMENT names the argument, the type and where it failed', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":"x","b":3}', JSON_CT), 'BAD_ARGUMENT', /argument 0 of multiply \(com\.example\.In\): at \/a: 'x' is not an integer/)
+    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":"x","b":3}', JSON_CT), 'BAD_ARGUMENT', /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/)
     expectProblem(await post(p.url, '/example/calculator/multiplyInts', '[2,"y"]', RMC), 'BAD_ARGUMENT', /argument 1 of multiplyInts \(Integer\)/)
     expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2,"c":3}', JSON_CT), 'BAD_ARGUMENT', /Unrecognized field "c"/)
     expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2147483648}', JSON_CT), 'BAD_ARGUMENT', /out of range/)

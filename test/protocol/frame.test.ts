@@ -162,7 +162,7 @@ describe('runtime over a raw TCP peer', () => {
     const byId = new Map(frames.map((f) => [f.result!.id, f.result!.error!]))
     assert.equal(byId.get(1)!.code, 'UNKNOWN_METHOD')
     assert.equal(byId.get(2)!.code, 'BAD_ARGUMENT')
-    assert.match(byId.get(2)!.detail!, /argument 0 of multiply \(com\.example\.In\): at \/a: 'x' is not an integer/)
+    assert.match(byId.get(2)!.detail!, /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/)
     assert.equal(byId.get(3)!.code, 'UNKNOWN_SERVICE')
     socket.destroy()
   })

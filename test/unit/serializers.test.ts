@@ -72,14 +72,14 @@ describe('reading', () => {
   })
   test('alpha XML refuses a root that is not the declared type, and an unknown field', () => {
     assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<out><result>1</result></out>'), In), /expected <in> \(com\.example\.In\), got <out>/)
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In), /has no field 'c'/)
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /not a valid Integer/)
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In), /No such field com\.example\.In\.c/)
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /' 6 ' is not a number/)
   })
   test('beta JSON coercions as Jackson does them', () => {
     assert.equal(s.betaJsonSerializer.deserialize(enc('"6"'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('6.5'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('""'), t.Integer), null)
-    assert.throws(() => s.betaJsonSerializer.deserialize(enc('true'), t.Integer), /expected Integer/)
+    assert.throws(() => s.betaJsonSerializer.deserialize(enc('true'), t.Integer), /Cannot deserialize value of type `Integer` from Boolean/)
     assert.equal(s.betaJsonSerializer.deserialize(enc('6 trailing'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('12345678901234567890'), t.String), '12345678901234567890')
   })
