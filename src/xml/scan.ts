@@ -57,8 +57,13 @@ function indexOf (b: Uint8Array, i: number, s: string): number {
   return -1
 }
 
-function isXmlChar (cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+/**
+ * Code points a character reference may name. Wider than XML 1.0's Char production on purpose:
+ * XStream writes U+0001 as &#x1; and its XPP3 parser reads it back, so the alpha family's own
+ * output must be readable. NUL and surrogates stay refused.
+ */
+function isReferable (cp: number): boolean {
+  return (cp >= 0x1 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
 }
 
 /** Predefined entities; XML without a DTD knows no others. */
@@ -72,7 +77,7 @@ function scanReference (b: Uint8Array, i: number): number {
     const hex = b[i + 2] === 0x78
     const text = String.fromCharCode(...b.subarray(i + (hex ? 3 : 2), semi))
     const ok = hex ? /^[0-9a-fA-F]+$/.test(text) : /^[0-9]+$/.test(text)
-    if (!ok || !isXmlChar(parseInt(text, hex ? 16 : 10))) throw new XmlSyntaxError('invalid character reference', i)
+    if (!ok || !isReferable(parseInt(text, hex ? 16 : 10))) throw new XmlSyntaxError('invalid character reference', i)
     return semi + 1
   }
   const name = String.fromCharCode(...b.subarray(i + 1, semi))
