@@ -1,4 +1,5 @@
-import { JsonSyntaxError, scanNumber, scanString, skipWhitespace, skipBom, DEFAULT_MAX_DEPTH } from './scan'
+import { JsonSyntaxError, scanNumber, scanString, skipWhitespace, skipBom } from './scan'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../serializers/limits'
 
 /**
  * A lossless JSON tree: numbers keep their source text (so a 64-bit long is never rounded through
@@ -19,14 +20,16 @@ const FALSE: JsonNode = Object.freeze({ t: 'bool', v: false })
 
 class Parser {
   i: number
-  constructor (readonly b: Uint8Array, readonly maxDepth: number) { this.i = skipBom(b) }
+  private nodes = 0
+  constructor (readonly b: Uint8Array, readonly limits: ReadLimits) { this.i = skipBom(b) }
 
   value (depth: number): JsonNode {
     const b = this.b
     this.i = skipWhitespace(b, this.i)
+    if (++this.nodes > this.limits.maxNodes) throw new JsonSyntaxError(`more than ${this.limits.maxNodes} values`, this.i)
     const c = b[this.i]
     if (c === 0x7b || c === 0x5b) {
-      if (depth >= this.maxDepth) throw new JsonSyntaxError(`nesting deeper than ${this.maxDepth} levels`, this.i)
+      if (depth >= this.limits.maxDepth) throw new JsonSyntaxError(`nesting deeper than ${this.limits.maxDepth} levels`, this.i)
       return c === 0x7b ? this.object(depth + 1) : this.array(depth + 1)
     }
     if (c === 0x22) return { t: 'str', v: this.string() }
@@ -50,6 +53,11 @@ class Parser {
   string (): string {
     const start = this.i
     this.i = scanString(this.b, start)
+    // A string never decodes to more UTF-16 units than it has bytes: check the cheap bound first.
+    if (this.i - start - 2 > this.limits.maxStringLength) {
+      const n = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8').length - 2
+      if (n > this.limits.maxStringLength) throw new JsonSyntaxError(`a string longer than ${this.limits.maxStringLength} characters`, start)
+    }
     const raw = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8')
     // The scanner validated the escapes; JSON.parse of a lone string is the fastest exact decoder.
     return raw.includes('\\') ? JSON.parse(raw) as string : raw.slice(1, -1)
@@ -101,13 +109,13 @@ function latin1 (b: Uint8Array, start: number, end: number): string {
 }
 
 export interface JsonParseOptions {
-  maxDepth?: number
+  limits?: ReadLimits
   /** Jackson ignores what follows the root value; strict callers refuse it. */
   allowTrailing?: boolean
 }
 
 export function parseJson (b: Uint8Array, options: JsonParseOptions = {}): JsonNode {
-  const p = new Parser(b, options.maxDepth ?? DEFAULT_MAX_DEPTH)
+  const p = new Parser(b, options.limits ?? DEFAULT_READ_LIMITS)
   const node = p.value(0)
   if (options.allowTrailing !== true) {
     const end = skipWhitespace(b, p.i)

@@ -92,7 +92,8 @@ export class MicroserviceServer {
   constructor (readonly definition: MicroserviceDefinition, readonly options: RuntimeOptions) {
     this.services = buildServiceIndex(definition)
     const aliases = new Map(Object.entries(definition.aliases ?? {}))
-    this.serializers = { ...defaultSerializers(aliases), ...definition.serializers }
+    const s = options.settings
+    this.serializers = { ...defaultSerializers(aliases, { maxDepth: s.maxDepth, maxNodes: s.maxNodes, maxStringLength: s.maxStringLength }), ...definition.serializers }
     const granted = new Set(options.privilegedNames)
     this.resolver = definition.permissionResolver ?? ((names) => names.some((n) => granted.has(n)))
   }

@@ -11,6 +11,10 @@ export interface RuntimeSettings {
   /** Calls allowed to wait for an execution slot before OVERLOADED. */
   queueLimit: number
   maxFrameBytes: number
+  /** Reading limits of the default serializers: nesting, values/elements, string length. */
+  maxDepth: number
+  maxNodes: number
+  maxStringLength: number
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze({
@@ -19,5 +23,8 @@ export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze
   threadExecutingTimeOut: 240000,
   backlog: 0,
   queueLimit: 10000,
-  maxFrameBytes: 17 * 1024 * 1024
+  maxFrameBytes: 17 * 1024 * 1024,
+  maxDepth: 1000,
+  maxNodes: 1_000_000,
+  maxStringLength: 16 * 1024 * 1024
 })

@@ -1,6 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
@@ -101,7 +102,7 @@ function toNode (name: string, v: JsonNode): AlphaNode {
 }
 
 /** alpha JSON: `new XStream(new JettisonMappedXmlDriver())`, compact mapped JSON. */
-export function createAlphaJsonSerializer (aliases: AliasMap = new Map()): Serializer {
+export function createAlphaJsonSerializer (aliases: AliasMap = new Map(), limits: ReadLimits = DEFAULT_READ_LIMITS): Serializer {
   const ctx: AlphaContext = { aliases, naming: JSON_NAMING }
   return {
     format: 'json',
@@ -109,7 +110,7 @@ export function createAlphaJsonSerializer (aliases: AliasMap = new Map()): Seria
       return renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
-      const tree = parseJson(bytes)
+      const tree = parseJson(bytes, { limits })
       if (tree.t !== 'obj' || tree.members.length !== 1) throw new ValueError('alpha JSON must be an object with exactly one member, the root element')
       const [name, value] = tree.members[0]!
       const roots: AlphaNode[] = []

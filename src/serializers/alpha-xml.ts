@@ -1,6 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
 
 /** XStream's XML name coding: `_` → `__`, `$` → `_-`. */
@@ -62,7 +63,7 @@ function fromElement (el: XmlElement): AlphaNode {
 }
 
 /** alpha XML: `new XStream()` (2-space indented XML, no declaration), with the given aliases. */
-export function createAlphaXmlSerializer (aliases: AliasMap = new Map()): Serializer {
+export function createAlphaXmlSerializer (aliases: AliasMap = new Map(), limits: ReadLimits = DEFAULT_READ_LIMITS): Serializer {
   const ctx: AlphaContext = { aliases, naming: XML_NAMING }
   return {
     format: 'xml',
@@ -70,7 +71,7 @@ export function createAlphaXmlSerializer (aliases: AliasMap = new Map()): Serial
       return renderAlphaXml(toAlphaNode(value, type, ctx))
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
-      return fromAlphaNode(fromElement(parseXml(bytes)), type, ctx)
+      return fromAlphaNode(fromElement(parseXml(bytes, limits)), type, ctx)
     }
   }
 }

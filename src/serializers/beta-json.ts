@@ -1,6 +1,7 @@
 import { type Descriptor, isNullable, typeName, inferType, plain, LocalDate, Typed, t } from '../descriptors/types'
 import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError, within } from './errors'
 import { javaDouble, kindOf, parseJavaInteger, parseJavaDouble, hashMapOrder } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
@@ -233,6 +234,7 @@ export function readBetaJson (node: JsonNode, d: Descriptor): unknown {
 export interface BetaJsonOptions {
   /** writerWithDefaultPrettyPrinter(): two-space indentation, ` : ` between name and value. */
   pretty?: boolean
+  limits?: ReadLimits
 }
 
 /** beta JSON: `new ObjectMapper()`: compact JSON, null fields written, Jackson coercions on read. */
@@ -243,7 +245,7 @@ export function createBetaJsonSerializer (options: BetaJsonOptions = {}): Serial
     serialize: (value, type) => write(value, type, indent),
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
       // Jackson stops after the root value and ignores what follows it.
-      return readBetaJson(parseJson(bytes, { allowTrailing: true }), type)
+      return readBetaJson(parseJson(bytes, { allowTrailing: true, limits: options.limits ?? DEFAULT_READ_LIMITS }), type)
     }
   }
 }

@@ -1,6 +1,7 @@
 import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, inferType, plain, Typed } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError, within } from './errors'
 import { kindOf, parseScalar, scalarText } from './java-text'
 import { primitiveDefault } from './alpha-node'
@@ -117,7 +118,7 @@ class Writer {
   }
 }
 
-function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
+function read (el: XmlElement, d: Descriptor): unknown {
   switch (d.kind) {
     case 'scalar': {
       if (el.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
@@ -135,7 +136,8 @@ function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
     case 'localDate':
       throw new ValueError(LOCAL_DATE_UNSUPPORTED)
     case 'object': {
-      if (el.children.length === 0 && el.attributes.length === 0 && el.text.trim() === '' && !isRoot) return null
+      // Like Jackson, an empty element (<inner/>, which is how a null object field is written)
+      // reads as an object whose fields keep their defaults.
       const out: Record<string, unknown> = {}
       for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
       // Jackson's XML module binds attributes like elements.
@@ -147,16 +149,16 @@ function read (el: XmlElement, d: Descriptor, isRoot: boolean): unknown {
           const known = d.fields.map((f) => `"${f.name}"`).join(', ')
           throw new ValueError(`Unrecognized field "${name}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`)
         }
-        out[field.name] = within(field.name, () => read(child, field.type, false))
+        out[field.name] = within(field.name, () => read(child, field.type))
       }
       return out
     }
     case 'list': case 'array':
       // Root lists hold <item> elements; a List property wraps items named like the property.
-      return el.children.map((c, k) => within(k, () => read(c, d.item, false)))
+      return el.children.map((c, k) => within(k, () => read(c, d.item)))
     case 'map': {
       const out = new Map<string, unknown>()
-      for (const c of el.children) out.set(c.name, within(c.name, () => read(c, d.value, false)))
+      for (const c of el.children) out.set(c.name, within(c.name, () => read(c, d.value)))
       return out
     }
     case 'any':
@@ -178,6 +180,7 @@ function readUntyped (el: XmlElement): unknown {
 export interface BetaXmlOptions {
   /** writer().withRootName(name): the root element's name for every value. */
   rootName?: string
+  limits?: ReadLimits
 }
 
 /** beta XML: `new XmlMapper()` with Woodstox: compact XML, root named by the simple class name. */
@@ -192,9 +195,9 @@ export function createBetaXmlSerializer (options: BetaXmlOptions = {}): Serializ
       return w.out.join('')
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
-      const root = parseXml(bytes)
+      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS)
       if (root.name === 'null' && root.children.length === 0 && isNullable(type)) return null
-      return read(root, type, true)
+      return read(root, type)
     }
   }
 }

@@ -1,4 +1,5 @@
-import { scanXml, decodeText, type XmlHandler, DEFAULT_MAX_XML_DEPTH } from './scan'
+import { scanXml, decodeText, XmlSyntaxError, type XmlHandler } from './scan'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../serializers/limits'
 
 /** An element of a parsed XML document. Text is decoded; `children` holds elements only. */
 export interface XmlElement {
@@ -12,9 +13,11 @@ export interface XmlElement {
 class TreeBuilder implements XmlHandler {
   readonly stack: XmlElement[] = []
   root: XmlElement | null = null
-  constructor (private readonly b: Uint8Array) {}
+  private elements = 0
+  constructor (private readonly b: Uint8Array, private readonly limits: ReadLimits) {}
 
-  open (_depth: number, _start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
+  open (_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
+    if (++this.elements > this.limits.maxNodes) throw new XmlSyntaxError(`more than ${this.limits.maxNodes} elements`, start)
     const b = this.b
     const attributes: Array<[string, string]> = []
     for (let k = 0; k < attrs.length; k += 4) {
@@ -35,11 +38,17 @@ class TreeBuilder implements XmlHandler {
   close (): void { this.stack.pop() }
 
   text (_depth: number, start: number, end: number, hasRefs: boolean): void {
-    this.stack[this.stack.length - 1]!.text += decodeText(this.b, start, end, hasRefs)
+    this.append(decodeText(this.b, start, end, hasRefs), start)
   }
 
   cdata (_depth: number, start: number, end: number): void {
-    this.stack[this.stack.length - 1]!.text += utf8(this.b, start, end)
+    this.append(utf8(this.b, start, end), start)
+  }
+
+  private append (s: string, at: number): void {
+    const el = this.stack[this.stack.length - 1]!
+    if (el.text.length + s.length > this.limits.maxStringLength) throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
+    el.text += s
   }
 }
 
@@ -48,8 +57,8 @@ function utf8 (b: Uint8Array, start: number, end: number): string {
 }
 
 /** Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. */
-export function parseXml (b: Uint8Array, maxDepth = DEFAULT_MAX_XML_DEPTH): XmlElement {
-  const builder = new TreeBuilder(b)
-  scanXml(b, builder, maxDepth)
+export function parseXml (b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): XmlElement {
+  const builder = new TreeBuilder(b, limits)
+  scanXml(b, builder, limits.maxDepth)
   return builder.root!
 }

@@ -35,7 +35,7 @@ test('microservice config: defaults, and errors that name the key', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ms-'))
   writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js' }))
   const c = readMicroserviceConfig(dir)
-  assert.deepEqual(c.settings, { readTimeout: 480000, threadPoolSize: 128, threadExecutingTimeOut: 240000, backlog: 0, queueLimit: 10000, maxFrameBytes: 17 * 1024 * 1024 })
+  assert.deepEqual(c.settings, { readTimeout: 480000, threadPoolSize: 128, threadExecutingTimeOut: 240000, backlog: 0, queueLimit: 10000, maxFrameBytes: 17 * 1024 * 1024, maxDepth: 1000, maxNodes: 1_000_000, maxStringLength: 16 * 1024 * 1024 })
   writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { threadPoolSize: 'x' } }))
   assert.throws(() => readMicroserviceConfig(dir), /settings\.threadPoolSize: must be a non-negative integer/)
   writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: '../a', version: '1', entry: 'index.js' }))
