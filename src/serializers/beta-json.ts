@@ -127,7 +127,11 @@ function readScalar (node: JsonNode, d: Descriptor & { kind: 'scalar' }): unknow
       if (node.t === 'num') {
         // Jackson truncates a fraction (6.5 → 6) when reading an integral type.
         const m = /^(-?[0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/.exec(node.text)!
-        if (m[3] !== undefined) return parseJavaInteger(String(BigInt(Math.trunc(Number(node.text)))), kind)
+        if (m[3] !== undefined) {
+          const x = Number(node.text)
+          if (!Number.isFinite(x)) throw new ValueError(`${node.text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
+          return parseJavaInteger(BigInt(Math.trunc(x)).toString(), kind)
+        }
         return parseJavaInteger(m[1]!, kind)
       }
       if (node.t === 'str') {

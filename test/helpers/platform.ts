@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
 export const TESTKIT_DIR = join(__dirname, '..', 'fixtures', 'testkit')
+export const TYPEKIT_DIR = join(__dirname, '..', 'fixtures', 'typekit')
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
