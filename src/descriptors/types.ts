@@ -162,6 +162,8 @@ function toField (name: string, input: FieldInput, owner: string): FieldDescript
   const spec: FieldSpec = input.kind === 'field' ? input : { kind: 'field', type: input, options: {} }
   const o = spec.options
   if (spec.type.kind === 'void') throw new TypeError(`${owner}.${name}: a field cannot be void`)
+  // Values are plain objects: a field by this name would set their prototype instead.
+  if (name === '__proto__') throw new TypeError(`${owner}.${name}: this field name is reserved in JavaScript`)
   if (o.attribute === true && spec.type.kind !== 'scalar') throw new TypeError(`${owner}.${name}: only scalar fields can be attributes`)
   if (o.implicit !== undefined && spec.type.kind !== 'list') throw new TypeError(`${owner}.${name}: only list fields can be implicit`)
   return Object.freeze({ name, type: spec.type, attribute: o.attribute === true, alias: o.alias, omit: o.omit === true, implicit: o.implicit })

@@ -1,11 +1,10 @@
-import { type Descriptor, isNullable, typeName, inferType, plain, LocalDate, Typed, t } from '../descriptors/types'
-import { parseJson, type JsonNode } from '../json/parse'
+import { type Descriptor, isNullable, typeName, inferType, plain, LocalDate, Typed } from '../descriptors/types'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError, within } from './errors'
-import { javaDouble, kindOf, parseJavaInteger, parseJavaDouble, hashMapOrder } from './java-text'
+import { javaDouble, kindOf, hashMapOrder } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
-import { primitiveDefault } from './alpha-node'
+import { readBetaJsonBytes } from './beta-json-reader'
 
 const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true }
 
@@ -103,138 +102,6 @@ export function writeBetaJson (value: unknown, d: Descriptor): string {
   return write(value, d, null)
 }
 
-function jsonKind (node: JsonNode): string {
-  switch (node.t) {
-    case 'null': return 'null'
-    case 'bool': return `Boolean value (token \`JsonToken.VALUE_${node.v ? 'TRUE' : 'FALSE'}\`)`
-    case 'num': return `number ${node.text}`
-    case 'str': return `String "${node.v.slice(0, 40)}"`
-    case 'arr': return 'Array value (token `JsonToken.START_ARRAY`)'
-    case 'obj': return 'Object value (token `JsonToken.START_OBJECT`)'
-  }
-}
-
-function cannot (d: Descriptor, node: JsonNode): ValueError {
-  return new ValueError(`Cannot deserialize value of type \`${typeName(d)}\` from ${jsonKind(node)}`)
-}
-
-function readScalar (node: JsonNode, d: Descriptor & { kind: 'scalar' }): unknown {
-  const nullable = isNullable(d)
-  if (node.t === 'null') return nullable ? null : primitiveDefault(d)
-  switch (d.type) {
-    case 'int': case 'Integer': case 'long': case 'Long': {
-      const kind = d.type === 'int' || d.type === 'Integer' ? 'int' : 'long'
-      if (node.t === 'num') {
-        // Jackson truncates a fraction (6.5 → 6) when reading an integral type.
-        const m = /^(-?[0-9]+)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/.exec(node.text)!
-        if (m[3] !== undefined) {
-          const x = Number(node.text)
-          if (!Number.isFinite(x)) throw new ValueError(`${node.text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
-          return parseJavaInteger(BigInt(Math.trunc(x)).toString(), kind)
-        }
-        return parseJavaInteger(m[1]!, kind)
-      }
-      if (node.t === 'str') {
-        if (node.v === '') return nullable ? null : primitiveDefault(d)
-        try {
-          return parseJavaInteger(node.v.trim(), kind)
-        } catch {
-          throw new ValueError(`Cannot deserialize value of type \`${d.type}\` from String "${node.v.slice(0, 40)}": not a valid \`${d.type}\` value`)
-        }
-      }
-      throw cannot(d, node)
-    }
-    case 'double': case 'Double':
-      if (node.t === 'num') return Number(node.text)
-      if (node.t === 'str') return node.v === '' ? (nullable ? null : 0) : parseJavaDouble(node.v.trim())
-      throw cannot(d, node)
-    case 'boolean': case 'Boolean':
-      if (node.t === 'bool') return node.v
-      if (node.t === 'str' && (node.v === 'true' || node.v === 'false')) return node.v === 'true'
-      throw cannot(d, node)
-    case 'char': case 'Character':
-      if (node.t === 'str' && node.v.length === 1) return node.v
-      throw cannot(d, node)
-    case 'String':
-      if (node.t === 'str') return node.v
-      if (node.t === 'num') return node.text
-      if (node.t === 'bool') return node.v ? 'true' : 'false'
-      throw cannot(d, node)
-  }
-}
-
-/** Jackson's untyped reading (an Object slot): numbers by size, objects as LinkedHashMap, arrays as ArrayList. */
-function readUntyped (node: JsonNode): unknown {
-  switch (node.t) {
-    case 'null': return null
-    case 'bool': return node.v
-    case 'str': return node.v
-    case 'num': {
-      if (/^-?[0-9]+$/.test(node.text)) {
-        const n = BigInt(node.text)
-        if (n >= -2147483648n && n <= 2147483647n) return Number(n)
-        return n
-      }
-      return Number(node.text)
-    }
-    case 'arr': return node.items.map(readUntyped)
-    case 'obj': {
-      const out = new Map<string, unknown>()
-      for (const [k, v] of node.members) out.set(k, within(k, () => readUntyped(v)))
-      return out
-    }
-  }
-}
-
-export function readBetaJson (node: JsonNode, d: Descriptor): unknown {
-  switch (d.kind) {
-    case 'scalar': return readScalar(node, d)
-    case 'date':
-      if (node.t === 'null') return null
-      if (node.t === 'num' && /^-?[0-9]+$/.test(node.text)) return new Date(Number(node.text))
-      if (node.t === 'str') {
-        const ms = Date.parse(node.v)
-        if (!Number.isNaN(ms)) return new Date(ms)
-      }
-      throw cannot(d, node)
-    case 'localDate':
-      throw new ValueError(LOCAL_DATE_UNSUPPORTED)
-    case 'object': {
-      if (node.t === 'null') return null
-      if (node.t !== 'obj') throw cannot(d, node)
-      const out: Record<string, unknown> = {}
-      for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
-      for (const [key, value] of node.members) {
-        const field = d.fields.find((f) => f.name === key)
-        if (field === undefined) {
-          const known = d.fields.map((f) => `"${f.name}"`).join(', ')
-          throw new ValueError(`Unrecognized field "${key}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`)
-        }
-        out[field.name] = within(field.name, () => readBetaJson(value, field.type))
-      }
-      return out
-    }
-    case 'list': case 'array':
-      if (node.t === 'null') return null
-      if (node.t !== 'arr') throw cannot(d, node)
-      return node.items.map((item, k) => within(k, () => readBetaJson(item, d.item)))
-    case 'map': {
-      if (node.t === 'null') return null
-      if (node.t !== 'obj') throw cannot(d, node)
-      const out = new Map<string, unknown>()
-      for (const [k, v] of node.members) out.set(k, within(k, () => readBetaJson(v, d.value)))
-      return out
-    }
-    case 'any': {
-      const v = readUntyped(node)
-      // A double that looks integral (2.0) would come back as an Integer: keep its type.
-      return node.t === 'num' && typeof v === 'number' && !/^-?[0-9]+$/.test(node.text) && Number.isInteger(v) ? t.typed(t.Double, v) : v
-    }
-    case 'void':
-      throw new ValueError('void has no value')
-  }
-}
-
 export interface BetaJsonOptions {
   /** writerWithDefaultPrettyPrinter(): two-space indentation, ` : ` between name and value. */
   pretty?: boolean
@@ -249,7 +116,7 @@ export function createBetaJsonSerializer (options: BetaJsonOptions = {}): Serial
     serialize: (value, type) => write(value, type, indent),
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
       // Jackson stops after the root value and ignores what follows it.
-      return readBetaJson(parseJson(bytes, { allowTrailing: true, limits: options.limits ?? DEFAULT_READ_LIMITS }), type)
+      return readBetaJsonBytes(bytes, type, options.limits ?? DEFAULT_READ_LIMITS)
     }
   }
 }

@@ -54,7 +54,9 @@ describe('hostile input reaches no further than a 400', () => {
 
   test('10,000-deep nesting in each sequence', async () => {
     const n = 10000
-    expect400(await post(p.url, '/typekit/types/ints', '['.repeat(n) + ']'.repeat(n), SEQ.betaJson), 'BAD_ARGUMENT', /nesting deeper than 1000 levels/)
+    expect400(await post(p.url, '/typekit/types/anything', '['.repeat(n) + ']'.repeat(n), SEQ.betaJson), 'BAD_ARGUMENT', /nesting deeper than 1000 levels/)
+    // A typed slot meets the nesting where it does not belong, before any depth matters.
+    expect400(await post(p.url, '/typekit/types/ints', '['.repeat(n) + ']'.repeat(n), SEQ.betaJson), 'BAD_ARGUMENT', /at \/0: Cannot deserialize value of type `Integer` from Array value/)
     expect400(await post(p.url, '/typekit/types/anything', `{"list":${'['.repeat(n)}${']'.repeat(n)}}`, SEQ.alphaJson), 'BAD_ARGUMENT', /nesting deeper than 1000 levels/)
     expect400(await post(p.url, '/typekit/types/anything', '<list>'.repeat(n) + '</list>'.repeat(n), SEQ.alphaXml), 'BAD_ARGUMENT', /nesting deeper than 1000 levels/)
     expect400(await post(p.url, '/typekit/types/input', '<In>' + '<a>'.repeat(n) + '</a>'.repeat(n) + '</In>', SEQ.betaXml), 'BAD_ARGUMENT', /nesting deeper than 1000 levels/)

@@ -1,0 +1,376 @@
+import { t, type Descriptor, type ObjectDescriptor, type FieldDescriptor, type ScalarDescriptor, isNullable, typeName } from '../descriptors/types'
+import { ValueError } from './errors'
+import { JsonSyntaxError } from '../json/scan'
+import { parseJavaInteger, parseJavaDouble } from './java-text'
+import { primitiveDefault } from './alpha-node'
+import type { ReadLimits } from './limits'
+
+const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
+
+/** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
+interface ClassPlan { byName: Map<string, FieldDescriptor>, defaults: Array<[string, unknown]>, known: string }
+const plans = new WeakMap<ObjectDescriptor, ClassPlan>()
+
+function planOf (d: ObjectDescriptor): ClassPlan {
+  let p = plans.get(d)
+  if (p === undefined) {
+    p = {
+      byName: new Map(d.fields.map((f) => [f.name, f])),
+      defaults: d.fields.map((f) => [f.name, primitiveDefault(f.type)]),
+      known: `(${d.fields.length} known properties: ${d.fields.map((f) => `"${f.name}"`).join(', ')}])`
+    }
+    plans.set(d, p)
+  }
+  return p
+}
+
+/**
+ * Jackson-style reading of beta JSON straight into values, guided by the descriptor: one pass over
+ * the decoded text, no intermediate tree. The path of the value being read is kept on a stack and
+ * only turned into text when an error is reported. Syntax is validated as it is read; what follows
+ * the root value is ignored, as Jackson does.
+ */
+class Reader {
+  i = 0
+  private nodes = 0
+  private readonly path: Array<string | number> = []
+
+  constructor (private readonly s: string, private readonly limits: ReadLimits) {
+    if (s.charCodeAt(0) === 0xfeff) this.i = 1
+  }
+
+  private fail (message: string): never {
+    throw new ValueError(message, this.path.map((p) => `/${p}`).join(''))
+  }
+
+  private syntax (message: string): never {
+    throw new JsonSyntaxError(message, this.i, 'character')
+  }
+
+  private ws (): number {
+    const s = this.s
+    let i = this.i
+    let c = s.charCodeAt(i)
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = s.charCodeAt(++i)
+    this.i = i
+    return c
+  }
+
+  private kindAt (c: number): string {
+    switch (c) {
+      case 0x7b: return 'Object value (token `JsonToken.START_OBJECT`)'
+      case 0x5b: return 'Array value (token `JsonToken.START_ARRAY`)'
+      case 0x22: return 'String value'
+      case 0x74: return 'Boolean value (token `JsonToken.VALUE_TRUE`)'
+      case 0x66: return 'Boolean value (token `JsonToken.VALUE_FALSE`)'
+      default: return 'Number value'
+    }
+  }
+
+  private cannot (d: Descriptor, c: number): never {
+    this.fail(`Cannot deserialize value of type \`${typeName(d)}\` from ${this.kindAt(c)}`)
+  }
+
+  private literal (word: string): void {
+    if (!this.s.startsWith(word, this.i)) this.syntax(this.i >= this.s.length ? 'unexpected end of JSON' : 'unexpected character')
+    this.i += word.length
+  }
+
+  /** At a quote; returns the decoded string. */
+  private string (): string {
+    const s = this.s
+    const start = this.i + 1
+    let j = start
+    for (;;) {
+      const c = s.charCodeAt(j)
+      if (c === 0x22) break
+      if (c === 0x5c || c < 0x20 || Number.isNaN(c)) return this.escapedString(start)
+      j++
+    }
+    this.i = j + 1
+    if (j - start > this.limits.maxStringLength) this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
+    return s.slice(start, j)
+  }
+
+  private escapedString (start: number): string {
+    const s = this.s
+    let j = start
+    for (;;) {
+      const c = s.charCodeAt(j)
+      if (Number.isNaN(c)) { this.i = j; this.syntax('unterminated string') }
+      if (c === 0x22) break
+      if (c < 0x20) { this.i = j; this.syntax('control character in string') }
+      if (c === 0x5c) {
+        const e = s.charCodeAt(j + 1)
+        if (e === 0x75) {
+          if (!/^[0-9a-fA-F]{4}$/.test(s.slice(j + 2, j + 6))) { this.i = j; this.syntax('invalid \\u escape') }
+          j += 6
+          continue
+        }
+        if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) { this.i = j; this.syntax('invalid escape') }
+        j += 2
+        continue
+      }
+      j++
+    }
+    const out = JSON.parse(s.slice(start - 1, j + 1)) as string
+    this.i = j + 1
+    if (out.length > this.limits.maxStringLength) this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
+    return out
+  }
+
+  /** At '-' or a digit; returns the number's text; `integral` tells whether it has no fraction or exponent. */
+  private number (): string {
+    const s = this.s
+    const start = this.i
+    let j = start
+    if (s.charCodeAt(j) === 0x2d) j++
+    const d0 = j
+    while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
+    if (j === d0 || (s.charCodeAt(d0) === 0x30 && j - d0 > 1)) { this.i = d0; this.syntax('invalid number') }
+    this.integral = true
+    if (s.charCodeAt(j) === 0x2e) {
+      this.integral = false
+      const f0 = ++j
+      while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
+      if (j === f0) { this.i = j; this.syntax('digit expected') }
+    }
+    const e = s.charCodeAt(j)
+    if (e === 0x65 || e === 0x45) {
+      this.integral = false
+      j++
+      if (s.charCodeAt(j) === 0x2b || s.charCodeAt(j) === 0x2d) j++
+      const x0 = j
+      while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
+      if (j === x0) { this.i = j; this.syntax('digit expected') }
+    }
+    this.i = j
+    return s.slice(start, j)
+  }
+
+  private integral = true
+
+  value (d: Descriptor, depth: number): unknown {
+    if (++this.nodes > this.limits.maxNodes) this.syntax(`more than ${this.limits.maxNodes} values`)
+    const c = this.ws()
+    if (c === 0x6e) { // null
+      this.literal('null')
+      return isNullable(d) ? null : primitiveDefault(d)
+    }
+    switch (d.kind) {
+      case 'scalar': return this.scalar(d, c)
+      case 'object': {
+        if (c !== 0x7b) this.cannot(d, c)
+        return this.object(d, depth)
+      }
+      case 'list': case 'array': {
+        if (c !== 0x5b) this.cannot(d, c)
+        if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
+        this.i++
+        const out: unknown[] = []
+        if (this.ws() === 0x5d) { this.i++; return out }
+        for (let k = 0; ; k++) {
+          this.path.push(k)
+          out.push(this.value(d.item, depth + 1))
+          this.path.pop()
+          const n = this.ws()
+          this.i++
+          if (n === 0x2c) continue
+          if (n === 0x5d) return out
+          this.i--
+          this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or ']' expected")
+        }
+      }
+      case 'map': {
+        if (c !== 0x7b) this.cannot(d, c)
+        if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
+        const out = new Map<string, unknown>()
+        this.members(() => {
+          const key = this.string()
+          this.colon()
+          this.path.push(key)
+          out.set(key, this.value(d.value, depth + 1))
+          this.path.pop()
+        })
+        return out
+      }
+      case 'date':
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          const text = this.number()
+          if (this.integral) return new Date(Number(text))
+        } else if (c === 0x22) {
+          const ms = Date.parse(this.string())
+          if (!Number.isNaN(ms)) return new Date(ms)
+        }
+        return this.cannot(d, c)
+      case 'localDate':
+        return this.fail(LOCAL_DATE_UNSUPPORTED)
+      case 'any':
+        return this.untyped(depth)
+      case 'void':
+        return this.fail('void has no value')
+    }
+  }
+
+  private colon (): void {
+    if (this.ws() !== 0x3a) this.syntax("':' expected")
+    this.i++
+  }
+
+  /** At '{': calls `member` for each member (positioned at its name's quote), handling commas and '}'. */
+  private members (member: () => void): void {
+    this.i++
+    if (this.ws() === 0x7d) { this.i++; return }
+    for (;;) {
+      if (this.ws() !== 0x22) this.syntax('member name expected')
+      member()
+      const n = this.ws()
+      this.i++
+      if (n === 0x2c) continue
+      if (n === 0x7d) return
+      this.i--
+      this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or '}' expected")
+    }
+  }
+
+  private object (d: ObjectDescriptor, depth: number): Record<string, unknown> {
+    if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
+    const plan = planOf(d)
+    const out: Record<string, unknown> = {}
+    for (const [name, v] of plan.defaults) out[name] = v
+    this.i++
+    if (this.ws() === 0x7d) { this.i++; return out }
+    for (;;) {
+      if (this.ws() !== 0x22) this.syntax('member name expected')
+      const key = this.string()
+      this.colon()
+      const f = plan.byName.get(key)
+      if (f === undefined) this.fail(`Unrecognized field "${key}" (class ${d.className}), not marked as ignorable ${plan.known}`)
+      this.path.push(key)
+      out[f.name] = this.value(f.type, depth + 1)
+      this.path.pop()
+      const n = this.ws()
+      this.i++
+      if (n === 0x2c) continue
+      if (n === 0x7d) return out
+      this.i--
+      this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or '}' expected")
+    }
+  }
+
+  private scalar (d: ScalarDescriptor, c: number): unknown {
+    const type = d.type
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const text = this.number()
+      switch (type) {
+        case 'int': case 'Integer':
+          // Fast path: up to nine digits always fit in 32 bits.
+          if (this.integral && text.length <= 9) return +text
+          return this.integralValue(text, 'int')
+        case 'long': case 'Long': return this.integralValue(text, 'long')
+        case 'double': case 'Double': return +text
+        case 'String': return text
+        default: return this.cannot(d, c)
+      }
+    }
+    if (c === 0x22) {
+      const v = this.string()
+      switch (type) {
+        case 'String': return v
+        case 'char': case 'Character':
+          if (v.length === 1) return v
+          return this.fail(`Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": expected a single character`)
+        case 'boolean': case 'Boolean':
+          if (v === 'true' || v === 'false') return v === 'true'
+          return this.cannot(d, c)
+        case 'double': case 'Double':
+          if (v === '') return isNullable(d) ? null : 0
+          try { return parseJavaDouble(v.trim()) } catch (err) { return this.fail((err as Error).message) }
+        default:
+          // Jackson coerces "6" to 6 and "" to null.
+          if (v === '') return isNullable(d) ? null : primitiveDefault(d)
+          try {
+            return parseJavaInteger(v.trim(), type === 'int' || type === 'Integer' ? 'int' : 'long')
+          } catch {
+            return this.fail(`Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": not a valid \`${type}\` value`)
+          }
+      }
+    }
+    if (c === 0x74 || c === 0x66) {
+      this.literal(c === 0x74 ? 'true' : 'false')
+      if (type === 'boolean' || type === 'Boolean') return c === 0x74
+      if (type === 'String') return c === 0x74 ? 'true' : 'false'
+    }
+    if (Number.isNaN(c)) this.syntax('unexpected end of JSON')
+    if (c !== 0x7b && c !== 0x5b && c !== 0x74 && c !== 0x66) this.syntax('unexpected character')
+    return this.cannot(d, c)
+  }
+
+  /** Jackson truncates a fraction (6.5 → 6) when reading an integral type. */
+  private integralValue (text: string, kind: 'int' | 'long'): number | bigint {
+    try {
+      if (this.integral) return parseJavaInteger(text, kind)
+      const x = Number(text)
+      if (!Number.isFinite(x)) throw new ValueError(`${text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
+      const m = /^(-?[0-9]+)\.[0-9]+$/.exec(text)
+      return parseJavaInteger(m !== null ? m[1]! : BigInt(Math.trunc(x)).toString(), kind)
+    } catch (err) {
+      return this.fail((err as Error).message)
+    }
+  }
+
+  /** Jackson's untyped reading: numbers by size, objects as LinkedHashMap, arrays as ArrayList. */
+  private untyped (depth: number): unknown {
+    const c = this.ws()
+    if (c === 0x22) return this.string()
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      const text = this.number()
+      if (!this.integral) {
+        const x = +text
+        // A double that looks integral (2.0) would come back as an Integer: keep its type.
+        return Number.isInteger(x) ? t.typed(t.Double, x) : x
+      }
+      const n = BigInt(text)
+      return n >= -2147483648n && n <= 2147483647n ? Number(n) : n
+    }
+    if (c === 0x74) { this.literal('true'); return true }
+    if (c === 0x66) { this.literal('false'); return false }
+    if (c === 0x6e) { this.literal('null'); return null }
+    if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
+    if (++this.nodes > this.limits.maxNodes) this.syntax(`more than ${this.limits.maxNodes} values`)
+    if (c === 0x5b) {
+      this.i++
+      const out: unknown[] = []
+      if (this.ws() === 0x5d) { this.i++; return out }
+      for (let k = 0; ; k++) {
+        this.path.push(k)
+        out.push(this.untyped(depth + 1))
+        this.path.pop()
+        const n = this.ws()
+        this.i++
+        if (n === 0x2c) continue
+        if (n === 0x5d) return out
+        this.i--
+        this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or ']' expected")
+      }
+    }
+    if (c === 0x7b) {
+      const out = new Map<string, unknown>()
+      this.members(() => {
+        const key = this.string()
+        this.colon()
+        this.path.push(key)
+        out.set(key, this.untyped(depth + 1))
+        this.path.pop()
+      })
+      return out
+    }
+    return this.syntax(Number.isNaN(c) ? 'unexpected end of JSON' : 'unexpected character')
+  }
+}
+
+/** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
+export function readBetaJsonBytes (bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+  return new Reader(text, limits).value(d, 0)
+}
