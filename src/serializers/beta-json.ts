@@ -1,7 +1,7 @@
-import { type Descriptor, isNullable, typeName, inferType, plain, LocalDate, Typed } from '../descriptors/types'
+import { type Descriptor, type ObjectDescriptor, isNullable, typeName, inferType, LocalDate, Typed } from '../descriptors/types'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
-import { ValueError, within } from './errors'
+import { ValueError } from './errors'
 import { javaDouble, kindOf, hashMapOrder } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
@@ -38,20 +38,37 @@ function runtimeOf (value: unknown, d: Descriptor): Descriptor {
   return d
 }
 
+/** Member-name prefixes of a class, escaped once: `"a":` (compact) and `"a" : ` (pretty). */
+const keyCache = new WeakMap<ObjectDescriptor, { compact: string[], pretty: string[] }>()
+
+function keysOf (d: ObjectDescriptor): { compact: string[], pretty: string[] } {
+  let k = keyCache.get(d)
+  if (k === undefined) {
+    k = { compact: d.fields.map((f) => `${jacksonString(f.name)}:`), pretty: d.fields.map((f) => `${jacksonString(f.name)} : `) }
+    keyCache.set(d, k)
+  }
+  return k
+}
+
+/** Rethrows a ValueError with `segment` in front of its path. No closure per value on the way down. */
+function at (err: unknown, segment: string | number): never {
+  throw err instanceof ValueError ? err.at(segment) : err
+}
+
 /** Writes Jackson's compact form, or its DefaultPrettyPrinter form when `indent` is not null. */
 function write (value: unknown, declared: Descriptor, indent: string | null): string {
-  const v = plain(value)
+  const v = value instanceof Typed ? value.value : value
   if (v === null || v === undefined) {
     if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
     return 'null'
   }
-  const d = runtimeOf(value, declared)
+  const d = declared.kind === 'any' || value instanceof Typed ? runtimeOf(value, declared) : declared
   switch (d.kind) {
     case 'scalar':
       switch (d.type) {
         case 'int': case 'Integer':
           if (typeof v !== 'number' || !Number.isInteger(v)) throw new ValueError(`expected an integer, got ${kindOf(v)}`)
-          return String(v)
+          return '' + v
         case 'long': case 'Long':
           if (typeof v !== 'bigint' && !(typeof v === 'number' && Number.isSafeInteger(v))) throw new ValueError(`expected a 64-bit integer, got ${kindOf(v)}`)
           return String(v)
@@ -73,29 +90,70 @@ function write (value: unknown, declared: Descriptor, indent: string | null): st
     case 'object': {
       if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
       const record = v as Record<string, unknown>
-      return members(d.fields.map((f) => [f.name, Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null, f.type] as const), indent)
+      const fields = d.fields
+      const keys = keysOf(d)
+      if (indent === null) {
+        let out = '{'
+        for (let k = 0; k < fields.length; k++) {
+          const f = fields[k]!
+          const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
+          let text: string
+          try { text = write(fv, f.type, null) } catch (err) { at(err, f.name) }
+          out += (k === 0 ? keys.compact[k]! : ',' + keys.compact[k]!) + text
+        }
+        return out + '}'
+      }
+      if (fields.length === 0) return '{ }'
+      const inner = indent + '  '
+      let out = '{\n'
+      for (let k = 0; k < fields.length; k++) {
+        const f = fields[k]!
+        const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
+        let text: string
+        try { text = write(fv, f.type, inner) } catch (err) { at(err, f.name) }
+        out += (k === 0 ? '' : ',\n') + inner + keys.pretty[k]! + text
+      }
+      return out + '\n' + indent + '}'
     }
     case 'list': case 'array': {
       if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(d)} (an array), got ${kindOf(v)}`)
       const item = d.item
-      const parts = v.map((x, k) => within(k, () => write(x, item, indent === null ? null : indent + '  ')))
-      if (indent === null) return `[${parts.join(',')}]`
-      return parts.length === 0 ? '[ ]' : `[ ${parts.join(', ')} ]`
+      const sub = indent === null ? null : indent + '  '
+      let out = ''
+      for (let k = 0; k < v.length; k++) {
+        let text: string
+        try { text = write(v[k], item, sub) } catch (err) { at(err, k) }
+        out += k === 0 ? text : (indent === null ? ',' : ', ') + text
+      }
+      if (indent === null) return '[' + out + ']'
+      return v.length === 0 ? '[ ]' : `[ ${out} ]`
     }
-    case 'map':
-      return members(orderedEntries(v, d.className).map(([k, x]) => [k, x, d.value] as const), indent)
+    case 'map': {
+      const entries = orderedEntries(v, d.className)
+      if (indent === null) {
+        let out = '{'
+        for (let k = 0; k < entries.length; k++) {
+          const [key, x] = entries[k]!
+          let text: string
+          try { text = write(x, d.value, null) } catch (err) { at(err, key) }
+          out += (k === 0 ? '' : ',') + jacksonString(key) + ':' + text
+        }
+        return out + '}'
+      }
+      if (entries.length === 0) return '{ }'
+      const inner = indent + '  '
+      let out = '{\n'
+      for (let k = 0; k < entries.length; k++) {
+        const [key, x] = entries[k]!
+        let text: string
+        try { text = write(x, d.value, inner) } catch (err) { at(err, key) }
+        out += (k === 0 ? '' : ',\n') + inner + jacksonString(key) + ' : ' + text
+      }
+      return out + '\n' + indent + '}'
+    }
     case 'any': case 'void':
       throw new ValueError(`cannot write ${typeName(d)}`)
   }
-}
-
-function members (entries: ReadonlyArray<readonly [string, unknown, Descriptor]>, indent: string | null): string {
-  if (indent === null) {
-    return `{${entries.map(([k, x, d]) => `${jacksonString(k)}:${within(k, () => write(x, d, null))}`).join(',')}}`
-  }
-  if (entries.length === 0) return '{ }'
-  const inner = indent + '  '
-  return `{\n${entries.map(([k, x, d]) => `${inner}${jacksonString(k)} : ${within(k, () => write(x, d, inner))}`).join(',\n')}\n${indent}}`
 }
 
 export function writeBetaJson (value: unknown, d: Descriptor): string {

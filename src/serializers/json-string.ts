@@ -12,7 +12,11 @@ export interface JsonStringStyle {
 // eslint-disable-next-line no-control-regex
 const SPECIAL = /["\\\u0000-\u001f]|<\//g
 
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]|<\//
+
 export function jsonString (s: string, style: JsonStringStyle): string {
+  // Most strings need no escaping; testing first skips the replace and its closure calls.
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"'
   return '"' + s.replace(SPECIAL, (c) => {
     switch (c) {
       case '"': return '\\"'
