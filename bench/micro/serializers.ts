@@ -13,7 +13,7 @@ const ListOfIn = t.list(In)
 const aliases = new Map([['com.example.In', 'in'], ['com.example.Out', 'out']])
 const serializers = defaultSerializers(aliases)
 
-const bigList = Array.from({ length: 60000 }, (_, k) => ({ a: k, b: k * 7 }))
+const bigList = Array.from({ length: 44000 }, (_, k) => ({ a: k, b: k * 7 }))
 const inputs = [
   { name: 'In', type: In, value: { a: 2, b: 3 } },
   { name: 'Out', type: Out, value: { result: 6 } },

@@ -1,8 +1,8 @@
 import {
   t, type Descriptor, type ObjectDescriptor, type AnyDescriptor, type FieldDescriptor,
-  isNullable, typeName, javaClassName, inferType, plain, sameType, Typed, LocalDate
+  isNullable, typeName, javaClassName, inferType, sameType, Typed, LocalDate
 } from '../descriptors/types'
-import { ValueError, within } from './errors'
+import { ValueError } from './errors'
 import { kindOf, parseScalar, scalarText, hashMapOrder, xstreamDate, parseXStreamDate } from './java-text'
 
 /**
@@ -17,6 +17,10 @@ export interface AlphaNode {
   children: AlphaNode[]
   /** Collections, arrays and maps: Jettison wraps their content in `[ ]`. */
   collection: boolean
+  /** Set while writing or reading: paths for XStream references are computed from these only when needed. */
+  parent?: AlphaNode | null
+  /** Set while reading: the value built from this element, for references to it. */
+  value?: unknown
 }
 
 export interface AlphaNaming {
@@ -94,75 +98,82 @@ function runtimeOf (value: unknown, declared: Descriptor): Descriptor {
   return defaultRuntime(declared)
 }
 
+/** Rethrows a ValueError with `segment` in front of its path; no closure per value on the way down. */
+function at (err: unknown, segment: string | number): never {
+  throw err instanceof ValueError ? err.at(segment) : err
+}
+
+function leaf (name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
+  return { name, attrs, text, children: [], collection: false, parent }
+}
+
 /** Builds nodes; remembers objects already written so a second occurrence becomes a reference. */
 class Writer {
-  private readonly seen = new Map<object, string[]>()
+  private readonly seen = new Map<object, AlphaNode>()
   constructor (private readonly ctx: AlphaContext) {}
 
-  node (value: unknown, declared: Descriptor, fieldName: string | null, path: string[]): AlphaNode {
-    const v = plain(value)
+  node (value: unknown, declared: Descriptor, fieldName: string | null, parent: AlphaNode | null): AlphaNode {
+    const v = value instanceof Typed ? value.value : value
     if (v === null || v === undefined) {
       if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
-      return { name: fieldName ?? 'null', attrs: [], text: null, children: [], collection: false }
+      return leaf(fieldName ?? 'null', [], null, parent)
     }
     const runtime = runtimeOf(value, declared)
     const name = fieldName ?? alphaTypeName(runtime, this.ctx)
     const attrs: Array<[string, string]> = []
     if (typeof v === 'object' && !(v instanceof Date) && !(v instanceof LocalDate)) {
       const first = this.seen.get(v)
-      if (first !== undefined) return { name, attrs: [['reference', relativePath(path, first)]], text: null, children: [], collection: false }
-      this.seen.set(v, path)
+      if (first !== undefined) {
+        const self = leaf(name, attrs, null, parent)
+        attrs.push(['reference', relativePath(pathOf(self), pathOf(first))])
+        return self
+      }
     }
     // A field whose runtime class is not the one its declared type implies says so (class="int").
     if (fieldName !== null && javaClassName(runtime) !== javaClassName(defaultRuntime(declared))) {
       attrs.push(['class', alphaTypeName(runtime, this.ctx)])
     }
     switch (runtime.kind) {
-      case 'scalar': return { name, attrs, text: scalarText(runtime.type, v), children: [], collection: false }
+      case 'scalar': return leaf(name, attrs, scalarText(runtime.type, v), parent)
       case 'date':
         if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
-        return { name, attrs, text: xstreamDate(v), children: [], collection: false }
+        return leaf(name, attrs, xstreamDate(v), parent)
       case 'localDate':
         if (!(v instanceof LocalDate)) throw new ValueError(`expected a LocalDate, got ${kindOf(v)}`)
-        return { name, attrs, text: v.iso, children: [], collection: false }
-      case 'object': return this.object(v, runtime, name, attrs, path)
+        return leaf(name, attrs, v.iso, parent)
+      case 'object': return this.object(v, runtime, name, attrs, parent)
       case 'list': case 'array': {
         if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(runtime)} (an array), got ${kindOf(v)}`)
+        const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
+        this.seen.set(v, node)
         const item = runtime.item
-        const children = this.items(v.map((x) => [x, item] as const), path)
-        return { name, attrs, text: null, children, collection: true }
+        for (let k = 0; k < v.length; k++) {
+          try { node.children.push(this.node(v[k], item, null, node)) } catch (err) { at(err, k) }
+        }
+        return node
       }
       case 'map': {
-        const entries = mapEntries(v, runtime.className)
-        const counter = new Map<string, number>()
-        const children = entries.map(([k, x]) => within(k, () => {
-          const entryPath = [...path, segment('entry', counter)]
-          const key: AlphaNode = { name: 'string', attrs: [], text: k, children: [], collection: false }
-          const valueNode = this.items([[x, runtime.value]], entryPath)
-          return { name: 'entry', attrs: [], text: null, children: [key, ...valueNode], collection: false }
-        }))
-        return { name, attrs, text: null, children, collection: true }
+        const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
+        this.seen.set(v, node)
+        for (const [k, x] of mapEntries(v, runtime.className)) {
+          const entry: AlphaNode = { name: 'entry', attrs: [], text: null, children: [], collection: false, parent: node }
+          entry.children.push(leaf('string', [], k, entry))
+          try { entry.children.push(this.node(x, runtime.value, null, entry)) } catch (err) { at(err, k) }
+          node.children.push(entry)
+        }
+        return node
       }
       case 'any': case 'void':
         throw new ValueError(`cannot write ${typeName(runtime)}`)
     }
   }
 
-  /** Items of a collection: each named by its runtime type, null as <null/>. */
-  private items (values: ReadonlyArray<readonly [unknown, Descriptor]>, path: string[]): AlphaNode[] {
-    const counter = new Map<string, number>()
-    return values.map(([x, d], k) => within(k, () => {
-      const v = plain(x)
-      const name = v === null || v === undefined ? 'null' : alphaTypeName(runtimeOf(x, d), this.ctx)
-      return this.node(x, d, null, [...path, segment(name, counter)])
-    }))
-  }
-
-  private object (v: unknown, d: ObjectDescriptor, name: string, attrs: Array<[string, string]>, path: string[]): AlphaNode {
+  private object (v: unknown, d: ObjectDescriptor, name: string, attrs: Array<[string, string]>, parent: AlphaNode | null): AlphaNode {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
+    const node: AlphaNode = { name, attrs, text: null, children: [], collection: false, parent }
+    this.seen.set(v, node)
     const record = v as Record<string, unknown>
-    const children: AlphaNode[] = []
-    const counter = new Map<string, number>()
+    const naming = this.ctx.naming
     for (const f of d.fields) {
       if (f.omit) continue
       const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
@@ -171,31 +182,42 @@ class Writer {
         if (!isNullable(f.type)) throw new ValueError(`${typeName(f.type)} cannot be null`, `/${f.name}`)
         continue
       }
-      within(f.name, () => {
+      try {
         if (f.attribute) {
           if (f.type.kind !== 'scalar') throw new ValueError('only scalars can be attributes')
-          attrs.push([this.ctx.naming.field(f.alias ?? f.name), scalarText(f.type.type, fv)])
+          attrs.push([naming.field(f.alias ?? f.name), scalarText(f.type.type, fv)])
         } else if (f.implicit !== undefined && f.type.kind === 'list') {
-          const items = plain(fv)
+          const items = fv instanceof Typed ? fv.value : fv
           if (!Array.isArray(items)) throw new ValueError(`expected a list, got ${kindOf(items)}`)
-          const itemType = f.type.item
-          for (const [k, item] of items.entries()) {
-            children.push(within(k, () => this.node(item, itemType, f.implicit!, [...path, segment(f.implicit!, counter)])))
+          for (let k = 0; k < items.length; k++) {
+            try { node.children.push(this.node(items[k], f.type.item, f.implicit, node)) } catch (err) { at(err, k) }
           }
         } else {
-          const el = this.ctx.naming.field(f.alias ?? f.name)
-          children.push(this.node(fv, f.type, el, [...path, segment(el, counter)]))
+          node.children.push(this.node(fv, f.type, naming.field(f.alias ?? f.name), node))
         }
-      })
+      } catch (err) {
+        at(err, f.name)
+      }
     }
-    return { name, attrs, text: null, children, collection: false }
+    return node
   }
 }
 
-function segment (name: string, counter: Map<string, number>): string {
-  const n = (counter.get(name) ?? 0) + 1
-  counter.set(name, n)
-  return n === 1 ? name : `${name}[${n}]`
+/** XPath segments from the root to a node: name, or name[n] for the n-th sibling of that name. */
+function pathOf (node: AlphaNode): string[] {
+  const out: string[] = []
+  for (let n: AlphaNode | null | undefined = node; n != null; n = n.parent) {
+    const p: AlphaNode | null | undefined = n.parent
+    let index = 1
+    if (p != null) {
+      for (const c of p.children) {
+        if (c === n) break
+        if (c.name === n.name) index++
+      }
+    }
+    out.push(index === 1 ? n.name : `${n.name}[${index}]`)
+  }
+  return out.reverse()
 }
 
 /** XStream's relative XPath from one element to another: ../in, ../../in, ../in[2]/a. */
@@ -205,13 +227,23 @@ function relativePath (from: string[], to: string[]): string {
   return [...new Array<string>(from.length - common).fill('..'), ...to.slice(common)].join('/')
 }
 
-function resolvePath (from: string[], relative: string): string[] {
-  const out = [...from]
+/** The element a relative XPath names, walking the node tree from `from`; null when there is none. */
+function resolveReference (from: AlphaNode, relative: string): AlphaNode | null {
+  let n: AlphaNode | null | undefined = from
   for (const part of relative.split('/')) {
-    if (part === '..') out.pop()
-    else if (part !== '.' && part !== '') out.push(/\[\d+\]$/.test(part) ? part.replace(/\[1\]$/, '') : part)
+    if (n == null) return null
+    if (part === '..') { n = n.parent; continue }
+    if (part === '.' || part === '') continue
+    const m = /^(.*?)(?:\[(\d+)\])?$/.exec(part)!
+    const wanted = Number(m[2] ?? 1)
+    let seen = 0
+    let found: AlphaNode | null = null
+    for (const c of n.children) {
+      if (c.name === m[1] && ++seen === wanted) { found = c; break }
+    }
+    n = found
   }
-  return out
+  return n ?? null
 }
 
 function mapEntries (v: unknown, className: string): Array<[string, unknown]> {
@@ -228,9 +260,7 @@ function mapEntries (v: unknown, className: string): Array<[string, unknown]> {
 }
 
 export function toAlphaNode (value: unknown, declared: Descriptor, ctx: AlphaContext): AlphaNode {
-  const v = plain(value)
-  const name = v === null || v === undefined ? 'null' : alphaTypeName(runtimeOf(value, declared), ctx)
-  return new Writer(ctx).node(value, declared, null, [name])
+  return new Writer(ctx).node(value, declared, null, null)
 }
 
 // ---- reading ----
@@ -282,15 +312,14 @@ function alphaTypeNameOrNull (d: Descriptor, ctx: AlphaContext): string | null {
 }
 
 class Reader {
-  private readonly built = new Map<string, unknown>()
   constructor (private readonly ctx: AlphaContext) {}
 
-  read (node: AlphaNode, declared: Descriptor, path: string[], isField: boolean): unknown {
-    const ref = attr(node, 'reference')
+  read (node: AlphaNode, declared: Descriptor, isField: boolean): unknown {
+    const ref = node.attrs.length > 0 ? attr(node, 'reference') : undefined
     if (ref !== undefined) {
-      const target = resolvePath(path, ref).join('/')
-      if (!this.built.has(target)) throw new ValueError(`reference '${ref}' points to no earlier element (forward and circular references are not accepted)`)
-      return this.built.get(target)
+      const target = resolveReference(node, ref)
+      if (target === null || target.value === undefined) throw new ValueError(`reference '${ref}' points to no earlier element (forward and circular references are not accepted)`)
+      return target.value
     }
     if (node.name === 'null' && !isField && node.children.length === 0) {
       if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
@@ -298,9 +327,9 @@ class Reader {
     }
     let runtime: Descriptor | null
     if (isField) {
-      const cls = attr(node, 'class')
+      const cls = node.attrs.length > 0 ? attr(node, 'class') : undefined
       runtime = cls === undefined ? (declared.kind === 'any' ? null : defaultRuntime(declared)) : resolveName(cls, declared, this.ctx)
-      if (runtime === null) throw new ValueError(cls === undefined ? `an Object field needs a class attribute` : `class '${cls}' is not allowed for ${typeName(declared)}`)
+      if (runtime === null) throw new ValueError(cls === undefined ? 'an Object field needs a class attribute' : `class '${cls}' is not allowed for ${typeName(declared)}`)
     } else {
       runtime = resolveName(node.name, declared, this.ctx)
       if (runtime === null) {
@@ -309,18 +338,27 @@ class Reader {
           : `expected <${alphaTypeNameOrNull(defaultRuntime(declared), this.ctx) ?? typeName(declared)}> (${typeName(declared)}), got <${node.name}>`)
       }
     }
-    let value = this.readAs(node, runtime, path)
+    let value = this.readAs(node, runtime)
     if (declared.kind === 'any') {
       const inferred = inferType(value)
       if (inferred === undefined || inferred === null || !sameType(inferred, runtime)) value = new Typed(runtime, value)
-    } else if (javaClassName(runtime) !== javaClassName(defaultRuntime(declared))) {
+    } else if (runtime !== declared && javaClassName(runtime) !== javaClassName(defaultRuntime(declared))) {
       value = new Typed(runtime, value)
     }
-    if (typeof value === 'object' && value !== null) this.built.set(path.join('/'), value)
+    if (typeof value === 'object' && value !== null) node.value = value
     return value
   }
 
-  private readAs (node: AlphaNode, d: Descriptor, path: string[]): unknown {
+  private child (parent: AlphaNode, child: AlphaNode, d: Descriptor, isField: boolean, segment: string | number): unknown {
+    child.parent = parent
+    try {
+      return this.read(child, d, isField)
+    } catch (err) {
+      return at(err, segment)
+    }
+  }
+
+  private readAs (node: AlphaNode, d: Descriptor): unknown {
     switch (d.kind) {
       case 'scalar':
         if (node.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
@@ -332,21 +370,23 @@ class Reader {
         } catch (err) {
           throw new ValueError((err as Error).message)
         }
-      case 'object': return this.object(node, d, path)
+      case 'object': return this.object(node, d)
       case 'list': case 'array': {
-        const counter = new Map<string, number>()
-        return node.children.map((child, k) => within(k, () => this.read(child, d.item, [...path, segment(child.name, counter)], false)))
+        const out = new Array<unknown>(node.children.length)
+        node.value = out
+        for (let k = 0; k < out.length; k++) out[k] = this.child(node, node.children[k]!, d.item, false, k)
+        return out
       }
       case 'map': {
         const out = new Map<string, unknown>()
-        const counter = new Map<string, number>()
+        node.value = out
         for (const entry of node.children) {
-          const entryPath = [...path, segment(entry.name, counter)]
+          entry.parent = node
           if (entry.name !== 'entry' || entry.children.length !== 2) throw new ValueError('a map holds <entry> elements of a key and a value')
           const [keyNode, valueNode] = entry.children as [AlphaNode, AlphaNode]
-          const key = this.read(keyNode, t.String, [...entryPath, keyNode.name], false)
+          const key = this.child(entry, keyNode, t.String, false, 'entry')
           if (typeof key !== 'string') throw new ValueError('map keys must be strings')
-          out.set(key, within(key, () => this.read(valueNode, d.value, [...entryPath, valueNode.name], false)))
+          out.set(key, this.child(entry, valueNode, d.value, false, key))
         }
         return out
       }
@@ -355,39 +395,61 @@ class Reader {
     }
   }
 
-  private object (node: AlphaNode, d: ObjectDescriptor, path: string[]): Record<string, unknown> {
+  private object (node: AlphaNode, d: ObjectDescriptor): Record<string, unknown> {
     if (node.text !== null && node.text.trim() !== '') throw new ValueError(`expected ${d.className}, got text`)
     const out: Record<string, unknown> = {}
     for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
+    node.value = out
     const naming = this.ctx.naming
     for (const [name, value] of node.attrs) {
       if (name === 'class' || name === 'reference') continue
       const f = d.fields.find((g) => g.attribute && naming.field(g.alias ?? g.name) === name)
       if (f === undefined || f.type.kind !== 'scalar') throw new ValueError(`${d.className} has no attribute '${name}'`)
-      out[f.name] = within(f.name, () => parseScalar((f.type as { type: 'String' }).type, value, true))
+      try {
+        out[f.name] = parseScalar(f.type.type, value, true)
+      } catch (err) {
+        at(err, f.name)
+      }
     }
-    const seen = new Set<string>()
-    const counter = new Map<string, number>()
-    const implicit = new Map<FieldDescriptor, unknown[]>()
+    let seen: Set<string> | null = null
+    let implicit: Map<FieldDescriptor, unknown[]> | null = null
     for (const child of node.children) {
-      const childPath = [...path, segment(child.name, counter)]
-      const field = d.fields.find((f) => !f.attribute && (f.implicit === child.name || naming.field(f.alias ?? f.name) === child.name))
+      const field = fieldFor(d, child.name, naming)
       if (field === undefined) throw new ValueError(`No such field ${d.className}.${child.name}`)
       if (field.omit) continue
       if (field.implicit !== undefined && field.type.kind === 'list') {
+        implicit ??= new Map()
         const items = implicit.get(field) ?? []
         implicit.set(field, items)
-        const itemType = field.type.item
-        items.push(within(field.name, () => this.read(child, itemType, childPath, true)))
+        items.push(this.child(node, child, field.type.item, true, field.name))
         continue
       }
+      seen ??= new Set()
       if (seen.has(field.name)) throw new ValueError(`field '${field.name}' given twice`)
       seen.add(field.name)
-      out[field.name] = within(field.name, () => this.read(child, field.type, childPath, true))
+      out[field.name] = this.child(node, child, field.type, true, field.name)
     }
-    for (const [f, items] of implicit) out[f.name] = items
+    if (implicit !== null) for (const [f, items] of implicit) out[f.name] = items
     return out
   }
+}
+
+/** Element name → field, per class and naming, computed once. */
+const fieldIndex = new WeakMap<ObjectDescriptor, WeakMap<AlphaNaming, Map<string, FieldDescriptor>>>()
+
+function fieldFor (d: ObjectDescriptor, element: string, naming: AlphaNaming): FieldDescriptor | undefined {
+  let byNaming = fieldIndex.get(d)
+  if (byNaming === undefined) { byNaming = new WeakMap(); fieldIndex.set(d, byNaming) }
+  let index = byNaming.get(naming)
+  if (index === undefined) {
+    index = new Map()
+    for (const f of d.fields) {
+      if (f.attribute) continue
+      index.set(f.implicit ?? naming.field(f.alias ?? f.name), f)
+    }
+    byNaming.set(naming, index)
+  }
+  return index.get(element)
 }
 
 function attr (node: AlphaNode, name: string): string | undefined {
@@ -397,7 +459,8 @@ function attr (node: AlphaNode, name: string): string | undefined {
 
 /** Reads the value of type `declared` from a root node; only declared (or built-in) types are built. */
 export function fromAlphaNode (root: AlphaNode, declared: Descriptor, ctx: AlphaContext): unknown {
-  return new Reader(ctx).read(root, declared, [root.name], false)
+  root.parent = null
+  return new Reader(ctx).read(root, declared, false)
 }
 
 /** Java's default of a field left out: 0 / false for primitives, null otherwise. */
