@@ -67,6 +67,24 @@ function acceptance (ranges: AcceptRange[], format: BodyFormat): { q: number, na
 export type Negotiation = { format: BodyFormat } | Failure
 
 /**
+ * Clients send the same Content-Type and Accept on every request, so results are kept per header
+ * pair. Bounded: a client that varies them cannot grow it without limit.
+ */
+const cache = new Map<string, Negotiation>()
+const CACHE_LIMIT = 256
+
+export function negotiateCached (contentType: string, accept: string): Negotiation {
+  const key = contentType + '\n' + accept
+  let r = cache.get(key)
+  if (r === undefined) {
+    r = negotiate(contentType, accept)
+    if (cache.size >= CACHE_LIMIT) cache.clear()
+    cache.set(key, r)
+  }
+  return r
+}
+
+/**
  * Decides the format of the body and of the answer from Content-Type and Accept. SPEC: at least
  * one must name JSON or XML, and when both are sent they must agree.
  */

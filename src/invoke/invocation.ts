@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { HttpResponse } from 'uWebSockets.js'
 import type { RequestHead } from '../http/head'
 import { parseRoute } from '../http/head'
-import { negotiate, guessFormat } from '../http/negotiate'
+import { negotiateCached, guessFormat } from '../http/negotiate'
 import { writeAnswer, problemAnswer, CONTENT_TYPES, ALLOW, ALLOWED_HEADERS } from '../http/respond'
 import { isErrorCode, type Failure } from '../errors/codes'
 import { isSequenceName, SEQUENCES, type SequenceName } from '../serializers/serializer'
@@ -53,7 +53,7 @@ export class Invocation implements PendingCall {
     const route = parseRoute(head.url)
     if (route === null) return this.fail({ code: 'ROUTE_NOT_FOUND', detail: `'${head.url}' is not /{microservice}/{service}/{method}` })
 
-    const negotiation = negotiate(head.contentType, head.accept)
+    const negotiation = negotiateCached(head.contentType, head.accept)
     if ('code' in negotiation) {
       this.format = guessFormat(head.contentType, head.accept)
       return this.fail(negotiation)
@@ -90,7 +90,9 @@ export class Invocation implements PendingCall {
     if (head.ip === '') this.remoteIp = remoteAddress(this.res)
     this.gw.inFlight++
     this.counted = true
-    if (declared > 0) this.body = Buffer.allocUnsafeSlow(declared) // its own ArrayBuffer: movable to a worker
+    // A body for the pool gets its own ArrayBuffer (movable to a worker); a small one comes from
+    // Node's shared slab, which is much cheaper to allocate.
+    if (declared > 0) this.body = declared > this.gw.pool.options.inlineMaxBytes ? Buffer.allocUnsafeSlow(declared) : Buffer.allocUnsafe(declared)
     else if (declared < 0) this.chunks = []
     this.res.onData((chunk, isLast) => this.onData(chunk, isLast))
   }
@@ -115,7 +117,7 @@ export class Invocation implements PendingCall {
     let body: Uint8Array
     if (this.body !== null) body = this.body
     else if (this.chunks !== null && this.received > 0) {
-      const all = Buffer.allocUnsafeSlow(this.received)
+      const all = this.received > this.gw.pool.options.inlineMaxBytes ? Buffer.allocUnsafeSlow(this.received) : Buffer.allocUnsafe(this.received)
       let at = 0
       for (const c of this.chunks) { all.set(c, at); at += c.length }
       body = all

@@ -47,8 +47,9 @@ export class InvokePool {
     return task.body.byteLength <= this.options.inlineMaxBytes
   }
 
+  /** The frame stays on this thread, so it need not own its buffer. */
   runInline (task: InvokeTask): InvokeTaskResult {
-    return prepareInvoke(task)
+    return prepareInvoke(task, false)
   }
 
   /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */

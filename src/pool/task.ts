@@ -19,14 +19,14 @@ export interface InvokeTask {
   maxDepth: number
 }
 
-/** A Failure, or the encoded frame (varint length + Frame), owning its ArrayBuffer. */
+/** A Failure, or the encoded frame (varint length + Frame); it owns its ArrayBuffer when made transferable. */
 export type InvokeTaskResult = Failure | Uint8Array
 
 /**
  * The one implementation of argument splitting and frame encoding. The Piscina worker and the
  * inline small-body path both call it, so both paths have the same behaviour and share tests.
  */
-export function prepareInvoke (task: InvokeTask): InvokeTaskResult {
+export function prepareInvoke (task: InvokeTask, transferable = true): InvokeTaskResult {
   let slices: number[]
   try {
     slices = splitArguments(task.body, task.mode, task.format, task.maxDepth)
@@ -51,5 +51,5 @@ export function prepareInvoke (task: InvokeTask): InvokeTaskResult {
       context: task.context,
       timeoutMs: task.timeoutMs
     }
-  }, true)
+  }, transferable)
 }
