@@ -20,6 +20,18 @@ function times (a: number | null, b: number | null): number {
   return Math.imul(a ?? 0, b ?? 0)
 }
 
+/** Σ a·b·factor as Java's long arithmetic gives it (wrapping at 64 bits), exact beyond 2^53. */
+function sumOfProducts (list: ReadonlyArray<{ a: number | null, b: number | null } | null>, factor: number): bigint {
+  let fast = 0
+  let exact = 0n
+  for (const item of list) {
+    const p = (item?.a ?? 0) * (item?.b ?? 0) * factor
+    if (Number.isSafeInteger(p) && Number.isSafeInteger(fast + p)) fast += p
+    else exact += BigInt(item?.a ?? 0) * BigInt(item?.b ?? 0) * BigInt(factor)
+  }
+  return BigInt.asIntN(64, exact + BigInt(fast))
+}
+
 const calculator = service('calculator', [
   // A: Integer, Integer → Integer (RMC only)
   method('multiplyInts', { params: [t.Integer, t.Integer], returns: t.Integer, handler: (_ctx, a, b) => times(a, b) }),
@@ -28,7 +40,9 @@ const calculator = service('calculator', [
   // C: In → Integer
   method('multiplyToInt', { params: [In], returns: t.Integer, handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0) }),
   // D: Integer, Integer → Out (RMC only)
-  method('multiplyIntsToOut', { params: [t.Integer, t.Integer], returns: Out, handler: (_ctx, a, b) => ({ result: times(a, b) }) })
+  method('multiplyIntsToOut', { params: [t.Integer, t.Integer], returns: Out, handler: (_ctx, a, b) => ({ result: times(a, b) }) }),
+  // The large-argument case of the benchmarks: RMC [[{"a":..,"b":..}, ...], factor].
+  method('sumProducts', { params: [t.list(In), t.Integer], returns: t.Long, handler: (_ctx, list, factor) => sumOfProducts(list ?? [], factor ?? 0) })
 ])
 
 const diagnostics = service('diagnostics', [

@@ -369,8 +369,130 @@ class Reader {
   }
 }
 
+// ---- the fast path: V8's JSON.parse, then a check against the descriptor ----
+
+/**
+ * Types whose every value JSON.parse reads exactly as Jackson does: no 64-bit integers (JSON.parse
+ * rounds them), no maps (V8 reorders integer-like keys), no Object slots (numbers need their
+ * source text), no dates. Computed once per descriptor.
+ */
+const eligible = new WeakMap<Descriptor, boolean>()
+
+function fastEligible (d: Descriptor): boolean {
+  let e = eligible.get(d)
+  if (e === undefined) {
+    switch (d.kind) {
+      case 'scalar': e = d.type !== 'long' && d.type !== 'Long'; break
+      case 'object': eligible.set(d, true); e = d.fields.every((f) => fastEligible(f.type)); break
+      case 'list': case 'array': e = fastEligible(d.item); break
+      default: e = false
+    }
+    eligible.set(d, e)
+  }
+  return e
+}
+
+/** Thrown inside the fast path when a value needs the exact reader (a coercion, an error to word). */
+const FALLBACK = Symbol('fallback')
+
+/** Checks (and where needed converts in place) a JSON.parse value; throws FALLBACK when unsure. */
+type Check = (v: unknown, budget: Budget) => unknown
+interface Budget { nodes: number, maxStringLength: number }
+
+/** One checker per descriptor, compiled once: no dispatch or lookups per value at run time. */
+const checkers = new WeakMap<Descriptor, Check>()
+
+function compile (d: Descriptor): Check {
+  const cached = checkers.get(d)
+  if (cached !== undefined) return cached
+  const nullable = isNullable(d)
+  const dflt = primitiveDefault(d)
+  let check: Check
+  switch (d.kind) {
+    case 'scalar':
+      switch (d.type) {
+        case 'int': case 'Integer':
+          // Jackson truncates 6.5 to 6; out-of-range numbers and coerced strings need the exact reader.
+          check = (v) => {
+            if (typeof v === 'number' && v >= -2147483648 && v < 2147483648) return Math.trunc(v)
+            if (v === null) return nullable ? null : dflt
+            throw FALLBACK
+          }
+          break
+        case 'double': case 'Double':
+          check = (v) => { if (typeof v === 'number') return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+          break
+        case 'boolean': case 'Boolean':
+          check = (v) => { if (typeof v === 'boolean') return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+          break
+        case 'char': case 'Character':
+          check = (v) => { if (typeof v === 'string' && v.length === 1) return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+          break
+        default:
+          // A number read into a String keeps its source text in Jackson: only the exact reader has it.
+          check = (v, b) => { if (typeof v === 'string' && v.length <= b.maxStringLength) return v; if (v === null) return null; throw FALLBACK }
+      }
+      break
+    case 'object': {
+      const plan = planOf(d)
+      const names = d.fields.map((f) => f.name)
+      const defaults = d.fields.map((f) => primitiveDefault(f.type))
+      const fieldChecks: Check[] = []
+      checkers.set(d, (v, b) => objectCheck(v, b))
+      for (const f of d.fields) fieldChecks.push(compile(f.type))
+      const n = names.length
+      const objectCheck: Check = (v, b) => {
+        if (v === null) return null
+        if (typeof v !== 'object' || Array.isArray(v)) throw FALLBACK
+        if (--b.nodes < 0) throw FALLBACK
+        const o = v as Record<string, unknown>
+        // Every key must be a declared field ('__proto__' from JSON.parse is an own key and fails here).
+        for (const k in o) if (!plan.byName.has(k)) throw FALLBACK
+        for (let k = 0; k < n; k++) {
+          const name = names[k]!
+          const x = o[name]
+          o[name] = x === undefined ? defaults[k] : fieldChecks[k]!(x, b)
+        }
+        return o
+      }
+      check = objectCheck
+      break
+    }
+    case 'list': case 'array': {
+      checkers.set(d, (v, b) => listCheck(v, b))
+      const item = compile(d.item)
+      const listCheck: Check = (v, b) => {
+        if (v === null) return null
+        if (!Array.isArray(v)) throw FALLBACK
+        b.nodes -= v.length
+        if (b.nodes < 0) throw FALLBACK
+        for (let k = 0; k < v.length; k++) v[k] = item(v[k], b)
+        return v
+      }
+      check = listCheck
+      break
+    }
+    default:
+      check = () => { throw FALLBACK }
+  }
+  checkers.set(d, check)
+  return check
+}
+
 /** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
 export function readBetaJsonBytes (bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+  if (fastEligible(d)) {
+    // JSON.parse refuses a BOM, trailing content and any syntax error: all go to the exact reader.
+    let parsed: unknown = FALLBACK
+    try { parsed = JSON.parse(text) } catch { /* exact reader below */ }
+    if (parsed !== FALLBACK) {
+      try {
+        return compile(d)(parsed, { nodes: limits.maxNodes, maxStringLength: limits.maxStringLength })
+      } catch (err) {
+        if (err !== FALLBACK) throw err
+      }
+    }
+  }
   return new Reader(text, limits).value(d, 0)
 }

@@ -127,6 +127,14 @@ for (const inline of [true, false]) {
       assert.match(x.text, /^<context>\n {2}<privilegeNames\/>\n {2}<requestId>[^<]+<\/requestId>\n {2}<ip>127\.0\.0\.1<\/ip>\n {2}<privileged>false<\/privileged>\n<\/context>$/)
     })
 
+    test('sumProducts takes a list argument and answers a long', async () => {
+      const list = Array.from({ length: 1000 }, (_, k) => ({ a: k, b: 2147483647 - k }))
+      const expected = list.reduce((s, x) => s + BigInt(x.a) * BigInt(x.b) * 3n, 0n)
+      const r = await post(p.url, '/example/calculator/sumProducts', JSON.stringify([list, 3]), { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' })
+      assert.equal(r.status, 200, r.text)
+      assert.equal(r.text, expected.toString())
+    })
+
     test('a void method answers 204 with no body', async () => {
       const r = await post(p.url, '/testkit/misc/nothing', '"x"')
       assert.equal(r.status, 204)

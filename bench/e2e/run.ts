@@ -1,0 +1,242 @@
+// The e2e benchmark: the platform (gateway + example microservice, separate processes as in
+// production) against two references in the same run: a bare uWS server answering the same request
+// in-process (the ceiling) and the internal protocol alone (the floor). wrk drives the HTTP load;
+// subject and ceiling alternate, so drift on a shared machine hits both alike.
+//
+//   node dist/bench/e2e/run.js [--cases a,b] [--duration 10] [--connections 64] [--rounds 1]
+//     [--target http://host:port] [--no-floor] [--soak 60] [--json FILE] [--history] [--compare FILE]
+import { fork, type ChildProcess } from 'node:child_process'
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { allCases, type BenchCase } from './cases'
+import { runWrk, type LoadResult } from './wrk'
+import { sample, childrenOf, RssWatch } from './procstat'
+
+export interface ProcessCost { name: string, pid: number, cpuMsPerRequest: number, cpuPercent: number, rssMb: number }
+export interface SubjectResult { subject: 'gateway' | 'ceiling' | 'floor', rps: number, latencyMs: LoadResult['latencyMs'], errors: number, non2xx: number, requests: number, processes: ProcessCost[] }
+export interface CaseResult { case: string, title: string, connections: number, gateway: SubjectResult, ceiling: SubjectResult, floor: SubjectResult | null, ratio: number, p50Ratio: number }
+export interface RunResult { when: string, commit: string, durationS: number, cases: CaseResult[], soak: SoakResult | null }
+export interface SoakResult { seconds: number, processes: Array<{ name: string, startMb: number, endMb: number, growthPercent: number }> }
+
+export interface RunOptions {
+  cases: string[]
+  durationS: number
+  connections: number
+  rounds: number
+  warmupS: number
+  floor: boolean
+  target: string | null
+  soakS: number
+  log: (line: string) => void
+}
+
+const ROOT = join(__dirname, '..', '..', '..')
+const DIST = join(__dirname, '..', '..')
+
+function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+function start (file: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess, match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    let out = ''
+    const onData = (d: Buffer): void => {
+      out += d.toString()
+      const m = ready.exec(out)
+      if (m !== null) { child.stdout!.off('data', onData); child.stdout!.resume(); resolve({ child, match: m }) }
+    }
+    child.stdout!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)} before it was ready: ${out}`)))
+  })
+}
+
+async function check (url: string, bc: BenchCase): Promise<void> {
+  const res = await fetch(url + bc.path, { method: 'POST', headers: bc.headers, body: bc.body })
+  const text = await res.text()
+  if (res.status !== 200 || text !== bc.expected) throw new Error(`${url}${bc.path} answered ${res.status} '${text.slice(0, 200)}', expected '${bc.expected.slice(0, 200)}'`)
+}
+
+async function measure (subject: 'gateway' | 'ceiling', url: string, bc: BenchCase, connections: number, durationS: number, pids: Array<[string, number]>): Promise<SubjectResult> {
+  const before = pids.map(([, pid]) => sample(pid))
+  const watch = new RssWatch(pids.map(([, pid]) => pid))
+  const t0 = Date.now()
+  const r = await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections, durationS })
+  const wall = (Date.now() - t0) / 1000
+  watch.stop()
+  const processes = pids.map(([name, pid], k) => {
+    const after = sample(pid)
+    const cpu = after !== null && before[k] != null ? after.cpuMs - before[k]!.cpuMs : 0
+    const rss = watch.series.get(pid)!
+    return { name, pid, cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : 0, cpuPercent: 100 * cpu / 1000 / wall, rssMb: (rss.length > 0 ? Math.max(...rss) : after?.rssBytes ?? 0) / 2 ** 20 }
+  })
+  return { subject, rps: r.rps, latencyMs: r.latencyMs, errors: r.errors, non2xx: r.non2xx, requests: r.requests, processes }
+}
+
+async function floorRun (bc: BenchCase, connections: number, durationS: number): Promise<SubjectResult> {
+  const { child, match } = await start(join(__dirname, 'floor.js'), [bc.name, String(connections), String(durationS)], {}, /JSON (\{.*\})\n/)
+  const j = JSON.parse(match[1]!) as { requests: number, rps: number, latencyMs: { p50: number, p99: number, p999: number } }
+  await new Promise((r) => child.once('exit', r))
+  return { subject: 'floor', rps: j.rps, latencyMs: { mean: 0, p50: j.latencyMs.p50, p90: 0, p99: j.latencyMs.p99, p999: j.latencyMs.p999, max: 0 }, errors: 0, non2xx: 0, requests: j.requests, processes: [] }
+}
+
+function median<T> (runs: T[], key: (t: T) => number): T {
+  return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!
+}
+
+export async function run (o: RunOptions): Promise<RunResult> {
+  execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
+  const cases = allCases().filter((c) => o.cases.includes(c.name))
+  const children: ChildProcess[] = []
+  try {
+    const ceilingPort = await freePort()
+    const ceiling = await start(join(__dirname, 'ceiling.js'), [String(ceilingPort)], {}, /^(\d+)\n/)
+    children.push(ceiling.child)
+    const ceilingUrl = `http://127.0.0.1:${ceiling.match[1]}`
+    let gatewayUrl = o.target
+    let gatewayPids: Array<[string, number]> = []
+    if (gatewayUrl === null) {
+      const port = await freePort()
+      const gw = await start(join(DIST, 'src', 'main.js'), [], {
+        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
+        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port)
+      }, /(gateway listening)/)
+      children.push(gw.child)
+      gatewayUrl = `http://127.0.0.1:${port}`
+      gatewayPids = [['gateway', gw.child.pid!], ...childrenOf(gw.child.pid!).map((pid): [string, number] => ['microservice', pid])]
+    }
+    const results: CaseResult[] = []
+    for (const bc of cases) {
+      const connections = bc.connections ?? o.connections
+      o.log(`${bc.name}: ${bc.title}, c=${connections}, ${o.durationS} s per run`)
+      await check(gatewayUrl, bc)
+      await check(ceilingUrl, bc)
+      if (o.warmupS > 0) {
+        await runWrk({ url: ceilingUrl + bc.path, headers: bc.headers, body: bc.body, connections, durationS: o.warmupS })
+        await runWrk({ url: gatewayUrl + bc.path, headers: bc.headers, body: bc.body, connections, durationS: o.warmupS })
+      }
+      const g: SubjectResult[] = []
+      const c: SubjectResult[] = []
+      for (let r = 0; r < o.rounds; r++) {
+        // Alternate which goes first, so neither always runs on the warmer machine.
+        const order = r % 2 === 0 ? ['ceiling', 'gateway'] as const : ['gateway', 'ceiling'] as const
+        for (const s of order) {
+          o.log(`  round ${r + 1}/${o.rounds}: ${s}`)
+          if (s === 'ceiling') c.push(await measure('ceiling', ceilingUrl, bc, connections, o.durationS, [['ceiling', ceiling.child.pid!]]))
+          else g.push(await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids))
+        }
+      }
+      const gm = median(g, (x) => x.rps)
+      const cm = median(c, (x) => x.rps)
+      let floor: SubjectResult | null = null
+      if (o.floor) {
+        o.log('  floor (internal protocol alone)')
+        floor = await floorRun(bc, connections, o.durationS)
+      }
+      results.push({ case: bc.name, title: bc.title, connections, gateway: gm, ceiling: cm, floor, ratio: gm.rps / cm.rps, p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001) })
+      o.log(`  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`)
+    }
+    let soak: SoakResult | null = null
+    if (o.soakS > 0 && gatewayPids.length > 0) soak = await soakRun(gatewayUrl, cases[0] ?? allCases()[0]!, o, gatewayPids)
+    return { when: new Date().toISOString(), commit: commitOf(), durationS: o.durationS, cases: results, soak }
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+  }
+}
+
+/** RSS over a long run after warm-up: the first and last five seconds' averages per process. */
+async function soakRun (url: string, bc: BenchCase, o: RunOptions, pids: Array<[string, number]>): Promise<SoakResult> {
+  o.log(`soak: ${bc.name} for ${o.soakS} s, RSS sampled every second`)
+  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: 5 })
+  const watch = new RssWatch(pids.map(([, pid]) => pid), 1000)
+  const progress = setInterval(() => o.log('  soak: still running'), 15000)
+  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: o.soakS })
+  clearInterval(progress)
+  watch.stop()
+  const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1) / 2 ** 20
+  return {
+    seconds: o.soakS,
+    processes: pids.map(([name, pid]) => {
+      const s = watch.series.get(pid)!
+      const startMb = avg(s.slice(0, 5))
+      const endMb = avg(s.slice(-5))
+      return { name, startMb, endMb, growthPercent: 100 * (endMb - startMb) / startMb }
+    })
+  }
+}
+
+function commitOf (): string {
+  try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim() } catch { return 'unknown' }
+}
+
+const f = (x: number, d = 0): string => x.toFixed(d)
+
+export function report (r: RunResult): string {
+  const lines: string[] = []
+  for (const c of r.cases) {
+    lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
+    lines.push('subject  |   req/s | p50 ms | p99 ms | p99.9 ms | errors | non-2xx | CPU ms/req (per process) | RSS MB')
+    for (const s of [c.gateway, c.ceiling, c.floor]) {
+      if (s === null) continue
+      const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
+      const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
+      lines.push(`${s.subject.padEnd(8)} | ${f(s.rps).padStart(7)} | ${f(s.latencyMs.p50, 2).padStart(6)} | ${f(s.latencyMs.p99, 2).padStart(6)} | ${f(s.latencyMs.p999, 2).padStart(8)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${cpu || '-'} | ${rss || '-'}`)
+    }
+    lines.push(`gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}`)
+  }
+  if (r.soak !== null) {
+    lines.push(`\nsoak ${r.soak.seconds} s: ` + r.soak.processes.map((p) => `${p.name} ${f(p.startMb, 1)} → ${f(p.endMb, 1)} MB (${p.growthPercent >= 0 ? '+' : ''}${f(p.growthPercent, 1)}%)`).join(', '))
+  }
+  return lines.join('\n')
+}
+
+export function compare (now: RunResult, before: RunResult): string {
+  const lines = [`\ncompared with ${before.commit} (${before.when}):`]
+  for (const c of now.cases) {
+    const b = before.cases.find((x) => x.case === c.case)
+    if (b === undefined) continue
+    lines.push(`${c.case.padEnd(14)} ratio ${f(b.ratio, 3)} → ${f(c.ratio, 3)} (${c.ratio >= b.ratio ? '+' : ''}${f(100 * (c.ratio - b.ratio) / b.ratio, 1)}%), gateway p99 ${f(b.gateway.latencyMs.p99, 2)} → ${f(c.gateway.latencyMs.p99, 2)} ms`)
+  }
+  return lines.join('\n')
+}
+
+function arg (name: string, fallback: string): string {
+  const k = process.argv.indexOf(`--${name}`)
+  return k > 0 ? process.argv[k + 1]! : fallback
+}
+
+async function main (): Promise<void> {
+  const opts: RunOptions = {
+    cases: arg('cases', allCases().map((c) => c.name).join(',')).split(','),
+    durationS: Number(arg('duration', '10')),
+    connections: Number(arg('connections', '64')),
+    rounds: Number(arg('rounds', '1')),
+    warmupS: Number(arg('warmup', '2')),
+    floor: !process.argv.includes('--no-floor'),
+    target: process.argv.includes('--target') ? arg('target', '') : null,
+    soakS: Number(arg('soak', '0')),
+    log: (line) => process.stderr.write(line + '\n')
+  }
+  const result = await run(opts)
+  console.log(report(result))
+  const compareWith = process.argv.includes('--compare') ? arg('compare', '') : null
+  if (compareWith !== null) console.log(compare(result, JSON.parse(readFileSync(compareWith, 'utf8')) as RunResult))
+  const jsonOut = process.argv.includes('--json') ? arg('json', '') : null
+  if (jsonOut !== null) writeFileSync(jsonOut, JSON.stringify(result, null, 2))
+  if (process.argv.includes('--history')) {
+    const dir = join(ROOT, 'bench', 'results')
+    mkdirSync(dir, { recursive: true })
+    appendFileSync(join(dir, 'history.jsonl'), JSON.stringify(result) + '\n')
+  }
+}
+
+if (require.main === module) main().catch((err: unknown) => { console.error(err); process.exit(1) })
