@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { tmpdir } from 'node:os'
+import { tmpdir, availableParallelism } from 'node:os'
 import { loadConfig, DEFAULT_CONFIG_FILE } from '../../src/config/config'
 
 type Raw = Record<string, Record<string, Record<string, unknown>>>
@@ -15,13 +15,13 @@ function withFile (mutate: (raw: Raw) => void): string {
   return file
 }
 
-test('the shipped config: port 8082, ROA, betaParamArrayJsonInOutSequence, 128 threads, 240 s', () => {
+test('the shipped config: port 8082, ROA, betaParamArrayJsonInOutSequence, a thread per core (at most 128), 240 s', () => {
   const c = loadConfig(DEFAULT_CONFIG_FILE, {})
   assert.equal(c.gateway.port, 8082)
   assert.equal(c.gateway.defaultApiId, 'ROA')
   assert.equal(c.gateway.defaultSequenceName, 'betaParamArrayJsonInOutSequence')
   assert.equal(c.gateway.maxBodyBytes, 16 * 1024 * 1024)
-  assert.equal(c.pool.maxThreads, 128)
+  assert.equal(c.pool.maxThreads, Math.min(128, availableParallelism()))
   assert.equal(c.pool.taskTimeoutMs, 240000)
   assert.equal(c.gateway.executingTimeoutMs, 240000)
   assert.ok(Object.isFrozen(c.gateway))
@@ -43,6 +43,7 @@ test('errors name the key and the problem', () => {
   assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultSequenceName = 'x' })), /defaultSequenceName: unknown sequence 'x'/)
   assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultApiId = 'roa' })), /defaultApiId: must be ROA or RMC/)
   assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.port = 70000 })), /port: must be an integer from 0 to 65535/)
-  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).minThreads = 200 })), /minThreads \(200\) exceeds maxThreads/)
+  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).maxThreads = 200 })), /maxThreads: must be an integer from 1 to 128/)
+  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).minThreads = 100 })), /minThreads \(100\) exceeds maxThreads/)
   assert.throws(() => loadConfig('/nonexistent/platform.json', {}), /nonexistent/)
 })
