@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+
 // The e2e cases: one request each, sent by wrk to the gateway, to the ceiling and (as frames) to the floor.
 
 export interface BenchCase {
@@ -6,10 +9,12 @@ export interface BenchCase {
   path: string
   headers: Record<string, string>
   body: Buffer
-  /** The answer both the gateway and the ceiling must give, checked before timing. */
-  expected: string
-  /** For the floor: the Invoke frame's fields. */
-  invoke: { service: string, method: string, sequence: string, rmc: boolean }
+  /** The answer both the gateway and the ceiling must give, checked before timing (null: any 200). */
+  expected: string | null
+  /** For the floor: the Invoke frame's fields (null: no floor run). */
+  invoke: { service: string, method: string, sequence: string, rmc: boolean } | null
+  /** A user's own endpoint: the ceiling cannot answer it, so the ceiling runs the standard ROA request as the machine's yardstick. */
+  custom?: boolean
   /** Fixed concurrency (the latency case runs one connection). */
   connections?: number
 }
@@ -80,4 +85,30 @@ export function allCases (): BenchCase[] {
       connections: 1
     }
   ]
+}
+
+/**
+ * Cases of your own, for your own microservices and endpoints: a JSON file holding a list of
+ * { "name", "path", "headers", "body" (text) or "bodyFile" (path), "expected" (optional),
+ *   "connections" (optional) }.
+ */
+export function loadCaseFile (file: string): BenchCase[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>
+  if (!Array.isArray(raw)) throw new Error(`${file}: a list of cases expected`)
+  return raw.map((c, k) => {
+    const where = `${file}: case ${k}`
+    if (typeof c.name !== 'string' || typeof c.path !== 'string' || !c.path.startsWith('/')) throw new Error(`${where}: "name" and "path" (starting with /) are required`)
+    const body = typeof c.bodyFile === 'string' ? readFileSync(resolve(dirname(file), c.bodyFile)) : Buffer.from(typeof c.body === 'string' ? c.body : '')
+    return {
+      name: c.name,
+      title: typeof c.title === 'string' ? c.title : c.name,
+      path: c.path,
+      headers: (c.headers ?? { 'Content-Type': 'application/json' }) as Record<string, string>,
+      body,
+      expected: typeof c.expected === 'string' ? c.expected : null,
+      invoke: null,
+      connections: typeof c.connections === 'number' ? c.connections : undefined,
+      custom: true
+    }
+  })
 }

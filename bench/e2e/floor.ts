@@ -16,17 +16,18 @@ import { allCases } from './cases'
 async function main (): Promise<void> {
   const [caseName, c, d] = process.argv.slice(2)
   const bc = allCases().find((x) => x.name === caseName)
-  if (bc === undefined) throw new Error(`unknown case ${String(caseName)}`)
+  if (bc === undefined || bc.invoke === null) throw new Error(`unknown case ${String(caseName)}`)
+  const invoke = bc.invoke
   const connections = Number(c ?? 64)
   const durationMs = Number(d ?? 10) * 1000
   const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const port = await new Promise<number>((resolve) => ms.on('message', (m: HostMessage) => { if (m.type === 'listening') resolve(m.port) }))
 
   const format = bc.headers['Content-Type']!.includes('xml') ? 'xml' : 'json'
-  const slices = splitArguments(bc.body, bc.invoke.rmc ? 'RMC' : 'ROA', format)
+  const slices = splitArguments(bc.body, invoke.rmc ? 'RMC' : 'ROA', format)
   const args: Uint8Array[] = []
   for (let k = 0; k < slices.length; k += 2) args.push(bc.body.subarray(slices[k], slices[k + 1]))
-  const frameFor = (id: number): Uint8Array => encodeFrame({ invoke: { id, service: bc.invoke.service, method: bc.invoke.method, sequence: bc.invoke.sequence, mode: bc.invoke.rmc ? gateway.Mode.RMC : gateway.Mode.ROA, arguments: args, context: {} } })
+  const frameFor = (id: number): Uint8Array => encodeFrame({ invoke: { id, service: invoke.service, method: invoke.method, sequence: invoke.sequence, mode: invoke.rmc ? gateway.Mode.RMC : gateway.Mode.ROA, arguments: args, context: {} } })
 
   const sentAt = new Map<number, bigint>()
   const latencies: number[] = []

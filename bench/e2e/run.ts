@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
-import { allCases, type BenchCase } from './cases'
+import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 
@@ -22,6 +22,8 @@ export interface SoakResult { seconds: number, processes: Array<{ name: string, 
 
 export interface RunOptions {
   cases: string[]
+  /** Extra cases from a file (your own endpoints); run against `target`. */
+  caseFile: string | null
   durationS: number
   connections: number
   rounds: number
@@ -63,7 +65,9 @@ function start (file: string, args: string[], env: NodeJS.ProcessEnv, ready: Reg
 async function check (url: string, bc: BenchCase): Promise<void> {
   const res = await fetch(url + bc.path, { method: 'POST', headers: bc.headers, body: bc.body })
   const text = await res.text()
-  if (res.status !== 200 || text !== bc.expected) throw new Error(`${url}${bc.path} answered ${res.status} '${text.slice(0, 200)}', expected '${bc.expected.slice(0, 200)}'`)
+  if (res.status !== 200 || (bc.expected !== null && text !== bc.expected)) {
+    throw new Error(`${url}${bc.path} answered ${res.status} '${text.slice(0, 200)}', expected ${bc.expected === null ? 'a 200' : `'${bc.expected.slice(0, 200)}'`}`)
+  }
 }
 
 async function measure (subject: 'gateway' | 'ceiling', url: string, bc: BenchCase, connections: number, durationS: number, pids: Array<[string, number]>): Promise<SubjectResult> {
@@ -95,7 +99,8 @@ function median<T> (runs: T[], key: (t: T) => number): T {
 
 export async function run (o: RunOptions): Promise<RunResult> {
   execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
-  const cases = allCases().filter((c) => o.cases.includes(c.name))
+  const standard = allCases()
+  const cases = [...standard.filter((c) => o.cases.includes(c.name)), ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])]
   const children: ChildProcess[] = []
   try {
     const ceilingPort = await freePort()
@@ -118,10 +123,12 @@ export async function run (o: RunOptions): Promise<RunResult> {
     for (const bc of cases) {
       const connections = bc.connections ?? o.connections
       o.log(`${bc.name}: ${bc.title}, c=${connections}, ${o.durationS} s per run`)
+      // A custom endpoint is measured against the ceiling answering the standard request.
+      const ref = bc.custom === true ? standard[0]! : bc
       await check(gatewayUrl, bc)
-      await check(ceilingUrl, bc)
+      await check(ceilingUrl, ref)
       if (o.warmupS > 0) {
-        await runWrk({ url: ceilingUrl + bc.path, headers: bc.headers, body: bc.body, connections, durationS: o.warmupS })
+        await runWrk({ url: ceilingUrl + ref.path, headers: ref.headers, body: ref.body, connections, durationS: o.warmupS })
         await runWrk({ url: gatewayUrl + bc.path, headers: bc.headers, body: bc.body, connections, durationS: o.warmupS })
       }
       const g: SubjectResult[] = []
@@ -131,14 +138,14 @@ export async function run (o: RunOptions): Promise<RunResult> {
         const order = r % 2 === 0 ? ['ceiling', 'gateway'] as const : ['gateway', 'ceiling'] as const
         for (const s of order) {
           o.log(`  round ${r + 1}/${o.rounds}: ${s}`)
-          if (s === 'ceiling') c.push(await measure('ceiling', ceilingUrl, bc, connections, o.durationS, [['ceiling', ceiling.child.pid!]]))
+          if (s === 'ceiling') c.push(await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]]))
           else g.push(await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids))
         }
       }
       const gm = median(g, (x) => x.rps)
       const cm = median(c, (x) => x.rps)
       let floor: SubjectResult | null = null
-      if (o.floor) {
+      if (o.floor && bc.invoke !== null) {
         o.log('  floor (internal protocol alone)')
         floor = await floorRun(bc, connections, o.durationS)
       }
@@ -217,6 +224,7 @@ function arg (name: string, fallback: string): string {
 async function main (): Promise<void> {
   const opts: RunOptions = {
     cases: arg('cases', allCases().map((c) => c.name).join(',')).split(','),
+    caseFile: process.argv.includes('--case-file') ? arg('case-file', '') : null,
     durationS: Number(arg('duration', '10')),
     connections: Number(arg('connections', '64')),
     rounds: Number(arg('rounds', '1')),
