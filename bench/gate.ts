@@ -50,6 +50,7 @@ async function main (): Promise<void> {
     floor: false,
     target: process.argv.includes('--target') ? arg('target', '') : null,
     soakS: 0,
+    soakWarmupS: 0,
     log: (line) => process.stderr.write(line + '\n')
   })
   console.log(report(result))

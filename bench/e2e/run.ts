@@ -31,6 +31,8 @@ export interface RunOptions {
   floor: boolean
   target: string | null
   soakS: number
+  /** Load before the soak's RSS samples start (V8 grows its old space once in the first minute). */
+  soakWarmupS: number
   log: (line: string) => void
 }
 
@@ -162,8 +164,8 @@ export async function run (o: RunOptions): Promise<RunResult> {
 
 /** RSS over a long run after warm-up: the first and last five seconds' averages per process. */
 async function soakRun (url: string, bc: BenchCase, o: RunOptions, pids: Array<[string, number]>): Promise<SoakResult> {
-  o.log(`soak: ${bc.name} for ${o.soakS} s, RSS sampled every second`)
-  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: 5 })
+  o.log(`soak: ${bc.name}, ${o.soakWarmupS} s warm-up, then ${o.soakS} s with RSS sampled every second`)
+  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: o.soakWarmupS })
   const watch = new RssWatch(pids.map(([, pid]) => pid), 1000)
   const progress = setInterval(() => o.log('  soak: still running'), 15000)
   await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: o.soakS })
@@ -232,6 +234,7 @@ async function main (): Promise<void> {
     floor: !process.argv.includes('--no-floor'),
     target: process.argv.includes('--target') ? arg('target', '') : null,
     soakS: Number(arg('soak', '0')),
+    soakWarmupS: Number(arg('soak-warmup', '5')),
     log: (line) => process.stderr.write(line + '\n')
   }
   const result = await run(opts)
