@@ -5,7 +5,7 @@ import { parseJavaInteger, parseJavaDouble } from './java-text'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from './limits'
 
-const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
+import { LOCAL_DATE_UNSUPPORTED } from './beta-common'
 
 /** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
 interface ClassPlan { byName: Map<string, FieldDescriptor>, defaults: Array<[string, unknown]>, known: string }
@@ -173,12 +173,7 @@ class Reader {
           this.path.push(k)
           out.push(this.value(d.item, depth + 1))
           this.path.pop()
-          const n = this.ws()
-          this.i++
-          if (n === 0x2c) continue
-          if (n === 0x5d) return out
-          this.i--
-          this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or ']' expected")
+          if (!this.more(0x5d)) return out
         }
       }
       case 'map': {
@@ -212,6 +207,16 @@ class Reader {
     }
   }
 
+  /** After an element: true at ',' (another follows), false at `close`; anything else is a syntax error. */
+  private more (close: number): boolean {
+    const n = this.ws()
+    this.i++
+    if (n === 0x2c) return true
+    if (n === close) return false
+    this.i--
+    return this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : `',' or '${String.fromCharCode(close)}' expected`)
+  }
+
   private colon (): void {
     if (this.ws() !== 0x3a) this.syntax("':' expected")
     this.i++
@@ -224,12 +229,7 @@ class Reader {
     for (;;) {
       if (this.ws() !== 0x22) this.syntax('member name expected')
       member()
-      const n = this.ws()
-      this.i++
-      if (n === 0x2c) continue
-      if (n === 0x7d) return
-      this.i--
-      this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or '}' expected")
+      if (!this.more(0x7d)) return
     }
   }
 
@@ -249,12 +249,7 @@ class Reader {
       this.path.push(key)
       out[f.name] = this.value(f.type, depth + 1)
       this.path.pop()
-      const n = this.ws()
-      this.i++
-      if (n === 0x2c) continue
-      if (n === 0x7d) return out
-      this.i--
-      this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or '}' expected")
+      if (!this.more(0x7d)) return out
     }
   }
 
@@ -346,12 +341,7 @@ class Reader {
         this.path.push(k)
         out.push(this.untyped(depth + 1))
         this.path.pop()
-        const n = this.ws()
-        this.i++
-        if (n === 0x2c) continue
-        if (n === 0x5d) return out
-        this.i--
-        this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : "',' or ']' expected")
+        if (!this.more(0x5d)) return out
       }
     }
     if (c === 0x7b) {

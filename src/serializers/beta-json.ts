@@ -1,8 +1,9 @@
-import { type Descriptor, type ObjectDescriptor, isNullable, typeName, inferType, LocalDate, Typed } from '../descriptors/types'
+import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../descriptors/types'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError } from './errors'
-import { javaDouble, kindOf, hashMapOrder } from './java-text'
+import { javaDouble, kindOf } from './java-text'
+import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType, orderedEntries } from './beta-common'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
 
@@ -11,31 +12,6 @@ const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true }
 /** Jackson's string escaping: `"`, `\\` and control characters; `/` and non-ASCII stay raw. */
 export function jacksonString (s: string): string {
   return jsonString(s, JACKSON)
-}
-
-const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
-
-/** Entries of a map value in the order Java iterates it. */
-export function orderedEntries (v: unknown, className: string): Array<[string, unknown]> {
-  let entries: Array<[string, unknown]>
-  if (v instanceof Map) entries = [...(v as Map<unknown, unknown>).entries()].map(([k, x]) => [String(k), x])
-  else if (typeof v === 'object' && v !== null && !Array.isArray(v)) entries = Object.entries(v)
-  else throw new ValueError(`expected a map, got ${kindOf(v)}`)
-  if (className === 'java.util.Map' || className === 'java.util.HashMap') {
-    const byKey = new Map(entries)
-    entries = hashMapOrder(entries.map((e) => e[0])).map((k) => [k, byKey.get(k)])
-  }
-  return entries
-}
-
-/** The runtime type Jackson serializes: the value's own class in an Object slot, else the declared type. */
-function runtimeOf (value: unknown, d: Descriptor): Descriptor {
-  if (d.kind === 'any' || value instanceof Typed) {
-    const r = inferType(value)
-    if (r === undefined || r === null) throw new ValueError(`a ${kindOf(value)} in an Object slot needs its class: wrap it with t.typed(Type, value)`)
-    return r
-  }
-  return d
 }
 
 /** Member-name prefixes of a class, escaped once: `"a":` (compact) and `"a" : ` (pretty). */
@@ -62,7 +38,7 @@ function write (value: unknown, declared: Descriptor, indent: string | null): st
     if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
     return 'null'
   }
-  const d = declared.kind === 'any' || value instanceof Typed ? runtimeOf(value, declared) : declared
+  const d = declared.kind === 'any' || value instanceof Typed ? jacksonRuntimeType(value, declared) : declared
   switch (d.kind) {
     case 'scalar':
       switch (d.type) {
@@ -179,4 +155,4 @@ export function createBetaJsonSerializer (options: BetaJsonOptions = {}): Serial
   }
 }
 
-export { LocalDate }
+export { LocalDate, orderedEntries }

@@ -1,11 +1,11 @@
-import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, inferType, plain, Typed } from '../descriptors/types'
+import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, plain, Typed } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
 import { ValueError, within } from './errors'
 import { kindOf, parseScalar, scalarText } from './java-text'
 import { primitiveDefault } from './alpha-node'
-import { orderedEntries } from './beta-json'
+import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType, orderedEntries } from './beta-common'
 
 /** Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls cannot be written. */
 export function escapeBetaXml (s: string): string {
@@ -15,7 +15,6 @@ export function escapeBetaXml (s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/]]>/g, ']]&gt;').replace(/\r/g, '&#xd;')
 }
 
-const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
 /** The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus 's'. */
@@ -27,15 +26,6 @@ export function betaRootName (d: Descriptor): string {
 
 const BOXED: Partial<Record<string, Descriptor>> = { int: t.Integer, long: t.Long, double: t.Double, boolean: t.Boolean, char: t.Character }
 
-function runtimeOf (value: unknown, d: Descriptor): Descriptor {
-  if (d.kind === 'any' || value instanceof Typed) {
-    const r = inferType(value)
-    if (r === undefined || r === null) throw new ValueError(`a ${kindOf(value)} in an Object slot needs its class: wrap it with t.typed(Type, value)`)
-    return r
-  }
-  return d
-}
-
 class Writer {
   readonly out: string[] = []
 
@@ -46,7 +36,7 @@ class Writer {
       this.out.push(`<${name}/>`)
       return
     }
-    const d = runtimeOf(value, declared)
+    const d = jacksonRuntimeType(value, declared)
     switch (d.kind) {
       case 'scalar':
         this.out.push(`<${name}>${escapeBetaXml(scalarText(d.type, v))}</${name}>`)
@@ -109,7 +99,7 @@ class Writer {
     values.forEach((x, k) => within(k, () => {
       const inner = plain(x)
       if (Array.isArray(inner)) {
-        const r = runtimeOf(x, item)
+        const r = jacksonRuntimeType(x, item)
         this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
       } else {
         this.element(x, item, itemName)
@@ -191,7 +181,7 @@ export function createBetaXmlSerializer (options: BetaXmlOptions = {}): Serializ
       const v = plain(value)
       if (v === null || v === undefined) return `<${options.rootName ?? 'null'}/>`
       const w = new Writer()
-      w.element(value, type, options.rootName ?? betaRootName(runtimeOf(value, type)))
+      w.element(value, type, options.rootName ?? betaRootName(jacksonRuntimeType(value, type)))
       return w.out.join('')
     },
     deserialize (bytes: Uint8Array, type: Descriptor): unknown {
