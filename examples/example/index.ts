@@ -1,6 +1,6 @@
 // The example microservice of SPEC.md: `calculator` with the four operation kinds, `diagnostics`
 // to see what a call carries, and `internal`, which is not remotely enabled.
-import { t, method, service, defineMicroservice, type CallContext } from '../../src/runtime'
+import { t, method, service, defineMicroservice, type CallContext } from 'invocation-gateway/runtime'
 
 export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 export const Out = t.object('com.example.Out', { result: t.Integer })

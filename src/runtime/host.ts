@@ -1,5 +1,6 @@
 // The process of one microservice: `node host.js <microservice directory>`. Started by the
 // platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
+import './module-alias'
 import { join, resolve } from 'node:path'
 import { readMicroserviceConfig } from './package-config'
 import { MicroserviceServer } from './server'
