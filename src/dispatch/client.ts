@@ -162,42 +162,139 @@ export class MicroserviceClient implements ConnectionOwner {
   }
 }
 
-/** All microservices the gateway can reach, by name. */
-export class MicroserviceDirectory {
-  private readonly clients = new Map<string, MicroserviceClient>()
-  constructor (private readonly options: DispatchOptions) {}
+/**
+ * All instances of one microservice. A call goes to the instance with the fewest calls in flight
+ * among those that are connected, available and not draining; an instance being replaced drains:
+ * it gets no new calls while the ones it holds complete.
+ */
+export class MicroserviceGroup {
+  readonly instances = new Map<string, MicroserviceClient>()
+  private readonly draining = new Set<string>()
 
-  get (name: string): MicroserviceClient | undefined {
-    return this.clients.get(name)
+  constructor (readonly name: string) {}
+
+  /** The catalog of a serving instance (the newest registered first), else of any instance. */
+  get catalog (): CatalogIndex | null {
+    let fallback: CatalogIndex | null = null
+    for (const [id, c] of [...this.instances].reverse()) {
+      if (c.catalog === null) continue
+      if (!this.draining.has(id) && c.unavailableReason() === null) return c.catalog
+      fallback ??= c.catalog
+    }
+    return fallback
   }
 
-  /** Registers (or moves) a microservice; the gateway connects and fetches its catalog. */
-  register (name: string, host: string, port: number): MicroserviceClient {
-    let client = this.clients.get(name)
+  unavailableReason (): string | null {
+    if (this.instances.size === 0) return `microservice '${this.name}' is not running`
+    let reason: string | null = null
+    for (const [id, c] of this.instances) {
+      if (this.draining.has(id)) continue
+      const r = c.unavailableReason()
+      if (r === null) return null
+      reason ??= r
+    }
+    return reason ?? `microservice '${this.name}' is being replaced`
+  }
+
+  private pick (): MicroserviceClient | null {
+    let best: MicroserviceClient | null = null
+    for (const [id, c] of this.instances) {
+      if (this.draining.has(id) || c.unavailableReason() !== null) continue
+      if (best === null || c.inflight < best.inflight) best = c
+    }
+    return best
+  }
+
+  send (call: PendingCall, frame: Uint8Array): void {
+    const c = this.pick()
+    if (c === null) {
+      call.settle(null, { code: 'MICROSERVICE_UNAVAILABLE', detail: this.unavailableReason() ?? `microservice '${this.name}' is not connected` })
+      return
+    }
+    c.send(call, frame)
+  }
+
+  get inflight (): number {
+    let n = 0
+    for (const c of this.instances.values()) n += c.inflight
+    return n
+  }
+
+  /** Calls in flight on one instance. */
+  inflightOf (instance: string): number {
+    return this.instances.get(instance)?.inflight ?? 0
+  }
+
+  drain (instance: string): void {
+    if (this.instances.has(instance)) this.draining.add(instance)
+  }
+
+  isServing (instance: string): boolean {
+    const c = this.instances.get(instance)
+    return c !== undefined && !this.draining.has(instance) && c.catalog !== null && c.unavailableReason() === null
+  }
+
+  remove (instance: string): void {
+    this.instances.get(instance)?.close()
+    this.instances.delete(instance)
+    this.draining.delete(instance)
+  }
+
+  close (): void {
+    for (const c of this.instances.values()) c.close()
+    this.instances.clear()
+    this.draining.clear()
+  }
+}
+
+/** All microservices the gateway can reach, by name. */
+export class MicroserviceDirectory {
+  private readonly groups = new Map<string, MicroserviceGroup>()
+  constructor (private readonly options: DispatchOptions) {}
+
+  get (name: string): MicroserviceGroup | undefined {
+    return this.groups.get(name)
+  }
+
+  /** Registers (or moves) one instance; the gateway connects and fetches its catalog. */
+  register (name: string, host: string, port: number, instance = `${name}#0`, overrides: Partial<DispatchOptions> = {}): MicroserviceClient {
+    let group = this.groups.get(name)
+    if (group === undefined) {
+      group = new MicroserviceGroup(name)
+      this.groups.set(name, group)
+    }
+    let client = group.instances.get(instance)
     if (client === undefined) {
-      client = new MicroserviceClient(name, this.options)
-      this.clients.set(name, client)
+      client = new MicroserviceClient(name, { ...this.options, ...overrides })
+      group.instances.set(instance, client)
     }
     client.setEndpoint(host, port)
     return client
   }
 
-  /** The process is down (it may come back): calls get 503 meanwhile. */
-  markDown (name: string): void {
-    this.clients.get(name)?.clearEndpoint()
+  /** The instance's process is down (it may come back): it gets no calls meanwhile. */
+  markDown (name: string, instance = `${name}#0`): void {
+    this.groups.get(name)?.instances.get(instance)?.clearEndpoint()
+  }
+
+  removeInstance (name: string, instance: string): void {
+    const group = this.groups.get(name)
+    if (group === undefined) return
+    group.remove(instance)
+    if (group.instances.size === 0) this.groups.delete(name)
   }
 
   remove (name: string): void {
-    this.clients.get(name)?.close()
-    this.clients.delete(name)
+    this.groups.get(name)?.close()
+    this.groups.delete(name)
   }
 
   names (): string[] {
-    return [...this.clients.keys()]
+    return [...this.groups.keys()]
   }
 
   close (): void {
-    for (const c of this.clients.values()) c.close()
-    this.clients.clear()
+    for (const g of this.groups.values()) g.close()
+    this.groups.clear()
   }
 }

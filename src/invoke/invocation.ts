@@ -9,7 +9,7 @@ import { isSequenceName, SEQUENCES, type SequenceName } from '../serializers/ser
 import type { ApiMode, BodyFormat } from '../args/split'
 import type { InvokeTask, InvokeTaskResult } from '../pool/task'
 import type { PendingCall } from '../dispatch/pending'
-import type { MicroserviceClient } from '../dispatch/client'
+import type { MicroserviceGroup } from '../dispatch/client'
 import type { MethodInfo } from '../dispatch/catalog'
 import type { gateway } from '../protocol/generated/gateway'
 import type { Gateway } from '../http/server'
@@ -32,7 +32,7 @@ export class Invocation implements PendingCall {
   private format: BodyFormat = 'json'
   private mode: ApiMode = 'ROA'
   private sequence: SequenceName = 'betaParamArrayJsonInOutSequence'
-  private client: MicroserviceClient | null = null
+  private client: MicroserviceGroup | null = null
   private method: MethodInfo | null = null
   private requestId: string
   private remoteIp = ''
@@ -73,8 +73,9 @@ export class Invocation implements PendingCall {
     const client = this.gw.directory.get(msName)
     if (client === undefined) return this.fail({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${msName}' is deployed` })
     const unavailable = client.unavailableReason()
-    if (unavailable !== null || client.catalog === null) return this.fail({ code: 'MICROSERVICE_UNAVAILABLE', detail: unavailable ?? `microservice '${msName}' has not completed its handshake` })
-    const methods = client.catalog.service(svcName)
+    const catalog = client.catalog
+    if (unavailable !== null || catalog === null) return this.fail({ code: 'MICROSERVICE_UNAVAILABLE', detail: unavailable ?? `microservice '${msName}' has not completed its handshake` })
+    const methods = catalog.service(svcName)
     if (methods === undefined) return this.fail({ code: 'UNKNOWN_SERVICE', detail: `microservice '${msName}' has no remotely enabled service '${svcName}'` })
     const method = methods.get(methodName)
     if (method === undefined) return this.fail({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${methodName}'` })

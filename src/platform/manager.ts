@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { readMicroserviceConfig } from '../runtime/package-config'
+import { existsSync, mkdirSync } from 'node:fs'
+import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
 import type { HostMessage } from '../runtime/host'
 import type { MicroserviceDirectory } from '../dispatch/client'
 
@@ -9,92 +10,327 @@ export const HOST_FILE = join(__dirname, '..', 'runtime', 'host.js')
 export interface ManagerOptions {
   restartMinMs: number
   restartMaxMs: number
-  /** Extra arguments for node (e.g. --max-old-space-size). */
+  /** Extra arguments for node (e.g. --cpu-prof). */
   execArgv?: string[]
-  /** 'quiet' drops the children's stdout (tests); stderr is always shown. */
+  /** 'quiet' keeps the children's output in their log only; 'inherit' also prints it. */
   stdio?: 'inherit' | 'quiet'
+  /** Where heap snapshots go: <dir>/<name>/. */
+  snapshotDirectory?: string
+  /** How long an old version may finish its calls after a new one took over. */
+  drainTimeoutMs?: number
+  /** How long a new instance may take to listen and connect. */
+  startTimeoutMs?: number
 }
 
-export type ProcessState = 'starting' | 'running' | 'restarting' | 'stopped'
+/** The last lines the processes of a microservice printed, for `microservice logs`. */
+export class LogRing {
+  private readonly lines: string[] = []
+  constructor (private readonly max = 1000) {}
+  push (line: string): void {
+    this.lines.push(line)
+    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max)
+  }
 
-/** One microservice process and what the platform knows of it. */
-export class ManagedMicroservice {
-  state: ProcessState = 'starting'
+  tail (n: number): string[] { return this.lines.slice(-n) }
+}
+
+export type InstanceState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'
+
+export interface InstanceStatus {
+  id: string
+  pid: number | null
+  port: number
+  state: InstanceState
+  restarts: number
+  memoryRestarts: number
+  heapMb: number
+  message: string
+}
+
+const OOM = /heap out of memory|Reached heap limit/
+
+/** One process of a microservice. */
+export class Instance {
+  state: InstanceState = 'starting'
   child: ChildProcess | null = null
   port = 0
   restarts = 0
+  memoryRestarts = 0
+  heapMb: number
+  message = ''
+  private everListened = false
   private failures = 0
   private timer: NodeJS.Timeout | null = null
-  private readyWaiters: Array<(port: number) => void> = []
+  private recent: string[] = []
+  private waiters: Array<{ resolve: () => void, reject: (err: Error) => void }> = []
 
-  constructor (readonly name: string, readonly dir: string, private readonly manager: MicroserviceManager) {}
+  constructor (readonly id: string, readonly ms: ManagedMicroservice, readonly dir: string, readonly config: MicroserviceConfig) {
+    this.heapMb = config.memory.maxOldSpaceMb
+  }
+
+  private get manager (): MicroserviceManager { return this.ms.manager }
 
   start (): void {
     const opts = this.manager.options
-    const child = fork(HOST_FILE, [this.dir], { execArgv: opts.execArgv ?? [], stdio: opts.stdio === 'quiet' ? ['ignore', 'ignore', 'inherit', 'ipc'] : undefined })
+    const memory = this.config.memory
+    const execArgv = [...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
+    if (memory.heapDump) {
+      const dir = join(opts.snapshotDirectory ?? join(this.dir, '..', 'snapshots'), this.config.name)
+      mkdirSync(dir, { recursive: true })
+      execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dir}`)
+    }
+    const child = fork(HOST_FILE, [this.dir], { execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
     this.child = child
+    this.recent = []
     this.state = this.restarts > 0 ? 'restarting' : 'starting'
+    const inherit = opts.stdio !== 'quiet'
+    const capture = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, isErr: boolean): void => {
+      let partial = ''
+      stream.on('data', (d: Buffer) => {
+        const text = partial + d.toString()
+        const lines = text.split('\n')
+        partial = lines.pop()!
+        for (const line of lines) {
+          this.ms.logs.push(`[${this.id}] ${line}`)
+          if (isErr) { this.recent.push(line); if (this.recent.length > 20) this.recent.shift() }
+          if (inherit) out.write(`[${this.id}] ${line}\n`)
+        }
+      })
+    }
+    capture(child.stdout!, process.stdout, false)
+    capture(child.stderr!, process.stderr, true)
     child.on('message', (msg: HostMessage) => {
       if (msg?.type !== 'listening' || child !== this.child) return
       this.port = msg.port
       this.state = 'running'
+      this.everListened = true
       this.failures = 0
-      this.manager.directory.register(this.name, '127.0.0.1', msg.port)
-      for (const w of this.readyWaiters.splice(0)) w(msg.port)
+      this.message = ''
+      this.manager.directory.register(this.config.name, '127.0.0.1', msg.port, this.id, { availabilityTimeoutMs: this.config.availability.responseTimeMs })
+      for (const w of this.waiters.splice(0)) w.resolve()
     })
-    child.on('exit', (code, signal) => {
-      if (child !== this.child) return
-      this.child = null
-      this.manager.directory.markDown(this.name)
-      if (this.state === 'stopped') return
-      // Crashed: start again with backoff (200 ms, 400 ms, ... up to the max).
-      this.state = 'restarting'
-      const delay = Math.min(opts.restartMaxMs, opts.restartMinMs * 2 ** this.failures)
-      this.failures++
-      this.restarts++
-      this.manager.log(`microservice ${this.name} exited (${signal ?? `code ${String(code)}`}); restarting in ${delay} ms`)
-      this.timer = setTimeout(() => { this.timer = null; this.start() }, delay)
-    })
+    child.on('exit', (code, signal) => this.onExit(child, code, signal))
   }
 
-  /** Resolves with the port once the process listens (now, if it already does). */
-  ready (): Promise<number> {
-    if (this.state === 'running') return Promise.resolve(this.port)
-    return new Promise((resolve) => this.readyWaiters.push(resolve))
+  private onExit (child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (child !== this.child) return
+    this.child = null
+    this.manager.directory.markDown(this.config.name, this.id)
+    const how = signal ?? `code ${String(code)}`
+    if (this.state === 'stopped') return
+    const lastWords = this.recent.slice(-5).join(' | ')
+    if (!this.everListened) {
+      // It never came up: restarting would only repeat the failure.
+      this.state = 'failed'
+      this.message = `exited (${how}) before it listened${lastWords !== '' ? `: ${lastWords}` : ''}`
+      this.manager.log(`microservice ${this.id} ${this.message}`)
+      for (const w of this.waiters.splice(0)) w.reject(new Error(this.message))
+      return
+    }
+    const memory = this.config.memory
+    if (OOM.test(this.recent.join('\n'))) {
+      if (!memory.restartOnError || this.memoryRestarts >= memory.restarts) {
+        this.state = 'failed'
+        this.message = memory.restartOnError
+          ? `stopped after ${this.memoryRestarts} memory-error restarts; the heap limit was ${this.heapMb} MB`
+          : `died of heap exhaustion at ${this.heapMb} MB; restartOnError is off`
+        this.manager.log(`microservice ${this.id} ${this.message}`)
+        return
+      }
+      this.memoryRestarts++
+      this.heapMb = Math.ceil(this.heapMb * (1 + memory.growthPercent / 100))
+      this.message = `memory error ${this.memoryRestarts} of ${memory.restarts}: restarted with a ${this.heapMb} MB heap`
+      this.manager.log(`microservice ${this.id} ${this.message}`)
+      this.restart(0)
+      return
+    }
+    // Another crash: restart with backoff (min, 2×min, ... up to max).
+    const delay = Math.min(this.manager.options.restartMaxMs, this.manager.options.restartMinMs * 2 ** this.failures)
+    this.failures++
+    this.message = `exited (${how}); restarting in ${delay} ms`
+    this.manager.log(`microservice ${this.id} ${this.message}`)
+    this.restart(delay)
+  }
+
+  private restart (delay: number): void {
+    this.state = 'restarting'
+    this.restarts++
+    this.timer = setTimeout(() => { this.timer = null; this.start() }, delay)
+  }
+
+  /** Resolves once the process listens; rejects when it exits before that. */
+  ready (): Promise<void> {
+    if (this.state === 'running') return Promise.resolve()
+    if (this.state === 'failed') return Promise.reject(new Error(this.message))
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
   }
 
   stop (): Promise<void> {
     this.state = 'stopped'
     if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+    for (const w of this.waiters.splice(0)) w.reject(new Error('stopped'))
     const child = this.child
-    if (child === null || child.exitCode !== null) return Promise.resolve()
+    if (child === null || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
     return new Promise((resolve) => {
       const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
       child.once('exit', () => { clearTimeout(kill); resolve() })
       child.kill('SIGTERM')
     })
   }
+
+  status (): InstanceStatus {
+    return { id: this.id, pid: this.child?.pid ?? null, port: this.port, state: this.state, restarts: this.restarts, memoryRestarts: this.memoryRestarts, heapMb: this.heapMb, message: this.message }
+  }
 }
 
-/** Starts microservices from their directories as child processes and keeps them running. */
+export interface MicroserviceStatus {
+  name: string
+  version: string
+  dir: string
+  desired: 'running' | 'stopped'
+  /** null when calls can be made; otherwise why not. */
+  unavailable: string | null
+  inflight: number
+  instances: InstanceStatus[]
+}
+
+/** A deployed microservice: its package and the instances running it. */
+export class ManagedMicroservice {
+  instances: Instance[] = []
+  desired: 'running' | 'stopped' = 'running'
+  readonly logs = new LogRing()
+  private generation = 0
+
+  constructor (readonly manager: MicroserviceManager, public dir: string, public config: MicroserviceConfig) {}
+
+  get name (): string { return this.config.name }
+
+  /** Starts `instances` processes of the package and waits until the gateway can call each. */
+  private async launch (dir: string, config: MicroserviceConfig): Promise<Instance[]> {
+    const gen = ++this.generation
+    const started = Array.from({ length: config.instances }, (_, k) => new Instance(`${config.name}@${config.version}#${gen}.${k}`, this, dir, config))
+    for (const i of started) i.start()
+    try {
+      await Promise.all(started.map((i) => i.ready()))
+      await Promise.all(started.map((i) => this.manager.serving(config.name, i.id)))
+    } catch (err) {
+      for (const i of started) { await i.stop(); this.manager.directory.removeInstance(config.name, i.id) }
+      throw err
+    }
+    return started
+  }
+
+  async start (): Promise<void> {
+    this.desired = 'running'
+    if (this.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) return
+    this.instances = await this.launch(this.dir, this.config)
+  }
+
+  async stop (): Promise<void> {
+    this.desired = 'stopped'
+    await Promise.all(this.instances.map(async (i) => { await i.stop(); this.manager.directory.removeInstance(this.name, i.id) }))
+  }
+
+  /**
+   * Replaces the running version without dropping a call: the new instances start and connect,
+   * new calls go to them, the old ones finish what they hold (up to drainTimeoutMs) and stop.
+   * If the new version fails to start, the old one keeps running untouched.
+   */
+  async replace (dir: string, config: MicroserviceConfig): Promise<void> {
+    const fresh = await this.launch(dir, config)
+    const old = this.instances
+    this.instances = fresh
+    this.dir = dir
+    this.config = config
+    this.desired = 'running'
+    for (const i of old) this.manager.directory.get(this.name)?.drain(i.id)
+    const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
+    for (const i of old) {
+      while ((this.manager.directory.get(this.name)?.inflightOf(i.id) ?? 0) > 0 && Date.now() < deadline) await sleep(20)
+      await i.stop()
+      this.manager.directory.removeInstance(this.name, i.id)
+    }
+  }
+
+  status (): MicroserviceStatus {
+    const group = this.manager.directory.get(this.name)
+    return {
+      name: this.name,
+      version: this.config.version,
+      dir: this.dir,
+      desired: this.desired,
+      unavailable: this.desired === 'stopped' ? 'stopped' : group?.unavailableReason() ?? 'not running',
+      inflight: group?.inflight ?? 0,
+      instances: this.instances.map((i) => i.status())
+    }
+  }
+}
+
+function sleep (ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms))
+}
+
+/** Runs microservices as child processes, restarts them, replaces versions, and reports on them. */
 export class MicroserviceManager {
   readonly microservices = new Map<string, ManagedMicroservice>()
 
   constructor (readonly directory: MicroserviceDirectory, readonly options: ManagerOptions, readonly log: (line: string) => void = console.log) {}
 
-  /** Starts the microservice in `dir` and resolves once it listens. Its config is validated first. */
+  /** Resolves once the gateway has a ready, available connection to the instance. */
+  async serving (name: string, instance: string): Promise<void> {
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 15000)
+    while (this.directory.get(name)?.isServing(instance) !== true) {
+      if (Date.now() > deadline) throw new Error(`instance ${instance} did not connect within ${this.options.startTimeoutMs ?? 15000} ms`)
+      await sleep(10)
+    }
+  }
+
+  /** Starts (or replaces) the microservice in `dir`; its config is validated first. */
+  async deploy (dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
+    if (!existsSync(join(dir, config.entry))) throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+    const existing = this.microservices.get(config.name)
+    if (existing !== undefined && existing.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) {
+      await existing.replace(dir, config)
+      return existing
+    }
+    const ms = existing ?? new ManagedMicroservice(this, dir, config)
+    ms.dir = dir
+    ms.config = config
+    this.microservices.set(config.name, ms)
+    try {
+      await ms.start()
+    } catch (err) {
+      if (existing === undefined) this.microservices.delete(config.name)
+      throw err
+    }
+    return ms
+  }
+
+  /** Knows a microservice without starting it (restored in the stopped state). */
+  adopt (dir: string, config: MicroserviceConfig): ManagedMicroservice {
+    const ms = new ManagedMicroservice(this, dir, config)
+    ms.desired = 'stopped'
+    this.microservices.set(config.name, ms)
+    return ms
+  }
+
+  /** Starts the microservice in a directory as it is (development and tests; no package). */
   async start (dir: string): Promise<ManagedMicroservice> {
     const config = readMicroserviceConfig(dir)
     if (this.microservices.has(config.name)) throw new Error(`microservice '${config.name}' is already running`)
-    const ms = new ManagedMicroservice(config.name, dir, this)
-    this.microservices.set(config.name, ms)
-    ms.start()
-    await ms.ready()
-    return ms
+    return await this.deploy(dir, config)
   }
 
   get (name: string): ManagedMicroservice | undefined {
     return this.microservices.get(name)
+  }
+
+  async remove (name: string): Promise<void> {
+    const ms = this.microservices.get(name)
+    if (ms === undefined) return
+    await ms.stop()
+    this.directory.remove(name)
+    this.microservices.delete(name)
   }
 
   async stopAll (): Promise<void> {

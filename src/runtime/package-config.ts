@@ -12,6 +12,40 @@ export interface MicroserviceConfig {
   entry: string
   settings: RuntimeSettings
   permissions: { privilegedNames: string[] }
+  /** Processes the platform runs; calls go to the one with the fewest in flight. */
+  instances: number
+  memory: MemorySettings
+  availability: { responseTimeMs: number }
+}
+
+/** SPEC: restart on error 4 times, 15 percent growth, heap dump on. */
+export interface MemorySettings {
+  /** V8 old-space limit of the process, MB; grows by growthPercent at each memory-error restart. */
+  maxOldSpaceMb: number
+  restartOnError: boolean
+  restarts: number
+  growthPercent: number
+  heapDump: boolean
+}
+
+export const DEFAULT_MEMORY: Readonly<MemorySettings> = Object.freeze({ maxOldSpaceMb: 1024, restartOnError: true, restarts: 4, growthPercent: 15, heapDump: true })
+
+function section (file: string, key: string, v: unknown): Record<string, unknown> {
+  if (v === undefined) return {}
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, key, 'must be an object')
+  return v as Record<string, unknown>
+}
+
+function num (file: string, key: string, v: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (v === undefined) return fallback
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(file, key, `must be an integer from ${min} to ${max}`)
+  return v
+}
+
+function bool (file: string, key: string, v: unknown, fallback: boolean): boolean {
+  if (v === undefined) return fallback
+  if (typeof v !== 'boolean') fail(file, key, 'must be true or false')
+  return v
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
@@ -46,5 +80,26 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
   const p = (o.permissions ?? {}) as Record<string, unknown>
   const names = p.privilegedNames ?? []
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) fail(file, 'permissions.privilegedNames', 'must be a list of strings')
-  return { name: o.name, version: o.version, entry: o.entry, settings, permissions: { privilegedNames: names as string[] } }
+  const m = section(file, 'memory', o.memory)
+  for (const key of Object.keys(m)) if (!(key in DEFAULT_MEMORY)) fail(file, `memory.${key}`, `unknown setting (known: ${Object.keys(DEFAULT_MEMORY).join(', ')})`)
+  const memory: MemorySettings = {
+    maxOldSpaceMb: num(file, 'memory.maxOldSpaceMb', m.maxOldSpaceMb, DEFAULT_MEMORY.maxOldSpaceMb, 16, 65536),
+    restartOnError: bool(file, 'memory.restartOnError', m.restartOnError, DEFAULT_MEMORY.restartOnError),
+    restarts: num(file, 'memory.restarts', m.restarts, DEFAULT_MEMORY.restarts, 0, 100),
+    growthPercent: num(file, 'memory.growthPercent', m.growthPercent, DEFAULT_MEMORY.growthPercent, 0, 1000),
+    heapDump: bool(file, 'memory.heapDump', m.heapDump, DEFAULT_MEMORY.heapDump)
+  }
+  const a = section(file, 'availability', o.availability)
+  const known = new Set(['name', 'version', 'entry', 'settings', 'permissions', 'instances', 'memory', 'availability'])
+  for (const key of Object.keys(o)) if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
+  return {
+    name: o.name,
+    version: o.version,
+    entry: o.entry,
+    settings,
+    permissions: { privilegedNames: names as string[] },
+    instances: num(file, 'instances', o.instances, 1, 1, 64),
+    memory,
+    availability: { responseTimeMs: num(file, 'availability.responseTimeMs', a.responseTimeMs, 20000, 1) }
+  }
 }

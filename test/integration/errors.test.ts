@@ -207,14 +207,14 @@ describe('the error table, timing and backend rows', () => {
   test('BACKEND_CONNECTION_LOST: the microservice killed mid-call answers 502 at once; calls work once it is back', async () => {
     const call = post(p.url, '/testkit/slow/sleep', '250', JSON_CT)
     await until(() => (p.platform.directory.get('testkit')?.inflight ?? 0) > 0, 5000, 'the call in flight')
-    p.platform.manager.get('testkit')!.child!.kill('SIGKILL')
+    p.platform.manager.get('testkit')!.instances[0]!.child!.kill('SIGKILL')
     expectProblem(await call, 'BACKEND_CONNECTION_LOST', /lost during the call/)
     await until(async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200, 10000, 'testkit back')
   })
 
   test('MICROSERVICE_UNAVAILABLE while it is down, with Retry-After', async () => {
     const ms = p.platform.manager.get('testkit')!
-    ms.child!.kill('SIGKILL')
+    ms.instances[0]!.child!.kill('SIGKILL')
     await until(() => p.platform.directory.get('testkit')!.unavailableReason() !== null, 5000, 'testkit down')
     const r = await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)
     expectProblem(r, 'MICROSERVICE_UNAVAILABLE', /not (running|connected)/)
