@@ -23,11 +23,28 @@ export interface GatewayConfig {
   cors: { allowedOrigins: string[], maxAgeSeconds: number }
 }
 
+/** PLATFORM: where uploads land and deployments live, the control socket, what is deployed at first start. */
+export interface PlatformSection {
+  uploadDirectory: string
+  deploymentDirectory: string
+  controlSocket: string
+  /** Microservice directories packed and uploaded at start when not deployed yet. */
+  bootstrap: string[]
+  drainTimeoutMs: number
+  startTimeoutMs: number
+  unpack: { maxEntries: number, maxEntryBytes: number, maxTotalBytes: number }
+}
+
+/** An instance on another host: the gateway connects to it; the platform does not run it. */
+export interface RemoteInstance { name: string, host: string, port: number }
+
 export interface PlatformConfig {
   gateway: GatewayConfig
   pool: PoolOptions
   dispatch: DispatchOptions
-  microservices: { directories: string[], restartMinMs: number, restartMaxMs: number }
+  platform: PlatformSection
+  /** directories: started as they are (development); remote: instances on other hosts. */
+  microservices: { directories: string[], remote: RemoteInstance[], restartMinMs: number, restartMaxMs: number }
 }
 
 export const ROOT = resolve(__dirname, '..', '..', '..')
@@ -112,6 +129,10 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
   const pool = section(raw.WORKER_POOL, 'WORKER_POOL')
   const dispatch = section(raw.DISPATCH, 'DISPATCH')
   const ms = section(raw.MICROSERVICES, 'MICROSERVICES')
+  const pf = section(raw.PLATFORM, 'PLATFORM')
+  const unpack = section(pf.unpack, 'PLATFORM.unpack')
+  const remote = ms.remote ?? []
+  if (!Array.isArray(remote)) throw new ConfigError('MICROSERVICES.remote: must be a list of { name, host, port }')
   const config: PlatformConfig = {
     gateway: {
       host: str(http, 'host', hp),
@@ -144,7 +165,24 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
       reconnectMaxMs: int(dispatch, 'reconnectMaxMs', 'DISPATCH', 1),
       maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024)
     },
+    platform: {
+      uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory', 'PLATFORM')),
+      deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory', 'PLATFORM')),
+      controlSocket: resolve(ROOT, str(pf, 'controlSocket', 'PLATFORM')),
+      bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
+      drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
+      startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
+      unpack: {
+        maxEntries: int(unpack, 'maxEntries', 'PLATFORM.unpack', 1),
+        maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),
+        maxTotalBytes: int(unpack, 'maxTotalBytes', 'PLATFORM.unpack', 1)
+      }
+    },
     microservices: {
+      remote: remote.map((r, k) => {
+        const o = section(r as Json, `MICROSERVICES.remote[${k}]`)
+        return { name: str(o, 'name', `MICROSERVICES.remote[${k}]`), host: str(o, 'host', `MICROSERVICES.remote[${k}]`), port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535) }
+      }),
       directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),
       restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
       restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)

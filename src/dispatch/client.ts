@@ -277,11 +277,9 @@ export class MicroserviceDirectory {
     this.groups.get(name)?.instances.get(instance)?.clearEndpoint()
   }
 
+  /** The group stays, empty: a deployed microservice that is stopped answers 503, not 404. */
   removeInstance (name: string, instance: string): void {
-    const group = this.groups.get(name)
-    if (group === undefined) return
-    group.remove(instance)
-    if (group.instances.size === 0) this.groups.delete(name)
+    this.groups.get(name)?.remove(instance)
   }
 
   remove (name: string): void {

@@ -259,7 +259,7 @@ export class ManagedMicroservice {
       version: this.config.version,
       dir: this.dir,
       desired: this.desired,
-      unavailable: this.desired === 'stopped' ? 'stopped' : group?.unavailableReason() ?? 'not running',
+      unavailable: this.desired === 'stopped' ? 'stopped' : group === undefined ? 'not running' : group.unavailableReason(),
       inflight: group?.inflight ?? 0,
       instances: this.instances.map((i) => i.status())
     }
@@ -300,7 +300,10 @@ export class MicroserviceManager {
     try {
       await ms.start()
     } catch (err) {
-      if (existing === undefined) this.microservices.delete(config.name)
+      if (existing === undefined) {
+        this.microservices.delete(config.name)
+        this.directory.remove(config.name)
+      }
       throw err
     }
     return ms

@@ -1,7 +1,13 @@
+import { join } from 'node:path'
+import { renameSync } from 'node:fs'
 import { Gateway } from '../http/server'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/client'
 import { MicroserviceManager, type ManagerOptions } from './manager'
+import { Deployer } from './deployer'
+import { ControlServer } from './control'
+import { zipDirectory } from './package/zip'
+import { readMicroserviceConfig } from '../runtime/package-config'
 import type { PlatformConfig } from '../config/config'
 
 export interface PlatformOptions {
@@ -12,46 +18,81 @@ export interface PlatformOptions {
   log?: (line: string) => void
 }
 
-/** The main server: gateway, worker pool, dispatch directory and the microservice manager in one process. */
+/**
+ * The main server: gateway, worker pool, dispatch directory, the microservice manager, the
+ * deployer watching the upload directory and the control socket, in one process.
+ */
 export class Platform {
   readonly pool: InvokePool
   readonly directory: MicroserviceDirectory
   readonly gateway: Gateway
   readonly manager: MicroserviceManager
+  readonly deployer: Deployer
+  readonly control: ControlServer
   port = 0
+  private readonly log: (line: string) => void
 
   constructor (readonly config: PlatformConfig, private readonly options: PlatformOptions = {}) {
+    this.log = options.log ?? console.log
+    const pf = config.platform
     this.pool = new InvokePool(config.pool)
     this.directory = new MicroserviceDirectory(config.dispatch)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     this.manager = new MicroserviceManager(this.directory, {
       restartMinMs: config.microservices.restartMinMs,
       restartMaxMs: config.microservices.restartMaxMs,
+      snapshotDirectory: join(pf.deploymentDirectory, 'snapshots'),
+      drainTimeoutMs: pf.drainTimeoutMs,
+      startTimeoutMs: pf.startTimeoutMs,
       ...options.manager
-    }, options.log)
+    }, this.log)
+    this.deployer = new Deployer(this.manager, { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack }, this.log)
+    this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
   }
 
-  /** Starts the microservices, waits until the gateway holds their catalogs, then listens. */
+  /**
+   * Restores what was deployed, deploys the bootstrap microservices that are not (packed and
+   * uploaded through the same path as any upload), starts the directories and remote instances
+   * of the config, then listens.
+   */
   async start (directories = this.config.microservices.directories): Promise<number> {
+    await this.control.listen()
+    await this.deployer.restore()
+    for (const dir of this.config.platform.bootstrap) await this.bootstrap(dir)
+    this.deployer.watch()
+    await this.deployer.idle()
     for (const dir of directories) await this.manager.start(dir)
-    for (const name of this.manager.microservices.keys()) await this.connected(name)
+    for (const r of this.config.microservices.remote) this.directory.register(r.name, r.host, r.port, `${r.name}@${r.host}:${r.port}`)
     this.port = await this.gateway.listen(this.options.host ?? this.config.gateway.host, this.options.port ?? this.config.gateway.port)
     return this.port
   }
 
-  /** Resolves once the gateway has a ready connection and the catalog of `name`. */
+  /** Packs `dir` into the upload directory unless its microservice is deployed already. */
+  private async bootstrap (dir: string): Promise<void> {
+    const config = readMicroserviceConfig(dir)
+    if (this.manager.get(config.name) !== undefined) return
+    const upload = this.config.platform.uploadDirectory
+    const part = join(upload, `.${config.name}.zip.part`)
+    await zipDirectory(dir, config.name, part)
+    renameSync(part, join(upload, `${config.name}.zip`))
+    this.log(`bootstrap: packed ${dir} and uploaded it as ${config.name}.zip`)
+  }
+
+  /** Resolves once the gateway can call `name`. */
   async connected (name: string, timeoutMs = 10000): Promise<void> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
-      const client = this.directory.get(name)
-      if (client !== undefined && client.catalog !== null && client.unavailableReason() === null) return
+      const group = this.directory.get(name)
+      if (group !== undefined && group.catalog !== null && group.unavailableReason() === null) return
       if (Date.now() > deadline) throw new Error(`microservice '${name}' did not connect within ${timeoutMs} ms`)
       await new Promise((r) => setTimeout(r, 10))
     }
   }
 
   async stop (): Promise<void> {
+    this.deployer.close()
     await this.gateway.close(2000)
+    await this.control.close()
     await this.manager.stopAll()
     this.directory.close()
     await this.pool.close()

@@ -33,8 +33,8 @@ async function main (): Promise<void> {
   runtime.server = server
   const port = await server.listen(0, '127.0.0.1')
   const msg: HostMessage = { type: 'listening', name: config.name, port }
+  console.log(`microservice ${config.name} ${config.version} listening on 127.0.0.1:${port} (pid ${process.pid}, heap limit ${Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20)} MB)`)
   if (process.send !== undefined) process.send(msg)
-  else console.log(`microservice ${config.name} ${config.version} listening on 127.0.0.1:${port}`)
 
   const stop = (): void => { server.close().then(() => process.exit(0), () => process.exit(1)) }
   process.on('SIGTERM', stop)

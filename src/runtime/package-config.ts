@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from './settings'
 
@@ -57,6 +57,7 @@ function fail (file: string, key: string, problem: string): never {
 /** Reads and validates a microservice's config; every error names the key and the problem. */
 export function readMicroserviceConfig (dir: string): MicroserviceConfig {
   const file = join(dir, CONFIG_FILE)
+  if (!existsSync(file)) throw new Error(`${CONFIG_FILE} is missing: a microservice directory holds its config file beside its code`)
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'))

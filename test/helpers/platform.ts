@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/config/config'
 import { Platform } from '../../src/platform/platform'
 import type { Problem } from '../../src/errors/problem'
-import { readFileSync } from 'node:fs'
+import { readFileSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
 export const TESTKIT_DIR = join(__dirname, '..', 'fixtures', 'testkit')
@@ -21,7 +22,13 @@ function merge (base: { [k: string]: Json }, over: { [k: string]: Json }): void 
 /** The default config file with some keys replaced, e.g. { WORKER_POOL: { inlineMaxBytes: 0 } }. */
 export function testConfig (overrides: { [k: string]: Json } = {}): PlatformConfig {
   const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as { [k: string]: Json }
-  merge(raw, { DISPATCH: { pingIntervalMs: 200 }, WORKER_POOL: { maxThreads: 4, minThreads: 1 } })
+  // Every platform of a test deploys into a directory of its own.
+  const dir = mkdtempSync(join(tmpdir(), 'platform-'))
+  merge(raw, {
+    DISPATCH: { pingIntervalMs: 200 },
+    WORKER_POOL: { maxThreads: 4, minThreads: 1 },
+    PLATFORM: { uploadDirectory: join(dir, 'upload'), deploymentDirectory: join(dir, 'deployments'), controlSocket: join(dir, 'control.sock'), bootstrap: [] }
+  })
   merge(raw, overrides)
   return parseConfig(raw)
 }

@@ -1,0 +1,77 @@
+import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http'
+import { rmSync, mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { MicroserviceManager } from './manager'
+import type { Deployer } from './deployer'
+
+/**
+ * The platform's control API for the `microservice` command: HTTP over a Unix socket, so only
+ * local users with access to the socket file can use it. Every refusal is a JSON { error }.
+ */
+export class ControlServer {
+  private server: Server | null = null
+
+  constructor (private readonly manager: MicroserviceManager, private readonly deployer: Deployer, readonly socketPath: string) {}
+
+  listen (): Promise<void> {
+    mkdirSync(dirname(this.socketPath), { recursive: true })
+    rmSync(this.socketPath, { force: true }) // a socket left by a platform that did not stop cleanly
+    const server = createServer((req, res) => { this.handle(req, res).catch((err: unknown) => reply(res, 500, { error: (err as Error).message })) })
+    this.server = server
+    return new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(this.socketPath, () => resolve())
+    })
+  }
+
+  close (): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.server === null) { resolve(); return }
+      this.server.close(() => { rmSync(this.socketPath, { force: true }); resolve() })
+      this.server.closeAllConnections()
+    })
+  }
+
+  private async handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://control')
+    const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent)
+    if (parts[0] !== 'microservices') return reply(res, 404, { error: `unknown path ${url.pathname}` })
+    if (parts.length === 1 && req.method === 'GET') {
+      return reply(res, 200, [...this.manager.microservices.values()].map((m) => m.status()))
+    }
+    const name = parts[1]!
+    const ms = this.manager.get(name)
+    if (ms === undefined) return reply(res, 404, { error: `no microservice named '${name}' is deployed` })
+    const action = parts[2]
+    if (action === undefined && req.method === 'GET') return reply(res, 200, ms.status())
+    if (action === undefined && req.method === 'DELETE') {
+      await this.manager.remove(name)
+      this.deployer.record(name, null, 'stopped')
+      this.deployer.prune(name, null)
+      rmSync(join(this.deployer.options.deploymentDirectory, name), { recursive: true, force: true })
+      return reply(res, 200, { message: `removed ${name}` })
+    }
+    if (action === 'logs' && req.method === 'GET') {
+      const lines = Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
+      return reply(res, 200, { lines: ms.logs.tail(lines) })
+    }
+    if (action === 'stop' && req.method === 'POST') {
+      if (ms.desired === 'stopped') return reply(res, 409, { error: `${name} is already stopped` })
+      await ms.stop()
+      this.deployer.record(name, ms.dir, 'stopped')
+      return reply(res, 200, { message: `stopped ${name}` })
+    }
+    if (action === 'start' && req.method === 'POST') {
+      if (ms.desired === 'running' && ms.instances.some((i) => i.state === 'running')) return reply(res, 409, { error: `${name} is already running` })
+      await ms.start()
+      this.deployer.record(name, ms.dir, 'running')
+      return reply(res, 200, { message: `started ${name} ${ms.config.version}` })
+    }
+    return reply(res, 405, { error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, logs, or DELETE)` })
+  }
+}
+
+function reply (res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
