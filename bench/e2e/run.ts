@@ -6,7 +6,8 @@
 //   node dist/bench/e2e/run.js [--cases a,b] [--duration 10] [--connections 64] [--rounds 1]
 //     [--target http://host:port] [--no-floor] [--soak 60] [--json FILE] [--history] [--compare FILE]
 import { fork, type ChildProcess } from 'node:child_process'
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
@@ -113,9 +114,14 @@ export async function run (o: RunOptions): Promise<RunResult> {
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
       const port = await freePort()
+      // A deployment directory of its own: the run never touches (or waits on) a running platform's.
+      const home = mkdtempSync(join(tmpdir(), 'bench-platform-'))
       const gw = await start(join(DIST, 'src', 'main.js'), [], {
         PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
-        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port)
+        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
+        PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
+        PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
+        PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock'))
       }, /(gateway listening)/)
       children.push(gw.child)
       gatewayUrl = `http://127.0.0.1:${port}`

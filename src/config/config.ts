@@ -33,6 +33,8 @@ export interface PlatformSection {
   drainTimeoutMs: number
   startTimeoutMs: number
   unpack: { maxEntries: number, maxEntryBytes: number, maxTotalBytes: number }
+  /** Instances per microservice, overriding the package's own setting (scaling without repacking). */
+  instances: Record<string, number>
 }
 
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
@@ -172,6 +174,7 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
       bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
       drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
       startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
+      instances: Object.fromEntries(Object.keys(section(pf.instances ?? {}, 'PLATFORM.instances')).map((k) => [k, int(section(pf.instances ?? {}, 'PLATFORM.instances'), k, 'PLATFORM.instances', 1, 64)])),
       unpack: {
         maxEntries: int(unpack, 'maxEntries', 'PLATFORM.unpack', 1),
         maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),

@@ -20,6 +20,8 @@ export interface ManagerOptions {
   drainTimeoutMs?: number
   /** How long a new instance may take to listen and connect. */
   startTimeoutMs?: number
+  /** Instances per microservice, overriding what its package says. */
+  instances?: Record<string, number>
 }
 
 /** The last lines the processes of a microservice printed, for `microservice logs`. */
@@ -208,7 +210,8 @@ export class ManagedMicroservice {
   /** Starts `instances` processes of the package and waits until the gateway can call each. */
   private async launch (dir: string, config: MicroserviceConfig): Promise<Instance[]> {
     const gen = ++this.generation
-    const started = Array.from({ length: config.instances }, (_, k) => new Instance(`${config.name}@${config.version}#${gen}.${k}`, this, dir, config))
+    const count = this.manager.options.instances?.[config.name] ?? config.instances
+    const started = Array.from({ length: count }, (_, k) => new Instance(`${config.name}@${config.version}#${gen}.${k}`, this, dir, config))
     for (const i of started) i.start()
     try {
       await Promise.all(started.map((i) => i.ready()))

@@ -44,6 +44,7 @@ export class Platform {
       snapshotDirectory: join(pf.deploymentDirectory, 'snapshots'),
       drainTimeoutMs: pf.drainTimeoutMs,
       startTimeoutMs: pf.startTimeoutMs,
+      instances: pf.instances,
       ...options.manager
     }, this.log)
     this.deployer = new Deployer(this.manager, { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack }, this.log)
