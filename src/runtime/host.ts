@@ -14,9 +14,10 @@ export interface HostMessage {
 
 function loadDefinition (file: string): MicroserviceDefinition {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(file) as { default?: MicroserviceDefinition, microservice?: MicroserviceDefinition }
-  const def = mod.default ?? mod.microservice
-  if (def === undefined || !Array.isArray(def.services)) throw new Error(`${file} exports no microservice definition (export it as default or as 'microservice')`)
+  const mod = require(file) as Partial<MicroserviceDefinition> & { default?: MicroserviceDefinition, microservice?: MicroserviceDefinition }
+  // `export default`, `export const microservice`, or CommonJS `module.exports = defineMicroservice(...)`.
+  const def = mod.default ?? mod.microservice ?? (Array.isArray(mod.services) ? mod as MicroserviceDefinition : undefined)
+  if (def === undefined || !Array.isArray(def.services)) throw new Error(`${file} exports no microservice definition (module.exports = defineMicroservice(...), or export it as default)`)
   return def
 }
 
