@@ -24,7 +24,12 @@ function loadDefinition (file: string): MicroserviceDefinition {
 async function main (): Promise<void> {
   const dir = resolve(process.argv[2] ?? '.')
   const config = readMicroserviceConfig(dir)
-  const def = loadDefinition(join(dir, config.entry))
+  const code = loadDefinition(join(dir, config.entry))
+  const def: MicroserviceDefinition = {
+    ...code,
+    platformRegularExpressionToRemotelyEnabled: config.platformRegularExpressionToRemotelyEnabled ?? code.platformRegularExpressionToRemotelyEnabled,
+    aliases: { ...code.aliases, ...config.aliases }
+  }
   const server = new MicroserviceServer(def, {
     name: config.name,
     version: config.version,

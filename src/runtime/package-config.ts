@@ -16,6 +16,10 @@ export interface MicroserviceConfig {
   instances: number
   memory: MemorySettings
   availability: { responseTimeMs: number }
+  /** When set, replaces the list in the microservice's code (the operator's say over what is exposed). */
+  platformRegularExpressionToRemotelyEnabled: string[] | null
+  /** Alpha aliases (Java class name → alias), added to those in the code. */
+  aliases: Record<string, string>
 }
 
 /** SPEC: restart on error 4 times, 15 percent growth, heap dump on. */
@@ -91,7 +95,11 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
     heapDump: bool(file, 'memory.heapDump', m.heapDump, DEFAULT_MEMORY.heapDump)
   }
   const a = section(file, 'availability', o.availability)
-  const known = new Set(['name', 'version', 'entry', 'settings', 'permissions', 'instances', 'memory', 'availability'])
+  const known = new Set(['name', 'version', 'entry', 'settings', 'permissions', 'instances', 'memory', 'availability', 'platformRegularExpressionToRemotelyEnabled', 'aliases'])
+  const enabled = o.platformRegularExpressionToRemotelyEnabled
+  if (enabled !== undefined && (!Array.isArray(enabled) || enabled.some((e) => typeof e !== 'string'))) fail(file, 'platformRegularExpressionToRemotelyEnabled', 'must be a list of regular expressions')
+  const aliases = section(file, 'aliases', o.aliases)
+  for (const [k, v] of Object.entries(aliases)) if (typeof v !== 'string' || v === '') fail(file, `aliases.${k}`, 'must be a non-empty alias')
   for (const key of Object.keys(o)) if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
   return {
     name: o.name,
@@ -101,6 +109,8 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
     permissions: { privilegedNames: names as string[] },
     instances: num(file, 'instances', o.instances, 1, 1, 64),
     memory,
-    availability: { responseTimeMs: num(file, 'availability.responseTimeMs', a.responseTimeMs, 20000, 1) }
+    availability: { responseTimeMs: num(file, 'availability.responseTimeMs', a.responseTimeMs, 20000, 1) },
+    platformRegularExpressionToRemotelyEnabled: enabled === undefined ? null : enabled as string[],
+    aliases: aliases as Record<string, string>
   }
 }

@@ -130,6 +130,20 @@ describe('packages, upload and lifecycle', () => {
     assert.match(missing.stderr, /no microservice named 'nope' is deployed/)
   })
 
+  test("microservice.json's remotely-enabled list and aliases override the code's", async () => {
+    const zip = await packCopy(EXAMPLE_DIR, work, (c) => {
+      c.name = 'example2'
+      c.platformRegularExpressionToRemotelyEnabled = ['calculator']
+      c.aliases = { 'com.example.Out': 'product' }
+    })
+    const up = await cli(d.configFile, 'upload', zip)
+    assert.equal(up.code, 0, up.stderr)
+    assert.equal(problem(await post(d.url, '/example2/diagnostics/echo', '"x"')).code, 'UNKNOWN_SERVICE')
+    const r = await post(d.url, '/example2/calculator/multiply', '<in><a>2</a><b>3</b></in>', { 'Content-Type': 'application/xml', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' })
+    assert.equal(r.text, '<product>\n  <result>6</result>\n</product>')
+    assert.match((await cli(d.configFile, 'remove', 'example2')).stdout, /removed example2/)
+  })
+
   test('what is deployed survives a restart of the platform', async () => {
     await d.restart()
     assert.equal(await multiply(d.url), 200)
