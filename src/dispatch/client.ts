@@ -287,10 +287,6 @@ export class MicroserviceDirectory {
     this.groups.delete(name)
   }
 
-  names (): string[] {
-    return [...this.groups.keys()]
-  }
-
   close (): void {
     for (const g of this.groups.values()) g.close()
     this.groups.clear()

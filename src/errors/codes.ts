@@ -42,10 +42,6 @@ export interface Failure {
   status?: number
 }
 
-export function failure (code: ErrorCode, detail: string): Failure {
-  return { code, detail }
-}
-
 /** Thrown inside the gateway and the runtime; converted to a Failure at each boundary. */
 export class GatewayError extends Error {
   constructor (readonly code: ErrorCode, detail: string, readonly status: number = codes[code].status) {

@@ -1,5 +1,5 @@
 import {
-  t, type Descriptor, type ObjectDescriptor, type AnyDescriptor, type FieldDescriptor,
+  t, type Descriptor, type ObjectDescriptor, type FieldDescriptor,
   isNullable, typeName, javaClassName, inferType, sameType, Typed, LocalDate
 } from '../descriptors/types'
 import { ValueError } from './errors'
@@ -475,4 +475,3 @@ export function primitiveDefault (d: Descriptor): unknown {
   }
 }
 
-export type { AnyDescriptor }
