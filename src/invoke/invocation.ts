@@ -86,7 +86,9 @@ export class Invocation implements PendingCall {
     this.method = method
 
     if (this.gw.inFlight >= config.maxInFlight) return this.fail({ code: 'OVERLOADED', detail: `${this.gw.inFlight} requests are in progress` })
-    const declared = head.contentLength === '' ? -1 : Number(head.contentLength)
+    // uWS refuses a malformed Content-Length before we run; NaN would still read as "unknown length".
+    const n = head.contentLength === '' ? -1 : Number(head.contentLength)
+    const declared = Number.isNaN(n) ? -1 : n
     if (declared > config.maxBodyBytes) return this.fail({ code: 'BODY_TOO_LARGE', detail: `the body has ${declared} bytes; the limit is ${config.maxBodyBytes}` })
     if (head.ip === '') this.remoteIp = remoteAddress(this.res)
     this.gw.inFlight++
