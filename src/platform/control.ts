@@ -47,7 +47,6 @@ export class ControlServer {
     if (action === undefined && req.method === 'DELETE') {
       await this.manager.remove(name)
       this.deployer.record(name, null, 'stopped')
-      this.deployer.prune(name, null)
       rmSync(join(this.deployer.options.deploymentDirectory, name), { recursive: true, force: true })
       return reply(res, 200, { message: `removed ${name}` })
     }

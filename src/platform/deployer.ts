@@ -128,8 +128,8 @@ export class Deployer {
     this.state.write(state)
   }
 
-  /** Deletes the unpacked versions of a microservice other than `keep` (all of them with null). */
-  prune (name: string, keep: string | null): void {
+  /** Deletes the unpacked versions of a microservice other than `keep`. */
+  prune (name: string, keep: string): void {
     const dir = join(this.options.deploymentDirectory, name)
     if (!existsSync(dir)) return
     for (const v of readdirSync(dir)) {

@@ -2,8 +2,8 @@ import {
   t, type Descriptor, type ObjectDescriptor, type FieldDescriptor,
   isNullable, typeName, javaClassName, inferType, sameType, Typed, LocalDate
 } from '../descriptors/types'
-import { ValueError } from './errors'
-import { kindOf, parseScalar, scalarText, hashMapOrder, xstreamDate, parseXStreamDate } from './java-text'
+import { ValueError, rethrowAt } from './errors'
+import { kindOf, parseScalar, scalarText, javaMapEntries, xstreamDate, parseXStreamDate } from './java-text'
 
 /**
  * The XStream element model the alpha family writes and reads. XStream produces a tree of
@@ -98,11 +98,6 @@ function runtimeOf (value: unknown, declared: Descriptor): Descriptor {
   return defaultRuntime(declared)
 }
 
-/** Rethrows a ValueError with `segment` in front of its path; no closure per value on the way down. */
-function at (err: unknown, segment: string | number): never {
-  throw err instanceof ValueError ? err.at(segment) : err
-}
-
 function leaf (name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
   return { name, attrs, text, children: [], collection: false, parent }
 }
@@ -148,17 +143,17 @@ class Writer {
         this.seen.set(v, node)
         const item = runtime.item
         for (let k = 0; k < v.length; k++) {
-          try { node.children.push(this.node(v[k], item, null, node)) } catch (err) { at(err, k) }
+          try { node.children.push(this.node(v[k], item, null, node)) } catch (err) { rethrowAt(err, k) }
         }
         return node
       }
       case 'map': {
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
-        for (const [k, x] of mapEntries(v, runtime.className)) {
+        for (const [k, x] of javaMapEntries(v, runtime.className)) {
           const entry: AlphaNode = { name: 'entry', attrs: [], text: null, children: [], collection: false, parent: node }
           entry.children.push(leaf('string', [], k, entry))
-          try { entry.children.push(this.node(x, runtime.value, null, entry)) } catch (err) { at(err, k) }
+          try { entry.children.push(this.node(x, runtime.value, null, entry)) } catch (err) { rethrowAt(err, k) }
           node.children.push(entry)
         }
         return node
@@ -190,13 +185,13 @@ class Writer {
           const items = fv instanceof Typed ? fv.value : fv
           if (!Array.isArray(items)) throw new ValueError(`expected a list, got ${kindOf(items)}`)
           for (let k = 0; k < items.length; k++) {
-            try { node.children.push(this.node(items[k], f.type.item, f.implicit, node)) } catch (err) { at(err, k) }
+            try { node.children.push(this.node(items[k], f.type.item, f.implicit, node)) } catch (err) { rethrowAt(err, k) }
           }
         } else {
           node.children.push(this.node(fv, f.type, naming.field(f.alias ?? f.name), node))
         }
       } catch (err) {
-        at(err, f.name)
+        rethrowAt(err, f.name)
       }
     }
     return node
@@ -244,19 +239,6 @@ function resolveReference (from: AlphaNode, relative: string): AlphaNode | null 
     n = found
   }
   return n ?? null
-}
-
-function mapEntries (v: unknown, className: string): Array<[string, unknown]> {
-  let entries: Array<[string, unknown]>
-  if (v instanceof Map) entries = [...(v as Map<unknown, unknown>).entries()].map(([k, x]) => [String(k), x])
-  else if (typeof v === 'object' && v !== null && !Array.isArray(v)) entries = Object.entries(v)
-  else throw new ValueError(`expected a map, got ${kindOf(v)}`)
-  if (className !== 'java.util.LinkedHashMap') {
-    const order = hashMapOrder(entries.map((e) => e[0]))
-    const byKey = new Map(entries)
-    entries = order.map((k) => [k, byKey.get(k)])
-  }
-  return entries
 }
 
 export function toAlphaNode (value: unknown, declared: Descriptor, ctx: AlphaContext): AlphaNode {
@@ -354,7 +336,7 @@ class Reader {
     try {
       return this.read(child, d, isField)
     } catch (err) {
-      return at(err, segment)
+      return rethrowAt(err, segment)
     }
   }
 
@@ -408,7 +390,7 @@ class Reader {
       try {
         out[f.name] = parseScalar(f.type.type, value, true)
       } catch (err) {
-        at(err, f.name)
+        rethrowAt(err, f.name)
       }
     }
     let seen: Set<string> | null = null

@@ -1,7 +1,7 @@
 // What the two beta (Jackson) serializers share.
 import { type Descriptor, inferType, Typed } from '../descriptors/types'
 import { ValueError } from './errors'
-import { kindOf, hashMapOrder } from './java-text'
+import { kindOf } from './java-text'
 
 /** Jackson without the jsr310 module, word for word. */
 export const LOCAL_DATE_UNSUPPORTED = 'Java 8 date/time type `java.time.LocalDate` not supported by default: add Module "com.fasterxml.jackson.datatype:jackson-datatype-jsr310" to enable handling'
@@ -14,17 +14,4 @@ export function jacksonRuntimeType (value: unknown, d: Descriptor): Descriptor {
     return r
   }
   return d
-}
-
-/** Entries of a map value in the order Java iterates it (HashMap: bucket order; LinkedHashMap: insertion). */
-export function orderedEntries (v: unknown, className: string): Array<[string, unknown]> {
-  let entries: Array<[string, unknown]>
-  if (v instanceof Map) entries = [...(v as Map<unknown, unknown>).entries()].map(([k, x]) => [String(k), x])
-  else if (typeof v === 'object' && v !== null && !Array.isArray(v)) entries = Object.entries(v)
-  else throw new ValueError(`expected a map, got ${kindOf(v)}`)
-  if (className === 'java.util.Map' || className === 'java.util.HashMap') {
-    const byKey = new Map(entries)
-    entries = hashMapOrder(entries.map((e) => e[0])).map((k) => [k, byKey.get(k)])
-  }
-  return entries
 }

@@ -1,9 +1,9 @@
 import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../descriptors/types'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
-import { ValueError } from './errors'
-import { javaDouble, kindOf } from './java-text'
-import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType, orderedEntries } from './beta-common'
+import { ValueError, rethrowAt } from './errors'
+import { javaDouble, kindOf, javaMapEntries } from './java-text'
+import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
 
@@ -26,11 +26,6 @@ function keysOf (d: ObjectDescriptor): { compact: string[], pretty: string[] } {
   return k
 }
 
-/** Rethrows a ValueError with `segment` in front of its path. No closure per value on the way down. */
-function at (err: unknown, segment: string | number): never {
-  throw err instanceof ValueError ? err.at(segment) : err
-}
-
 /** Writes Jackson's compact form, or its DefaultPrettyPrinter form when `indent` is not null. */
 function write (value: unknown, declared: Descriptor, indent: string | null): string {
   const v = value instanceof Typed ? value.value : value
@@ -38,7 +33,7 @@ function write (value: unknown, declared: Descriptor, indent: string | null): st
     if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
     return 'null'
   }
-  const d = declared.kind === 'any' || value instanceof Typed ? jacksonRuntimeType(value, declared) : declared
+  const d = jacksonRuntimeType(value, declared)
   switch (d.kind) {
     case 'scalar':
       switch (d.type) {
@@ -67,29 +62,19 @@ function write (value: unknown, declared: Descriptor, indent: string | null): st
       if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
       const record = v as Record<string, unknown>
       const fields = d.fields
-      const keys = keysOf(d)
-      if (indent === null) {
-        let out = '{'
-        for (let k = 0; k < fields.length; k++) {
-          const f = fields[k]!
-          const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
-          let text: string
-          try { text = write(fv, f.type, null) } catch (err) { at(err, f.name) }
-          out += (k === 0 ? keys.compact[k]! : ',' + keys.compact[k]!) + text
-        }
-        return out + '}'
-      }
-      if (fields.length === 0) return '{ }'
-      const inner = indent + '  '
-      let out = '{\n'
+      if (indent !== null && fields.length === 0) return '{ }'
+      const keys = indent === null ? keysOf(d).compact : keysOf(d).pretty
+      const inner = indent === null ? null : indent + '  '
+      const sep = inner === null ? ',' : ',\n' + inner
+      let out = inner === null ? '{' : '{\n' + inner
       for (let k = 0; k < fields.length; k++) {
         const f = fields[k]!
         const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
         let text: string
-        try { text = write(fv, f.type, inner) } catch (err) { at(err, f.name) }
-        out += (k === 0 ? '' : ',\n') + inner + keys.pretty[k]! + text
+        try { text = write(fv, f.type, inner) } catch (err) { rethrowAt(err, f.name) }
+        out += (k === 0 ? keys[k]! : sep + keys[k]!) + text
       }
-      return out + '\n' + indent + '}'
+      return inner === null ? out + '}' : out + '\n' + indent + '}'
     }
     case 'list': case 'array': {
       if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(d)} (an array), got ${kindOf(v)}`)
@@ -98,34 +83,26 @@ function write (value: unknown, declared: Descriptor, indent: string | null): st
       let out = ''
       for (let k = 0; k < v.length; k++) {
         let text: string
-        try { text = write(v[k], item, sub) } catch (err) { at(err, k) }
+        try { text = write(v[k], item, sub) } catch (err) { rethrowAt(err, k) }
         out += k === 0 ? text : (indent === null ? ',' : ', ') + text
       }
       if (indent === null) return '[' + out + ']'
       return v.length === 0 ? '[ ]' : `[ ${out} ]`
     }
     case 'map': {
-      const entries = orderedEntries(v, d.className)
-      if (indent === null) {
-        let out = '{'
-        for (let k = 0; k < entries.length; k++) {
-          const [key, x] = entries[k]!
-          let text: string
-          try { text = write(x, d.value, null) } catch (err) { at(err, key) }
-          out += (k === 0 ? '' : ',') + jacksonString(key) + ':' + text
-        }
-        return out + '}'
-      }
-      if (entries.length === 0) return '{ }'
-      const inner = indent + '  '
-      let out = '{\n'
+      const entries = javaMapEntries(v, d.className)
+      if (indent !== null && entries.length === 0) return '{ }'
+      const inner = indent === null ? null : indent + '  '
+      const sep = inner === null ? ',' : ',\n' + inner
+      const colon = inner === null ? ':' : ' : '
+      let out = inner === null ? '{' : '{\n' + inner
       for (let k = 0; k < entries.length; k++) {
         const [key, x] = entries[k]!
         let text: string
-        try { text = write(x, d.value, inner) } catch (err) { at(err, key) }
-        out += (k === 0 ? '' : ',\n') + inner + jacksonString(key) + ' : ' + text
+        try { text = write(x, d.value, inner) } catch (err) { rethrowAt(err, key) }
+        out += (k === 0 ? '' : sep) + jacksonString(key) + colon + text
       }
-      return out + '\n' + indent + '}'
+      return inner === null ? out + '}' : out + '\n' + indent + '}'
     }
     case 'any': case 'void':
       throw new ValueError(`cannot write ${typeName(d)}`)
@@ -155,4 +132,4 @@ export function createBetaJsonSerializer (options: BetaJsonOptions = {}): Serial
   }
 }
 
-export { LocalDate, orderedEntries }
+export { LocalDate }

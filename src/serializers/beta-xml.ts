@@ -2,10 +2,10 @@ import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, pl
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
-import { ValueError, within } from './errors'
-import { kindOf, parseScalar, scalarText } from './java-text'
+import { ValueError, rethrowAt } from './errors'
+import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { primitiveDefault } from './alpha-node'
-import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType, orderedEntries } from './beta-common'
+import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 
 /** Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls cannot be written. */
 export function escapeBetaXml (s: string): string {
@@ -57,10 +57,12 @@ class Writer {
           const isList = f.type.kind === 'list' || f.type.kind === 'array'
           // A null List property is left out; other nulls are written as an empty element.
           if ((fv === null || fv === undefined) && isList) continue
-          within(f.name, () => {
+          try {
             if (isList && !(plain(fv) instanceof Typed)) this.wrappedList(fv, (f.type as { item: Descriptor }).item, f.name, f.name)
             else this.element(fv, f.type, f.name)
-          })
+          } catch (err) {
+            rethrowAt(err, f.name)
+          }
         }
         if (this.out.length === before) this.out[before - 1] = `<${name}/>`
         else this.out.push(`</${name}>`)
@@ -70,12 +72,12 @@ class Writer {
         this.wrappedList(v, d.item, name, 'item')
         return
       case 'map': {
-        const entries = orderedEntries(v, d.className)
+        const entries = javaMapEntries(v, d.className)
         if (entries.length === 0) { this.out.push(`<${name}/>`); return }
         this.out.push(`<${name}>`)
         for (const [k, x] of entries) {
           if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
-          within(k, () => this.element(x, d.value, k))
+          try { this.element(x, d.value, k) } catch (err) { rethrowAt(err, k) }
         }
         this.out.push(`</${name}>`)
         return
@@ -96,15 +98,20 @@ class Writer {
 
   /** Jackson's XML module unwraps a list inside a list: its items join the outer list's items. */
   private items (values: unknown[], item: Descriptor, itemName: string): void {
-    values.forEach((x, k) => within(k, () => {
+    for (let k = 0; k < values.length; k++) {
+      const x = values[k]
       const inner = plain(x)
-      if (Array.isArray(inner)) {
-        const r = jacksonRuntimeType(x, item)
-        this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
-      } else {
-        this.element(x, item, itemName)
+      try {
+        if (Array.isArray(inner)) {
+          const r = jacksonRuntimeType(x, item)
+          this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
+        } else {
+          this.element(x, item, itemName)
+        }
+      } catch (err) {
+        rethrowAt(err, k)
       }
-    }))
+    }
   }
 }
 
@@ -139,16 +146,18 @@ function read (el: XmlElement, d: Descriptor): unknown {
           const known = d.fields.map((f) => `"${f.name}"`).join(', ')
           throw new ValueError(`Unrecognized field "${name}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`)
         }
-        out[field.name] = within(field.name, () => read(child, field.type))
+        try { out[field.name] = read(child, field.type) } catch (err) { rethrowAt(err, field.name) }
       }
       return out
     }
     case 'list': case 'array':
       // Root lists hold <item> elements; a List property wraps items named like the property.
-      return el.children.map((c, k) => within(k, () => read(c, d.item)))
+      return el.children.map((c, k) => { try { return read(c, d.item) } catch (err) { return rethrowAt(err, k) } })
     case 'map': {
       const out = new Map<string, unknown>()
-      for (const c of el.children) out.set(c.name, within(c.name, () => read(c, d.value)))
+      for (const c of el.children) {
+        try { out.set(c.name, read(c, d.value)) } catch (err) { rethrowAt(err, c.name) }
+      }
       return out
     }
     case 'any':

@@ -129,6 +129,17 @@ export function hashMapOrder (keys: readonly string[]): string[] {
   return keys.map((k, i) => [k, bucket(k), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map((e) => e[0])
 }
 
+/** Entries of a map value in the order Java iterates it: a LinkedHashMap in insertion order, any other map in HashMap order. Plain objects are accepted as maps. */
+export function javaMapEntries (v: unknown, className: string): Array<[string, unknown]> {
+  let entries: Array<[string, unknown]>
+  if (v instanceof Map) entries = [...(v as Map<unknown, unknown>).entries()].map(([k, x]) => [String(k), x])
+  else if (typeof v === 'object' && v !== null && !Array.isArray(v)) entries = Object.entries(v)
+  else throw new ValueError(`expected a map, got ${kindOf(v)}`)
+  if (className === 'java.util.LinkedHashMap') return entries
+  const byKey = new Map(entries)
+  return hashMapOrder(entries.map((e) => e[0])).map((k) => [k, byKey.get(k)])
+}
+
 const pad2 = (n: number): string => String(n).padStart(2, '0')
 
 /** XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5). */

@@ -60,13 +60,11 @@ export async function post (url: string, path: string, body: string, headers: Re
   return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
-export type ProblemBody = Problem
-
 /** Parses a problem+json body and checks its shape against the status and the request id header. */
-export function problem (r: Reply): ProblemBody {
+export function problem (r: Reply): Problem {
   const ct = r.headers.get('content-type') ?? ''
   if (!ct.startsWith('application/problem+json')) throw new Error(`expected application/problem+json, got '${ct}': ${r.text}`)
-  const p = JSON.parse(r.text) as ProblemBody
+  const p = JSON.parse(r.text) as Problem
   for (const k of ['type', 'title', 'detail', 'code', 'requestId'] as const) {
     if (typeof p[k] !== 'string' || p[k] === '') throw new Error(`problem member ${k} missing: ${r.text}`)
   }
