@@ -1,15 +1,15 @@
-import { Bench } from 'tinybench'
+import { newBench, meanUs } from './tinybench'
 
 export interface Pair { stage: string, input: string, ours: string, baseline: string, oursUs: number, baselineUs: number, ratio: number }
 
 /** Runs `ours` against `baseline` in one Bench (same process, same warm-up) and returns the pair. */
 export async function pair (stage: string, input: string, ours: [string, () => unknown], baseline: [string, () => unknown], timeMs = 300): Promise<Pair> {
-  const bench = new Bench({ time: timeMs, warmupTime: Math.min(200, timeMs) })
+  const bench = await newBench({ time: timeMs, warmupTime: Math.min(200, timeMs) })
   bench.add(ours[0], ours[1])
   bench.add(baseline[0], baseline[1])
   await bench.run()
-  const o = bench.tasks[0]!.result!.latency.mean * 1000
-  const b = bench.tasks[1]!.result!.latency.mean * 1000
+  const o = meanUs(bench.tasks[0])
+  const b = meanUs(bench.tasks[1])
   return { stage, input, ours: ours[0], baseline: baseline[0], oursUs: o, baselineUs: b, ratio: o / b }
 }
 

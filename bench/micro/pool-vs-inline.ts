@@ -1,6 +1,6 @@
 // Pool round trip vs inline split+encode, per body size, in the same run: the data behind
 // WORKER_POOL.inlineMaxBytes. Run: npm run bench:micro
-import { Bench } from 'tinybench'
+import { newBench, meanUs } from './tinybench'
 import { InvokePool } from '../../src/pool/pool'
 import { prepareInvoke, type InvokeTask } from '../../src/pool/task'
 
@@ -32,11 +32,11 @@ export async function run (): Promise<Array<{ size: number, inlineUs: number, po
       const a = prepareInvoke(task(b))
       const p = await pool.run(task(b), null)
       if (!(a instanceof Uint8Array) || !(p instanceof Uint8Array) || Buffer.compare(a, p) !== 0) throw new Error('inline and pool frames differ')
-      const bench = new Bench({ time: size >= 256 * 1024 ? 1500 : 700 })
+      const bench = await newBench({ time: size >= 256 * 1024 ? 1500 : 700 })
       bench.add(`inline ${size}`, () => { prepareInvoke(task(b)) })
       bench.add(`pool ${size}`, async () => { await pool.run(task(b), null) })
       await bench.run()
-      const [inline, pooled] = bench.tasks.map((t) => t.result!.latency.mean * 1000)
+      const [inline, pooled] = bench.tasks.map(meanUs)
       out.push({ size, inlineUs: inline!, poolUs: pooled! })
     }
   } finally {

@@ -2,7 +2,7 @@
 // JSON.stringify / JSON.parse for the JSON families, fast-xml-parser's XMLBuilder / XMLParser
 // for the XML ones. Inputs: the example's In and Out, and a list of In of about 1 MB.
 // Run: npm run bench:serializers [-- --json]
-import { Bench } from 'tinybench'
+import { newBench, meanUs } from './tinybench'
 import { XMLBuilder, XMLParser } from 'fast-xml-parser'
 import { t } from '../../src/descriptors/types'
 import { defaultSerializers, type SerializerBeanName } from '../../src/serializers'
@@ -38,13 +38,13 @@ export async function run (quick = false): Promise<Row[]> {
       if (JSON.stringify(back) !== JSON.stringify(input.value)) throw new Error(`${bean} ${input.name}: round trip differs`)
       const text = bytes.toString()
       const xmlTree = json ? null : parser.parse(text) as unknown
-      const bench = new Bench({ time: quick ? 150 : big ? 1500 : 500, warmupTime: quick ? 50 : 200 })
+      const bench = await newBench({ time: quick ? 150 : big ? 1500 : 500, warmupTime: quick ? 50 : 200 })
       bench.add('ours serialize', () => { s.serialize(input.value, input.type) })
       bench.add('baseline serialize', json ? () => { JSON.stringify(input.value) } : () => { builder.build(xmlTree) })
       bench.add('ours deserialize', () => { s.deserialize(bytes, input.type) })
       bench.add('baseline deserialize', json ? () => { JSON.parse(bytes.toString()) } : () => { parser.parse(bytes.toString()) })
       await bench.run()
-      const mean = (k: number): number => bench.tasks[k]!.result!.latency.mean * 1000
+      const mean = (k: number): number => meanUs(bench.tasks[k])
       rows.push({ bean, input: input.name, direction: 'serialize', bytes: bytes.length, oursUs: mean(0), baselineUs: mean(1), ratio: mean(0) / mean(1) })
       rows.push({ bean, input: input.name, direction: 'deserialize', bytes: bytes.length, oursUs: mean(2), baselineUs: mean(3), ratio: mean(2) / mean(3) })
     }

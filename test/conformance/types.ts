@@ -1,6 +1,6 @@
-// The types of shared/conformance/TYPES.md as runtime descriptors, and the conversions between
+// The types of vectors/TYPES.md as runtime descriptors, and the conversions between
 // the vectors' JSON description of Java values and our JS values.
-import { t, LocalDate, Typed, type Descriptor, type ObjectDescriptor } from '../../src/descriptors/types'
+import { t, LocalDate, Typed, inferType, javaClassName, simpleName, type Descriptor, type ObjectDescriptor } from '../../src/descriptors/types'
 
 export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 export const Out = t.object('com.example.Out', { result: t.Integer })
@@ -180,4 +180,51 @@ export function cleanVector (v: unknown): unknown {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cleanVector(x)]))
   }
   return v
+}
+
+/**
+ * The Java runtime type tree of a value read as `d`, in the vectors' notation: `Object[](In, null)`,
+ * `ArrayList(ArrayList(Integer))`, `LinkedHashMap(a=Integer, b=Integer)`. Objects are named, not expanded,
+ * as the vectors do. This is what tells Long from Integer, LinkedHashMap from an object, ArrayList from LinkedList.
+ */
+export function typeTreeOf (v: unknown, d: Descriptor): string {
+  if (v === null || v === undefined) return 'null'
+  if (v instanceof Typed) return typeTreeOf(v.value, v.type)
+  let rt: Descriptor = d
+  if (d.kind === 'any') {
+    const inferred = inferType(v)
+    if (inferred === null || inferred === undefined) throw new Error(`no Java type for ${String(v)} in an Object slot`)
+    rt = inferred
+  }
+  const name = simpleName(javaClassName(rt))
+  // A declared type names the Java class; the JS value must be the one that class reads into.
+  if (!fitsJsShape(v, rt)) return `${name} held as a JS ${typeof v} ${Object.prototype.toString.call(v)}`
+  if (rt.kind === 'list' || rt.kind === 'array') {
+    const item = rt.item
+    return `${name}(${(v as unknown[]).map((x) => typeTreeOf(x, item)).join(', ')})`
+  }
+  if (rt.kind === 'map') {
+    const value = rt.value
+    return `${name}(${[...(v as Map<string, unknown>).entries()].map(([k, x]) => `${k}=${typeTreeOf(x, value)}`).join(', ')})`
+  }
+  return name
+}
+
+function fitsJsShape (v: unknown, d: Descriptor): boolean {
+  switch (d.kind) {
+    case 'scalar':
+      switch (d.type) {
+        case 'int': case 'Integer': return typeof v === 'number' && Number.isInteger(v)
+        case 'long': case 'Long': return typeof v === 'bigint'
+        case 'double': case 'Double': return typeof v === 'number'
+        case 'boolean': case 'Boolean': return typeof v === 'boolean'
+        default: return typeof v === 'string'
+      }
+    case 'date': return v instanceof Date
+    case 'localDate': return v instanceof LocalDate
+    case 'list': case 'array': return Array.isArray(v)
+    case 'map': return v instanceof Map
+    case 'object': return typeof v === 'object' && !Array.isArray(v) && !(v instanceof Map)
+    default: return true
+  }
 }

@@ -1,15 +1,18 @@
-// Every variant-null case of shared/conformance/vectors.json (made by the real XStream, Jettison
+// Every variant-null case of vectors/vectors.json (a copy of the shared reference vectors, see
+// vectors/PROVENANCE.md; made by the real XStream, Jettison
 // and Jackson), both directions: serialize must give the exact bytes (or fail where Java fails);
 // deserialize must give the value (or fail where Java fails); and the bytes of a serialize case
 // must read back to the value wherever Java's own round trip did.
-import { test, describe, after } from 'node:test'
+import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { t, Typed, type Descriptor } from '../../src/descriptors/types'
+import { t, type Descriptor } from '../../src/descriptors/types'
 import { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer, type Serializer } from '../../src/serializers'
-import { ROOT } from '../../src/config/config'
-import { In, Out, Outer, Holder, ANY, ALPHA_ALIASES, descriptorOf, fromVector, toVector, cleanVector, parseTypeTree } from './types'
+import { ValueError } from '../../src/serializers/errors'
+import { SyntaxErrorAt } from '../../src/errors/syntax'
+import { In, Out, Outer, Holder, ANY, ALPHA_ALIASES, descriptorOf, fromVector, toVector, cleanVector, parseTypeTree, typeTreeOf } from './types'
 
 interface Case {
   id: number
@@ -25,11 +28,23 @@ interface Case {
   error: string | null
   roundTrip?: { equal: boolean, value: unknown, typeTree: string | null, error: string | null }
   resultJavaType?: string | null
+  resultTypeTree?: string | null
 }
 
-const file = join(ROOT, '..', 'shared', 'conformance', 'vectors.json')
-const data = JSON.parse(readFileSync(file, 'utf8')) as { cases: Case[] }
+// The tests run compiled from dist/test/conformance; the vectors stay in the source tree.
+const VECTORS = join(__dirname, '..', '..', '..', 'test', 'conformance', 'vectors', 'vectors.json')
+const VECTORS_SHA256 = '3bd931a42855418be3cf330b28c44eca58812e61fa9120aebebe918da358623d'
+const raw = readFileSync(VECTORS)
+const data = JSON.parse(raw.toString('utf8')) as { cases: Case[] }
 const primary = data.cases.filter((c) => c.variant === null)
+
+/** What the suite must cover; a change to the vectors or to the filter shows here, not as fewer silent passes. */
+const EXPECTED = { primary: 396, serialize: 332, deserialize: 58, javaErrors: 25, roundTrips: 254, typeTrees: 298, exceptions: 6 }
+
+/** Java refused: ours must refuse with one of its own error classes, never a TypeError from a bug. */
+function isRefusal (err: unknown): boolean {
+  return err instanceof ValueError || err instanceof SyntaxErrorAt
+}
 
 /**
  * Cases that cannot hold as Java wrote them, each with the reason; each is still asserted, against
@@ -86,7 +101,12 @@ function deserializeDescriptor (c: Case): Descriptor {
   return descriptorOf(c.javaType)
 }
 
-const counts = { serialize: 0, deserialize: 0, roundTrips: 0, javaErrors: 0, exceptions: 0 }
+const counts = { serialize: 0, deserialize: 0, roundTrips: 0, typeTrees: 0, javaErrors: 0, exceptions: 0 }
+
+test('the vectors are the recorded copy', () => {
+  assert.equal(createHash('sha256').update(raw).digest('hex'), VECTORS_SHA256)
+  assert.equal(primary.length, EXPECTED.primary)
+})
 
 for (const family of ['alpha', 'beta'] as const) {
   for (const format of ['xml', 'json'] as const) {
@@ -98,7 +118,7 @@ for (const family of ['alpha', 'beta'] as const) {
             const d = descriptorOf(c.javaType)
             const value = valueFor(c, d)
             if (c.error !== null) {
-              assert.throws(() => s.serialize(value, d), `Java fails: ${c.error}`)
+              assert.throws(() => s.serialize(value, d), isRefusal, `Java fails: ${c.error}`)
               counts.javaErrors++
               counts.serialize++
               return
@@ -110,6 +130,10 @@ for (const family of ['alpha', 'beta'] as const) {
               const back = s.deserialize(Buffer.from(c.serialized!), d)
               assert.deepEqual(toVector(back), cleanVector(c.value), 'reads back to the value')
               counts.roundTrips++
+              if (c.roundTrip.typeTree !== null) {
+                assert.equal(typeTreeOf(back, d), c.roundTrip.typeTree, 'reads back to the same Java types')
+                counts.typeTrees++
+              }
             }
             return
           }
@@ -127,14 +151,17 @@ for (const family of ['alpha', 'beta'] as const) {
             return
           }
           if (c.error !== null) {
-            assert.throws(() => s.deserialize(bytes, d), `Java fails: ${c.error}`)
+            assert.throws(() => s.deserialize(bytes, d), isRefusal, `Java fails: ${c.error}`)
             counts.javaErrors++
             counts.deserialize++
             return
           }
           const got = s.deserialize(bytes, d)
           assert.deepEqual(toVector(got), cleanVector(c.value))
-          if (c.resultJavaType === 'java.lang.Integer') assert.ok(typeof (got instanceof Typed ? got.value : got) === 'number')
+          if (c.resultTypeTree != null) {
+            assert.equal(typeTreeOf(got, d), c.resultTypeTree, 'the same Java types as Java read')
+            counts.typeTrees++
+          }
           counts.deserialize++
         })
       }
@@ -142,10 +169,7 @@ for (const family of ['alpha', 'beta'] as const) {
   }
 }
 
-after(() => {
-  const total = counts.serialize + counts.deserialize + counts.exceptions
-  console.log(`conformance: ${counts.serialize + counts.deserialize} of ${primary.length} variant-null cases hold as in Java ` +
-    `(${counts.serialize} serialize, ${counts.deserialize} deserialize, ${counts.javaErrors} of them errors where Java throws; ` +
-    `${counts.roundTrips} serialized outputs also read back); ${counts.exceptions} listed exceptions asserted against their documented behaviour; ` +
-    `${total} of ${primary.length} cases run`)
+// Declared last, so it runs after every case above (node:test runs a file's tests in order).
+test('every recorded case ran, with its type tree checked where Java recorded one', () => {
+  assert.deepEqual({ primary: primary.length, ...counts }, EXPECTED)
 })
