@@ -3,7 +3,7 @@
 import { MicroserviceDirectory } from '../../src/dispatch/client'
 import { CatalogIndex } from '../../src/dispatch/catalog'
 import { gateway } from '../../src/protocol/generated/gateway'
-import { parseRoute } from '../../src/http/head'
+import { parseRoute } from '../../src/invoke/route'
 import { pair, type Pair } from './common'
 
 export async function run (): Promise<Pair[]> {

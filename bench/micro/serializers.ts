@@ -5,7 +5,8 @@
 import { newBench, meanUs } from './tinybench'
 import { XMLBuilder, XMLParser } from 'fast-xml-parser'
 import { t } from '../../src/descriptors/types'
-import { defaultSerializers, type SerializerBeanName } from '../../src/serializers'
+import { defaultSerializers } from '../../src/serializers'
+import type { SerializerBeanName } from '../../src/core/vocabulary'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 const Out = t.object('com.example.Out', { result: t.Integer })

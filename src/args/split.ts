@@ -1,13 +1,11 @@
 import { isUtf8 } from 'node:buffer'
-import { splitJsonArray, validateJsonDocument, DEFAULT_MAX_DEPTH } from '../json/scan'
+import { splitJsonArray, validateJsonDocument } from '../json/scan'
+import { DEFAULT_MAX_DEPTH } from '../core/limits'
+import { PARAM_ARRAY, type ApiMode, type BodyFormat } from '../core/vocabulary'
 import { scanXml, XmlSyntaxError, type XmlHandler } from '../xml/scan'
 import { SyntaxErrorAt } from '../errors/syntax'
 import { GatewayError } from '../errors/codes'
 
-export type BodyFormat = 'json' | 'xml'
-export type ApiMode = 'ROA' | 'RMC'
-
-const PARAM_ARRAY = 'paramArray'
 
 /**
  * Cuts a request body into its arguments: [start0, end0, start1, end1, ...], byte offsets into

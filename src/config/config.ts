@@ -1,10 +1,37 @@
 import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
 import { availableParallelism } from 'node:os'
-import { isSequenceName, type SequenceName } from '../serializers/serializer'
-import type { PoolOptions } from '../pool/pool'
-import type { DispatchOptions } from '../dispatch/client'
-import type { ApiMode } from '../args/split'
+import { MAX_POOL_THREADS } from '../core/limits'
+import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../core/vocabulary'
+
+/** WORKER_POOL: the Piscina pool that splits large bodies. */
+export interface PoolOptions {
+  /** Upper bound of worker threads (DESIGN: 128). */
+  maxThreads: number
+  /** Threads kept alive when idle. */
+  minThreads: number
+  idleTimeoutMs: number
+  /** Tasks allowed to wait for a thread before callers get OVERLOADED. */
+  maxQueue: number
+  /** Executing timeout of one task (DESIGN: 240 s). The worker running it is terminated. */
+  taskTimeoutMs: number
+  /** Bodies up to this size are split on the main thread; 0 sends every body to the pool. */
+  inlineMaxBytes: number
+}
+
+/** DISPATCH: the gateway's connections to microservices. */
+export interface DispatchOptions {
+  /** Persistent connections kept to each microservice. */
+  connectionsPerMicroservice: number
+  connectTimeoutMs: number
+  /** Availability check period. */
+  pingIntervalMs: number
+  /** A check answered slower than this (or not at all) makes the microservice unavailable (SPEC: 20000 ms). */
+  availabilityTimeoutMs: number
+  reconnectMinMs: number
+  reconnectMaxMs: number
+  maxFrameBytes: number
+}
 
 /** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
 export interface GatewayConfig {
@@ -50,8 +77,6 @@ export interface PlatformConfig {
 }
 
 export const ROOT = resolve(__dirname, '..', '..', '..')
-/** DESIGN's pool size, kept as the most a config may ask for. */
-export const MAX_POOL_THREADS = 128
 export const DEFAULT_CONFIG_FILE = join(ROOT, 'config', 'platform.json')
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
@@ -126,7 +151,7 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
   const seq = str(http, 'defaultSequenceName', hp)
   if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
   const apiId = str(http, 'defaultApiId', hp)
-  if (apiId !== 'ROA' && apiId !== 'RMC') throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
+  if (!isApiMode(apiId)) throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
   const cors = section(http.cors, `${hp}.cors`)
   const pool = section(raw.WORKER_POOL, 'WORKER_POOL')
   const dispatch = section(raw.DISPATCH, 'DISPATCH')

@@ -4,19 +4,8 @@ import type { Failure } from '../errors/codes'
 import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'
+import type { DispatchOptions } from '../config/config'
 
-export interface DispatchOptions {
-  /** Persistent connections kept to each microservice. */
-  connectionsPerMicroservice: number
-  connectTimeoutMs: number
-  /** Availability check period. */
-  pingIntervalMs: number
-  /** A check answered slower than this (or not at all) makes the microservice unavailable (SPEC: 20000 ms). */
-  availabilityTimeoutMs: number
-  reconnectMinMs: number
-  reconnectMaxMs: number
-  maxFrameBytes: number
-}
 
 export const GATEWAY_ID = randomUUID()
 
@@ -95,7 +84,7 @@ export class MicroserviceClient implements ConnectionOwner {
     const conn = this.pick()
     if (conn === null) {
       const failure: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` }
-      call.settle(null, failure)
+      call.settle(failure)
       return
     }
     conn.send(call, frame)
@@ -208,7 +197,7 @@ export class MicroserviceGroup {
   send (call: PendingCall, frame: Uint8Array): void {
     const c = this.pick()
     if (c === null) {
-      call.settle(null, { code: 'MICROSERVICE_UNAVAILABLE', detail: this.unavailableReason() ?? `microservice '${this.name}' is not connected` })
+      call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: this.unavailableReason() ?? `microservice '${this.name}' is not connected` })
       return
     }
     c.send(call, frame)

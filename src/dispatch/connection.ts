@@ -70,7 +70,7 @@ export class BackendConnection {
         if (call === undefined) return // cancelled or timed out meanwhile
         this.inflight.delete(result.id)
         call.connection = null
-        call.settle(result, null)
+        call.settle(result)
         return
       }
       case 'pong': this.owner.onPong(this, f.pong as gateway.Pong); return
@@ -92,7 +92,7 @@ export class BackendConnection {
     this.inflight.clear()
     for (const call of calls) {
       call.connection = null
-      call.settle(null, { code: 'BACKEND_CONNECTION_LOST', detail: `the connection to microservice '${this.owner.name}' was lost during the call` })
+      call.settle({ code: 'BACKEND_CONNECTION_LOST', detail: `the connection to microservice '${this.owner.name}' was lost during the call` })
     }
     this.owner.onClosed(this, error)
   }

@@ -1,6 +1,9 @@
 import type { gateway } from '../protocol/generated/gateway'
 import type { Failure } from '../errors/codes'
 
+/** What a call ends with: the microservice's Result, or a failure from dispatch (lost connection, not connected). */
+export type CallOutcome = gateway.Result | Failure
+
 /** A call waiting for its Result. The HTTP side implements it; dispatch settles it exactly once. */
 export interface PendingCall {
   readonly callId: number
@@ -8,5 +11,5 @@ export interface PendingCall {
   connection: { cancel (call: PendingCall): void } | null
   /** The executing-timeout timer, while in flight. */
   timer: NodeJS.Timeout | null
-  settle (result: gateway.Result | null, failure: Failure | null): void
+  settle (outcome: CallOutcome): void
 }

@@ -1,17 +1,16 @@
 import type { HttpRequest } from 'uWebSockets.js'
+import type { CallHead } from '../invoke/head'
 
 /**
- * What the gateway needs from a request, copied out at once: uWS's HttpRequest is valid only
- * during the route callback. Every field is assigned in the constructor so all heads share one shape.
- * uWS answers '' for an absent header, so an empty header counts as absent (the default applies).
+ * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
+ * callback. Every field is assigned in the constructor so all heads share one shape.
  */
-export class RequestHead {
+export class RequestHead implements CallHead {
   readonly method: string
   readonly url: string
   readonly contentType: string
   readonly accept: string
   readonly contentLength: string
-  readonly transferEncoding: string
   readonly apiId: string
   readonly sequenceName: string
   readonly privilegeNames: string
@@ -29,7 +28,6 @@ export class RequestHead {
     this.contentType = req.getHeader('content-type')
     this.accept = req.getHeader('accept')
     this.contentLength = req.getHeader('content-length')
-    this.transferEncoding = req.getHeader('transfer-encoding')
     this.apiId = req.getHeader('x-platform-api-id')
     this.sequenceName = req.getHeader('x-platform-sequence-name')
     this.privilegeNames = req.getHeader('x-platform-privilege-names')
@@ -43,39 +41,18 @@ export class RequestHead {
   }
 }
 
-/** The nine X-PLATFORM-* request headers of SPEC, in their canonical spelling. */
-export const PLATFORM_HEADERS = [
-  'X-PLATFORM-API-ID',
-  'X-PLATFORM-Privilege-Names',
-  'X-PLATFORM-Locale',
-  'X-PLATFORM-Sequence-Name',
-  'X-PLATFORM-Request-ID',
-  'X-PLATFORM-Session-ID',
-  'X-PLATFORM-User',
-  'X-PLATFORM-Client-Application-Name',
-  'X-PLATFORM-IP'
-] as const
+/**
+ * The client's address. Formatted from uWS's binary form: an IPv4 (or IPv4-mapped) address is four
+ * numbers, much cheaper than getRemoteAddressAsText plus a UTF-8 decode (4.5% of the gateway's CPU).
+ */
+export function remoteAddress (res: { getRemoteAddress (): ArrayBuffer, getRemoteAddressAsText (): ArrayBuffer }): string {
+  const b = new Uint8Array(res.getRemoteAddress())
+  if (b.length === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`
+  if (b.length === 16 && b[10] === 0xff && b[11] === 0xff && isZero(b, 10)) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`
+  return Buffer.from(res.getRemoteAddressAsText()).toString()
+}
 
-/** /{microservice}/{service}/{method} → the three names, or null. Names are percent-decoded. */
-export function parseRoute (url: string): [string, string, string] | null {
-  if (url.charCodeAt(0) !== 0x2f) return null
-  const a = url.indexOf('/', 1)
-  if (a < 0) return null
-  const b = url.indexOf('/', a + 1)
-  if (b < 0) return null
-  if (url.indexOf('/', b + 1) >= 0) return null
-  let ms = url.slice(1, a)
-  let svc = url.slice(a + 1, b)
-  let m = url.slice(b + 1)
-  if (ms === '' || svc === '' || m === '') return null
-  if (url.includes('%')) {
-    try {
-      ms = decodeURIComponent(ms)
-      svc = decodeURIComponent(svc)
-      m = decodeURIComponent(m)
-    } catch {
-      return null
-    }
-  }
-  return [ms, svc, m]
+function isZero (b: Uint8Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if (b[k] !== 0) return false
+  return true
 }

@@ -1,38 +1,43 @@
 import uWS from 'uWebSockets.js'
-import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
-import { RequestHead } from './head'
-import { corsPolicy, type CorsPolicy } from './respond'
-import { Invocation } from '../invoke/invocation'
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { RequestHead, remoteAddress } from './head'
+import { writeAnswer } from './respond'
+import { Pipeline, Invocation } from '../invoke/invoke'
+import type { Answer } from '../invoke/answer'
+import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/ports'
 import type { GatewayConfig } from '../config/config'
-import type { InvokePool } from '../pool/pool'
-import type { MicroserviceDirectory } from '../dispatch/client'
 
-/** The HTTP entry point on :8082: every path goes through one Invocation. */
-export class Gateway {
+/** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
+export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
-  readonly cors: CorsPolicy
-  readonly retryAfter: string
-  /** Requests holding a body or a call right now. */
-  inFlight = 0
-  private callIds = 0
+  readonly pipeline: Pipeline<HttpResponse>
   private listenSocket: us_listen_socket | null = null
   port = 0
 
-  constructor (readonly config: GatewayConfig, readonly pool: InvokePool, readonly directory: MicroserviceDirectory) {
-    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds)
-    this.retryAfter = String(config.retryAfterSeconds)
+  constructor (readonly config: GatewayConfig, preparer: Preparer, backends: Backends) {
+    this.pipeline = new Pipeline(config, preparer, backends, this)
     this.app = uWS.App()
     this.app.any('/*', (res, req) => {
-      const inv = new Invocation(this, res, new RequestHead(req))
+      const inv = new Invocation(this.pipeline, res, new RequestHead(req))
+      // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
       res.onAborted(() => inv.onAborted())
       inv.begin()
     })
   }
 
-  /** Call ids are unique per gateway, so they stay unique over every connection. */
-  nextCallId (): number {
-    this.callIds = this.callIds >= 0xffffffff ? 1 : this.callIds + 1
-    return this.callIds
+  /** Requests holding a body or a call right now. */
+  get inFlight (): number { return this.pipeline.inFlight }
+
+  readBody (res: HttpResponse, sink: BodySink): void {
+    res.onData((chunk, isLast) => sink.onChunk(chunk, isLast))
+  }
+
+  write (res: HttpResponse, answer: Answer): void {
+    writeAnswer(res, this.pipeline.cors, answer)
+  }
+
+  remoteAddress (res: HttpResponse): string {
+    return remoteAddress(res)
   }
 
   listen (host = this.config.host, port = this.config.port): Promise<number> {
@@ -56,7 +61,7 @@ export class Gateway {
       this.listenSocket = null
     }
     const deadline = Date.now() + graceMs
-    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (this.pipeline.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     // close() exists in this uWS build (it ends every connection) but not in its typings.
     ;(this.app as TemplatedApp & { close (): void }).close()
   }

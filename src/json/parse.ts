@@ -1,5 +1,5 @@
 import { JsonSyntaxError, scanNumber, scanString, skipWhitespace, skipBom } from './scan'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../serializers/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 
 /**
  * A lossless JSON tree: numbers keep their source text (so a 64-bit long is never rounded through

@@ -1,4 +1,5 @@
 import { SyntaxErrorAt } from '../errors/syntax'
+import { DEFAULT_MAX_DEPTH } from '../core/limits'
 
 /**
  * A validating JSON scanner over UTF-8 bytes (RFC 8259). It builds nothing: it returns where a
@@ -8,7 +9,6 @@ import { SyntaxErrorAt } from '../errors/syntax'
 
 export class JsonSyntaxError extends SyntaxErrorAt {}
 
-export const DEFAULT_MAX_DEPTH = 1000
 
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d

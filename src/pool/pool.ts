@@ -2,20 +2,8 @@ import { join } from 'node:path'
 import { Piscina } from 'piscina'
 import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from './task'
 import type { Failure } from '../errors/codes'
+import type { PoolOptions } from '../config/config'
 
-export interface PoolOptions {
-  /** Upper bound of worker threads (DESIGN: 128). */
-  maxThreads: number
-  /** Threads kept alive when idle. */
-  minThreads: number
-  idleTimeoutMs: number
-  /** Tasks allowed to wait for a thread before callers get OVERLOADED. */
-  maxQueue: number
-  /** Executing timeout of one task (DESIGN: 240 s). The worker running it is terminated. */
-  taskTimeoutMs: number
-  /** Bodies up to this size are split on the main thread; 0 sends every body to the pool. */
-  inlineMaxBytes: number
-}
 
 export const WORKER_FILE = join(__dirname, '..', '..', 'workers', 'invoke.js')
 
@@ -78,6 +66,8 @@ export class InvokePool {
       signal?.removeEventListener('abort', onAbort)
     }
   }
+
+  get inlineMaxBytes (): number { return this.options.inlineMaxBytes }
 
   get threads (): number { return this.piscina.threads.length }
   get queueSize (): number { return Math.max(0, this.outstanding - this.piscina.threads.length) }

@@ -1,7 +1,9 @@
-import { splitArguments, type ApiMode, type BodyFormat } from '../args/split'
+import { splitArguments } from '../args/split'
+import type { ApiMode, BodyFormat } from '../core/vocabulary'
 import { encodeFrame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import { GatewayError, type Failure } from '../errors/codes'
+import { argumentCountRule } from '../core/rules'
 
 /** Everything a worker needs to turn a body into an Invoke frame. Data only: it crosses threads. */
 export interface InvokeTask {
@@ -35,8 +37,9 @@ export function prepareInvoke (task: InvokeTask, transferable = true): InvokeTas
     throw err
   }
   const count = slices.length / 2
-  if (task.mode === 'RMC' && count !== task.parameterCount) {
-    return { code: 'ARGUMENT_COUNT', detail: `${task.service}.${task.method} takes ${task.parameterCount} argument${task.parameterCount === 1 ? '' : 's'}, the body has ${count}` }
+  if (task.mode === 'RMC') {
+    const broken = argumentCountRule(task.service, task.method, task.parameterCount, count)
+    if (broken !== null) return broken
   }
   const args = new Array<Uint8Array>(count)
   for (let k = 0; k < count; k++) args[k] = task.body.subarray(slices[2 * k], slices[2 * k + 1])

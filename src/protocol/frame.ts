@@ -2,7 +2,7 @@ import { gateway } from './generated/gateway'
 
 export const PROTOCOL_VERSION = 1
 /** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
-export const DEFAULT_MAX_FRAME_BYTES = 17 * 1024 * 1024
+import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export type Frame = gateway.Frame
 export type FrameInit = gateway.IFrame

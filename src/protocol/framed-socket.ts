@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
-import { FrameReader, type Frame, type FrameInit, encodeFrame, DEFAULT_MAX_FRAME_BYTES } from './frame'
+import { FrameReader, type Frame, type FrameInit, encodeFrame } from './frame'
+import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export interface FramedSocketEvents {
   onFrame (frame: Frame): void

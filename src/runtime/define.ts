@@ -1,5 +1,6 @@
 import type { Descriptor, Infer, InferTuple } from '../descriptors/types'
-import type { Serializer, SerializerBeanName } from '../serializers/serializer'
+import type { Serializer } from '../serializers/serializer'
+import type { SerializerBeanName } from '../core/vocabulary'
 
 /** What a method learns about the call: the X-PLATFORM-* headers, and whether it is privileged. */
 export interface CallContext {

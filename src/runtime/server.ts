@@ -5,8 +5,10 @@ import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import { codes, type ErrorCode } from '../errors/codes'
 import { typeName } from '../descriptors/types'
-import { defaultSerializers, ValueError, isSequenceName, SEQUENCES, type Serializer, type SerializerBeanName } from '../serializers'
+import { defaultSerializers, ValueError, type Serializer } from '../serializers'
+import { isSequenceName, SEQUENCES, type SerializerBeanName } from '../core/vocabulary'
 import { SyntaxErrorAt } from '../errors/syntax'
+import { roaRule, argumentCountRule } from '../core/rules'
 import { ServiceError, type CallContext, type MethodDefinition, type MicroserviceDefinition, type PermissionResolver } from './define'
 import { buildServiceIndex, toCatalog, type ServiceEntry } from './catalog'
 import type { RuntimeSettings } from './settings'
@@ -204,8 +206,9 @@ export class MicroserviceServer {
     if (svc === undefined || !svc.remotelyEnabled) return fail('UNKNOWN_SERVICE', `service '${inv.service}' is not remotely enabled in microservice '${this.options.name}'`)
     const m = svc.methods.get(inv.method)
     if (m === undefined) return fail('UNKNOWN_METHOD', `service '${inv.service}' has no method '${inv.method}'`)
-    if (inv.mode === gateway.Mode.ROA && m.params.length !== 1) return fail('ROA_NEEDS_ONE_PARAMETER', `${inv.service}.${inv.method} has ${m.params.length} parameters; call it in RMC mode`)
-    if (inv.arguments.length !== m.params.length) return fail('ARGUMENT_COUNT', `${inv.service}.${inv.method} takes ${m.params.length} arguments, got ${inv.arguments.length}`)
+    const broken = (inv.mode === gateway.Mode.ROA ? roaRule(inv.service, inv.method, m.params.length) : null) ??
+      argumentCountRule(inv.service, inv.method, m.params.length, inv.arguments.length)
+    if (broken !== null) return fail(broken.code, broken.detail)
     if (!isSequenceName(inv.sequence)) return fail('UNKNOWN_SEQUENCE', `unknown sequence '${inv.sequence}'`)
     const serializer = this.serializers[SEQUENCES[inv.sequence].bean]
 

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_READ_LIMITS } from '../core/limits'
+
 /** Internal protocol server settings of a microservice (SPEC, Limits; DESIGN, internal protocol). */
 export interface RuntimeSettings {
   /** Idle time after which a connection is closed, ms. */
@@ -23,8 +25,6 @@ export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze
   threadExecutingTimeOut: 240000,
   backlog: 0,
   queueLimit: 10000,
-  maxFrameBytes: 17 * 1024 * 1024,
-  maxDepth: 1000,
-  maxNodes: 1_000_000,
-  maxStringLength: 16 * 1024 * 1024
+  maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
+  ...DEFAULT_READ_LIMITS
 })

@@ -1,7 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'

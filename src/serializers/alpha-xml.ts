@@ -1,7 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
 
 /** XStream's XML name coding: `_` → `__`, `$` → `_-`. */

@@ -3,7 +3,7 @@ import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
 import { parseJavaInteger, parseJavaDouble } from './java-text'
 import { primitiveDefault } from './alpha-node'
-import type { ReadLimits } from './limits'
+import type { ReadLimits } from '../core/limits'
 
 import { LOCAL_DATE_UNSUPPORTED } from './beta-common'
 

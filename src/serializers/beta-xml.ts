@@ -1,7 +1,7 @@
 import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, plain, Typed } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError, rethrowAt } from './errors'
 import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { primitiveDefault } from './alpha-node'

@@ -1,14 +1,15 @@
-import type { Serializer, SerializerBeanName } from './serializer'
+import type { Serializer } from './serializer'
+import type { SerializerBeanName } from '../core/vocabulary'
 import { createAlphaXmlSerializer } from './alpha-xml'
 import { createAlphaJsonSerializer } from './alpha-json'
 import { createBetaJsonSerializer } from './beta-json'
 import { createBetaXmlSerializer } from './beta-xml'
 import type { AliasMap } from './alpha-node'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 
 export { DEFAULT_READ_LIMITS, type ReadLimits }
 
-export * from './serializer'
+export type { Serializer } from './serializer'
 export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer }
 export { ValueError } from './errors'
 

@@ -1,6 +1,5 @@
 import type { Descriptor } from '../descriptors/types'
-
-export type SerializerFormat = 'json' | 'xml'
+import type { BodyFormat } from '../core/vocabulary'
 
 /**
  * A serializer of a sequence. A microservice may provide its own under a bean name
@@ -8,21 +7,7 @@ export type SerializerFormat = 'json' | 'xml'
  * `deserialize` throws ValueError (or JsonSyntaxError / XmlSyntaxError) for a bad argument.
  */
 export interface Serializer {
-  readonly format: SerializerFormat
+  readonly format: BodyFormat
   serialize (value: unknown, type: Descriptor): string | Uint8Array
   deserialize (bytes: Uint8Array, type: Descriptor): unknown
-}
-
-export const SEQUENCES = {
-  alphaParamArrayXmlInOutSequence: { format: 'xml', bean: 'alphaXmlSerializer' },
-  alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer' },
-  betaParamArrayXmlInOutSequence: { format: 'xml', bean: 'betaXmlSerializer' },
-  betaParamArrayJsonInOutSequence: { format: 'json', bean: 'betaJsonSerializer' }
-} as const satisfies Record<string, { format: SerializerFormat, bean: string }>
-
-export type SequenceName = keyof typeof SEQUENCES
-export type SerializerBeanName = (typeof SEQUENCES)[SequenceName]['bean']
-
-export function isSequenceName (s: string): s is SequenceName {
-  return Object.prototype.hasOwnProperty.call(SEQUENCES, s)
 }

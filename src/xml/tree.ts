@@ -1,5 +1,5 @@
 import { scanXml, decodeText, XmlSyntaxError, type XmlHandler } from './scan'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../serializers/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 
 /** An element of a parsed XML document. Text is decoded; `children` holds elements only. */
 export interface XmlElement {

@@ -1,7 +1,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
-import { PLATFORM_HEADERS } from '../../src/http/head'
+import { PLATFORM_HEADERS } from '../../src/invoke/head'
 
 describe('headers, CORS and the call context', () => {
   let p: RunningPlatform

@@ -5,7 +5,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { t, LocalDate, Typed, type Descriptor, type FieldInput, type ScalarDescriptor } from '../../src/descriptors/types'
-import { defaultSerializers, type SerializerBeanName } from '../../src/serializers'
+import { defaultSerializers } from '../../src/serializers'
+import type { SerializerBeanName } from '../../src/core/vocabulary'
 
 interface Profile {
   /** Characters a string may hold. */

@@ -1,4 +1,4 @@
-import type { BodyFormat } from '../args/split'
+import type { BodyFormat } from '../core/vocabulary'
 import type { Failure } from '../errors/codes'
 
 type MediaFormat = BodyFormat | 'other'

@@ -1,0 +1,29 @@
+/** Every size and depth limit with a default, defined once; config, gateway and runtime read them here. */
+
+/** Bounds on what a reader builds from one argument, whatever the client sends. */
+export interface ReadLimits {
+  /** Deepest nesting of arrays/objects/elements. */
+  maxDepth: number
+  /** Most values (JSON) or elements (XML) in one argument. */
+  maxNodes: number
+  /** Longest string (JSON) or text of one element (XML), in UTF-16 units. */
+  maxStringLength: number
+}
+
+/** Nesting the splitter and the deserializers accept by default (config: maxDepth). */
+export const DEFAULT_MAX_DEPTH = 1000
+
+export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
+  maxDepth: DEFAULT_MAX_DEPTH,
+  maxNodes: 1_000_000,
+  maxStringLength: 16 * 1024 * 1024
+})
+
+/** DESIGN: bodies up to 16 MiB by default. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** Room for a maximal body plus the frame's envelope (ids, names, call context). */
+export const DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_BODY_BYTES + 1024 * 1024
+
+/** DESIGN's worker pool size, kept as the most a config may ask for. */
+export const MAX_POOL_THREADS = 128

@@ -1,0 +1,33 @@
+/**
+ * The words both sides of the wire share: body formats, invocation modes and the four sequences of
+ * SPEC. The bottom layer: it imports nothing, and every other module takes these names from here.
+ */
+
+/** The two body formats of SPEC ("The body is text only, JSON or XML"). */
+export type BodyFormat = 'json' | 'xml'
+
+/** SPEC's invocation modes, chosen by X-PLATFORM-API-ID (case sensitive). */
+export type ApiMode = 'ROA' | 'RMC'
+
+export function isApiMode (s: string): s is ApiMode {
+  return s === 'ROA' || s === 'RMC'
+}
+
+/** SPEC's sequence table: the format each sequence reads and writes, and the bean it looks up. */
+export const SEQUENCES = {
+  alphaParamArrayXmlInOutSequence: { format: 'xml', bean: 'alphaXmlSerializer' },
+  alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer' },
+  betaParamArrayXmlInOutSequence: { format: 'xml', bean: 'betaXmlSerializer' },
+  betaParamArrayJsonInOutSequence: { format: 'json', bean: 'betaJsonSerializer' }
+} as const satisfies Record<string, { format: BodyFormat, bean: string }>
+
+export type SequenceName = keyof typeof SEQUENCES
+/** The bean names a microservice may define to replace a sequence's default serializer. */
+export type SerializerBeanName = (typeof SEQUENCES)[SequenceName]['bean']
+
+export function isSequenceName (s: string): s is SequenceName {
+  return Object.prototype.hasOwnProperty.call(SEQUENCES, s)
+}
+
+/** The root element of an RMC XML body (SPEC, body shapes). */
+export const PARAM_ARRAY = 'paramArray'

@@ -1,0 +1,47 @@
+/**
+ * What the pipeline reads of a request: the method, the path and the headers it uses, as strings.
+ * The HTTP adapter copies them out of its request object; '' means absent (uWS answers '' for an
+ * absent header, so an empty header counts as absent and the default applies).
+ */
+export interface CallHead {
+  /** Lower case, as uWS gives it: 'post', 'options', ... */
+  readonly method: string
+  readonly url: string
+  readonly contentType: string
+  readonly accept: string
+  readonly contentLength: string
+  readonly apiId: string
+  readonly sequenceName: string
+  readonly privilegeNames: string
+  readonly locale: string
+  readonly requestId: string
+  readonly sessionId: string
+  readonly user: string
+  readonly clientApplicationName: string
+  readonly ip: string
+  readonly origin: string
+}
+
+/** The nine X-PLATFORM-* request headers of SPEC, in their canonical spelling. */
+export const PLATFORM_HEADERS = [
+  'X-PLATFORM-API-ID',
+  'X-PLATFORM-Privilege-Names',
+  'X-PLATFORM-Locale',
+  'X-PLATFORM-Sequence-Name',
+  'X-PLATFORM-Request-ID',
+  'X-PLATFORM-Session-ID',
+  'X-PLATFORM-User',
+  'X-PLATFORM-Client-Application-Name',
+  'X-PLATFORM-IP'
+] as const
+
+/** X-PLATFORM-Privilege-Names: names separated by ';', blanks dropped. */
+export function splitNames (header: string): string[] {
+  if (header === '') return []
+  const out: string[] = []
+  for (const part of header.split(';')) {
+    const name = part.trim()
+    if (name !== '') out.push(name)
+  }
+  return out
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto'
+import { isErrorCode, type Failure } from '../errors/codes'
+import type { GatewayConfig } from '../config/config'
+import type { PendingCall } from '../dispatch/pending'
+import type { InvokeTask, InvokeTaskResult } from '../pool/task'
+import type { gateway } from '../protocol/generated/gateway'
+import { splitNames, type CallHead } from './head'
+import { planCall, isRefusal, type CallPlan } from './plan'
+import { BodyReader } from './body'
+import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
+import type { Backends, BodySink, CallOutcome, HttpPort, Preparer } from './ports'
+
+const EMPTY = new Uint8Array(0)
+/** The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel. */
+const CANCEL_GRACE_MS = 1000
+
+/** What every call of one gateway shares: settings, the pool, the backends, the HTTP port, counters. */
+export class Pipeline<R> {
+  readonly cors: CorsPolicy
+  readonly retryAfter: string
+  /** Requests holding a body or a call right now. */
+  inFlight = 0
+  private callIds = 0
+
+  constructor (
+    readonly config: GatewayConfig,
+    readonly preparer: Preparer,
+    readonly backends: Backends,
+    readonly http: HttpPort<R>
+  ) {
+    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds)
+    this.retryAfter = String(config.retryAfterSeconds)
+  }
+
+  /** Call ids are unique per gateway, so they stay unique over every connection. */
+  nextCallId (): number {
+    this.callIds = this.callIds >= 0xffffffff ? 1 : this.callIds + 1
+    return this.callIds
+  }
+}
+
+/**
+ * One request through the gateway. The stages, in the order a request meets them and in the order
+ * of this class: plan (no body needed: 404/400/415 without a round trip) → read the body → split
+ * and encode (inline, or on a worker for a large body) → dispatch → settle → answer. Every field
+ * is set in the constructor, so all invocations share one hidden class.
+ */
+export class Invocation<R> implements PendingCall, BodySink {
+  callId = 0
+  connection: PendingCall['connection'] = null
+  timer: NodeJS.Timeout | null = null
+  private aborted = false
+  private answered = false
+  private counted = false
+  private plan: CallPlan | null = null
+  private reader: BodyReader | null = null
+  private readonly requestId: string
+
+  constructor (private readonly p: Pipeline<R>, private readonly res: R, private readonly head: CallHead) {
+    this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
+  }
+
+  /** Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. */
+  begin (): void {
+    const p = this.p
+    if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
+    const plan = planCall(this.head, p.config, p.backends)
+    if (isRefusal(plan)) return this.fail(plan.refusal, plan.format)
+    this.plan = plan
+    if (p.inFlight >= p.config.maxInFlight) return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    p.inFlight++
+    this.counted = true
+    this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
+    p.http.readBody(this.res, this)
+  }
+
+  /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
+  onChunk (chunk: ArrayBuffer, last: boolean): void {
+    if (this.answered || this.reader === null) return
+    const refused = this.reader.push(new Uint8Array(chunk))
+    if (refused !== null) return this.fail(refused)
+    if (last) this.prepare(this.reader.finish())
+  }
+
+  /** Stage 3: split the arguments and encode the Invoke frame. */
+  private prepare (body: Uint8Array): void {
+    this.reader = null
+    const h = this.head
+    const plan = this.plan!
+    const method = plan.method
+    this.callId = this.p.nextCallId()
+    const task: InvokeTask = {
+      id: this.callId,
+      body,
+      mode: plan.mode,
+      format: plan.format,
+      service: method.service,
+      method: method.name,
+      sequence: plan.sequence,
+      parameterCount: method.parameterCount,
+      context: {
+        locale: h.locale === '' ? null : h.locale,
+        privilegeNames: splitNames(h.privilegeNames),
+        requestId: this.requestId,
+        sessionId: h.sessionId === '' ? null : h.sessionId,
+        user: h.user === '' ? null : h.user,
+        clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
+        ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip
+      },
+      timeoutMs: this.p.config.executingTimeoutMs + CANCEL_GRACE_MS,
+      maxDepth: this.p.config.maxDepth
+    }
+    const preparer = this.p.preparer
+    if (preparer.isInline(task)) this.dispatch(preparer.runInline(task))
+    else preparer.run(task, null).then((r) => this.dispatch(r), () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' }))
+  }
+
+  /** Stage 4: send the frame to the microservice, under the executing timeout. */
+  private dispatch (r: InvokeTaskResult): void {
+    if (this.aborted || this.answered) return this.release()
+    if (!(r instanceof Uint8Array)) return this.fail(r)
+    this.timer = setTimeout(onCallTimeout, this.p.config.executingTimeoutMs, this)
+    this.plan!.backend.send(this, r)
+  }
+
+  /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
+  settle (outcome: CallOutcome): void {
+    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+    if (this.aborted || this.answered) return
+    if (isFailure(outcome)) return this.fail(outcome)
+    const e = outcome.error as gateway.Error | null | undefined
+    if (e != null) {
+      const code = isErrorCode(e.code) ? e.code : 'INTERNAL'
+      return this.fail(e.status > 0 ? { code, detail: e.detail, status: e.status } : { code, detail: e.detail })
+    }
+    // Stage 6: the answer, the body exactly as the microservice serialized it.
+    if (outcome.isVoid) return this.reply(204, EMPTY)
+    this.reply(200, outcome.body)
+  }
+
+  /** The executing timeout passed. */
+  timeout (): void {
+    this.timer = null
+    if (this.aborted || this.answered) return
+    this.connection?.cancel(this)
+    this.fail({ code: 'EXECUTION_TIMEOUT', detail: `no answer within the executing timeout of ${this.p.config.executingTimeoutMs} ms; the call was cancelled` })
+  }
+
+  /** The client went away. The response must not be touched again. */
+  onAborted (): void {
+    this.aborted = true
+    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+    this.connection?.cancel(this)
+    this.release()
+  }
+
+  private reply (status: number, body: Uint8Array): void {
+    const contentType = status === 204 ? null : CONTENT_TYPES[this.plan!.format]
+    this.write({ status, contentType, body, requestId: this.requestId, origin: this.head.origin, headers: null, close: false })
+  }
+
+  private fail (f: Failure, format = this.plan?.format ?? 'json'): void {
+    this.write(problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter))
+  }
+
+  private write (answer: Answer): void {
+    if (this.aborted || this.answered) return
+    this.answered = true
+    this.p.http.write(this.res, answer)
+    this.release()
+  }
+
+  private release (): void {
+    if (!this.counted) return
+    this.counted = false
+    this.p.inFlight--
+  }
+}
+
+function onCallTimeout (inv: Invocation<unknown>): void {
+  inv.timeout()
+}
+
+/** A Failure is plain data with a code; a decoded Result is a protobuf message without one. */
+export function isFailure (o: CallOutcome): o is Failure {
+  return 'code' in o && typeof (o as Failure).code === 'string'
+}
