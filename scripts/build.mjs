@@ -1,26 +1,16 @@
 // Build: generate the protobuf code from proto/, compile TypeScript, copy the non-TS assets
-// (generated JS, microservice config files) next to the compiled code in dist/.
+// (generated JS, microservice config files) next to the compiled code in dist/, and drop compiled
+// files whose source is gone (a moved test must not keep running from a stale copy).
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs'
-import { join, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { cpSync, mkdirSync, readdirSync, existsSync, rmSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { root, bin, generatedJs, generateProto } from './gen-proto.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const bin = (name) => join(root, 'node_modules', '.bin', name)
-const gen = join(root, 'src', 'protocol', 'generated')
-mkdirSync(gen, { recursive: true })
-
-const proto = join(root, 'proto', 'gateway.proto')
-const js = join(gen, 'gateway.js')
-const dts = join(gen, 'gateway.d.ts')
-const stale = !existsSync(dts) || statSync(dts).mtimeMs < statSync(proto).mtimeMs
-if (stale) {
-  execFileSync(bin('pbjs'), ['-t', 'static-module', '-w', 'commonjs', '--force-number', '--no-verify', '--no-convert', '-o', js, proto], { stdio: 'inherit' })
-  execFileSync(bin('pbts'), ['-o', dts, js], { stdio: 'inherit' })
-}
+generateProto()
 execFileSync(bin('tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
 
-cpSync(js, join(root, 'dist', 'src', 'protocol', 'generated', 'gateway.js'))
+const dist = join(root, 'dist')
+cpSync(generatedJs, join(dist, 'src', 'protocol', 'generated', 'gateway.js'))
 // Microservice folders keep their config files beside the compiled entry module.
 function copyJson (from, to) {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
@@ -30,5 +20,18 @@ function copyJson (from, to) {
     else if (entry.name.endsWith('.json')) { mkdirSync(to, { recursive: true }); cpSync(src, dst) }
   }
 }
-copyJson(join(root, 'examples'), join(root, 'dist', 'examples'))
-copyJson(join(root, 'test', 'fixtures'), join(root, 'dist', 'test', 'fixtures'))
+copyJson(join(root, 'examples'), join(dist, 'examples'))
+copyJson(join(root, 'test', 'fixtures'), join(dist, 'test', 'fixtures'))
+
+function prune (dir) {
+  if (!existsSync(dir)) return
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name)
+    if (entry.isDirectory()) { prune(p); continue }
+    const m = /^(.*)\.(js|d\.ts|js\.map)$/.exec(entry.name)
+    if (m === null || p === join(dist, 'src', 'protocol', 'generated', 'gateway.js')) continue
+    const source = join(root, relative(dist, dir), `${m[1]}.ts`)
+    if (!existsSync(source)) rmSync(p)
+  }
+}
+for (const top of ['src', 'test', 'bench', 'workers', 'examples']) prune(join(dist, top))

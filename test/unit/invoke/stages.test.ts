@@ -1,0 +1,261 @@
+// The request path's stages without uWS, sockets or child processes: the plan is a pure function of
+// the head, the settings and the backends; the body reader enforces the limit; an Invocation driven
+// through a recording HTTP port and a recording backend answers as the error table says.
+import { test, describe } from 'node:test'
+import assert from 'node:assert/strict'
+import { planCall, isRefusal, type CallPlan, type Refusal } from '../../../src/invoke/plan'
+import { BodyReader } from '../../../src/invoke/body'
+import { parseRoute } from '../../../src/invoke/route'
+import { splitNames, type CallHead } from '../../../src/invoke/head'
+import { Pipeline, Invocation } from '../../../src/invoke/invoke'
+import type { Answer } from '../../../src/invoke/answer'
+import type { Backend, Backends, BodySink, HttpPort, Preparer } from '../../../src/invoke/ports'
+import type { PendingCall } from '../../../src/dispatch/pending'
+import { CatalogIndex } from '../../../src/dispatch/catalog'
+import { prepareInvoke, type InvokeTask } from '../../../src/pool/task'
+import { gateway } from '../../../src/protocol/generated/gateway'
+import { readVarint } from '../../../src/protocol/frame'
+import { defaultConfig } from '../../../src/config/config'
+
+const config = defaultConfig().gateway
+
+function head (over: Partial<CallHead> = {}): CallHead {
+  return {
+    method: 'post', url: '/example/calculator/multiply', contentType: 'application/json', accept: '', contentLength: '13',
+    apiId: '', sequenceName: '', privilegeNames: '', locale: '', requestId: '', sessionId: '', user: '',
+    clientApplicationName: '', ip: '', origin: '', ...over
+  }
+}
+
+const CATALOG = new CatalogIndex(gateway.Catalog.create({
+  microservice: 'example',
+  version: '1',
+  available: true,
+  services: [
+    { name: 'calculator', remotelyEnabled: true, methods: [{ name: 'multiply', parameterCount: 1 }, { name: 'multiplyInts', parameterCount: 2 }] },
+    { name: 'internal', remotelyEnabled: false, methods: [{ name: 'secret', parameterCount: 0 }] }
+  ]
+}))
+
+class RecordingBackend implements Backend {
+  sent: Array<{ call: PendingCall, frame: Uint8Array }> = []
+  constructor (public catalog: CatalogIndex | null = CATALOG, public reason: string | null = null) {}
+  unavailableReason (): string | null { return this.reason }
+  send (call: PendingCall, frame: Uint8Array): void { this.sent.push({ call, frame }) }
+}
+
+function backends (b: Backend): Backends {
+  return { get: (name) => (name === 'example' ? b : undefined) }
+}
+
+function plan (h: Partial<CallHead>, b: Backend = new RecordingBackend()): CallPlan | Refusal {
+  return planCall(head(h), config, backends(b))
+}
+
+function refusalCode (p: CallPlan | Refusal): string {
+  assert.ok(isRefusal(p), 'refused')
+  return p.refusal.code
+}
+
+describe('plan', () => {
+  test('a well-formed ROA call plans with the defaults', () => {
+    const p = plan({})
+    assert.ok(!isRefusal(p))
+    assert.deepEqual([p.format, p.mode, p.sequence, p.method.name, p.declaredLength], ['json', 'ROA', 'betaParamArrayJsonInOutSequence', 'multiply', 13])
+  })
+  const refusals: Array<[string, Partial<CallHead>, string]> = [
+    ['GET', { method: 'get' }, 'METHOD_NOT_ALLOWED'],
+    ['two segments', { url: '/example/calculator' }, 'ROUTE_NOT_FOUND'],
+    ['four segments', { url: '/a/b/c/d' }, 'ROUTE_NOT_FOUND'],
+    ['bad percent-encoding', { url: '/example/%zz/multiply' }, 'ROUTE_NOT_FOUND'],
+    ['no media type', { contentType: '', accept: '' }, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['JSON in, XML out', { contentType: 'application/json', accept: 'application/xml' }, 'FORMAT_MISMATCH'],
+    ['lower-case rmc', { apiId: 'rmc' }, 'UNKNOWN_API_ID'],
+    ['unknown sequence', { sequenceName: 'gammaSequence' }, 'UNKNOWN_SEQUENCE'],
+    ['XML body, JSON sequence', { contentType: 'application/xml' }, 'SEQUENCE_FORMAT_MISMATCH'],
+    ['unknown microservice', { url: '/nope/calculator/multiply' }, 'UNKNOWN_MICROSERVICE'],
+    ['service not remotely enabled', { url: '/example/internal/secret' }, 'UNKNOWN_SERVICE'],
+    ['unknown method', { url: '/example/calculator/divide' }, 'UNKNOWN_METHOD'],
+    ['ROA of a two-parameter method', { url: '/example/calculator/multiplyInts' }, 'ROA_NEEDS_ONE_PARAMETER'],
+    ['declared body over the limit', { contentLength: String(config.maxBodyBytes + 1) }, 'BODY_TOO_LARGE']
+  ]
+  for (const [name, h, code] of refusals) test(`${name} → ${code}`, () => assert.equal(refusalCode(plan(h)), code))
+
+  test('RMC of a two-parameter method plans', () => {
+    const p = plan({ url: '/example/calculator/multiplyInts', apiId: 'RMC' })
+    assert.ok(!isRefusal(p))
+    assert.equal(p.method.parameterCount, 2)
+  })
+  test('an unavailable backend → MICROSERVICE_UNAVAILABLE with its reason', () => {
+    const p = plan({}, new RecordingBackend(CATALOG, 'frozen'))
+    assert.equal(refusalCode(p), 'MICROSERVICE_UNAVAILABLE')
+    assert.equal((p as Refusal).refusal.detail, 'frozen')
+  })
+  test('a backend before its handshake → MICROSERVICE_UNAVAILABLE', () => assert.equal(refusalCode(plan({}, new RecordingBackend(null))), 'MICROSERVICE_UNAVAILABLE'))
+  test('a refusal of an XML request is written in XML', () => {
+    const p = plan({ contentType: 'application/xml', sequenceName: 'alphaParamArrayXmlInOutSequence', url: '/example/calculator/nope' })
+    assert.ok(isRefusal(p))
+    assert.equal(p.format, 'xml')
+  })
+  test('an absent or unreadable Content-Length is an undeclared length', () => {
+    for (const contentLength of ['', 'abc']) {
+      const p = plan({ contentLength })
+      assert.ok(!isRefusal(p))
+      assert.equal(p.declaredLength, -1)
+    }
+  })
+})
+
+describe('route and headers', () => {
+  test('routes', () => {
+    assert.deepEqual(parseRoute('/a/b/c'), ['a', 'b', 'c'])
+    assert.deepEqual(parseRoute('/a%20b/b/c%2Fd'), ['a b', 'b', 'c/d'])
+    for (const bad of ['', 'a/b/c', '/a/b/', '//b/c', '/a/b/c/', '/a/b/c/d']) assert.equal(parseRoute(bad), null, bad)
+  })
+  test('privilege names: split on ;, trimmed, blanks dropped', () => {
+    assert.deepEqual(splitNames(''), [])
+    assert.deepEqual(splitNames(' admin ; ;reader;'), ['admin', 'reader'])
+  })
+})
+
+describe('body reader', () => {
+  const chunk = (s: string): Uint8Array => Buffer.from(s)
+  test('a declared length is read into one buffer', () => {
+    const r = new BodyReader(5, 100, 1000)
+    assert.equal(r.push(chunk('ab')), null)
+    assert.equal(r.push(chunk('cde')), null)
+    assert.equal(Buffer.from(r.finish()).toString(), 'abcde')
+  })
+  test('more than declared is refused', () => {
+    const r = new BodyReader(2, 100, 1000)
+    assert.equal(r.push(chunk('abc'))?.code, 'MALFORMED_BODY')
+  })
+  test('an undeclared length is collected and joined, up to the limit', () => {
+    const r = new BodyReader(-1, 6, 1000)
+    assert.equal(r.push(chunk('abc')), null)
+    assert.equal(r.push(chunk('def')), null)
+    assert.equal(r.push(chunk('g'))?.code, 'BODY_TOO_LARGE')
+    const ok = new BodyReader(-1, 6, 1000)
+    ok.push(chunk('abc')); ok.push(chunk('d'))
+    assert.equal(Buffer.from(ok.finish()).toString(), 'abcd')
+  })
+  test('a body above the inline size gets an ArrayBuffer of its own (movable to a worker)', () => {
+    const big = new BodyReader(64, 100, 10)
+    big.push(new Uint8Array(64))
+    const b = big.finish()
+    assert.equal(b.byteOffset, 0)
+    assert.equal(b.buffer.byteLength, 64)
+  })
+  test('an empty body', () => {
+    assert.equal(new BodyReader(0, 10, 10).finish().length, 0)
+    assert.equal(new BodyReader(-1, 10, 10).finish().length, 0)
+  })
+})
+
+/** The HTTP side as a recorder: the body is handed over in the chunks given. */
+class RecordingPort implements HttpPort<string[]> {
+  answers: Answer[] = []
+  readBody (res: string[], sink: BodySink): void {
+    res.forEach((c, k) => {
+      const b = Buffer.from(c) // a view into Node's slab: hand over a copy of just its bytes, as uWS would
+      sink.onChunk(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer, k === res.length - 1)
+    })
+    if (res.length === 0) sink.onChunk(new ArrayBuffer(0), true)
+  }
+  write (_res: string[], answer: Answer): void { this.answers.push(answer) }
+  remoteAddress (): string { return '203.0.113.9' }
+}
+
+const inline: Preparer = {
+  inlineMaxBytes: 1 << 20,
+  isInline: () => true,
+  runInline: (t: InvokeTask) => prepareInvoke(t, false),
+  run: async (t: InvokeTask) => prepareInvoke(t)
+}
+
+function decodeInvoke (frame: Uint8Array): gateway.Invoke {
+  const [len, at] = readVarint(frame, 0)!
+  return gateway.Frame.decode(frame.subarray(at, at + len)).invoke as gateway.Invoke
+}
+
+describe('invocation through recording ports', () => {
+  function run (h: Partial<CallHead>, chunks: string[]): { port: RecordingPort, backend: RecordingBackend, pipeline: Pipeline<string[]>, inv: Invocation<string[]> } {
+    const port = new RecordingPort()
+    const backend = new RecordingBackend()
+    const pipeline = new Pipeline(config, inline, backends(backend), port)
+    const length = String(chunks.reduce((n, c) => n + Buffer.byteLength(c), 0))
+    const inv = new Invocation(pipeline, chunks, head({ contentLength: length, ...h }))
+    inv.begin()
+    return { port, backend, pipeline, inv }
+  }
+
+  test('RMC: the arguments reach the backend as exact slices with the call context; the Result is answered 200', () => {
+    const body = '[2, 30000000000000000000]'
+    const h = { url: '/example/calculator/multiplyInts', apiId: 'RMC', user: 'jdoe', privilegeNames: 'a;b' }
+    const { port, backend, pipeline } = run(h, [body.slice(0, 4), body.slice(4)])
+    assert.equal(backend.sent.length, 1)
+    const inv = decodeInvoke(backend.sent[0]!.frame)
+    assert.deepEqual(inv.arguments.map((a) => Buffer.from(a).toString()), ['2', '30000000000000000000'])
+    assert.equal(inv.context?.user, 'jdoe')
+    assert.deepEqual(inv.context?.privilegeNames, ['a', 'b'])
+    assert.equal(inv.context?.ip, '203.0.113.9')
+    assert.equal(pipeline.inFlight, 1)
+    const call = backend.sent[0]!.call
+    assert.ok(call.timer !== null, 'the executing timeout runs while the call is out')
+    call.settle(gateway.Result.create({ id: call.callId, body: Buffer.from('6') }))
+    assert.equal(call.timer, null)
+    assert.equal(port.answers.length, 1)
+    assert.equal(port.answers[0]!.status, 200)
+    assert.equal(Buffer.from(port.answers[0]!.body as Uint8Array).toString(), '6')
+    assert.equal(pipeline.inFlight, 0)
+  })
+
+  test('a void result is 204; a failure from dispatch is its problem; a method error keeps its own status', () => {
+    const cases: Array<[Parameters<PendingCall['settle']>[0], number]> = [
+      [gateway.Result.create({ isVoid: true }), 204],
+      [{ code: 'BACKEND_CONNECTION_LOST', detail: 'gone' }, 502],
+      [gateway.Result.create({ error: { code: 'METHOD_FAILED', detail: 'no', status: 409 } }), 409],
+      [gateway.Result.create({ error: { code: 'NOT_A_CODE', detail: 'x', status: 0 } }), 500]
+    ]
+    for (const [outcome, status] of cases) {
+      const { port, backend } = run({}, ['{"a":2,"b":3}'])
+      backend.sent[0]!.call.settle(outcome)
+      assert.equal(port.answers[0]!.status, status)
+    }
+  })
+
+  test('an RMC argument count that differs is ARGUMENT_COUNT before any send', () => {
+    const { port, backend, pipeline } = run({ url: '/example/calculator/multiplyInts', apiId: 'RMC' }, ['[2]'])
+    assert.equal(backend.sent.length, 0)
+    assert.equal(port.answers[0]!.status, 400)
+    assert.match(String(port.answers[0]!.body), /ARGUMENT_COUNT/)
+    assert.equal(pipeline.inFlight, 0)
+  })
+
+  test('a client abort cancels the call on its connection and frees its slot', () => {
+    const { backend, pipeline, inv } = run({}, ['{"a":2,"b":3}'])
+    const cancelled: number[] = []
+    const call = backend.sent[0]!.call
+    call.connection = { cancel: (c) => { cancelled.push(c.callId) } }
+    inv.onAborted()
+    assert.deepEqual(cancelled, [call.callId])
+    assert.equal(pipeline.inFlight, 0)
+  })
+
+  test('OPTIONS answers 204 with Allow and, for an allowed origin, the preflight headers', () => {
+    const { port } = run({ method: 'options', origin: 'https://app.example' }, [])
+    const a = port.answers[0]!
+    assert.equal(a.status, 204)
+    assert.deepEqual(a.headers?.slice(0, 4), ['Allow', 'POST, OPTIONS', 'Access-Control-Allow-Methods', 'POST, OPTIONS'])
+  })
+
+  test('in-flight limit → OVERLOADED with Retry-After', () => {
+    const port = new RecordingPort()
+    const pipeline = new Pipeline({ ...config, maxInFlight: 1 }, inline, backends(new RecordingBackend()), port)
+    new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
+    new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
+    assert.equal(port.answers.length, 1)
+    assert.equal(port.answers[0]!.status, 503)
+    assert.deepEqual(port.answers[0]!.headers, ['Retry-After', String(config.retryAfterSeconds)])
+  })
+})
