@@ -1,6 +1,6 @@
 // Plan stage: microservice → service → method lookup in the handshake catalog, against one Map.get
 // of a precomputed "ms/svc/method" key.
-import { MicroserviceDirectory } from '../../src/dispatch/client'
+import { MicroserviceDirectory } from '../../src/dispatch/directory'
 import { CatalogIndex } from '../../src/dispatch/catalog'
 import { gateway } from '../../src/protocol/generated/gateway'
 import { parseRoute } from '../../src/invoke/route'

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync } from 'node:fs'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
 import type { HostMessage } from '../runtime/host'
-import type { MicroserviceDirectory } from '../dispatch/client'
+import type { MicroserviceDirectory } from '../dispatch/directory'
 
 export const HOST_FILE = join(__dirname, '..', 'runtime', 'host.js')
 

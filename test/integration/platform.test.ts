@@ -199,7 +199,7 @@ describe('several instances', () => {
     process.kill(killed.child!.pid!, 'SIGKILL')
     // Calls already on its connection get 502 (DESIGN); once the gateway has seen the connection
     // drop, every call goes to the instance that is left.
-    await until(() => d.platform.directory.get('typekit')!.instances.get(killed.id)!.unavailableReason() !== null, 5000, 'the loss to be seen')
+    await until(() => d.platform.directory.get('typekit')!.instances.get(killed.id)!.reason !== null, 5000, 'the loss to be seen')
     const during = await Promise.all(Array.from({ length: 20 }, async () => (await post(d.url, '/typekit/types/pid', '[]', RMC)).status))
     assert.ok(during.every((s) => s === 200), during.join(','))
     await until(async () => (await pids()).size === 2, 10000, 'both instances again')

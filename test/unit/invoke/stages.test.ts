@@ -251,11 +251,14 @@ describe('invocation through recording ports', () => {
 
   test('in-flight limit → OVERLOADED with Retry-After', () => {
     const port = new RecordingPort()
-    const pipeline = new Pipeline({ ...config, maxInFlight: 1 }, inline, backends(new RecordingBackend()), port)
+    const backend = new RecordingBackend()
+    const pipeline = new Pipeline({ ...config, maxInFlight: 1 }, inline, backends(backend), port)
     new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
     new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
     assert.equal(port.answers.length, 1)
     assert.equal(port.answers[0]!.status, 503)
     assert.deepEqual(port.answers[0]!.headers, ['Retry-After', String(config.retryAfterSeconds)])
+    backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true })) // stops its executing-timeout timer
+    assert.equal(pipeline.inFlight, 0)
   })
 })

@@ -1,0 +1,101 @@
+import type { DispatchOptions } from '../config/config'
+import type { CatalogIndex } from './catalog'
+import { InstanceClient } from './instance'
+import type { PendingCall } from './pending'
+
+/**
+ * All instances of one microservice. A call goes to the instance with the fewest calls in flight
+ * among those that are connected, available and not draining; an instance being replaced drains:
+ * it gets no new calls while the ones it holds complete. Which instances serve, the catalog and
+ * the reason nothing serves are recomputed when an instance reports a change, not per request.
+ */
+export class MicroserviceGroup {
+  readonly instances = new Map<string, InstanceClient>()
+  private readonly draining = new Set<string>()
+  private serving: InstanceClient[] = []
+  /** The catalog of a serving instance (the newest registered first), else of any instance. */
+  catalog: CatalogIndex | null = null
+  private reason: string | null
+
+  constructor (readonly name: string) {
+    this.reason = `microservice '${name}' is not running`
+  }
+
+  /** Adds an instance (or returns the one of that id); the group follows its changes. */
+  instance (id: string, options: DispatchOptions): InstanceClient {
+    let client = this.instances.get(id)
+    if (client === undefined) {
+      client = new InstanceClient(this.name, options, () => this.recompute())
+      this.instances.set(id, client)
+      this.recompute()
+    }
+    return client
+  }
+
+  unavailableReason (): string | null {
+    return this.serving.length > 0 ? null : this.reason
+  }
+
+  send (call: PendingCall, frame: Uint8Array): void {
+    let best: InstanceClient | null = null
+    for (const c of this.serving) if (best === null || c.inflight < best.inflight) best = c
+    if (best === null) return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: this.reason ?? `microservice '${this.name}' is not connected` })
+    best.send(call, frame)
+  }
+
+  get inflight (): number {
+    let n = 0
+    for (const c of this.instances.values()) n += c.inflight
+    return n
+  }
+
+  /** Calls in flight on one instance. */
+  inflightOf (instance: string): number {
+    return this.instances.get(instance)?.inflight ?? 0
+  }
+
+  drain (instance: string): void {
+    if (!this.instances.has(instance)) return
+    this.draining.add(instance)
+    this.recompute()
+  }
+
+  isServing (instance: string): boolean {
+    const c = this.instances.get(instance)
+    return c !== undefined && this.serving.includes(c)
+  }
+
+  remove (instance: string): void {
+    this.instances.get(instance)?.close()
+    this.instances.delete(instance)
+    this.draining.delete(instance)
+    this.recompute()
+  }
+
+  close (): void {
+    for (const c of this.instances.values()) c.close()
+    this.instances.clear()
+    this.draining.clear()
+    this.recompute()
+  }
+
+  private recompute (): void {
+    const serving: InstanceClient[] = []
+    let catalog: CatalogIndex | null = null
+    let fallback: CatalogIndex | null = null
+    let reason: string | null = null
+    for (const [id, c] of [...this.instances].reverse()) {
+      const draining = this.draining.has(id)
+      if (!draining && c.reason === null && c.catalog !== null) {
+        serving.push(c)
+        catalog ??= c.catalog
+      }
+      if (!draining) reason ??= c.reason
+      fallback ??= c.catalog
+    }
+    this.serving = serving
+    this.catalog = catalog ?? fallback
+    if (this.instances.size === 0) this.reason = `microservice '${this.name}' is not running`
+    else this.reason = reason ?? `microservice '${this.name}' is being replaced`
+  }
+}
