@@ -2,7 +2,7 @@
 // (generated JS, microservice config files) next to the compiled code in dist/, and drop compiled
 // files whose source is gone (a moved test must not keep running from a stale copy).
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, existsSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, symlinkSync, lstatSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { root, bin, generatedJs, generateProto } from './gen-proto.mjs'
 
@@ -35,3 +35,10 @@ function prune (dir) {
   }
 }
 for (const top of ['src', 'test', 'bench', 'workers', 'examples']) prune(join(dist, top))
+
+// Microservice hosts resolve 'invocation-gateway/runtime' through NODE_PATH=dist/modules
+// (src/runtime/host-env.ts): link the package name to this project, whose "exports" name the entry.
+const link = join(dist, 'modules', 'invocation-gateway')
+mkdirSync(join(dist, 'modules'), { recursive: true })
+if (!existsSync(link) && !isLink(link)) symlinkSync(join('..', '..'), link, 'dir')
+function isLink (p) { try { return lstatSync(p).isSymbolicLink() } catch { return false } }

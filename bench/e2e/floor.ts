@@ -10,6 +10,7 @@ import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../../src/protocol/fr
 import { gateway } from '../../src/protocol/generated/gateway'
 import { splitArguments } from '../../src/args/split'
 import { HOST_FILE } from '../../src/platform/manager'
+import { hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
 import { allCases } from './cases'
 
@@ -20,7 +21,7 @@ async function main (): Promise<void> {
   const invoke = bc.invoke
   const connections = Number(c ?? 64)
   const durationMs = Number(d ?? 10) * 1000
-  const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], { env: hostEnv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const port = await new Promise<number>((resolve) => ms.on('message', (m: HostMessage) => { if (m.type === 'listening') resolve(m.port) }))
 
   const format = bc.headers['Content-Type']!.includes('xml') ? 'xml' : 'json'

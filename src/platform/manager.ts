@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync } from 'node:fs'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
 import type { HostMessage } from '../runtime/host'
+import { hostEnv } from '../runtime/host-env'
 import type { MicroserviceDirectory } from '../dispatch/directory'
 
 export const HOST_FILE = join(__dirname, '..', 'runtime', 'host.js')
@@ -81,7 +82,7 @@ export class Instance {
       mkdirSync(dir, { recursive: true })
       execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dir}`)
     }
-    const child = fork(HOST_FILE, [this.dir], { execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    const child = fork(HOST_FILE, [this.dir], { execArgv, env: hostEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
     this.child = child
     this.recent = []
     this.state = this.restarts > 0 ? 'restarting' : 'starting'

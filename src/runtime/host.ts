@@ -1,10 +1,10 @@
 // The process of one microservice: `node host.js <microservice directory>`. Started by the
 // platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
-import './module-alias'
 import { join, resolve } from 'node:path'
 import { readMicroserviceConfig } from './package-config'
 import { MicroserviceServer } from './server'
 import type { MicroserviceDefinition } from './define'
+import { bindHost } from './availability'
 
 export interface HostMessage {
   type: 'listening'
@@ -36,7 +36,7 @@ async function main (): Promise<void> {
     settings: config.settings,
     privilegedNames: config.permissions.privilegedNames
   })
-  runtime.server = server
+  bindHost({ setAvailable: (flag) => { server.available = flag }, stats: server.stats })
   const port = await server.listen(0, '127.0.0.1')
   const msg: HostMessage = { type: 'listening', name: config.name, port }
   console.log(`microservice ${config.name} ${config.version} listening on 127.0.0.1:${port} (pid ${process.pid}, heap limit ${Math.round(require('node:v8').getHeapStatistics().heap_size_limit / 2 ** 20)} MB)`)
@@ -47,14 +47,6 @@ async function main (): Promise<void> {
   process.on('SIGINT', stop)
   // The platform went away: nobody can reach us any more.
   process.on('disconnect', stop)
-}
-
-/** What a microservice's own code can reach at run time (the user availability flag). */
-export const runtime: { server: MicroserviceServer | null, setAvailable (flag: boolean): void } = {
-  server: null,
-  setAvailable (flag: boolean): void {
-    if (this.server !== null) this.server.available = flag
-  }
 }
 
 if (require.main === module) {

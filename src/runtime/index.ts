@@ -1,5 +1,36 @@
-// What a microservice author imports.
-export { t, type Descriptor, type Infer } from '../descriptors/types'
-export { method, service, defineMicroservice, ServiceError, type CallContext, type MicroserviceDefinition, type PermissionResolver } from './define'
+/**
+ * `invocation-gateway/runtime`: everything a microservice author imports, and nothing of the
+ * platform. Loading it starts no server and patches no loader; the platform's host process binds
+ * `runtime` when it runs the microservice.
+ *
+ * @example
+ * import { t, method, service, defineMicroservice } from 'invocation-gateway/runtime'
+ * const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
+ * export default defineMicroservice({
+ *   services: [service('calculator', [
+ *     method('multiplyToInt', { params: [In], returns: t.Integer, handler: (_ctx, i) => (i.a ?? 0) * (i.b ?? 0) })
+ *   ])],
+ *   platformRegularExpressionToRemotelyEnabled: ['calculator']
+ * })
+ */
+
+// Types of values and their Java shapes: the one source for (de)serialization, checks and descriptions.
+export { t, Typed, LocalDate, typeName, javaClassName } from '../descriptors/types'
+export type * from '../descriptors/types'
+
+// Defining a microservice.
+export { method, service, defineMicroservice, ServiceError } from './define'
+export type { CallContext, MethodDefinition, MethodOptions, ServiceDefinition, MicroserviceDefinition, PermissionResolver } from './define'
+
+// Serializers: the four defaults, configurable, for a bean of one's own (SPEC: "its configuration is free").
+export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer, defaultSerializers } from '../serializers'
+export { ValueError } from '../serializers/errors'
 export type { Serializer } from '../serializers/serializer'
-export { runtime } from './host'
+export type { AliasMap } from '../serializers/alpha-node'
+export type { BetaJsonOptions } from '../serializers/beta-json'
+export type { BetaXmlOptions } from '../serializers/beta-xml'
+export { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
+export { SEQUENCES, type SequenceName, type SerializerBeanName, type BodyFormat, type ApiMode } from '../core/vocabulary'
+
+// The host's handle: the user availability flag and counters.
+export { runtime, type RuntimeStats } from './availability'

@@ -10,6 +10,7 @@ import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR } from '../helpers/platf
 import { Platform } from '../../src/platform/platform'
 import { loadConfig } from '../../src/config/config'
 import { HOST_FILE } from '../../src/platform/manager'
+import { hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
 
 const LEAKY_DIR = join(__dirname, '..', 'fixtures', 'leaky')
@@ -206,7 +207,7 @@ describe('several instances', () => {
   })
 
   test('an instance on another host listed in the config', async () => {
-    const host = fork(HOST_FILE, [TYPEKIT_DIR], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    const host = fork(HOST_FILE, [TYPEKIT_DIR], { env: hostEnv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     try {
       const port = await new Promise<number>((resolve) => host.on('message', (m: HostMessage) => resolve(m.port)))
       const config = loadConfig(d.configFile, { PLATFORM__MICROSERVICES__remote: JSON.stringify([{ name: 'typekit', host: '127.0.0.1', port }]) })

@@ -1,4 +1,3 @@
-import '../../src/runtime/module-alias'
 import { test, describe, after, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
