@@ -12,22 +12,28 @@ execFileSync(bin('tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit'
 const dist = join(root, 'dist')
 cpSync(generatedJs, join(dist, 'src', 'protocol', 'generated', 'gateway.js'))
 // Microservice folders keep their config files beside the compiled entry module.
-function copyJson (from, to) {
+function copyJson(from, to) {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const src = join(from, entry.name)
     const dst = join(to, entry.name)
     if (entry.isDirectory()) copyJson(src, dst)
-    else if (entry.name.endsWith('.json')) { mkdirSync(to, { recursive: true }); cpSync(src, dst) }
+    else if (entry.name.endsWith('.json')) {
+      mkdirSync(to, { recursive: true })
+      cpSync(src, dst)
+    }
   }
 }
 copyJson(join(root, 'examples'), join(dist, 'examples'))
 copyJson(join(root, 'test', 'fixtures'), join(dist, 'test', 'fixtures'))
 
-function prune (dir) {
+function prune(dir) {
   if (!existsSync(dir)) return
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name)
-    if (entry.isDirectory()) { prune(p); continue }
+    if (entry.isDirectory()) {
+      prune(p)
+      continue
+    }
     const m = /^(.*)\.(js|d\.ts|js\.map)$/.exec(entry.name)
     if (m === null || p === join(dist, 'src', 'protocol', 'generated', 'gateway.js')) continue
     const source = join(root, relative(dist, dir), `${m[1]}.ts`)
@@ -41,4 +47,10 @@ for (const top of ['src', 'test', 'bench', 'workers', 'examples']) prune(join(di
 const link = join(dist, 'modules', 'invocation-gateway')
 mkdirSync(join(dist, 'modules'), { recursive: true })
 if (!existsSync(link) && !isLink(link)) symlinkSync(join('..', '..'), link, 'dir')
-function isLink (p) { try { return lstatSync(p).isSymbolicLink() } catch { return false } }
+function isLink(p) {
+  try {
+    return lstatSync(p).isSymbolicLink()
+  } catch {
+    return false
+  }
+}

@@ -9,12 +9,23 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const bin = (name) => join(root, 'node_modules', '.bin', name)
 export const generatedJs = join(root, 'src', 'protocol', 'generated', 'gateway.js')
 
-export function generateProto () {
+export function generateProto() {
   const proto = join(root, 'proto', 'gateway.proto')
   const dts = join(root, 'src', 'protocol', 'generated', 'gateway.d.ts')
   mkdirSync(dirname(dts), { recursive: true })
   if (existsSync(dts) && statSync(dts).mtimeMs >= statSync(proto).mtimeMs) return
-  const pbjs = ['-t', 'static-module', '-w', 'commonjs', '--force-number', '--no-verify', '--no-convert', '-o', generatedJs, proto]
+  const pbjs = [
+    '-t',
+    'static-module',
+    '-w',
+    'commonjs',
+    '--force-number',
+    '--no-verify',
+    '--no-convert',
+    '-o',
+    generatedJs,
+    proto
+  ]
   execFileSync(bin('pbjs'), pbjs, { stdio: 'inherit' })
   execFileSync(bin('pbts'), ['-o', dts, generatedJs], { stdio: 'inherit' })
 }

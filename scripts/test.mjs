@@ -1,18 +1,92 @@
-// Runs every compiled test file with node's test runner (Node 20 takes no globs).
-import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+// Runs every compiled test file with node's test runner (Node 20 takes no globs), under c8 so that
+// coverage includes the microservice processes the integration tests start (they inherit
+// NODE_V8_COVERAGE). Options:
+//   --junit <file>     also write a JUnit report (CI=true writes reports/junit.xml)
+//   --no-coverage      run without c8
+//   <text> ...         only the test files whose path contains one of the texts
+// A test that runs longer than TEST_TIMEOUT_MS (default 120 s) fails instead of hanging the run.
+import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync } from 'node:fs'
+import { join, dirname } from 'node:path'
 import { spawnSync } from 'node:child_process'
+import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
 
-const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'dist', 'test')
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { junit: { type: 'string' }, 'no-coverage': { type: 'boolean', default: false } }
+})
+
 const files = []
-const only = process.argv.slice(2)
-;(function walk (dir) {
+;(function walk(dir) {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name)
-    if (statSync(p).isDirectory()) { if (name !== 'fixtures' && name !== 'helpers') walk(p) }
-    else if (name.endsWith('.test.js') && (only.length === 0 || only.some((o) => p.includes(o)))) files.push(p)
+    if (statSync(p).isDirectory()) {
+      if (name !== 'fixtures' && name !== 'helpers' && name !== 'sample') walk(p)
+    } else if (name.endsWith('.test.js') && (positionals.length === 0 || positionals.some((o) => p.includes(o))))
+      files.push(p)
   }
-})(root)
-if (files.length === 0) { console.error('no test files found under dist/test'); process.exit(1) }
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' })
+})(join(root, 'dist', 'test'))
+if (files.length === 0) {
+  console.error('no test files found under dist/test')
+  process.exit(1)
+}
+
+const timeout = process.env.TEST_TIMEOUT_MS ?? '120000'
+const nodeArgs = ['--test', `--test-timeout=${timeout}`, '--test-reporter=spec', '--test-reporter-destination=stdout']
+// CI=true (as CI runs) writes a JUnit report without changing the README's test command.
+const junit = values.junit ?? (process.env.CI === 'true' ? join(root, 'reports', 'junit.xml') : undefined)
+if (junit !== undefined) {
+  mkdirSync(dirname(junit), { recursive: true })
+  nodeArgs.push('--test-reporter=junit', `--test-reporter-destination=${junit}`)
+}
+const countsFile = join(root, 'reports', 'counts.json')
+mkdirSync(dirname(countsFile), { recursive: true })
+rmSync(countsFile, { force: true })
+nodeArgs.push(
+  `--test-reporter=${join(root, 'scripts', 'count-reporter.mjs')}`,
+  `--test-reporter-destination=${countsFile}`
+)
+nodeArgs.push(...files)
+
+let command = process.execPath
+let args = nodeArgs
+if (!values['no-coverage']) {
+  const reports = join(root, 'coverage')
+  rmSync(reports, { recursive: true, force: true })
+  command = process.execPath
+  args = [
+    join(root, 'node_modules', 'c8', 'bin', 'c8.js'),
+    '--all',
+    '--src',
+    'src',
+    '--include',
+    'src/**',
+    '--include',
+    'dist/src/**',
+    '--exclude',
+    '**/generated/**',
+    '--reporter',
+    'json-summary',
+    '--reports-dir',
+    reports,
+    process.execPath,
+    ...nodeArgs
+  ]
+}
+const r = spawnSync(command, args, { stdio: 'inherit', cwd: root })
+
+// Coverage first, then the counts: the test summary closes the log.
+const summary = join(root, 'coverage', 'coverage-summary.json')
+if (!values['no-coverage'] && existsSync(summary)) {
+  const t = JSON.parse(readFileSync(summary, 'utf8')).total
+  const pct = (k) => `${t[k].pct}%`
+  console.log(
+    `coverage of src/: lines ${pct('lines')}, branches ${pct('branches')}, functions ${pct('functions')} (coverage/coverage-summary.json)`
+  )
+}
+if (existsSync(countsFile)) {
+  const c = JSON.parse(readFileSync(countsFile, 'utf8'))
+  console.log(`tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`)
+}
 process.exit(r.status ?? 1)

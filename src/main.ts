@@ -2,7 +2,7 @@
 import { loadConfig } from './config/config'
 import { Platform } from './platform/platform'
 
-async function main (): Promise<void> {
+async function main(): Promise<void> {
   const config = loadConfig()
   const platform = new Platform(config)
   const port = await platform.start()
@@ -14,7 +14,13 @@ async function main (): Promise<void> {
     if (stopping) return
     stopping = true
     console.log(`${signal}: stopping`)
-    platform.stop().then(() => process.exit(0), (err: unknown) => { console.error(err); process.exit(1) })
+    platform.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err)
+        process.exit(1)
+      }
+    )
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

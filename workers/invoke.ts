@@ -3,7 +3,7 @@
 import { move } from 'piscina'
 import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
 
-export default function invoke (task: InvokeTask): InvokeTaskResult {
+export default function invoke(task: InvokeTask): InvokeTaskResult {
   const result = prepareInvoke(task)
-  return result instanceof Uint8Array ? move(result) as unknown as Uint8Array : result
+  return result instanceof Uint8Array ? (move(result) as unknown as Uint8Array) : result
 }

@@ -12,8 +12,11 @@ export interface BenchCase {
   /** The answer both the gateway and the ceiling must give, checked before timing (null: any 200). */
   expected: string | null
   /** For the floor: the Invoke frame's fields (null: no floor run). */
-  invoke: { service: string, method: string, sequence: string, rmc: boolean } | null
-  /** A user's own endpoint: the ceiling cannot answer it, so the ceiling runs the standard ROA request as the machine's yardstick. */
+  invoke: { service: string; method: string; sequence: string; rmc: boolean } | null
+  /**
+   * A user's own endpoint: the ceiling cannot answer it, so the ceiling runs the standard ROA request
+   * as the machine's yardstick.
+   */
   custom?: boolean
   /** Fixed concurrency (the latency case runs one connection). */
   connections?: number
@@ -22,20 +25,20 @@ export interface BenchCase {
 const JSON_ROA = { 'Content-Type': 'application/json' }
 const JSON_RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 
-function bigList (): { body: Buffer, expected: string } {
+function bigList(): { body: Buffer; expected: string } {
   // [[{"a":..,"b":..} × 50,000], 7]: about 1 MB.
   const items: string[] = []
   let sum = 0n
   for (let k = 0; k < 50000; k++) {
     const a = k % 1000
-    const b = (k * 7) % 1000 + 1000
+    const b = ((k * 7) % 1000) + 1000
     items.push(`{"a":${a},"b":${b}}`)
     sum += BigInt(a * b * 7)
   }
   return { body: Buffer.from(`[[${items.join(',')}],7]`), expected: sum.toString() }
 }
 
-export function allCases (): BenchCase[] {
+export function allCases(): BenchCase[] {
   const big = bigList()
   return [
     {
@@ -60,7 +63,11 @@ export function allCases (): BenchCase[] {
       name: 'rmc-alphaxml',
       title: 'RMC alpha XML multiplyInts',
       path: '/example/calculator/multiplyInts',
-      headers: { 'Content-Type': 'application/xml', 'X-PLATFORM-API-ID': 'RMC', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' },
+      headers: {
+        'Content-Type': 'application/xml',
+        'X-PLATFORM-API-ID': 'RMC',
+        'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+      },
       body: Buffer.from('<paramArray><int>2</int><int>3</int></paramArray>'),
       expected: '<int>6</int>',
       invoke: { service: 'calculator', method: 'multiplyInts', sequence: 'alphaParamArrayXmlInOutSequence', rmc: true }
@@ -92,13 +99,17 @@ export function allCases (): BenchCase[] {
  * { "name", "path", "headers", "body" (text) or "bodyFile" (path), "expected" (optional),
  *   "connections" (optional) }.
  */
-export function loadCaseFile (file: string): BenchCase[] {
+export function loadCaseFile(file: string): BenchCase[] {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>
   if (!Array.isArray(raw)) throw new Error(`${file}: a list of cases expected`)
   return raw.map((c, k) => {
     const where = `${file}: case ${k}`
-    if (typeof c.name !== 'string' || typeof c.path !== 'string' || !c.path.startsWith('/')) throw new Error(`${where}: "name" and "path" (starting with /) are required`)
-    const body = typeof c.bodyFile === 'string' ? readFileSync(resolve(dirname(file), c.bodyFile)) : Buffer.from(typeof c.body === 'string' ? c.body : '')
+    if (typeof c.name !== 'string' || typeof c.path !== 'string' || !c.path.startsWith('/'))
+      throw new Error(`${where}: "name" and "path" (starting with /) are required`)
+    const body =
+      typeof c.bodyFile === 'string'
+        ? readFileSync(resolve(dirname(file), c.bodyFile))
+        : Buffer.from(typeof c.body === 'string' ? c.body : '')
     return {
       name: c.name,
       title: typeof c.title === 'string' ? c.title : c.name,

@@ -6,10 +6,10 @@ import { XMLParser } from 'fast-xml-parser'
 
 const xml = new XMLParser({ parseTagValue: true })
 
-function answer (method: string, isXml: boolean, body: string): string {
+function answer(method: string, isXml: boolean, body: string): string {
   switch (method) {
     case 'multiply': {
-      const input = JSON.parse(body) as { a: number, b: number }
+      const input = JSON.parse(body) as { a: number; b: number }
       return JSON.stringify({ result: Math.imul(input.a, input.b) })
     }
     case 'multiplyInts': {
@@ -21,12 +21,13 @@ function answer (method: string, isXml: boolean, body: string): string {
       return String(Math.imul(a, b))
     }
     case 'sumProducts': {
-      const [list, factor] = JSON.parse(body) as [Array<{ a: number, b: number }>, number]
+      const [list, factor] = JSON.parse(body) as [Array<{ a: number; b: number }>, number]
       let sum = 0
       for (const x of list) sum += x.a * x.b * factor
       return String(sum)
     }
-    default: throw new Error(`unknown method ${method}`)
+    default:
+      throw new Error(`unknown method ${method}`)
   }
 }
 
@@ -36,20 +37,27 @@ app.post('/*', (res, req) => {
   const method = url.slice(url.lastIndexOf('/') + 1)
   const isXml = req.getHeader('content-type').includes('xml')
   let aborted = false
-  res.onAborted(() => { aborted = true })
+  res.onAborted(() => {
+    aborted = true
+  })
   const chunks: Buffer[] = []
   res.onData((chunk, last) => {
     chunks.push(Buffer.from(new Uint8Array(chunk)))
     if (!last || aborted) return
     const out = answer(method, isXml, (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString())
     res.cork(() => {
-      res.writeStatus('200 OK').writeHeader('Content-Type', isXml ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8')
+      res
+        .writeStatus('200 OK')
+        .writeHeader('Content-Type', isXml ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8')
       res.end(out)
     })
   })
 })
 app.listen('127.0.0.1', Number(process.argv[2] ?? 0), (token) => {
-  if (token === false) { console.error('ceiling: cannot listen'); process.exit(1) }
+  if (token === false) {
+    console.error('ceiling: cannot listen')
+    process.exit(1)
+  }
   console.log(uWS.us_socket_local_port(token))
 })
 process.on('SIGTERM', () => process.exit(0))

@@ -14,21 +14,39 @@ import { hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
 import { allCases } from './cases'
 
-async function main (): Promise<void> {
+async function main(): Promise<void> {
   const [caseName, c, d] = process.argv.slice(2)
   const bc = allCases().find((x) => x.name === caseName)
   if (bc === undefined || bc.invoke === null) throw new Error(`unknown case ${String(caseName)}`)
   const invoke = bc.invoke
   const connections = Number(c ?? 64)
   const durationMs = Number(d ?? 10) * 1000
-  const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], { env: hostEnv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-  const port = await new Promise<number>((resolve) => ms.on('message', (m: HostMessage) => { if (m.type === 'listening') resolve(m.port) }))
+  const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], {
+    env: hostEnv(),
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc']
+  })
+  const port = await new Promise<number>((resolve) =>
+    ms.on('message', (m: HostMessage) => {
+      if (m.type === 'listening') resolve(m.port)
+    })
+  )
 
   const format = bc.headers['Content-Type']!.includes('xml') ? 'xml' : 'json'
   const slices = splitArguments(bc.body, invoke.rmc ? 'RMC' : 'ROA', format)
   const args: Uint8Array[] = []
   for (let k = 0; k < slices.length; k += 2) args.push(bc.body.subarray(slices[k], slices[k + 1]))
-  const frameFor = (id: number): Uint8Array => encodeFrame({ invoke: { id, service: invoke.service, method: invoke.method, sequence: invoke.sequence, mode: invoke.rmc ? gateway.Mode.RMC : gateway.Mode.ROA, arguments: args, context: {} } })
+  const frameFor = (id: number): Uint8Array =>
+    encodeFrame({
+      invoke: {
+        id,
+        service: invoke.service,
+        method: invoke.method,
+        sequence: invoke.sequence,
+        mode: invoke.rmc ? gateway.Mode.RMC : gateway.Mode.ROA,
+        arguments: args,
+        context: {}
+      }
+    })
 
   const sentAt = new Map<number, bigint>()
   const latencies: number[] = []
@@ -36,13 +54,20 @@ async function main (): Promise<void> {
   let done = 0
   let stopping = false
   let ready: () => void = () => {}
-  const handshake = new Promise<void>((resolve) => { ready = resolve })
+  const handshake = new Promise<void>((resolve) => {
+    ready = resolve
+  })
   let finish: () => void = () => {}
-  const finished = new Promise<void>((resolve) => { finish = resolve })
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve
+  })
   const socket = connect(port, '127.0.0.1')
   const framed: FramedSocket = new FramedSocket(socket, {
-    onFrame (f: Frame): void {
-      if (f.body === 'catalog') { ready(); return }
+    onFrame(f: Frame): void {
+      if (f.body === 'catalog') {
+        ready()
+        return
+      }
       if (f.body !== 'result') return
       const r = f.result as gateway.Result
       if (r.error != null) throw new Error(`floor call failed: ${r.error.detail}`)
@@ -53,7 +78,9 @@ async function main (): Promise<void> {
       if (!stopping) send()
       else if (sentAt.size === 0) finish()
     },
-    onClose (): void { finish() }
+    onClose(): void {
+      finish()
+    }
   })
   const send = (): void => {
     const id = nextId++
@@ -75,10 +102,16 @@ async function main (): Promise<void> {
   stopping = true
   await finished
   latencies.sort((a, b) => a - b)
-  const pct = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p / 100))] ?? 0
-  console.log(`JSON ${JSON.stringify({ requests, rps: requests / elapsed, latencyMs: { p50: pct(50), p99: pct(99), p999: pct(99.9) }, microservicePid: ms.pid, clientPid: process.pid })}`)
+  const pct = (p: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))] ?? 0
+  console.log(
+    `JSON ${JSON.stringify({ requests, rps: requests / elapsed, latencyMs: { p50: pct(50), p99: pct(99), p999: pct(99.9) }, microservicePid: ms.pid, clientPid: process.pid })}`
+  )
   framed.destroy()
   ms.kill('SIGTERM')
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1) })
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})

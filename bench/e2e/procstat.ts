@@ -3,9 +3,12 @@ import { readFileSync, readdirSync } from 'node:fs'
 
 const TICKS_PER_SECOND = 100 // sysconf(_SC_CLK_TCK) on Linux
 
-export interface Sample { cpuMs: number, rssBytes: number }
+export interface Sample {
+  cpuMs: number
+  rssBytes: number
+}
 
-export function sample (pid: number): Sample | null {
+export function sample(pid: number): Sample | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces) start after the last ')'.
@@ -13,14 +16,14 @@ export function sample (pid: number): Sample | null {
     const utime = Number(fields[11])
     const stime = Number(fields[12])
     const rssPages = Number(fields[21])
-    return { cpuMs: (utime + stime) * 1000 / TICKS_PER_SECOND, rssBytes: rssPages * 4096 }
+    return { cpuMs: ((utime + stime) * 1000) / TICKS_PER_SECOND, rssBytes: rssPages * 4096 }
   } catch {
     return null
   }
 }
 
 /** Children of a process (scanning /proc; no procps needed). */
-export function childrenOf (pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const out: number[] = []
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
@@ -28,7 +31,9 @@ export function childrenOf (pid: number): number[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
       if (ppid === pid) out.push(Number(name))
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return out
 }
@@ -37,7 +42,7 @@ export function childrenOf (pid: number): number[] {
 export class RssWatch {
   readonly series = new Map<number, number[]>()
   private readonly timer: NodeJS.Timeout
-  constructor (pids: number[], everyMs = 500) {
+  constructor(pids: number[], everyMs = 500) {
     for (const pid of pids) this.series.set(pid, [])
     this.timer = setInterval(() => {
       for (const pid of pids) {
@@ -47,5 +52,7 @@ export class RssWatch {
     }, everyMs)
   }
 
-  stop (): void { clearInterval(this.timer) }
+  stop(): void {
+    clearInterval(this.timer)
+  }
 }

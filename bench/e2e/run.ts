@@ -15,11 +15,43 @@ import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 
-export interface ProcessCost { name: string, pid: number, cpuMsPerRequest: number, cpuPercent: number, rssMb: number }
-export interface SubjectResult { subject: 'gateway' | 'ceiling' | 'floor', rps: number, latencyMs: LoadResult['latencyMs'], errors: number, non2xx: number, requests: number, processes: ProcessCost[] }
-export interface CaseResult { case: string, title: string, connections: number, gateway: SubjectResult, ceiling: SubjectResult, floor: SubjectResult | null, ratio: number, p50Ratio: number }
-export interface RunResult { when: string, commit: string, durationS: number, cases: CaseResult[], soak: SoakResult | null }
-export interface SoakResult { seconds: number, processes: Array<{ name: string, startMb: number, endMb: number, growthPercent: number }> }
+export interface ProcessCost {
+  name: string
+  pid: number
+  cpuMsPerRequest: number
+  cpuPercent: number
+  rssMb: number
+}
+export interface SubjectResult {
+  subject: 'gateway' | 'ceiling' | 'floor'
+  rps: number
+  latencyMs: LoadResult['latencyMs']
+  errors: number
+  non2xx: number
+  requests: number
+  processes: ProcessCost[]
+}
+export interface CaseResult {
+  case: string
+  title: string
+  connections: number
+  gateway: SubjectResult
+  ceiling: SubjectResult
+  floor: SubjectResult | null
+  ratio: number
+  p50Ratio: number
+}
+export interface RunResult {
+  when: string
+  commit: string
+  durationS: number
+  cases: CaseResult[]
+  soak: SoakResult | null
+}
+export interface SoakResult {
+  seconds: number
+  processes: Array<{ name: string; startMb: number; endMb: number; growthPercent: number }>
+}
 
 export interface RunOptions {
   cases: string[]
@@ -40,7 +72,7 @@ export interface RunOptions {
 const ROOT = join(__dirname, '..', '..', '..')
 const DIST = join(__dirname, '..', '..')
 
-function freePort (): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.listen(0, '127.0.0.1', () => {
@@ -51,29 +83,47 @@ function freePort (): Promise<number> {
   })
 }
 
-function start (file: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess, match: RegExpExecArray }> {
+function start(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = fork(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
     let out = ''
     const onData = (d: Buffer): void => {
       out += d.toString()
       const m = ready.exec(out)
-      if (m !== null) { child.stdout!.off('data', onData); child.stdout!.resume(); resolve({ child, match: m }) }
+      if (m !== null) {
+        child.stdout!.off('data', onData)
+        child.stdout!.resume()
+        resolve({ child, match: m })
+      }
     }
     child.stdout!.on('data', onData)
     child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)} before it was ready: ${out}`)))
   })
 }
 
-async function check (url: string, bc: BenchCase): Promise<void> {
+async function check(url: string, bc: BenchCase): Promise<void> {
   const res = await fetch(url + bc.path, { method: 'POST', headers: bc.headers, body: bc.body })
   const text = await res.text()
   if (res.status !== 200 || (bc.expected !== null && text !== bc.expected)) {
-    throw new Error(`${url}${bc.path} answered ${res.status} '${text.slice(0, 200)}', expected ${bc.expected === null ? 'a 200' : `'${bc.expected.slice(0, 200)}'`}`)
+    throw new Error(
+      `${url}${bc.path} answered ${res.status} '${text.slice(0, 200)}', expected ${bc.expected === null ? 'a 200' : `'${bc.expected.slice(0, 200)}'`}`
+    )
   }
 }
 
-async function measure (subject: 'gateway' | 'ceiling', url: string, bc: BenchCase, connections: number, durationS: number, pids: Array<[string, number]>): Promise<SubjectResult> {
+async function measure(
+  subject: 'gateway' | 'ceiling',
+  url: string,
+  bc: BenchCase,
+  connections: number,
+  durationS: number,
+  pids: Array<[string, number]>
+): Promise<SubjectResult> {
   const before = pids.map(([, pid]) => sample(pid))
   const watch = new RssWatch(pids.map(([, pid]) => pid))
   const t0 = Date.now()
@@ -84,26 +134,60 @@ async function measure (subject: 'gateway' | 'ceiling', url: string, bc: BenchCa
     const after = sample(pid)
     const cpu = after !== null && before[k] != null ? after.cpuMs - before[k]!.cpuMs : 0
     const rss = watch.series.get(pid)!
-    return { name, pid, cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : 0, cpuPercent: 100 * cpu / 1000 / wall, rssMb: (rss.length > 0 ? Math.max(...rss) : after?.rssBytes ?? 0) / 2 ** 20 }
+    return {
+      name,
+      pid,
+      cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : 0,
+      cpuPercent: (100 * cpu) / 1000 / wall,
+      rssMb: (rss.length > 0 ? Math.max(...rss) : (after?.rssBytes ?? 0)) / 2 ** 20
+    }
   })
-  return { subject, rps: r.rps, latencyMs: r.latencyMs, errors: r.errors, non2xx: r.non2xx, requests: r.requests, processes }
+  return {
+    subject,
+    rps: r.rps,
+    latencyMs: r.latencyMs,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    requests: r.requests,
+    processes
+  }
 }
 
-async function floorRun (bc: BenchCase, connections: number, durationS: number): Promise<SubjectResult> {
-  const { child, match } = await start(join(__dirname, 'floor.js'), [bc.name, String(connections), String(durationS)], {}, /JSON (\{.*\})\n/)
-  const j = JSON.parse(match[1]!) as { requests: number, rps: number, latencyMs: { p50: number, p99: number, p999: number } }
+async function floorRun(bc: BenchCase, connections: number, durationS: number): Promise<SubjectResult> {
+  const { child, match } = await start(
+    join(__dirname, 'floor.js'),
+    [bc.name, String(connections), String(durationS)],
+    {},
+    /JSON (\{.*\})\n/
+  )
+  const j = JSON.parse(match[1]!) as {
+    requests: number
+    rps: number
+    latencyMs: { p50: number; p99: number; p999: number }
+  }
   await new Promise((r) => child.once('exit', r))
-  return { subject: 'floor', rps: j.rps, latencyMs: { mean: 0, p50: j.latencyMs.p50, p90: 0, p99: j.latencyMs.p99, p999: j.latencyMs.p999, max: 0 }, errors: 0, non2xx: 0, requests: j.requests, processes: [] }
+  return {
+    subject: 'floor',
+    rps: j.rps,
+    latencyMs: { mean: 0, p50: j.latencyMs.p50, p90: 0, p99: j.latencyMs.p99, p999: j.latencyMs.p999, max: 0 },
+    errors: 0,
+    non2xx: 0,
+    requests: j.requests,
+    processes: []
+  }
 }
 
-function median<T> (runs: T[], key: (t: T) => number): T {
+function median<T>(runs: T[], key: (t: T) => number): T {
   return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!
 }
 
-export async function run (o: RunOptions): Promise<RunResult> {
+export async function run(o: RunOptions): Promise<RunResult> {
   execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
   const standard = allCases()
-  const cases = [...standard.filter((c) => o.cases.includes(c.name)), ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])]
+  const cases = [
+    ...standard.filter((c) => o.cases.includes(c.name)),
+    ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])
+  ]
   const children: ChildProcess[] = []
   try {
     const ceilingPort = await freePort()
@@ -116,16 +200,24 @@ export async function run (o: RunOptions): Promise<RunResult> {
       const port = await freePort()
       // A deployment directory of its own: the run never touches (or waits on) a running platform's.
       const home = mkdtempSync(join(tmpdir(), 'bench-platform-'))
-      const gw = await start(join(DIST, 'src', 'main.js'), [], {
-        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
-        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-        PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
-        PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
-        PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock'))
-      }, /(gateway listening)/)
+      const gw = await start(
+        join(DIST, 'src', 'main.js'),
+        [],
+        {
+          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
+          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
+          PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
+          PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
+          PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock'))
+        },
+        /(gateway listening)/
+      )
       children.push(gw.child)
       gatewayUrl = `http://127.0.0.1:${port}`
-      gatewayPids = [['gateway', gw.child.pid!], ...childrenOf(gw.child.pid!).map((pid): [string, number] => ['microservice', pid])]
+      gatewayPids = [
+        ['gateway', gw.child.pid!],
+        ...childrenOf(gw.child.pid!).map((pid): [string, number] => ['microservice', pid])
+      ]
     }
     const results: CaseResult[] = []
     for (const bc of cases) {
@@ -136,17 +228,32 @@ export async function run (o: RunOptions): Promise<RunResult> {
       await check(gatewayUrl, bc)
       await check(ceilingUrl, ref)
       if (o.warmupS > 0) {
-        await runWrk({ url: ceilingUrl + ref.path, headers: ref.headers, body: ref.body, connections, durationS: o.warmupS })
-        await runWrk({ url: gatewayUrl + bc.path, headers: bc.headers, body: bc.body, connections, durationS: o.warmupS })
+        await runWrk({
+          url: ceilingUrl + ref.path,
+          headers: ref.headers,
+          body: ref.body,
+          connections,
+          durationS: o.warmupS
+        })
+        await runWrk({
+          url: gatewayUrl + bc.path,
+          headers: bc.headers,
+          body: bc.body,
+          connections,
+          durationS: o.warmupS
+        })
       }
       const g: SubjectResult[] = []
       const c: SubjectResult[] = []
       for (let r = 0; r < o.rounds; r++) {
         // Alternate which goes first, so neither always runs on the warmer machine.
-        const order = r % 2 === 0 ? ['ceiling', 'gateway'] as const : ['gateway', 'ceiling'] as const
+        const order = r % 2 === 0 ? (['ceiling', 'gateway'] as const) : (['gateway', 'ceiling'] as const)
         for (const s of order) {
           o.log(`  round ${r + 1}/${o.rounds}: ${s}`)
-          if (s === 'ceiling') c.push(await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]]))
+          if (s === 'ceiling')
+            c.push(
+              await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
+            )
           else g.push(await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids))
         }
       }
@@ -157,11 +264,23 @@ export async function run (o: RunOptions): Promise<RunResult> {
         o.log('  floor (internal protocol alone)')
         floor = await floorRun(bc, connections, o.durationS)
       }
-      results.push({ case: bc.name, title: bc.title, connections, gateway: gm, ceiling: cm, floor, ratio: gm.rps / cm.rps, p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001) })
-      o.log(`  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`)
+      results.push({
+        case: bc.name,
+        title: bc.title,
+        connections,
+        gateway: gm,
+        ceiling: cm,
+        floor,
+        ratio: gm.rps / cm.rps,
+        p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001)
+      })
+      o.log(
+        `  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`
+      )
     }
     let soak: SoakResult | null = null
-    if (o.soakS > 0 && gatewayPids.length > 0) soak = await soakRun(gatewayUrl, cases[0] ?? allCases()[0]!, o, gatewayPids)
+    if (o.soakS > 0 && gatewayPids.length > 0)
+      soak = await soakRun(gatewayUrl, cases[0] ?? allCases()[0]!, o, gatewayPids)
     return { when: new Date().toISOString(), commit: commitOf(), durationS: o.durationS, cases: results, soak }
   } finally {
     for (const child of children) child.kill('SIGTERM')
@@ -169,12 +288,27 @@ export async function run (o: RunOptions): Promise<RunResult> {
 }
 
 /** RSS over a long run after warm-up: the first and last five seconds' averages per process. */
-async function soakRun (url: string, bc: BenchCase, o: RunOptions, pids: Array<[string, number]>): Promise<SoakResult> {
+async function soakRun(url: string, bc: BenchCase, o: RunOptions, pids: Array<[string, number]>): Promise<SoakResult> {
   o.log(`soak: ${bc.name}, ${o.soakWarmupS} s warm-up, then ${o.soakS} s with RSS sampled every second`)
-  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: o.soakWarmupS })
-  const watch = new RssWatch(pids.map(([, pid]) => pid), 1000)
+  await runWrk({
+    url: url + bc.path,
+    headers: bc.headers,
+    body: bc.body,
+    connections: o.connections,
+    durationS: o.soakWarmupS
+  })
+  const watch = new RssWatch(
+    pids.map(([, pid]) => pid),
+    1000
+  )
   const progress = setInterval(() => o.log('  soak: still running'), 15000)
-  await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections: o.connections, durationS: o.soakS })
+  await runWrk({
+    url: url + bc.path,
+    headers: bc.headers,
+    body: bc.body,
+    connections: o.connections,
+    durationS: o.soakS
+  })
   clearInterval(progress)
   watch.stop()
   const avg = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1) / 2 ** 20
@@ -184,18 +318,22 @@ async function soakRun (url: string, bc: BenchCase, o: RunOptions, pids: Array<[
       const s = watch.series.get(pid)!
       const startMb = avg(s.slice(0, 5))
       const endMb = avg(s.slice(-5))
-      return { name, startMb, endMb, growthPercent: 100 * (endMb - startMb) / startMb }
+      return { name, startMb, endMb, growthPercent: (100 * (endMb - startMb)) / startMb }
     })
   }
 }
 
-function commitOf (): string {
-  try { return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim() } catch { return 'unknown' }
+function commitOf(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim()
+  } catch {
+    return 'unknown'
+  }
 }
 
 const f = (x: number, d = 0): string => x.toFixed(d)
 
-export function report (r: RunResult): string {
+export function report(r: RunResult): string {
   const lines: string[] = []
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
@@ -204,34 +342,53 @@ export function report (r: RunResult): string {
       if (s === null) continue
       const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
       const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
-      lines.push(`${s.subject.padEnd(8)} | ${f(s.rps).padStart(7)} | ${f(s.latencyMs.p50, 2).padStart(6)} | ${f(s.latencyMs.p99, 2).padStart(6)} | ${f(s.latencyMs.p999, 2).padStart(8)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${cpu || '-'} | ${rss || '-'}`)
+      lines.push(
+        `${s.subject.padEnd(8)} | ${f(s.rps).padStart(7)} | ${f(s.latencyMs.p50, 2).padStart(6)} | ${f(s.latencyMs.p99, 2).padStart(6)} | ${f(s.latencyMs.p999, 2).padStart(8)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${cpu || '-'} | ${rss || '-'}`
+      )
     }
-    lines.push(`gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}`)
+    lines.push(
+      `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}`
+    )
   }
   if (r.soak !== null) {
-    lines.push(`\nsoak ${r.soak.seconds} s: ` + r.soak.processes.map((p) => `${p.name} ${f(p.startMb, 1)} → ${f(p.endMb, 1)} MB (${p.growthPercent >= 0 ? '+' : ''}${f(p.growthPercent, 1)}%)`).join(', '))
+    lines.push(
+      `\nsoak ${r.soak.seconds} s: ` +
+        r.soak.processes
+          .map(
+            (p) =>
+              `${p.name} ${f(p.startMb, 1)} → ${f(p.endMb, 1)} MB (${p.growthPercent >= 0 ? '+' : ''}${f(p.growthPercent, 1)}%)`
+          )
+          .join(', ')
+    )
   }
   return lines.join('\n')
 }
 
-export function compare (now: RunResult, before: RunResult): string {
+export function compare(now: RunResult, before: RunResult): string {
   const lines = [`\ncompared with ${before.commit} (${before.when}):`]
   for (const c of now.cases) {
     const b = before.cases.find((x) => x.case === c.case)
     if (b === undefined) continue
-    lines.push(`${c.case.padEnd(14)} ratio ${f(b.ratio, 3)} → ${f(c.ratio, 3)} (${c.ratio >= b.ratio ? '+' : ''}${f(100 * (c.ratio - b.ratio) / b.ratio, 1)}%), gateway p99 ${f(b.gateway.latencyMs.p99, 2)} → ${f(c.gateway.latencyMs.p99, 2)} ms`)
+    lines.push(
+      `${c.case.padEnd(14)} ratio ${f(b.ratio, 3)} → ${f(c.ratio, 3)} (${c.ratio >= b.ratio ? '+' : ''}${f((100 * (c.ratio - b.ratio)) / b.ratio, 1)}%), gateway p99 ${f(b.gateway.latencyMs.p99, 2)} → ${f(c.gateway.latencyMs.p99, 2)} ms`
+    )
   }
   return lines.join('\n')
 }
 
-function arg (name: string, fallback: string): string {
+function arg(name: string, fallback: string): string {
   const k = process.argv.indexOf(`--${name}`)
   return k > 0 ? process.argv[k + 1]! : fallback
 }
 
-async function main (): Promise<void> {
+async function main(): Promise<void> {
   const opts: RunOptions = {
-    cases: arg('cases', allCases().map((c) => c.name).join(',')).split(','),
+    cases: arg(
+      'cases',
+      allCases()
+        .map((c) => c.name)
+        .join(',')
+    ).split(','),
     caseFile: process.argv.includes('--case-file') ? arg('case-file', '') : null,
     durationS: Number(arg('duration', '10')),
     connections: Number(arg('connections', '64')),
@@ -256,4 +413,8 @@ async function main (): Promise<void> {
   }
 }
 
-if (require.main === module) main().catch((err: unknown) => { console.error(err); process.exit(1) })
+if (require.main === module)
+  main().catch((err: unknown) => {
+    console.error(err)
+    process.exit(1)
+  })

@@ -12,7 +12,7 @@ export interface LoadResult {
   errors: number
   /** Answers outside 2xx/3xx; counted apart from socket errors. */
   non2xx: number
-  latencyMs: { mean: number, p50: number, p90: number, p99: number, p999: number, max: number }
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; p999: number; max: number }
   loadGeneratorPid: number
 }
 
@@ -25,13 +25,15 @@ export interface LoadSpec {
   threads?: number
 }
 
-function luaString (s: string): string {
+function luaString(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`
 }
 
 /** A Lua script that sends the body and prints the summary as one JSON line when wrk is done. */
-function script (spec: LoadSpec, bodyFile: string): string {
-  const headers = Object.entries(spec.headers).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`).join('\n')
+function script(spec: LoadSpec, bodyFile: string): string {
+  const headers = Object.entries(spec.headers)
+    .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`)
+    .join('\n')
   return `wrk.method = "POST"
 ${headers}
 local f = io.open(${luaString(bodyFile)}, "rb")
@@ -46,23 +48,42 @@ end
 `
 }
 
-export function runWrk (spec: LoadSpec, onStart: (pid: number) => void = () => {}): Promise<LoadResult> {
+export function runWrk(spec: LoadSpec, onStart: (pid: number) => void = () => {}): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'wrk-'))
   const bodyFile = join(dir, 'body')
   const scriptFile = join(dir, 'post.lua')
   writeFileSync(bodyFile, spec.body)
   writeFileSync(scriptFile, script(spec, bodyFile))
   return new Promise((resolve, reject) => {
-    const args = ['-t', String(spec.threads ?? 1), '-c', String(spec.connections), '-d', `${spec.durationS}s`, '--timeout', '10s', '-s', scriptFile, spec.url]
+    const args = [
+      '-t',
+      String(spec.threads ?? 1),
+      '-c',
+      String(spec.connections),
+      '-d',
+      `${spec.durationS}s`,
+      '--timeout',
+      '10s',
+      '-s',
+      scriptFile,
+      spec.url
+    ]
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     onStart(child.pid!)
     let out = ''
-    child.stdout.on('data', (d: Buffer) => { out += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { out += d.toString() })
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
     child.on('error', reject)
     child.on('exit', (code) => {
       const line = /JSON (\{.*\})/.exec(out)
-      if (code !== 0 || line === null) { reject(new Error(`wrk failed (${String(code)}): ${out}`)); return }
+      if (code !== 0 || line === null) {
+        reject(new Error(`wrk failed (${String(code)}): ${out}`))
+        return
+      }
       const j = JSON.parse(line[1]!) as Record<string, number>
       const us = (k: string): number => j[k]! / 1000
       resolve({
@@ -72,7 +93,14 @@ export function runWrk (spec: LoadSpec, onStart: (pid: number) => void = () => {
         bytes: j.bytes!,
         errors: j.connect! + j.read! + j.write! + j.timeout!,
         non2xx: j.status!,
-        latencyMs: { mean: us('mean'), p50: us('p50'), p90: us('p90'), p99: us('p99'), p999: us('p999'), max: us('max') },
+        latencyMs: {
+          mean: us('mean'),
+          p50: us('p50'),
+          p90: us('p90'),
+          p99: us('p99'),
+          p999: us('p999'),
+          max: us('max')
+        },
         loadGeneratorPid: child.pid!
       })
     })

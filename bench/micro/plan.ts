@@ -6,13 +6,32 @@ import { gateway } from '../../src/protocol/generated/gateway'
 import { parseRoute } from '../../src/invoke/route'
 import { pair, type Pair } from './common'
 
-export async function run (): Promise<Pair[]> {
-  const dir = new MicroserviceDirectory({ connectionsPerMicroservice: 1, connectTimeoutMs: 1000, pingIntervalMs: 60000, availabilityTimeoutMs: 20000, reconnectMinMs: 1000, reconnectMaxMs: 1000, maxFrameBytes: 1 << 20 })
+export async function run(): Promise<Pair[]> {
+  const dir = new MicroserviceDirectory({
+    connectionsPerMicroservice: 1,
+    connectTimeoutMs: 1000,
+    pingIntervalMs: 60000,
+    availabilityTimeoutMs: 20000,
+    reconnectMinMs: 1000,
+    reconnectMaxMs: 1000,
+    maxFrameBytes: 1 << 20
+  })
   const client = dir.register('example', '127.0.0.1', 9) // port 9: nothing listens, no catalog needed to look up
-  client.catalog = new CatalogIndex(gateway.Catalog.create({
-    microservice: 'example',
-    services: [{ name: 'calculator', remotelyEnabled: true, methods: ['multiply', 'multiplyInts', 'multiplyToInt', 'multiplyIntsToOut', 'sumProducts'].map((name) => ({ name, parameterCount: 1 })) }]
-  }))
+  client.catalog = new CatalogIndex(
+    gateway.Catalog.create({
+      microservice: 'example',
+      services: [
+        {
+          name: 'calculator',
+          remotelyEnabled: true,
+          methods: ['multiply', 'multiplyInts', 'multiplyToInt', 'multiplyIntsToOut', 'sumProducts'].map((name) => ({
+            name,
+            parameterCount: 1
+          }))
+        }
+      ]
+    })
+  )
   const flat = new Map([['example/calculator/multiply', { parameterCount: 1 }]])
   const plan = (): unknown => {
     const r = parseRoute('/example/calculator/multiply')!
@@ -20,7 +39,14 @@ export async function run (): Promise<Pair[]> {
   }
   if (plan() === undefined) throw new Error('plan stage found nothing')
   try {
-    return [await pair('route+plan', 'catalog', ['parseRoute + 3 lookups', plan], ['one Map.get', () => flat.get('example/calculator/multiply')])]
+    return [
+      await pair(
+        'route+plan',
+        'catalog',
+        ['parseRoute + 3 lookups', plan],
+        ['one Map.get', () => flat.get('example/calculator/multiply')]
+      )
+    ]
   } finally {
     dir.close()
   }

@@ -16,12 +16,12 @@ export const CallContextType = t.object('com.example.CallContext', {
 })
 
 /** Integer arithmetic as Java does it: a product that overflows wraps around. */
-function times (a: number | null, b: number | null): number {
+function times(a: number | null, b: number | null): number {
   return Math.imul(a ?? 0, b ?? 0)
 }
 
 /** Σ a·b·factor as Java's long arithmetic gives it (wrapping at 64 bits), exact beyond 2^53. */
-function sumOfProducts (list: ReadonlyArray<{ a: number | null, b: number | null } | null>, factor: number): bigint {
+function sumOfProducts(list: ReadonlyArray<{ a: number | null; b: number | null } | null>, factor: number): bigint {
   let fast = 0
   let exact = 0n
   for (const item of list) {
@@ -36,13 +36,29 @@ const calculator = service('calculator', [
   // A: Integer, Integer → Integer (RMC only)
   method('multiplyInts', { params: [t.Integer, t.Integer], returns: t.Integer, handler: (_ctx, a, b) => times(a, b) }),
   // B: In → Out
-  method('multiply', { params: [In], returns: Out, handler: (_ctx, input) => ({ result: times(input?.a ?? 0, input?.b ?? 0) }) }),
+  method('multiply', {
+    params: [In],
+    returns: Out,
+    handler: (_ctx, input) => ({ result: times(input?.a ?? 0, input?.b ?? 0) })
+  }),
   // C: In → Integer
-  method('multiplyToInt', { params: [In], returns: t.Integer, handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0) }),
+  method('multiplyToInt', {
+    params: [In],
+    returns: t.Integer,
+    handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0)
+  }),
   // D: Integer, Integer → Out (RMC only)
-  method('multiplyIntsToOut', { params: [t.Integer, t.Integer], returns: Out, handler: (_ctx, a, b) => ({ result: times(a, b) }) }),
+  method('multiplyIntsToOut', {
+    params: [t.Integer, t.Integer],
+    returns: Out,
+    handler: (_ctx, a, b) => ({ result: times(a, b) })
+  }),
   // The large-argument case of the benchmarks: RMC [[{"a":..,"b":..}, ...], factor].
-  method('sumProducts', { params: [t.list(In), t.Integer], returns: t.Long, handler: (_ctx, list, factor) => sumOfProducts(list ?? [], factor ?? 0) })
+  method('sumProducts', {
+    params: [t.list(In), t.Integer],
+    returns: t.Long,
+    handler: (_ctx, list, factor) => sumOfProducts(list ?? [], factor ?? 0)
+  })
 ])
 
 const diagnostics = service('diagnostics', [

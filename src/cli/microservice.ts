@@ -24,13 +24,16 @@ The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 
 class CliError extends Error {}
 
-function control (config: PlatformConfig, method: string, path: string): Promise<{ status: number, body: unknown }> {
+function control(config: PlatformConfig, method: string, path: string): Promise<{ status: number; body: unknown }> {
   const socketPath = config.platform.controlSocket
-  if (!existsSync(socketPath)) throw new CliError(`the platform is not running (no control socket at ${socketPath}); start it with npm start`)
+  if (!existsSync(socketPath))
+    throw new CliError(`the platform is not running (no control socket at ${socketPath}); start it with npm start`)
   return new Promise((resolvePromise, reject) => {
     const req = request({ socketPath, path, method }, (res) => {
       let text = ''
-      res.on('data', (d: Buffer) => { text += d.toString() })
+      res.on('data', (d: Buffer) => {
+        text += d.toString()
+      })
       res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }))
     })
     req.on('error', (err) => reject(new CliError(`cannot reach the platform at ${socketPath}: ${err.message}`)))
@@ -38,34 +41,43 @@ function control (config: PlatformConfig, method: string, path: string): Promise
   })
 }
 
-async function call (config: PlatformConfig, method: string, path: string): Promise<unknown> {
+async function call(config: PlatformConfig, method: string, path: string): Promise<unknown> {
   const r = await control(config, method, path)
   if (r.status >= 400) throw new CliError((r.body as { error: string }).error)
   return r.body
 }
 
-function describe (s: MicroserviceStatus): string {
-  const lines = [`${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight`]
+function describe(s: MicroserviceStatus): string {
+  const lines = [
+    `${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight`
+  ]
   for (const i of s.instances) {
-    lines.push(`  ${i.id}: ${i.state}${i.pid !== null ? `, pid ${i.pid}` : ''}${i.port > 0 ? `, port ${i.port}` : ''}, heap ${i.heapMb} MB, ${i.restarts} restarts (${i.memoryRestarts} for memory)${i.message !== '' ? ` - ${i.message}` : ''}`)
+    lines.push(
+      `  ${i.id}: ${i.state}${i.pid !== null ? `, pid ${i.pid}` : ''}${i.port > 0 ? `, port ${i.port}` : ''}, heap ${i.heapMb} MB, ${i.restarts} restarts (${i.memoryRestarts} for memory)${i.message !== '' ? ` - ${i.message}` : ''}`
+    )
   }
   return lines.join('\n')
 }
 
-async function pack (dir: string, out: string | undefined): Promise<string> {
+async function pack(dir: string, out: string | undefined): Promise<string> {
   const abs = resolve(dir)
   const config = readMicroserviceConfig(abs)
-  if (basename(abs) !== config.name) throw new CliError(`the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`)
-  if (!existsSync(join(abs, config.entry))) throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
+  if (basename(abs) !== config.name)
+    throw new CliError(
+      `the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`
+    )
+  if (!existsSync(join(abs, config.entry)))
+    throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
   const zip = resolve(out ?? `${config.name}-${config.version}.zip`)
   const files = await zipDirectory(abs, config.name, zip)
   return `packed ${config.name} ${config.version} (${files} files) into ${zip}`
 }
 
-async function upload (config: PlatformConfig, file: string, timeoutMs = 120000): Promise<string> {
+async function upload(config: PlatformConfig, file: string, timeoutMs = 120000): Promise<string> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`${file} is not a file`)
   const dir = config.platform.uploadDirectory
-  if (!existsSync(dir)) throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
+  if (!existsSync(dir))
+    throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
   const name = basename(file).endsWith('.zip') ? basename(file) : `${basename(file)}.zip`
   const result = join(dir, 'results', `${name}.json`)
   rmSync(result, { force: true })
@@ -75,7 +87,8 @@ async function upload (config: PlatformConfig, file: string, timeoutMs = 120000)
   renameSync(part, join(dir, name))
   const deadline = Date.now() + timeoutMs
   while (!existsSync(result)) {
-    if (Date.now() > deadline) throw new CliError(`no verdict on ${name} within ${timeoutMs / 1000} s; is the platform running?`)
+    if (Date.now() > deadline)
+      throw new CliError(`no verdict on ${name} within ${timeoutMs / 1000} s; is the platform running?`)
     await new Promise((r) => setTimeout(r, 100))
   }
   const r = JSON.parse(readFileSync(result, 'utf8')) as UploadResult
@@ -83,37 +96,66 @@ async function upload (config: PlatformConfig, file: string, timeoutMs = 120000)
   return r.message
 }
 
-export async function main (argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   const [command, a, b] = argv
   try {
-    if (command === undefined || command === 'help' || command === '--help') { console.log(USAGE); return command === undefined ? 2 : 0 }
+    if (command === undefined || command === 'help' || command === '--help') {
+      console.log(USAGE)
+      return command === undefined ? 2 : 0
+    }
     if (command === 'pack') {
       if (a === undefined) throw new CliError('usage: microservice pack <dir> [zip]')
       console.log(await pack(a, b))
       return 0
     }
     const config = loadConfig()
-    const need = (what: string): string => { if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`); return a }
+    const need = (what: string): string => {
+      if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`)
+      return a
+    }
     switch (command) {
-      case 'upload': console.log(await upload(config, need('zip_file'))); return 0
+      case 'upload':
+        console.log(await upload(config, need('zip_file')))
+        return 0
       case 'list': {
-        const all = await call(config, 'GET', '/microservices') as MicroserviceStatus[]
+        const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]
         console.log(all.length === 0 ? 'no microservice is deployed' : all.map(describe).join('\n'))
         return 0
       }
-      case 'status': console.log(describe(await call(config, 'GET', `/microservices/${encodeURIComponent(need('name'))}`) as MicroserviceStatus)); return 0
-      case 'stop': case 'start':
-        console.log((await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/${command}`) as { message: string }).message)
+      case 'status':
+        console.log(
+          describe(
+            (await call(config, 'GET', `/microservices/${encodeURIComponent(need('name'))}`)) as MicroserviceStatus
+          )
+        )
+        return 0
+      case 'stop':
+      case 'start':
+        console.log(
+          (
+            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/${command}`)) as {
+              message: string
+            }
+          ).message
+        )
         return 0
       case 'remove':
-        console.log((await call(config, 'DELETE', `/microservices/${encodeURIComponent(need('name'))}`) as { message: string }).message)
+        console.log(
+          ((await call(config, 'DELETE', `/microservices/${encodeURIComponent(need('name'))}`)) as { message: string })
+            .message
+        )
         return 0
       case 'logs': {
-        const r = await call(config, 'GET', `/microservices/${encodeURIComponent(need('name'))}/logs?lines=${b ?? '100'}`) as { lines: string[] }
+        const r = (await call(
+          config,
+          'GET',
+          `/microservices/${encodeURIComponent(need('name'))}/logs?lines=${b ?? '100'}`
+        )) as { lines: string[] }
         console.log(r.lines.join('\n'))
         return 0
       }
-      default: throw new CliError(`unknown command '${command}'\n\n${USAGE}`)
+      default:
+        throw new CliError(`unknown command '${command}'\n\n${USAGE}`)
     }
   } catch (err) {
     console.error(`microservice: ${(err as Error).message}`)
@@ -121,4 +163,13 @@ export async function main (argv: string[]): Promise<number> {
   }
 }
 
-if (require.main === module) main(process.argv.slice(2)).then((code) => { process.exitCode = code }, (err: unknown) => { console.error(err); process.exitCode = 1 })
+if (require.main === module)
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (err: unknown) => {
+      console.error(err)
+      process.exitCode = 1
+    }
+  )

@@ -47,7 +47,7 @@ export interface GatewayConfig {
   /** Deepest nesting the splitter accepts in a body. */
   maxDepth: number
   retryAfterSeconds: number
-  cors: { allowedOrigins: string[], maxAgeSeconds: number }
+  cors: { allowedOrigins: string[]; maxAgeSeconds: number }
 }
 
 /** PLATFORM: where uploads land and deployments live, the control socket, what is deployed at first start. */
@@ -59,13 +59,17 @@ export interface PlatformSection {
   bootstrap: string[]
   drainTimeoutMs: number
   startTimeoutMs: number
-  unpack: { maxEntries: number, maxEntryBytes: number, maxTotalBytes: number }
+  unpack: { maxEntries: number; maxEntryBytes: number; maxTotalBytes: number }
   /** Instances per microservice, overriding the package's own setting (scaling without repacking). */
   instances: Record<string, number>
 }
 
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
-export interface RemoteInstance { name: string, host: string, port: number }
+export interface RemoteInstance {
+  name: string
+  host: string
+  port: number
+}
 
 export interface PlatformConfig {
   gateway: GatewayConfig
@@ -73,7 +77,7 @@ export interface PlatformConfig {
   dispatch: DispatchOptions
   platform: PlatformSection
   /** directories: started as they are (development); remote: instances on other hosts. */
-  microservices: { directories: string[], remote: RemoteInstance[], restartMinMs: number, restartMaxMs: number }
+  microservices: { directories: string[]; remote: RemoteInstance[]; restartMinMs: number; restartMaxMs: number }
 }
 
 export const ROOT = resolve(__dirname, '..', '..', '..')
@@ -83,26 +87,29 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
 class ConfigError extends Error {}
 
-function section (o: Json | undefined, path: string): { [k: string]: Json } {
+function section(o: Json | undefined, path: string): { [k: string]: Json } {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${path}: must be an object`)
   return o
 }
 
-function int (o: { [k: string]: Json }, key: string, path: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function int(o: { [k: string]: Json }, key: string, path: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = o[key]
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ConfigError(`${path}.${key}: must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    throw new ConfigError(`${path}.${key}: must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
   return v
 }
 
-function str (o: { [k: string]: Json }, key: string, path: string): string {
+function str(o: { [k: string]: Json }, key: string, path: string): string {
   const v = o[key]
-  if (typeof v !== 'string' || v === '') throw new ConfigError(`${path}.${key}: must be a non-empty string, got ${JSON.stringify(v)}`)
+  if (typeof v !== 'string' || v === '')
+    throw new ConfigError(`${path}.${key}: must be a non-empty string, got ${JSON.stringify(v)}`)
   return v
 }
 
-function strings (o: { [k: string]: Json }, key: string, path: string): string[] {
+function strings(o: { [k: string]: Json }, key: string, path: string): string[] {
   const v = o[key]
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ConfigError(`${path}.${key}: must be a list of strings`)
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new ConfigError(`${path}.${key}: must be a list of strings`)
   return v as string[]
 }
 
@@ -110,26 +117,34 @@ function strings (o: { [k: string]: Json }, key: string, path: string): string[]
  * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
  * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=9090.
  */
-export function applyEnv (raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
+export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PLATFORM__') || value === undefined) continue
     const path = name.slice('PLATFORM__'.length).split('__')
     let node: { [k: string]: Json } = raw
     for (const seg of path.slice(0, -1)) {
       const next = node[seg]
-      if (typeof next !== 'object' || next === null || Array.isArray(next)) throw new ConfigError(`${name}: ${seg} is not a config section`)
+      if (typeof next !== 'object' || next === null || Array.isArray(next))
+        throw new ConfigError(`${name}: ${seg} is not a config section`)
       node = next
     }
     const key = path[path.length - 1]!
     if (!(key in node)) throw new ConfigError(`${name}: unknown key ${path.join('.')}`)
     let parsed: Json
-    try { parsed = JSON.parse(value) as Json } catch { parsed = value }
+    try {
+      parsed = JSON.parse(value) as Json
+    } catch {
+      parsed = value
+    }
     node[key] = parsed
   }
 }
 
 /** Reads the config file, applies environment overrides, validates everything once, and freezes it. */
-export function loadConfig (file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE, env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+export function loadConfig(
+  file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE,
+  env: NodeJS.ProcessEnv = process.env
+): PlatformConfig {
   let raw: { [k: string]: Json }
   try {
     raw = section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
@@ -145,8 +160,11 @@ export function loadConfig (file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG
   }
 }
 
-export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
-  const http = section(section(raw.ENTRY_POINTS, 'ENTRY_POINTS').WEB_SERVICE_FACADE_HTTP, 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP')
+export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
+  const http = section(
+    section(raw.ENTRY_POINTS, 'ENTRY_POINTS').WEB_SERVICE_FACADE_HTTP,
+    'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
+  )
   const hp = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
   const seq = str(http, 'defaultSequenceName', hp)
   if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
@@ -171,12 +189,18 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
       maxInFlight: int(http, 'maxInFlight', hp, 1),
       maxDepth: int(http, 'maxDepth', hp, 2, 100000),
       retryAfterSeconds: int(http, 'retryAfterSeconds', hp, 0),
-      cors: { allowedOrigins: strings(cors, 'allowedOrigins', `${hp}.cors`), maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0) }
+      cors: {
+        allowedOrigins: strings(cors, 'allowedOrigins', `${hp}.cors`),
+        maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0)
+      }
     },
     pool: {
       // "auto": one thread per core. Measured on 2 cores with 1 MB bodies at c=64: 128 threads
       // cost +738 MB RSS, +50% CPU per request, -15% req/s and +71% p99 against 2 (README, Benchmarks).
-      maxThreads: pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, availableParallelism()) : int(pool, 'maxThreads', 'WORKER_POOL', 1, MAX_POOL_THREADS),
+      maxThreads:
+        pool.maxThreads === 'auto'
+          ? Math.min(MAX_POOL_THREADS, availableParallelism())
+          : int(pool, 'maxThreads', 'WORKER_POOL', 1, MAX_POOL_THREADS),
       minThreads: int(pool, 'minThreads', 'WORKER_POOL', 0, MAX_POOL_THREADS),
       idleTimeoutMs: int(pool, 'idleTimeoutMs', 'WORKER_POOL', 0),
       maxQueue: int(pool, 'maxQueue', 'WORKER_POOL', 0),
@@ -199,7 +223,12 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
       bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
       drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
       startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
-      instances: Object.fromEntries(Object.keys(section(pf.instances ?? {}, 'PLATFORM.instances')).map((k) => [k, int(section(pf.instances ?? {}, 'PLATFORM.instances'), k, 'PLATFORM.instances', 1, 64)])),
+      instances: Object.fromEntries(
+        Object.keys(section(pf.instances ?? {}, 'PLATFORM.instances')).map((k) => [
+          k,
+          int(section(pf.instances ?? {}, 'PLATFORM.instances'), k, 'PLATFORM.instances', 1, 64)
+        ])
+      ),
       unpack: {
         maxEntries: int(unpack, 'maxEntries', 'PLATFORM.unpack', 1),
         maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),
@@ -209,19 +238,29 @@ export function parseConfig (raw: { [k: string]: Json }): PlatformConfig {
     microservices: {
       remote: remote.map((r, k) => {
         const o = section(r as Json, `MICROSERVICES.remote[${k}]`)
-        return { name: str(o, 'name', `MICROSERVICES.remote[${k}]`), host: str(o, 'host', `MICROSERVICES.remote[${k}]`), port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535) }
+        return {
+          name: str(o, 'name', `MICROSERVICES.remote[${k}]`),
+          host: str(o, 'host', `MICROSERVICES.remote[${k}]`),
+          port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535)
+        }
       }),
       directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),
       restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
       restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)
     }
   }
-  if (config.pool.minThreads > config.pool.maxThreads) throw new ConfigError(`WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`)
-  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024) throw new ConfigError(`DISPATCH.maxFrameBytes must exceed ${hp}.maxBodyBytes by at least 1024 (room for the frame envelope)`)
+  if (config.pool.minThreads > config.pool.maxThreads)
+    throw new ConfigError(
+      `WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`
+    )
+  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024)
+    throw new ConfigError(
+      `DISPATCH.maxFrameBytes must exceed ${hp}.maxBodyBytes by at least 1024 (room for the frame envelope)`
+    )
   return deepFreeze(config)
 }
 
-function deepFreeze<T> (o: T): T {
+function deepFreeze<T>(o: T): T {
   if (typeof o === 'object' && o !== null) {
     for (const v of Object.values(o)) deepFreeze(v)
     Object.freeze(o)
@@ -230,6 +269,6 @@ function deepFreeze<T> (o: T): T {
 }
 
 /** The built-in config file's values, for tests and tools that override a few keys. */
-export function defaultConfig (): PlatformConfig {
+export function defaultConfig(): PlatformConfig {
   return loadConfig(DEFAULT_CONFIG_FILE, {})
 }

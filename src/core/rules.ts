@@ -6,18 +6,27 @@ import type { Failure } from '../errors/codes'
  */
 
 /** SPEC: ROA can call only methods that have exactly one parameter. */
-export function roaRule (service: string, method: string, parameterCount: number): Failure | null {
+export function roaRule(service: string, method: string, parameterCount: number): Failure | null {
   if (parameterCount === 1) return null
   return {
     code: 'ROA_NEEDS_ONE_PARAMETER',
-    detail: `${service}.${method} has ${parameterCount} parameters; ROA calls only methods with exactly one, ` +
+    detail:
+      `${service}.${method} has ${parameterCount} parameters; ROA calls only methods with exactly one, ` +
       'use RMC (X-PLATFORM-API-ID: RMC)'
   }
 }
 
 /** RMC: one argument per parameter, in order. */
-export function argumentCountRule (service: string, method: string, parameterCount: number, argumentCount: number): Failure | null {
+export function argumentCountRule(
+  service: string,
+  method: string,
+  parameterCount: number,
+  argumentCount: number
+): Failure | null {
   if (parameterCount === argumentCount) return null
   const s = parameterCount === 1 ? '' : 's'
-  return { code: 'ARGUMENT_COUNT', detail: `${service}.${method} takes ${parameterCount} argument${s}, the body has ${argumentCount}` }
+  return {
+    code: 'ARGUMENT_COUNT',
+    detail: `${service}.${method} takes ${parameterCount} argument${s}, the body has ${argumentCount}`
+  }
 }

@@ -9,7 +9,7 @@ export type BodyFormat = 'json' | 'xml'
 /** SPEC's invocation modes, chosen by X-PLATFORM-API-ID (case sensitive). */
 export type ApiMode = 'ROA' | 'RMC'
 
-export function isApiMode (s: string): s is ApiMode {
+export function isApiMode(s: string): s is ApiMode {
   return s === 'ROA' || s === 'RMC'
 }
 
@@ -19,13 +19,13 @@ export const SEQUENCES = {
   alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer' },
   betaParamArrayXmlInOutSequence: { format: 'xml', bean: 'betaXmlSerializer' },
   betaParamArrayJsonInOutSequence: { format: 'json', bean: 'betaJsonSerializer' }
-} as const satisfies Record<string, { format: BodyFormat, bean: string }>
+} as const satisfies Record<string, { format: BodyFormat; bean: string }>
 
 export type SequenceName = keyof typeof SEQUENCES
 /** The bean names a microservice may define to replace a sequence's default serializer. */
 export type SerializerBeanName = (typeof SEQUENCES)[SequenceName]['bean']
 
-export function isSequenceName (s: string): s is SequenceName {
+export function isSequenceName(s: string): s is SequenceName {
   return Object.prototype.hasOwnProperty.call(SEQUENCES, s)
 }
 

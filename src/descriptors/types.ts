@@ -11,15 +11,20 @@
  * Why not a JSON-Schema library (TypeBox) as the source: see docs/descriptors.md.
  */
 
-export type ScalarType = 'int' | 'Integer' | 'long' | 'Long' | 'double' | 'Double' | 'boolean' | 'Boolean' | 'char' | 'Character' | 'String'
+export type ScalarType =
+  'int' | 'Integer' | 'long' | 'Long' | 'double' | 'Double' | 'boolean' | 'Boolean' | 'char' | 'Character' | 'String'
 
 export interface ScalarDescriptor<T extends ScalarType = ScalarType> {
   readonly kind: 'scalar'
   readonly type: T
 }
 
-export interface DateDescriptor { readonly kind: 'date' }
-export interface LocalDateDescriptor { readonly kind: 'localDate' }
+export interface DateDescriptor {
+  readonly kind: 'date'
+}
+export interface LocalDateDescriptor {
+  readonly kind: 'localDate'
+}
 
 /** XStream annotation equivalents of a field. */
 export interface FieldOptions {
@@ -54,7 +59,12 @@ export interface ObjectDescriptor<F extends Record<string, FieldInput> = Record<
 }
 
 /** Java class of a list: the interface (runtime ArrayList) or a concrete class. */
-export type ListClass = 'java.util.List' | 'java.util.ArrayList' | 'java.util.LinkedList' | 'java.util.Arrays$ArrayList' | 'java.util.ImmutableCollections$ListN'
+export type ListClass =
+  | 'java.util.List'
+  | 'java.util.ArrayList'
+  | 'java.util.LinkedList'
+  | 'java.util.Arrays$ArrayList'
+  | 'java.util.ImmutableCollections$ListN'
 
 export interface ListDescriptor<I extends Descriptor = Descriptor> {
   readonly kind: 'list'
@@ -87,11 +97,20 @@ export interface AnyDescriptor {
   readonly allowed: readonly Descriptor[]
 }
 
-export interface VoidDescriptor { readonly kind: 'void' }
+export interface VoidDescriptor {
+  readonly kind: 'void'
+}
 
 export type Descriptor =
-  | ScalarDescriptor | DateDescriptor | LocalDateDescriptor | ObjectDescriptor
-  | ListDescriptor | ArrayDescriptor | MapDescriptor | AnyDescriptor | VoidDescriptor
+  | ScalarDescriptor
+  | DateDescriptor
+  | LocalDateDescriptor
+  | ObjectDescriptor
+  | ListDescriptor
+  | ArrayDescriptor
+  | MapDescriptor
+  | AnyDescriptor
+  | VoidDescriptor
 
 /** A field given with options: `t.field(t.Integer, { attribute: true })`. */
 export interface FieldSpec<D extends Descriptor = Descriptor> {
@@ -105,50 +124,73 @@ export type FieldInput = Descriptor | FieldSpec
 /** java.time.LocalDate: a date without time zone. */
 export class LocalDate {
   readonly iso: string
-  constructor (iso: string) {
+  constructor(iso: string) {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
     const d = m === null ? null : new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-    if (d === null || d.toISOString().slice(0, 10) !== iso) throw new TypeError(`'${iso}' is not a date of the form YYYY-MM-DD`)
+    if (d === null || d.toISOString().slice(0, 10) !== iso)
+      throw new TypeError(`'${iso}' is not a date of the form YYYY-MM-DD`)
     this.iso = iso
   }
 
-  toString (): string { return this.iso }
-  toJSON (): string { return this.iso }
+  toString(): string {
+    return this.iso
+  }
+  toJSON(): string {
+    return this.iso
+  }
 }
 
 /** A value whose runtime type is given explicitly (an In in an Object slot, a LinkedList in a List field). */
 export class Typed<T = unknown> {
-  constructor (readonly type: Descriptor, readonly value: T) {}
+  constructor(
+    readonly type: Descriptor,
+    readonly value: T
+  ) {}
 }
 
-type ScalarValue<T extends ScalarType> =
-  T extends 'int' | 'double' ? number :
-    T extends 'Integer' | 'Double' ? number | null :
-      T extends 'long' ? bigint :
-        T extends 'Long' ? bigint | null :
-          T extends 'boolean' ? boolean :
-            T extends 'Boolean' ? boolean | null :
-              T extends 'char' ? string :
-                string | null
+type ScalarValue<T extends ScalarType> = T extends 'int' | 'double'
+  ? number
+  : T extends 'Integer' | 'Double'
+    ? number | null
+    : T extends 'long'
+      ? bigint
+      : T extends 'Long'
+        ? bigint | null
+        : T extends 'boolean'
+          ? boolean
+          : T extends 'Boolean'
+            ? boolean | null
+            : T extends 'char'
+              ? string
+              : string | null
 
 type FieldType<F> = F extends FieldSpec<infer D> ? D : F
 
 /** The TypeScript type of values described by D. */
 export type Infer<D> =
-  D extends ScalarDescriptor<infer T> ? ScalarValue<T> :
-    D extends DateDescriptor ? Date | null :
-      D extends LocalDateDescriptor ? LocalDate | null :
-        D extends ObjectDescriptor<infer F> ? { [K in keyof F]: Infer<FieldType<F[K]>> } | null :
-          D extends ListDescriptor<infer I> ? Array<Infer<I>> | null :
-            D extends ArrayDescriptor<infer I> ? Array<Infer<I>> | null :
-              D extends MapDescriptor<infer V> ? Map<string, Infer<V>> | null :
-                D extends AnyDescriptor ? unknown :
-                  D extends VoidDescriptor ? void :
-                    never
+  D extends ScalarDescriptor<infer T>
+    ? ScalarValue<T>
+    : D extends DateDescriptor
+      ? Date | null
+      : D extends LocalDateDescriptor
+        ? LocalDate | null
+        : D extends ObjectDescriptor<infer F>
+          ? { [K in keyof F]: Infer<FieldType<F[K]>> } | null
+          : D extends ListDescriptor<infer I>
+            ? Array<Infer<I>> | null
+            : D extends ArrayDescriptor<infer I>
+              ? Array<Infer<I>> | null
+              : D extends MapDescriptor<infer V>
+                ? Map<string, Infer<V>> | null
+                : D extends AnyDescriptor
+                  ? unknown
+                  : D extends VoidDescriptor
+                    ? void
+                    : never
 
 export type InferTuple<P extends readonly Descriptor[]> = { [K in keyof P]: Infer<P[K]> }
 
-function scalar<T extends ScalarType> (type: T): ScalarDescriptor<T> {
+function scalar<T extends ScalarType>(type: T): ScalarDescriptor<T> {
   return Object.freeze({ kind: 'scalar', type })
 }
 
@@ -158,15 +200,24 @@ export interface ObjectOptions {
   extends?: ObjectDescriptor
 }
 
-function toField (name: string, input: FieldInput, owner: string): FieldDescriptor {
+function toField(name: string, input: FieldInput, owner: string): FieldDescriptor {
   const spec: FieldSpec = input.kind === 'field' ? input : { kind: 'field', type: input, options: {} }
   const o = spec.options
   if (spec.type.kind === 'void') throw new TypeError(`${owner}.${name}: a field cannot be void`)
   // Values are plain objects: a field by this name would set their prototype instead.
   if (name === '__proto__') throw new TypeError(`${owner}.${name}: this field name is reserved in JavaScript`)
-  if (o.attribute === true && spec.type.kind !== 'scalar') throw new TypeError(`${owner}.${name}: only scalar fields can be attributes`)
-  if (o.implicit !== undefined && spec.type.kind !== 'list') throw new TypeError(`${owner}.${name}: only list fields can be implicit`)
-  return Object.freeze({ name, type: spec.type, attribute: o.attribute === true, alias: o.alias, omit: o.omit === true, implicit: o.implicit })
+  if (o.attribute === true && spec.type.kind !== 'scalar')
+    throw new TypeError(`${owner}.${name}: only scalar fields can be attributes`)
+  if (o.implicit !== undefined && spec.type.kind !== 'list')
+    throw new TypeError(`${owner}.${name}: only list fields can be implicit`)
+  return Object.freeze({
+    name,
+    type: spec.type,
+    attribute: o.attribute === true,
+    alias: o.alias,
+    omit: o.omit === true,
+    implicit: o.implicit
+  })
 }
 
 /** The descriptor factory: `t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })`. */
@@ -185,79 +236,120 @@ export const t = {
   Date: Object.freeze({ kind: 'date' }) as DateDescriptor,
   LocalDate: Object.freeze({ kind: 'localDate' }) as LocalDateDescriptor,
   void: Object.freeze({ kind: 'void' }) as VoidDescriptor,
-  object<F extends Record<string, FieldInput>> (className: string, shape: F, options: ObjectOptions = {}): ObjectDescriptor<F> {
+  object<F extends Record<string, FieldInput>>(
+    className: string,
+    shape: F,
+    options: ObjectOptions = {}
+  ): ObjectDescriptor<F> {
     const inherited = options.extends?.fields ?? []
     const own = Object.entries(shape).map(([name, input]) => toField(name, input, className))
     for (const f of own) {
-      if (inherited.some((g) => g.name === f.name)) throw new TypeError(`${className}.${f.name} hides a superclass field`)
+      if (inherited.some((g) => g.name === f.name))
+        throw new TypeError(`${className}.${f.name} hides a superclass field`)
     }
-    return Object.freeze({ kind: 'object', className, fields: Object.freeze([...inherited, ...own]), shape, alias: options.alias })
+    return Object.freeze({
+      kind: 'object',
+      className,
+      fields: Object.freeze([...inherited, ...own]),
+      shape,
+      alias: options.alias
+    })
   },
-  field<D extends Descriptor> (type: D, options: FieldOptions): FieldSpec<D> {
+  field<D extends Descriptor>(type: D, options: FieldOptions): FieldSpec<D> {
     return Object.freeze({ kind: 'field', type, options: Object.freeze({ ...options }) })
   },
-  list<I extends Descriptor> (item: I, className: ListClass = 'java.util.List'): ListDescriptor<I> {
+  list<I extends Descriptor>(item: I, className: ListClass = 'java.util.List'): ListDescriptor<I> {
     return Object.freeze({ kind: 'list', item, className })
   },
-  array<I extends Descriptor> (item: I): ArrayDescriptor<I> {
+  array<I extends Descriptor>(item: I): ArrayDescriptor<I> {
     return Object.freeze({ kind: 'array', item })
   },
-  map<V extends Descriptor> (value: V, className: MapClass = 'java.util.Map'): MapDescriptor<V> {
+  map<V extends Descriptor>(value: V, className: MapClass = 'java.util.Map'): MapDescriptor<V> {
     return Object.freeze({ kind: 'map', value, className })
   },
   /** java.lang.Object; `allowed` lists the classes it may hold when read. */
-  Object (allowed: readonly Descriptor[] = []): AnyDescriptor {
+  Object(allowed: readonly Descriptor[] = []): AnyDescriptor {
     return Object.freeze({ kind: 'any', allowed: Object.freeze([...allowed]) })
   },
-  typed<T> (type: Descriptor, value: T): Typed<T> {
+  typed<T>(type: Descriptor, value: T): Typed<T> {
     return new Typed(type, value)
   }
 }
 
 /** Java simple name: com.example.Container$Inner → Inner. */
-export function simpleName (className: string): string {
+export function simpleName(className: string): string {
   const dot = className.lastIndexOf('.')
   const dollar = className.lastIndexOf('$')
   return className.slice(Math.max(dot, dollar) + 1)
 }
 
 const BOXED: Record<ScalarType, string> = {
-  int: 'int', Integer: 'java.lang.Integer', long: 'long', Long: 'java.lang.Long', double: 'double', Double: 'java.lang.Double',
-  boolean: 'boolean', Boolean: 'java.lang.Boolean', char: 'char', Character: 'java.lang.Character', String: 'java.lang.String'
+  int: 'int',
+  Integer: 'java.lang.Integer',
+  long: 'long',
+  Long: 'java.lang.Long',
+  double: 'double',
+  Double: 'java.lang.Double',
+  boolean: 'boolean',
+  Boolean: 'java.lang.Boolean',
+  char: 'char',
+  Character: 'java.lang.Character',
+  String: 'java.lang.String'
 }
 
 /** The Java class name of a descriptor: java.lang.Integer, com.example.In, java.util.ArrayList, java.lang.Integer[]. */
-export function javaClassName (d: Descriptor): string {
+export function javaClassName(d: Descriptor): string {
   switch (d.kind) {
-    case 'scalar': return BOXED[d.type]
-    case 'date': return 'java.util.Date'
-    case 'localDate': return 'java.time.LocalDate'
-    case 'object': return d.className
-    case 'list': return d.className === 'java.util.List' ? 'java.util.ArrayList' : d.className
-    case 'array': return `${javaClassName(d.item)}[]`
-    case 'map': return d.className === 'java.util.Map' ? 'java.util.HashMap' : d.className
-    case 'any': return 'java.lang.Object'
-    case 'void': return 'void'
+    case 'scalar':
+      return BOXED[d.type]
+    case 'date':
+      return 'java.util.Date'
+    case 'localDate':
+      return 'java.time.LocalDate'
+    case 'object':
+      return d.className
+    case 'list':
+      return d.className === 'java.util.List' ? 'java.util.ArrayList' : d.className
+    case 'array':
+      return `${javaClassName(d.item)}[]`
+    case 'map':
+      return d.className === 'java.util.Map' ? 'java.util.HashMap' : d.className
+    case 'any':
+      return 'java.lang.Object'
+    case 'void':
+      return 'void'
   }
 }
 
 /** A readable type name for messages and the catalog: Integer, com.example.In, List<String>, Integer[]. */
-export function typeName (d: Descriptor): string {
+export function typeName(d: Descriptor): string {
   switch (d.kind) {
-    case 'scalar': return d.type
-    case 'date': return 'Date'
-    case 'localDate': return 'LocalDate'
-    case 'object': return d.className
-    case 'list': return `${d.className === 'java.util.List' ? 'List' : simpleName(d.className)}<${typeName(d.item)}>`
-    case 'array': return `${typeName(d.item)}[]`
-    case 'map': return `${d.className === 'java.util.Map' ? 'Map' : simpleName(d.className)}<String,${typeName(d.value)}>`
-    case 'any': return 'Object'
-    case 'void': return 'void'
+    case 'scalar':
+      return d.type
+    case 'date':
+      return 'Date'
+    case 'localDate':
+      return 'LocalDate'
+    case 'object':
+      return d.className
+    case 'list':
+      return `${d.className === 'java.util.List' ? 'List' : simpleName(d.className)}<${typeName(d.item)}>`
+    case 'array':
+      return `${typeName(d.item)}[]`
+    case 'map':
+      return `${d.className === 'java.util.Map' ? 'Map' : simpleName(d.className)}<String,${typeName(d.value)}>`
+    case 'any':
+      return 'Object'
+    case 'void':
+      return 'void'
   }
 }
 
-export function isNullable (d: Descriptor): boolean {
-  return d.kind !== 'scalar' || !(d.type === 'int' || d.type === 'long' || d.type === 'double' || d.type === 'boolean' || d.type === 'char')
+export function isNullable(d: Descriptor): boolean {
+  return (
+    d.kind !== 'scalar' ||
+    !(d.type === 'int' || d.type === 'long' || d.type === 'double' || d.type === 'boolean' || d.type === 'char')
+  )
 }
 
 const INT_MIN = -2147483648
@@ -269,15 +361,22 @@ const MAP_OF_OBJECT = t.map(t.Object(), 'java.util.LinkedHashMap')
  * The runtime type of a value in an Object slot: null for null, undefined when it cannot be told
  * (a plain object must say its class with t.typed). JS values map to the Java type they come from.
  */
-export function inferType (value: unknown): Descriptor | null | undefined {
+export function inferType(value: unknown): Descriptor | null | undefined {
   if (value === null || value === undefined) return null
   if (value instanceof Typed) return value.type
   switch (typeof value) {
-    case 'number': return Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX && !Object.is(value, -0) ? t.Integer : t.Double
-    case 'bigint': return t.Long
-    case 'string': return t.String
-    case 'boolean': return t.Boolean
-    default: break
+    case 'number':
+      return Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX && !Object.is(value, -0)
+        ? t.Integer
+        : t.Double
+    case 'bigint':
+      return t.Long
+    case 'string':
+      return t.String
+    case 'boolean':
+      return t.Boolean
+    default:
+      break
   }
   if (value instanceof Date) return t.Date
   if (value instanceof LocalDate) return t.LocalDate
@@ -287,20 +386,26 @@ export function inferType (value: unknown): Descriptor | null | undefined {
 }
 
 /** Unwraps Typed. */
-export function plain (value: unknown): unknown {
+export function plain(value: unknown): unknown {
   return value instanceof Typed ? value.value : value
 }
 
 /** Two descriptors describe the same Java type. */
-export function sameType (a: Descriptor, b: Descriptor): boolean {
+export function sameType(a: Descriptor, b: Descriptor): boolean {
   if (a === b) return true
   if (a.kind !== b.kind) return false
   switch (a.kind) {
-    case 'scalar': return javaClassName(a) === javaClassName(b)
-    case 'object': return a.className === (b as ObjectDescriptor).className
-    case 'list': return javaClassName(a) === javaClassName(b)
-    case 'map': return javaClassName(a) === javaClassName(b)
-    case 'array': return sameType(a.item, (b as ArrayDescriptor).item)
-    default: return true
+    case 'scalar':
+      return javaClassName(a) === javaClassName(b)
+    case 'object':
+      return a.className === (b as ObjectDescriptor).className
+    case 'list':
+      return javaClassName(a) === javaClassName(b)
+    case 'map':
+      return javaClassName(a) === javaClassName(b)
+    case 'array':
+      return sameType(a.item, (b as ArrayDescriptor).item)
+    default:
+      return true
   }
 }

@@ -8,9 +8,9 @@ export interface ConnectionOwner {
   readonly name: string
   readonly maxFrameBytes: number
   readonly connectTimeoutMs: number
-  onReady (conn: BackendConnection, catalog: gateway.Catalog): void
-  onPong (conn: BackendConnection, pong: gateway.Pong): void
-  onClosed (conn: BackendConnection, error: Error | null): void
+  onReady(conn: BackendConnection, catalog: gateway.Catalog): void
+  onPong(conn: BackendConnection, pong: gateway.Pong): void
+  onClosed(conn: BackendConnection, error: Error | null): void
 }
 
 type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
@@ -25,44 +25,58 @@ export class BackendConnection {
   private framed: FramedSocket | null = null
   private readonly socket: Socket
 
-  constructor (private readonly owner: ConnectionOwner, readonly host: string, readonly port: number, gatewayId: string) {
+  constructor(
+    private readonly owner: ConnectionOwner,
+    readonly host: string,
+    readonly port: number,
+    gatewayId: string
+  ) {
     this.socket = connect({ host, port })
-    this.socket.setTimeout(owner.connectTimeoutMs, () => this.close(new Error(`connect timeout after ${owner.connectTimeoutMs} ms`)))
+    this.socket.setTimeout(owner.connectTimeoutMs, () =>
+      this.close(new Error(`connect timeout after ${owner.connectTimeoutMs} ms`))
+    )
     this.socket.once('connect', () => {
       this.socket.setTimeout(0)
       this.state = 'handshaking'
       this.framed!.send({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId } })
     })
-    this.framed = new FramedSocket(this.socket, {
-      onFrame: (f) => this.onFrame(f),
-      onClose: (err) => this.onClose(err)
-    }, owner.maxFrameBytes, 'poll')
+    this.framed = new FramedSocket(
+      this.socket,
+      {
+        onFrame: (f) => this.onFrame(f),
+        onClose: (err) => this.onClose(err)
+      },
+      owner.maxFrameBytes,
+      'poll'
+    )
   }
 
-  get ready (): boolean { return this.state === 'ready' }
+  get ready(): boolean {
+    return this.state === 'ready'
+  }
 
-  send (call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: Uint8Array): void {
     this.inflight.set(call.callId, call)
     call.connection = this
     this.framed!.sendBytes(frame)
   }
 
   /** Drops the call and tells the microservice its answer is no longer wanted. */
-  cancel (call: PendingCall): void {
+  cancel(call: PendingCall): void {
     if (!this.inflight.delete(call.callId)) return
     call.connection = null
     if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
   }
 
-  ping (id: number): void {
+  ping(id: number): void {
     if (this.state === 'ready') this.framed!.send({ ping: { id } })
   }
 
-  close (error: Error | null = null): void {
+  close(error: Error | null = null): void {
     this.framed?.destroy(error)
   }
 
-  private onFrame (f: Frame): void {
+  private onFrame(f: Frame): void {
     switch (f.body) {
       case 'result': {
         const result = f.result as gateway.Result
@@ -73,7 +87,9 @@ export class BackendConnection {
         call.settle(result)
         return
       }
-      case 'pong': this.owner.onPong(this, f.pong as gateway.Pong); return
+      case 'pong':
+        this.owner.onPong(this, f.pong as gateway.Pong)
+        return
       case 'catalog':
         if (this.state !== 'handshaking') break
         this.state = 'ready'
@@ -85,14 +101,17 @@ export class BackendConnection {
     this.close(new Error(`unexpected frame '${String(f.body)}' from microservice ${this.owner.name}`))
   }
 
-  private onClose (error: Error | null): void {
+  private onClose(error: Error | null): void {
     if (this.state === 'closed') return
     this.state = 'closed'
     const calls = [...this.inflight.values()]
     this.inflight.clear()
     for (const call of calls) {
       call.connection = null
-      call.settle({ code: 'BACKEND_CONNECTION_LOST', detail: `the connection to microservice '${this.owner.name}' was lost during the call` })
+      call.settle({
+        code: 'BACKEND_CONNECTION_LOST',
+        detail: `the connection to microservice '${this.owner.name}' was lost during the call`
+      })
     }
     this.owner.onClosed(this, error)
   }

@@ -5,14 +5,20 @@ import type { InstanceClient } from './instance'
 /** All microservices the gateway can reach, by name. */
 export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
-  constructor (private readonly options: DispatchOptions) {}
+  constructor(private readonly options: DispatchOptions) {}
 
-  get (name: string): MicroserviceGroup | undefined {
+  get(name: string): MicroserviceGroup | undefined {
     return this.groups.get(name)
   }
 
   /** Registers (or moves) one instance; the gateway connects and fetches its catalog. */
-  register (name: string, host: string, port: number, instance = `${name}#0`, overrides: Partial<DispatchOptions> = {}): InstanceClient {
+  register(
+    name: string,
+    host: string,
+    port: number,
+    instance = `${name}#0`,
+    overrides: Partial<DispatchOptions> = {}
+  ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
       group = new MicroserviceGroup(name)
@@ -24,21 +30,21 @@ export class MicroserviceDirectory {
   }
 
   /** The instance's process is down (it may come back): it gets no calls meanwhile. */
-  markDown (name: string, instance = `${name}#0`): void {
+  markDown(name: string, instance = `${name}#0`): void {
     this.groups.get(name)?.instances.get(instance)?.clearEndpoint()
   }
 
   /** The group stays, empty: a deployed microservice that is stopped answers 503, not 404. */
-  removeInstance (name: string, instance: string): void {
+  removeInstance(name: string, instance: string): void {
     this.groups.get(name)?.remove(instance)
   }
 
-  remove (name: string): void {
+  remove(name: string): void {
     this.groups.get(name)?.close()
     this.groups.delete(name)
   }
 
-  close (): void {
+  close(): void {
     for (const g of this.groups.values()) g.close()
     this.groups.clear()
   }

@@ -17,12 +17,12 @@ export class MicroserviceGroup {
   catalog: CatalogIndex | null = null
   private reason: string | null
 
-  constructor (readonly name: string) {
+  constructor(readonly name: string) {
     this.reason = `microservice '${name}' is not running`
   }
 
   /** Adds an instance (or returns the one of that id); the group follows its changes. */
-  instance (id: string, options: DispatchOptions): InstanceClient {
+  instance(id: string, options: DispatchOptions): InstanceClient {
     let client = this.instances.get(id)
     if (client === undefined) {
       client = new InstanceClient(this.name, options, () => this.recompute())
@@ -32,54 +32,58 @@ export class MicroserviceGroup {
     return client
   }
 
-  unavailableReason (): string | null {
+  unavailableReason(): string | null {
     return this.serving.length > 0 ? null : this.reason
   }
 
-  send (call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: Uint8Array): void {
     let best: InstanceClient | null = null
     for (const c of this.serving) if (best === null || c.inflight < best.inflight) best = c
-    if (best === null) return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: this.reason ?? `microservice '${this.name}' is not connected` })
+    if (best === null)
+      return call.settle({
+        code: 'MICROSERVICE_UNAVAILABLE',
+        detail: this.reason ?? `microservice '${this.name}' is not connected`
+      })
     best.send(call, frame)
   }
 
-  get inflight (): number {
+  get inflight(): number {
     let n = 0
     for (const c of this.instances.values()) n += c.inflight
     return n
   }
 
   /** Calls in flight on one instance. */
-  inflightOf (instance: string): number {
+  inflightOf(instance: string): number {
     return this.instances.get(instance)?.inflight ?? 0
   }
 
-  drain (instance: string): void {
+  drain(instance: string): void {
     if (!this.instances.has(instance)) return
     this.draining.add(instance)
     this.recompute()
   }
 
-  isServing (instance: string): boolean {
+  isServing(instance: string): boolean {
     const c = this.instances.get(instance)
     return c !== undefined && this.serving.includes(c)
   }
 
-  remove (instance: string): void {
+  remove(instance: string): void {
     this.instances.get(instance)?.close()
     this.instances.delete(instance)
     this.draining.delete(instance)
     this.recompute()
   }
 
-  close (): void {
+  close(): void {
     for (const c of this.instances.values()) c.close()
     this.instances.clear()
     this.draining.clear()
     this.recompute()
   }
 
-  private recompute (): void {
+  private recompute(): void {
     const serving: InstanceClient[] = []
     let catalog: CatalogIndex | null = null
     let fallback: CatalogIndex | null = null

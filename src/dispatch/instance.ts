@@ -17,7 +17,7 @@ export class InstanceClient implements ConnectionOwner {
   catalog: CatalogIndex | null = null
   /** Why the instance cannot take a call now, or null when it can. */
   reason: string | null
-  private endpoint: { host: string, port: number } | null = null
+  private endpoint: { host: string; port: number } | null = null
   private readonly slots: Array<BackendConnection | null>
   private readonly retry: Array<NodeJS.Timeout | null>
   private readonly attempts: number[]
@@ -29,7 +29,11 @@ export class InstanceClient implements ConnectionOwner {
   private readonly pingTimer: NodeJS.Timeout
   private closed = false
 
-  constructor (readonly name: string, private readonly options: DispatchOptions, private readonly onChange: (c: InstanceClient) => void) {
+  constructor(
+    readonly name: string,
+    private readonly options: DispatchOptions,
+    private readonly onChange: (c: InstanceClient) => void
+  ) {
     const n = Math.max(1, options.connectionsPerMicroservice)
     this.slots = new Array<BackendConnection | null>(n).fill(null)
     this.retry = new Array<NodeJS.Timeout | null>(n).fill(null)
@@ -39,11 +43,15 @@ export class InstanceClient implements ConnectionOwner {
     this.pingTimer.unref()
   }
 
-  get maxFrameBytes (): number { return this.options.maxFrameBytes }
-  get connectTimeoutMs (): number { return this.options.connectTimeoutMs }
+  get maxFrameBytes(): number {
+    return this.options.maxFrameBytes
+  }
+  get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs
+  }
 
   /** Points the client at where the instance listens now (after a start or restart). */
-  setEndpoint (host: string, port: number): void {
+  setEndpoint(host: string, port: number): void {
     if (this.endpoint !== null && this.endpoint.host === host && this.endpoint.port === port) return
     this.endpoint = { host, port }
     this.slowCheck = false
@@ -56,11 +64,14 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** The instance's process is gone: stop reconnecting until a new endpoint is set. */
-  clearEndpoint (): void {
+  clearEndpoint(): void {
     this.endpoint = null
     for (let k = 0; k < this.slots.length; k++) {
       const r = this.retry[k]
-      if (r != null) { clearTimeout(r); this.retry[k] = null }
+      if (r != null) {
+        clearTimeout(r)
+        this.retry[k] = null
+      }
       this.slots[k]?.close()
       this.slots[k] = null
     }
@@ -68,7 +79,7 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** The ready connection with the fewest calls in flight. */
-  pick (): BackendConnection | null {
+  pick(): BackendConnection | null {
     let best: BackendConnection | null = null
     for (const c of this.slots) {
       if (c !== null && c.ready && (best === null || c.inflight.size < best.inflight.size)) best = c
@@ -77,25 +88,26 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** Sends a call; settles it with MICROSERVICE_UNAVAILABLE when no connection is ready. */
-  send (call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: Uint8Array): void {
     const conn = this.pick()
-    if (conn === null) return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })
+    if (conn === null)
+      return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })
     conn.send(call, frame)
   }
 
-  get inflight (): number {
+  get inflight(): number {
     let n = 0
     for (const c of this.slots) if (c !== null) n += c.inflight.size
     return n
   }
 
-  close (): void {
+  close(): void {
     this.closed = true
     clearInterval(this.pingTimer)
     this.clearEndpoint()
   }
 
-  onReady (conn: BackendConnection, catalog: gateway.Catalog): void {
+  onReady(conn: BackendConnection, catalog: gateway.Catalog): void {
     const k = this.slots.indexOf(conn)
     if (k >= 0) this.attempts[k] = 0
     this.catalog = new CatalogIndex(catalog)
@@ -103,7 +115,7 @@ export class InstanceClient implements ConnectionOwner {
     this.refresh(true)
   }
 
-  onPong (_conn: BackendConnection, pong: gateway.Pong): void {
+  onPong(_conn: BackendConnection, pong: gateway.Pong): void {
     if (pong.id !== this.pingId) return
     this.pingOutstanding = false
     this.slowCheck = Date.now() - this.pingSentAt > this.options.availabilityTimeoutMs
@@ -111,37 +123,45 @@ export class InstanceClient implements ConnectionOwner {
     this.refresh()
   }
 
-  onClosed (conn: BackendConnection): void {
+  onClosed(conn: BackendConnection): void {
     const k = this.slots.indexOf(conn)
     if (k < 0 || this.closed || this.endpoint === null) return this.refresh()
     this.slots[k] = null
     // Back off: min, 2×min, 4×min ... up to max, with jitter so connections do not move in step.
     const attempt = this.attempts[k] ?? 0
-    const delay = Math.min(this.options.reconnectMaxMs, this.options.reconnectMinMs * 2 ** attempt) * (0.5 + Math.random() / 2)
+    const delay =
+      Math.min(this.options.reconnectMaxMs, this.options.reconnectMinMs * 2 ** attempt) * (0.5 + Math.random() / 2)
     this.attempts[k] = attempt + 1
-    const timer = setTimeout(() => { this.retry[k] = null; this.open(k) }, delay)
+    const timer = setTimeout(() => {
+      this.retry[k] = null
+      this.open(k)
+    }, delay)
     timer.unref()
     this.retry[k] = timer
     this.refresh()
   }
 
-  private open (k: number): void {
+  private open(k: number): void {
     if (this.endpoint === null || this.closed) return
     const r = this.retry[k]
-    if (r != null) { clearTimeout(r); this.retry[k] = null }
+    if (r != null) {
+      clearTimeout(r)
+      this.retry[k] = null
+    }
     this.slots[k] = new BackendConnection(this, this.endpoint.host, this.endpoint.port, GATEWAY_ID)
   }
 
-  private computeReason (): string | null {
+  private computeReason(): string | null {
     if (this.endpoint === null) return `microservice '${this.name}' is not running`
     if (this.pick() === null) return `microservice '${this.name}' is not connected`
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
-    if (this.slowCheck) return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`
+    if (this.slowCheck)
+      return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`
     return null
   }
 
   /** Recomputes `reason`; tells the group when it (or, on a handshake, the catalog) changed. */
-  private refresh (catalogChanged = false): void {
+  private refresh(catalogChanged = false): void {
     const reason = this.computeReason()
     if (reason === this.reason && !catalogChanged) return
     this.reason = reason
@@ -153,7 +173,7 @@ export class InstanceClient implements ConnectionOwner {
    * counts as slow. Every ready connection is pinged, which also keeps idle ones inside the
    * microservice's readTimeout instead of letting it close them under us.
    */
-  private check (): void {
+  private check(): void {
     if (this.pingOutstanding) {
       if (Date.now() - this.pingSentAt > this.options.availabilityTimeoutMs) {
         this.slowCheck = true

@@ -26,11 +26,11 @@ export const codes = {
   EXECUTION_TIMEOUT: { status: 504, title: 'The executing timeout passed' },
   METHOD_FAILED: { status: 500, title: 'The method threw' },
   INTERNAL: { status: 500, title: 'Internal error' }
-} as const satisfies Record<string, { status: number, title: string }>
+} as const satisfies Record<string, { status: number; title: string }>
 
 export type ErrorCode = keyof typeof codes
 
-export function isErrorCode (s: string): s is ErrorCode {
+export function isErrorCode(s: string): s is ErrorCode {
   return Object.prototype.hasOwnProperty.call(codes, s)
 }
 
@@ -44,12 +44,16 @@ export interface Failure {
 
 /** Thrown inside the gateway and the runtime; converted to a Failure at each boundary. */
 export class GatewayError extends Error {
-  constructor (readonly code: ErrorCode, detail: string, readonly status: number = codes[code].status) {
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly status: number = codes[code].status
+  ) {
     super(detail)
     this.name = 'GatewayError'
   }
 
-  toFailure (): Failure {
+  toFailure(): Failure {
     return this.status === codes[this.code].status
       ? { code: this.code, detail: this.message }
       : { code: this.code, detail: this.message, status: this.status }

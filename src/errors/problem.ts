@@ -12,7 +12,7 @@ export interface Problem {
 
 const TYPE_PREFIX = 'urn:platform:problem:'
 
-export function toProblem (f: Failure, requestId: string): Problem {
+export function toProblem(f: Failure, requestId: string): Problem {
   const entry = codes[f.code]
   return {
     type: TYPE_PREFIX + f.code,
@@ -24,13 +24,14 @@ export function toProblem (f: Failure, requestId: string): Problem {
   }
 }
 
-export function renderProblemJson (p: Problem): string {
+export function renderProblemJson(p: Problem): string {
   return JSON.stringify(p)
 }
 
 /** RFC 9457 appendix B (XML format), namespace urn:ietf:rfc:7807, plus our two extension members. */
-export function renderProblemXml (p: Problem): string {
-  return '<?xml version="1.0" encoding="UTF-8"?>' +
+export function renderProblemXml(p: Problem): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>' +
     '<problem xmlns="urn:ietf:rfc:7807">' +
     `<type>${escapeXml(p.type)}</type>` +
     `<title>${escapeXml(p.title)}</title>` +
@@ -39,14 +40,17 @@ export function renderProblemXml (p: Problem): string {
     `<code>${p.code}</code>` +
     `<requestId>${escapeXml(p.requestId)}</requestId>` +
     '</problem>'
+  )
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
 
-export function escapeXml (s: string): string {
+export function escapeXml(s: string): string {
   // Characters not allowed in XML 1.0 at all are replaced rather than escaped.
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+
+  return s
+    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
 }
 
 /** HTTP status lines uWS needs in full. */
@@ -71,6 +75,6 @@ export const STATUS_LINES: Record<number, string> = {
   504: '504 Gateway Timeout'
 }
 
-export function statusLine (status: number): string {
+export function statusLine(status: number): string {
   return STATUS_LINES[status] ?? `${status} Status`
 }

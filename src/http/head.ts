@@ -22,7 +22,7 @@ export class RequestHead implements CallHead {
   readonly ip: string
   readonly origin: string
 
-  constructor (req: HttpRequest) {
+  constructor(req: HttpRequest) {
     this.method = req.getMethod()
     this.url = req.getUrl()
     this.contentType = req.getHeader('content-type')
@@ -45,14 +45,14 @@ export class RequestHead implements CallHead {
  * The client's address. Formatted from uWS's binary form: an IPv4 (or IPv4-mapped) address is four
  * numbers, much cheaper than getRemoteAddressAsText plus a UTF-8 decode (4.5% of the gateway's CPU).
  */
-export function remoteAddress (res: { getRemoteAddress (): ArrayBuffer, getRemoteAddressAsText (): ArrayBuffer }): string {
+export function remoteAddress(res: { getRemoteAddress(): ArrayBuffer; getRemoteAddressAsText(): ArrayBuffer }): string {
   const b = new Uint8Array(res.getRemoteAddress())
   if (b.length === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`
   if (b.length === 16 && b[10] === 0xff && b[11] === 0xff && isZero(b, 10)) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`
   return Buffer.from(res.getRemoteAddressAsText()).toString()
 }
 
-function isZero (b: Uint8Array, n: number): boolean {
+function isZero(b: Uint8Array, n: number): boolean {
   for (let k = 0; k < n; k++) if (b[k] !== 0) return false
   return true
 }

@@ -2,6 +2,7 @@ import uWS from 'uWebSockets.js'
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { RequestHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
+import { uwsSupportError } from './uws-support'
 import { Pipeline, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/ports'
@@ -14,7 +15,13 @@ export class Gateway implements HttpPort<HttpResponse> {
   private listenSocket: us_listen_socket | null = null
   port = 0
 
-  constructor (readonly config: GatewayConfig, preparer: Preparer, backends: Backends) {
+  constructor(
+    readonly config: GatewayConfig,
+    preparer: Preparer,
+    backends: Backends
+  ) {
+    const unsupported = uwsSupportError()
+    if (unsupported !== null) throw new Error(unsupported)
     this.pipeline = new Pipeline(config, preparer, backends, this)
     this.app = uWS.App()
     this.app.any('/*', (res, req) => {
@@ -26,21 +33,23 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   /** Requests holding a body or a call right now. */
-  get inFlight (): number { return this.pipeline.inFlight }
+  get inFlight(): number {
+    return this.pipeline.inFlight
+  }
 
-  readBody (res: HttpResponse, sink: BodySink): void {
+  readBody(res: HttpResponse, sink: BodySink): void {
     res.onData((chunk, isLast) => sink.onChunk(chunk, isLast))
   }
 
-  write (res: HttpResponse, answer: Answer): void {
+  write(res: HttpResponse, answer: Answer): void {
     writeAnswer(res, this.pipeline.cors, answer)
   }
 
-  remoteAddress (res: HttpResponse): string {
+  remoteAddress(res: HttpResponse): string {
     return remoteAddress(res)
   }
 
-  listen (host = this.config.host, port = this.config.port): Promise<number> {
+  listen(host = this.config.host, port = this.config.port): Promise<number> {
     return new Promise((resolve, reject) => {
       this.app.listen(host, port, (token) => {
         if (token === false) {
@@ -55,7 +64,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   /** Stops accepting, lets requests in progress finish for up to `graceMs`, then closes every connection. */
-  async close (graceMs = 5000): Promise<void> {
+  async close(graceMs = 5000): Promise<void> {
     if (this.listenSocket !== null) {
       uWS.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null
@@ -63,6 +72,6 @@ export class Gateway implements HttpPort<HttpResponse> {
     const deadline = Date.now() + graceMs
     while (this.pipeline.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     // close() exists in this uWS build (it ends every connection) but not in its typings.
-    ;(this.app as TemplatedApp & { close (): void }).close()
+    ;(this.app as TemplatedApp & { close(): void }).close()
   }
 }

@@ -37,25 +37,38 @@ export interface CorsPolicy {
   readonly maxAge: string
 }
 
-export function corsPolicy (allowedOrigins: readonly string[], maxAgeSeconds: number): CorsPolicy {
+export function corsPolicy(allowedOrigins: readonly string[], maxAgeSeconds: number): CorsPolicy {
   return { anyOrigin: allowedOrigins.includes('*'), origins: new Set(allowedOrigins), maxAge: String(maxAgeSeconds) }
 }
 
-export function allowsOrigin (cors: CorsPolicy, origin: string): boolean {
+export function allowsOrigin(cors: CorsPolicy, origin: string): boolean {
   return origin !== '' && (cors.anyOrigin || cors.origins.has(origin))
 }
 
 /** The answer to an OPTIONS request: 204 with Allow, and the preflight headers for an allowed origin. */
-export function preflightAnswer (cors: CorsPolicy, origin: string, requestId: string): Answer {
+export function preflightAnswer(cors: CorsPolicy, origin: string, requestId: string): Answer {
   const headers = ['Allow', ALLOW]
   if (allowsOrigin(cors, origin)) {
-    headers.push('Access-Control-Allow-Methods', ALLOW, 'Access-Control-Allow-Headers', ALLOWED_HEADERS, 'Access-Control-Max-Age', cors.maxAge)
+    headers.push(
+      'Access-Control-Allow-Methods',
+      ALLOW,
+      'Access-Control-Allow-Headers',
+      ALLOWED_HEADERS,
+      'Access-Control-Max-Age',
+      cors.maxAge
+    )
   }
   return { status: 204, contentType: null, body: '', requestId, origin, headers, close: false }
 }
 
 /** The problem body and headers of a failure; 503 gets Retry-After, 405 gets Allow. */
-export function problemAnswer (f: Failure, format: BodyFormat, requestId: string, origin: string, retryAfter: string): Answer {
+export function problemAnswer(
+  f: Failure,
+  format: BodyFormat,
+  requestId: string,
+  origin: string,
+  retryAfter: string
+): Answer {
   const problem = toProblem(f, requestId)
   let headers: string[] | null = null
   if (problem.status === 503) headers = ['Retry-After', retryAfter]

@@ -13,7 +13,11 @@ export class BodyReader {
   private chunks: Buffer[] | null = null
   private received = 0
 
-  constructor (declaredLength: number, private readonly maxBytes: number, private readonly ownBufferAbove: number) {
+  constructor(
+    declaredLength: number,
+    private readonly maxBytes: number,
+    private readonly ownBufferAbove: number
+  ) {
     if (declaredLength > 0) this.body = allocate(declaredLength, ownBufferAbove)
     else if (declaredLength < 0) this.chunks = []
   }
@@ -22,13 +26,15 @@ export class BodyReader {
    * Copies one chunk (the HTTP layer may reuse its memory after the call). A declared length is
    * enforced by the HTTP layer's framing; an undeclared one here, against the limit.
    */
-  push (chunk: Uint8Array): Failure | null {
+  push(chunk: Uint8Array): Failure | null {
     const n = chunk.byteLength
     if (this.body !== null) {
-      if (this.received + n > this.body.length) return { code: 'MALFORMED_BODY', detail: 'the body is longer than its Content-Length' }
+      if (this.received + n > this.body.length)
+        return { code: 'MALFORMED_BODY', detail: 'the body is longer than its Content-Length' }
       this.body.set(chunk, this.received)
     } else if (this.chunks !== null) {
-      if (this.received + n > this.maxBytes) return { code: 'BODY_TOO_LARGE', detail: `the body exceeds the limit of ${this.maxBytes} bytes` }
+      if (this.received + n > this.maxBytes)
+        return { code: 'BODY_TOO_LARGE', detail: `the body exceeds the limit of ${this.maxBytes} bytes` }
       if (n > 0) this.chunks.push(Buffer.from(chunk))
     } else if (n > 0) {
       return { code: 'MALFORMED_BODY', detail: 'the body is longer than its Content-Length' }
@@ -38,13 +44,16 @@ export class BodyReader {
   }
 
   /** The whole body; the reader lets go of it. */
-  finish (): Uint8Array {
+  finish(): Uint8Array {
     let out: Uint8Array = EMPTY
     if (this.body !== null) out = this.received === this.body.length ? this.body : this.body.subarray(0, this.received)
     else if (this.chunks !== null && this.received > 0) {
       const all = allocate(this.received, this.ownBufferAbove)
       let at = 0
-      for (const c of this.chunks) { all.set(c, at); at += c.length }
+      for (const c of this.chunks) {
+        all.set(c, at)
+        at += c.length
+      }
       out = all
     }
     this.body = null
@@ -53,6 +62,6 @@ export class BodyReader {
   }
 }
 
-function allocate (n: number, ownBufferAbove: number): Buffer {
+function allocate(n: number, ownBufferAbove: number): Buffer {
   return n > ownBufferAbove ? Buffer.allocUnsafeSlow(n) : Buffer.allocUnsafe(n)
 }

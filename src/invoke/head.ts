@@ -36,7 +36,7 @@ export const PLATFORM_HEADERS = [
 ] as const
 
 /** X-PLATFORM-Privilege-Names: names separated by ';', blanks dropped. */
-export function splitNames (header: string): string[] {
+export function splitNames(header: string): string[] {
   if (header === '') return []
   const out: string[] = []
   for (const part of header.split(';')) {

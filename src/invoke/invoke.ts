@@ -22,7 +22,7 @@ export class Pipeline<R> {
   inFlight = 0
   private callIds = 0
 
-  constructor (
+  constructor(
     readonly config: GatewayConfig,
     readonly preparer: Preparer,
     readonly backends: Backends,
@@ -33,7 +33,7 @@ export class Pipeline<R> {
   }
 
   /** Call ids are unique per gateway, so they stay unique over every connection. */
-  nextCallId (): number {
+  nextCallId(): number {
     this.callIds = this.callIds >= 0xffffffff ? 1 : this.callIds + 1
     return this.callIds
   }
@@ -56,18 +56,23 @@ export class Invocation<R> implements PendingCall, BodySink {
   private reader: BodyReader | null = null
   private readonly requestId: string
 
-  constructor (private readonly p: Pipeline<R>, private readonly res: R, private readonly head: CallHead) {
+  constructor(
+    private readonly p: Pipeline<R>,
+    private readonly res: R,
+    private readonly head: CallHead
+  ) {
     this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
   }
 
   /** Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. */
-  begin (): void {
+  begin(): void {
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
     const plan = planCall(this.head, p.config, p.backends)
     if (isRefusal(plan)) return this.fail(plan.refusal, plan.format)
     this.plan = plan
-    if (p.inFlight >= p.config.maxInFlight) return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    if (p.inFlight >= p.config.maxInFlight)
+      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
     p.inFlight++
     this.counted = true
     this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
@@ -75,7 +80,7 @@ export class Invocation<R> implements PendingCall, BodySink {
   }
 
   /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
-  onChunk (chunk: ArrayBuffer, last: boolean): void {
+  onChunk(chunk: ArrayBuffer, last: boolean): void {
     if (this.answered || this.reader === null) return
     const refused = this.reader.push(new Uint8Array(chunk))
     if (refused !== null) return this.fail(refused)
@@ -83,7 +88,7 @@ export class Invocation<R> implements PendingCall, BodySink {
   }
 
   /** Stage 3: split the arguments and encode the Invoke frame. */
-  private prepare (body: Uint8Array): void {
+  private prepare(body: Uint8Array): void {
     this.reader = null
     const h = this.head
     const plan = this.plan!
@@ -112,11 +117,15 @@ export class Invocation<R> implements PendingCall, BodySink {
     }
     const preparer = this.p.preparer
     if (preparer.isInline(task)) this.dispatch(preparer.runInline(task))
-    else preparer.run(task, null).then((r) => this.dispatch(r), () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' }))
+    else
+      preparer.run(task, null).then(
+        (r) => this.dispatch(r),
+        () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' })
+      )
   }
 
   /** Stage 4: send the frame to the microservice, under the executing timeout. */
-  private dispatch (r: InvokeTaskResult): void {
+  private dispatch(r: InvokeTaskResult): void {
     if (this.aborted || this.answered) return this.release()
     if (!(r instanceof Uint8Array)) return this.fail(r)
     this.timer = setTimeout(onCallTimeout, this.p.config.executingTimeoutMs, this)
@@ -124,8 +133,11 @@ export class Invocation<R> implements PendingCall, BodySink {
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
-  settle (outcome: CallOutcome): void {
-    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+  settle(outcome: CallOutcome): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
     if (this.aborted || this.answered) return
     if (isFailure(outcome)) return this.fail(outcome)
     const e = outcome.error as gateway.Error | null | undefined
@@ -139,49 +151,63 @@ export class Invocation<R> implements PendingCall, BodySink {
   }
 
   /** The executing timeout passed. */
-  timeout (): void {
+  timeout(): void {
     this.timer = null
     if (this.aborted || this.answered) return
     this.connection?.cancel(this)
-    this.fail({ code: 'EXECUTION_TIMEOUT', detail: `no answer within the executing timeout of ${this.p.config.executingTimeoutMs} ms; the call was cancelled` })
+    this.fail({
+      code: 'EXECUTION_TIMEOUT',
+      detail: `no answer within the executing timeout of ${this.p.config.executingTimeoutMs} ms; the call was cancelled`
+    })
   }
 
   /** The client went away. The response must not be touched again. */
-  onAborted (): void {
+  onAborted(): void {
     this.aborted = true
-    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+    if (this.timer !== null) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
     this.connection?.cancel(this)
     this.release()
   }
 
-  private reply (status: number, body: Uint8Array): void {
+  private reply(status: number, body: Uint8Array): void {
     const contentType = status === 204 ? null : CONTENT_TYPES[this.plan!.format]
-    this.write({ status, contentType, body, requestId: this.requestId, origin: this.head.origin, headers: null, close: false })
+    this.write({
+      status,
+      contentType,
+      body,
+      requestId: this.requestId,
+      origin: this.head.origin,
+      headers: null,
+      close: false
+    })
   }
 
-  private fail (f: Failure, format = this.plan?.format ?? 'json'): void {
+  private fail(f: Failure, format = this.plan?.format ?? 'json'): void {
     this.write(problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter))
   }
 
-  private write (answer: Answer): void {
+  private write(answer: Answer): void {
     if (this.aborted || this.answered) return
     this.answered = true
     this.p.http.write(this.res, answer)
     this.release()
   }
 
-  private release (): void {
+  private release(): void {
     if (!this.counted) return
     this.counted = false
     this.p.inFlight--
   }
 }
 
-function onCallTimeout (inv: Invocation<unknown>): void {
+function onCallTimeout(inv: Invocation<unknown>): void {
   inv.timeout()
 }
 
 /** A Failure is plain data with a code; a decoded Result is a protobuf message without one. */
-export function isFailure (o: CallOutcome): o is Failure {
+export function isFailure(o: CallOutcome): o is Failure {
   return 'code' in o && typeof (o as Failure).code === 'string'
 }

@@ -9,7 +9,7 @@ interface MediaType {
   params: Map<string, string>
 }
 
-function parseMediaType (text: string): MediaType | null {
+function parseMediaType(text: string): MediaType | null {
   const parts = text.split(';')
   const [type, subtype] = parts[0]!.trim().toLowerCase().split('/') as [string, string | undefined]
   if (subtype === undefined || type === '' || subtype === '') return null
@@ -17,13 +17,18 @@ function parseMediaType (text: string): MediaType | null {
   for (let k = 1; k < parts.length; k++) {
     const eq = parts[k]!.indexOf('=')
     if (eq < 0) continue
-    params.set(parts[k]!.slice(0, eq).trim().toLowerCase(), parts[k]!.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'))
+    params.set(
+      parts[k]!.slice(0, eq).trim().toLowerCase(),
+      parts[k]!.slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+    )
   }
   return { type, subtype, params }
 }
 
 /** DESIGN: JSON = application/json, application/*+json; XML = application/xml, text/xml, application/*+xml. */
-function formatOf (type: string, subtype: string): MediaFormat {
+function formatOf(type: string, subtype: string): MediaFormat {
   if (type === 'application') {
     if (subtype === 'json' || subtype.endsWith('+json')) return 'json'
     if (subtype === 'xml' || subtype.endsWith('+xml')) return 'xml'
@@ -31,9 +36,14 @@ function formatOf (type: string, subtype: string): MediaFormat {
   return 'other'
 }
 
-interface AcceptRange { type: string, subtype: string, q: number, index: number }
+interface AcceptRange {
+  type: string
+  subtype: string
+  q: number
+  index: number
+}
 
-function parseAccept (header: string): AcceptRange[] {
+function parseAccept(header: string): AcceptRange[] {
   const out: AcceptRange[] = []
   header.split(',').forEach((item, index) => {
     const m = parseMediaType(item)
@@ -48,20 +58,26 @@ function parseAccept (header: string): AcceptRange[] {
  * The q of a format under an Accept header, taken from the most specific range that matches it
  * (RFC 9110 section 12.5.1), and whether a range names the format explicitly (not a wildcard).
  */
-function acceptance (ranges: AcceptRange[], format: BodyFormat): { q: number, named: boolean, index: number } {
+function acceptance(ranges: AcceptRange[], format: BodyFormat): { q: number; named: boolean; index: number } {
   let best: AcceptRange | null = null
   let bestSpecificity = 0
   for (const r of ranges) {
     let specificity = 0
     if (r.type === '*' && r.subtype === '*') specificity = 1
-    else if (r.subtype === '*') specificity = (r.type === 'application' || (format === 'xml' && r.type === 'text')) ? 2 : 0
+    else if (r.subtype === '*')
+      specificity = r.type === 'application' || (format === 'xml' && r.type === 'text') ? 2 : 0
     else if (formatOf(r.type, r.subtype) === format) specificity = 3
-    if (specificity > bestSpecificity || (specificity === bestSpecificity && specificity > 0 && best !== null && r.q > best.q)) {
+    if (
+      specificity > bestSpecificity ||
+      (specificity === bestSpecificity && specificity > 0 && best !== null && r.q > best.q)
+    ) {
       best = r
       bestSpecificity = specificity
     }
   }
-  return best === null ? { q: 0, named: false, index: Infinity } : { q: best.q, named: bestSpecificity === 3, index: best.index }
+  return best === null
+    ? { q: 0, named: false, index: Infinity }
+    : { q: best.q, named: bestSpecificity === 3, index: best.index }
 }
 
 export type Negotiation = { format: BodyFormat } | Failure
@@ -73,7 +89,7 @@ export type Negotiation = { format: BodyFormat } | Failure
 const cache = new Map<string, Negotiation>()
 const CACHE_LIMIT = 256
 
-export function negotiateCached (contentType: string, accept: string): Negotiation {
+export function negotiateCached(contentType: string, accept: string): Negotiation {
   const key = contentType + '\n' + accept
   let r = cache.get(key)
   if (r === undefined) {
@@ -88,23 +104,26 @@ export function negotiateCached (contentType: string, accept: string): Negotiati
  * Decides the format of the body and of the answer from Content-Type and Accept. SPEC: at least
  * one must name JSON or XML, and when both are sent they must agree.
  */
-export function negotiate (contentType: string, accept: string): Negotiation {
+export function negotiate(contentType: string, accept: string): Negotiation {
   let ctFormat: BodyFormat | null = null
   if (contentType !== '') {
     const m = parseMediaType(contentType)
     const f = m === null ? 'other' : formatOf(m.type, m.subtype)
-    if (f === 'other') return { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `Content-Type '${contentType}' is neither JSON nor XML` }
+    if (f === 'other')
+      return { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `Content-Type '${contentType}' is neither JSON nor XML` }
     const charset = m!.params.get('charset')
-    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `charset '${charset}' is not accepted; bodies must be UTF-8` }
+    if (charset !== undefined && !/^utf-?8$/i.test(charset))
+      return { code: 'UNSUPPORTED_MEDIA_TYPE', detail: `charset '${charset}' is not accepted; bodies must be UTF-8` }
     ctFormat = f
   }
   const ranges = accept === '' ? [] : parseAccept(accept)
   if (ctFormat !== null) {
     if (ranges.length === 0 || acceptance(ranges, ctFormat).q > 0) return { format: ctFormat }
     const other: BodyFormat = ctFormat === 'json' ? 'xml' : 'json'
-    const detail = acceptance(ranges, other).q > 0
-      ? `Content-Type names ${ctFormat.toUpperCase()} but Accept asks for ${other.toUpperCase()}; both must name the same format`
-      : `Accept '${accept}' does not accept ${ctFormat.toUpperCase()}, the format of the body`
+    const detail =
+      acceptance(ranges, other).q > 0
+        ? `Content-Type names ${ctFormat.toUpperCase()} but Accept asks for ${other.toUpperCase()}; both must name the same format`
+        : `Accept '${accept}' does not accept ${ctFormat.toUpperCase()}, the format of the body`
     return { code: 'FORMAT_MISMATCH', detail }
   }
   const json = acceptance(ranges, 'json')
@@ -113,11 +132,17 @@ export function negotiate (contentType: string, accept: string): Negotiation {
   const xmlOk = xml.q > 0 && xml.named
   if (jsonOk && (!xmlOk || json.q > xml.q || (json.q === xml.q && json.index <= xml.index))) return { format: 'json' }
   if (xmlOk) return { format: 'xml' }
-  return { code: 'UNSUPPORTED_MEDIA_TYPE', detail: accept === '' ? 'send Content-Type (or Accept) naming JSON or XML' : `neither Content-Type nor Accept '${accept}' names JSON or XML` }
+  return {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail:
+      accept === ''
+        ? 'send Content-Type (or Accept) naming JSON or XML'
+        : `neither Content-Type nor Accept '${accept}' names JSON or XML`
+  }
 }
 
 /** Format for an error body before negotiation settled it: whatever the headers lean to. */
-export function guessFormat (contentType: string, accept: string): BodyFormat {
+export function guessFormat(contentType: string, accept: string): BodyFormat {
   const ct = parseMediaType(contentType)
   if (ct !== null && formatOf(ct.type, ct.subtype) === 'xml') return 'xml'
   if (ct === null && accept !== '') {

@@ -1,4 +1,11 @@
-import { isApiMode, isSequenceName, SEQUENCES, type ApiMode, type BodyFormat, type SequenceName } from '../core/vocabulary'
+import {
+  isApiMode,
+  isSequenceName,
+  SEQUENCES,
+  type ApiMode,
+  type BodyFormat,
+  type SequenceName
+} from '../core/vocabulary'
 import { roaRule } from '../core/rules'
 import type { Failure } from '../errors/codes'
 import type { MethodInfo } from '../dispatch/catalog'
@@ -32,15 +39,19 @@ export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequence
  * mode, sequence, then the catalog (404/400 without a round trip) and the declared size. A pure
  * function of the head, the settings and what the backends know now.
  */
-export function planCall (head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
+export function planCall(head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
   let format: BodyFormat = 'json'
   const refuse = (refusal: Failure): Refusal => ({ refusal, format })
   if (head.method !== 'post') {
     const m = head.method.toUpperCase()
-    return refuse({ code: 'METHOD_NOT_ALLOWED', detail: `${m} is not allowed; use POST (or OPTIONS for CORS preflight)` })
+    return refuse({
+      code: 'METHOD_NOT_ALLOWED',
+      detail: `${m} is not allowed; use POST (or OPTIONS for CORS preflight)`
+    })
   }
   const route = parseRoute(head.url)
-  if (route === null) return refuse({ code: 'ROUTE_NOT_FOUND', detail: `'${head.url}' is not /{microservice}/{service}/{method}` })
+  if (route === null)
+    return refuse({ code: 'ROUTE_NOT_FOUND', detail: `'${head.url}' is not /{microservice}/{service}/{method}` })
   const negotiation = negotiateCached(head.contentType, head.accept)
   if ('code' in negotiation) {
     format = guessFormat(head.contentType, head.accept)
@@ -50,7 +61,10 @@ export function planCall (head: CallHead, settings: PlanSettings, backends: Back
 
   const apiId = head.apiId === '' ? settings.defaultApiId : head.apiId
   if (!isApiMode(apiId)) {
-    return refuse({ code: 'UNKNOWN_API_ID', detail: `X-PLATFORM-API-ID '${apiId}' is neither ROA nor RMC (case sensitive)` })
+    return refuse({
+      code: 'UNKNOWN_API_ID',
+      detail: `X-PLATFORM-API-ID '${apiId}' is neither ROA nor RMC (case sensitive)`
+    })
   }
   const sequence = head.sequenceName === '' ? settings.defaultSequenceName : head.sequenceName
   if (!isSequenceName(sequence)) {
@@ -65,7 +79,8 @@ export function planCall (head: CallHead, settings: PlanSettings, backends: Back
 
   const [msName, svcName, methodName] = route
   const backend = backends.get(msName)
-  if (backend === undefined) return refuse({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${msName}' is deployed` })
+  if (backend === undefined)
+    return refuse({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${msName}' is deployed` })
   const unavailable = backend.unavailableReason()
   const catalog = backend.catalog
   if (unavailable !== null || catalog === null) {
@@ -74,10 +89,14 @@ export function planCall (head: CallHead, settings: PlanSettings, backends: Back
   }
   const methods = catalog.service(svcName)
   if (methods === undefined) {
-    return refuse({ code: 'UNKNOWN_SERVICE', detail: `microservice '${msName}' has no remotely enabled service '${svcName}'` })
+    return refuse({
+      code: 'UNKNOWN_SERVICE',
+      detail: `microservice '${msName}' has no remotely enabled service '${svcName}'`
+    })
   }
   const method = methods.get(methodName)
-  if (method === undefined) return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${methodName}'` })
+  if (method === undefined)
+    return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${methodName}'` })
   if (apiId === 'ROA') {
     const broken = roaRule(svcName, methodName, method.parameterCount)
     if (broken !== null) return refuse(broken)
@@ -87,11 +106,14 @@ export function planCall (head: CallHead, settings: PlanSettings, backends: Back
   const n = head.contentLength === '' ? -1 : Number(head.contentLength)
   const declaredLength = Number.isNaN(n) ? -1 : n
   if (declaredLength > settings.maxBodyBytes) {
-    return refuse({ code: 'BODY_TOO_LARGE', detail: `the body has ${declaredLength} bytes; the limit is ${settings.maxBodyBytes}` })
+    return refuse({
+      code: 'BODY_TOO_LARGE',
+      detail: `the body has ${declaredLength} bytes; the limit is ${settings.maxBodyBytes}`
+    })
   }
   return { format, mode: apiId, sequence, backend, method, declaredLength }
 }
 
-export function isRefusal (p: CallPlan | Refusal): p is Refusal {
+export function isRefusal(p: CallPlan | Refusal): p is Refusal {
   return 'refusal' in p
 }

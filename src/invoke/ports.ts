@@ -11,34 +11,34 @@ import type { Answer } from './answer'
 /** The HTTP side, one per server; `R` is its per-request response handle, opaque to the pipeline. */
 export interface HttpPort<R> {
   /** Starts delivering the body: `sink.onChunk` per chunk (valid only during the call), `last` on the final one. */
-  readBody (res: R, sink: BodySink): void
+  readBody(res: R, sink: BodySink): void
   /** Writes one whole answer. */
-  write (res: R, answer: Answer): void
+  write(res: R, answer: Answer): void
   /** The peer's address, for X-PLATFORM-IP when the header is absent. */
-  remoteAddress (res: R): string
+  remoteAddress(res: R): string
 }
 
 export interface BodySink {
-  onChunk (chunk: ArrayBuffer, last: boolean): void
+  onChunk(chunk: ArrayBuffer, last: boolean): void
 }
 
 /** One microservice as the pipeline sees it: its catalog, whether it can take calls, and how to send one. */
 export interface Backend {
   readonly catalog: CatalogIndex | null
-  unavailableReason (): string | null
-  send (call: PendingCall, frame: Uint8Array): void
+  unavailableReason(): string | null
+  send(call: PendingCall, frame: Uint8Array): void
 }
 
 export interface Backends {
-  get (name: string): Backend | undefined
+  get(name: string): Backend | undefined
 }
 
 /** Splitting and encoding: inline for small bodies, on the worker pool for large ones. */
 export interface Preparer {
   readonly inlineMaxBytes: number
-  isInline (task: InvokeTask): boolean
-  runInline (task: InvokeTask): InvokeTaskResult
-  run (task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult>
+  isInline(task: InvokeTask): boolean
+  runInline(task: InvokeTask): InvokeTaskResult
+  run(task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult>
 }
 
 export type { CallOutcome }

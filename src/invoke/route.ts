@@ -1,5 +1,5 @@
 /** /{microservice}/{service}/{method} → the three names, or null. Names are percent-decoded. */
-export function parseRoute (url: string): [string, string, string] | null {
+export function parseRoute(url: string): [string, string, string] | null {
   if (url.charCodeAt(0) !== 0x2f) return null
   const a = url.indexOf('/', 1)
   if (a < 0) return null

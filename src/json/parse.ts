@@ -8,11 +8,11 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
  */
 export type JsonNode =
   | { readonly t: 'null' }
-  | { readonly t: 'bool', readonly v: boolean }
-  | { readonly t: 'num', readonly text: string }
-  | { readonly t: 'str', readonly v: string }
-  | { readonly t: 'arr', readonly items: JsonNode[] }
-  | { readonly t: 'obj', readonly members: Array<[string, JsonNode]> }
+  | { readonly t: 'bool'; readonly v: boolean }
+  | { readonly t: 'num'; readonly text: string }
+  | { readonly t: 'str'; readonly v: string }
+  | { readonly t: 'arr'; readonly items: JsonNode[] }
+  | { readonly t: 'obj'; readonly members: Array<[string, JsonNode]> }
 
 const NULL: JsonNode = Object.freeze({ t: 'null' })
 const TRUE: JsonNode = Object.freeze({ t: 'bool', v: true })
@@ -21,15 +21,22 @@ const FALSE: JsonNode = Object.freeze({ t: 'bool', v: false })
 class Parser {
   i: number
   private nodes = 0
-  constructor (readonly b: Uint8Array, readonly limits: ReadLimits) { this.i = skipBom(b) }
+  constructor(
+    readonly b: Uint8Array,
+    readonly limits: ReadLimits
+  ) {
+    this.i = skipBom(b)
+  }
 
-  value (depth: number): JsonNode {
+  value(depth: number): JsonNode {
     const b = this.b
     this.i = skipWhitespace(b, this.i)
-    if (++this.nodes > this.limits.maxNodes) throw new JsonSyntaxError(`more than ${this.limits.maxNodes} values`, this.i)
+    if (++this.nodes > this.limits.maxNodes)
+      throw new JsonSyntaxError(`more than ${this.limits.maxNodes} values`, this.i)
     const c = b[this.i]
     if (c === 0x7b || c === 0x5b) {
-      if (depth >= this.limits.maxDepth) throw new JsonSyntaxError(`nesting deeper than ${this.limits.maxDepth} levels`, this.i)
+      if (depth >= this.limits.maxDepth)
+        throw new JsonSyntaxError(`nesting deeper than ${this.limits.maxDepth} levels`, this.i)
       return c === 0x7b ? this.object(depth + 1) : this.array(depth + 1)
     }
     if (c === 0x22) return { t: 'str', v: this.string() }
@@ -44,36 +51,40 @@ class Parser {
     throw new JsonSyntaxError(c === undefined ? 'unexpected end of JSON' : 'unexpected character', this.i)
   }
 
-  private word (w: string): boolean {
+  private word(w: string): boolean {
     for (let k = 0; k < w.length; k++) if (this.b[this.i + k] !== w.charCodeAt(k)) return false
     this.i += w.length
     return true
   }
 
-  string (): string {
+  string(): string {
     const start = this.i
     this.i = scanString(this.b, start)
     // A string never decodes to more UTF-16 units than it has bytes: check the cheap bound first.
     if (this.i - start - 2 > this.limits.maxStringLength) {
       const n = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8').length - 2
-      if (n > this.limits.maxStringLength) throw new JsonSyntaxError(`a string longer than ${this.limits.maxStringLength} characters`, start)
+      if (n > this.limits.maxStringLength)
+        throw new JsonSyntaxError(`a string longer than ${this.limits.maxStringLength} characters`, start)
     }
     const raw = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8')
     // The scanner validated the escapes; JSON.parse of a lone string is the fastest exact decoder.
-    return raw.includes('\\') ? JSON.parse(raw) as string : raw.slice(1, -1)
+    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
   }
 
-  private expect (c: number, what: string): void {
+  private expect(c: number, what: string): void {
     this.i = skipWhitespace(this.b, this.i)
     if (this.b[this.i] !== c) throw new JsonSyntaxError(`${what} expected`, this.i)
     this.i++
   }
 
-  private object (depth: number): JsonNode {
+  private object(depth: number): JsonNode {
     this.i++
     const members: Array<[string, JsonNode]> = []
     this.i = skipWhitespace(this.b, this.i)
-    if (this.b[this.i] === 0x7d) { this.i++; return { t: 'obj', members } }
+    if (this.b[this.i] === 0x7d) {
+      this.i++
+      return { t: 'obj', members }
+    }
     for (;;) {
       this.i = skipWhitespace(this.b, this.i)
       if (this.b[this.i] !== 0x22) throw new JsonSyntaxError('member name expected', this.i)
@@ -88,11 +99,14 @@ class Parser {
     }
   }
 
-  private array (depth: number): JsonNode {
+  private array(depth: number): JsonNode {
     this.i++
     const items: JsonNode[] = []
     this.i = skipWhitespace(this.b, this.i)
-    if (this.b[this.i] === 0x5d) { this.i++; return { t: 'arr', items } }
+    if (this.b[this.i] === 0x5d) {
+      this.i++
+      return { t: 'arr', items }
+    }
     for (;;) {
       items.push(this.value(depth))
       this.i = skipWhitespace(this.b, this.i)
@@ -104,7 +118,7 @@ class Parser {
   }
 }
 
-function latin1 (b: Uint8Array, start: number, end: number): string {
+function latin1(b: Uint8Array, start: number, end: number): string {
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1')
 }
 
@@ -114,7 +128,7 @@ export interface JsonParseOptions {
   allowTrailing?: boolean
 }
 
-export function parseJson (b: Uint8Array, options: JsonParseOptions = {}): JsonNode {
+export function parseJson(b: Uint8Array, options: JsonParseOptions = {}): JsonNode {
   const p = new Parser(b, options.limits ?? DEFAULT_READ_LIMITS)
   const node = p.value(0)
   if (options.allowTrailing !== true) {

@@ -9,7 +9,6 @@ import { DEFAULT_MAX_DEPTH } from '../core/limits'
 
 export class JsonSyntaxError extends SyntaxErrorAt {}
 
-
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 const OPEN_ARRAY = 0x5b
@@ -20,7 +19,7 @@ const COMMA = 0x2c
 const COLON = 0x3a
 const MINUS = 0x2d
 
-export function skipWhitespace (b: Uint8Array, i: number): number {
+export function skipWhitespace(b: Uint8Array, i: number): number {
   const n = b.length
   while (i < n) {
     const c = b[i]!
@@ -31,39 +30,54 @@ export function skipWhitespace (b: Uint8Array, i: number): number {
 }
 
 /** Skips a UTF-8 byte order mark, which Jackson accepts too. */
-export function skipBom (b: Uint8Array): number {
+export function skipBom(b: Uint8Array): number {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0
 }
 
-function describe (b: Uint8Array, i: number): string {
+function describe(b: Uint8Array, i: number): string {
   if (i >= b.length) return 'unexpected end of JSON'
   const c = b[i]!
-  return c >= 0x20 && c < 0x7f ? `unexpected character '${String.fromCharCode(c)}'` : `unexpected byte 0x${c.toString(16).padStart(2, '0')}`
+  return c >= 0x20 && c < 0x7f
+    ? `unexpected character '${String.fromCharCode(c)}'`
+    : `unexpected byte 0x${c.toString(16).padStart(2, '0')}`
 }
 
-function isHex (c: number): boolean {
+function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46)
 }
 
 /** i points at the opening quote; returns the index after the closing quote. */
-export function scanString (b: Uint8Array, i: number): number {
+export function scanString(b: Uint8Array, i: number): number {
   const n = b.length
   i++
   while (i < n) {
     const c = b[i]!
     // Most bytes are letters, digits or UTF-8 continuation bytes: one comparison for them.
-    if (c > BACKSLASH || (c > QUOTE && c < BACKSLASH)) { i++; continue }
+    if (c > BACKSLASH || (c > QUOTE && c < BACKSLASH)) {
+      i++
+      continue
+    }
     if (c === QUOTE) return i + 1
     if (c === BACKSLASH) {
       const e = b[i + 1]
-      if (e === 0x75) { // \uXXXX
+      if (e === 0x75) {
+        // \uXXXX
         if (i + 5 >= n || !isHex(b[i + 2]!) || !isHex(b[i + 3]!) || !isHex(b[i + 4]!) || !isHex(b[i + 5]!)) {
           throw new JsonSyntaxError('invalid \\u escape', i)
         }
         i += 6
         continue
       }
-      if (e === QUOTE || e === BACKSLASH || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      if (
+        e === QUOTE ||
+        e === BACKSLASH ||
+        e === 0x2f ||
+        e === 0x62 ||
+        e === 0x66 ||
+        e === 0x6e ||
+        e === 0x72 ||
+        e === 0x74
+      ) {
         i += 2
         continue
       }
@@ -75,7 +89,7 @@ export function scanString (b: Uint8Array, i: number): number {
   throw new JsonSyntaxError('unterminated string', i)
 }
 
-function digits (b: Uint8Array, i: number): number {
+function digits(b: Uint8Array, i: number): number {
   const start = i
   while (i < b.length && b[i]! >= 0x30 && b[i]! <= 0x39) i++
   if (i === start) throw new JsonSyntaxError('digit expected', i)
@@ -83,7 +97,7 @@ function digits (b: Uint8Array, i: number): number {
 }
 
 /** i points at '-' or a digit; returns the index after the number. */
-export function scanNumber (b: Uint8Array, i: number): number {
+export function scanNumber(b: Uint8Array, i: number): number {
   if (b[i] === MINUS) i++
   if (b[i] === 0x30) i++
   else {
@@ -104,7 +118,7 @@ export function scanNumber (b: Uint8Array, i: number): number {
   return i
 }
 
-function scanLiteral (b: Uint8Array, i: number, word: string): number {
+function scanLiteral(b: Uint8Array, i: number, word: string): number {
   for (let k = 0; k < word.length; k++) {
     if (b[i + k] !== word.charCodeAt(k)) throw new JsonSyntaxError(describe(b, i + k), i + k)
   }
@@ -112,8 +126,9 @@ function scanLiteral (b: Uint8Array, i: number, word: string): number {
 }
 
 /** i points at the opening quote of a member name; returns the index where the member's value starts. */
-function scanKey (b: Uint8Array, i: number): number {
-  if (b[i] !== QUOTE) throw new JsonSyntaxError(b[i] === CLOSE_OBJECT ? "trailing ',' in object" : 'member name expected', i)
+function scanKey(b: Uint8Array, i: number): number {
+  if (b[i] !== QUOTE)
+    throw new JsonSyntaxError(b[i] === CLOSE_OBJECT ? "trailing ',' in object" : 'member name expected', i)
   i = scanString(b, i)
   if (b[i] !== COLON) {
     i = skipWhitespace(b, i)
@@ -126,7 +141,7 @@ function scanKey (b: Uint8Array, i: number): number {
  * Scans one JSON value starting at i (whitespace allowed before it) and returns the index right
  * after it. Throws JsonSyntaxError with the byte offset of the first error.
  */
-export function scanValue (b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH): number {
+export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH): number {
   const n = b.length
   // 1 = inside an object, 2 = inside an array; grows on demand up to maxDepth.
   let stack = new Uint8Array(Math.min(maxDepth, 64))
@@ -147,10 +162,17 @@ export function scanValue (b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPT
       if (b[i]! <= 0x20) i = skipWhitespace(b, i)
       if (c === OPEN_OBJECT) {
         if (b[i] === CLOSE_OBJECT) i++
-        else { stack[depth++] = 1; i = scanKey(b, i); continue }
+        else {
+          stack[depth++] = 1
+          i = scanKey(b, i)
+          continue
+        }
       } else {
         if (b[i] === CLOSE_ARRAY) i++
-        else { stack[depth++] = 2; continue }
+        else {
+          stack[depth++] = 2
+          continue
+        }
       }
     } else if (c === QUOTE) i = scanString(b, i)
     else if (c === MINUS || (c >= 0x30 && c <= 0x39)) i = scanNumber(b, i)
@@ -178,13 +200,16 @@ export function scanValue (b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPT
         depth--
         continue
       }
-      throw new JsonSyntaxError(i >= n ? 'unexpected end of JSON' : `${describe(b, i)}, expected ',' or '${inObject ? '}' : ']'}'`, i)
+      throw new JsonSyntaxError(
+        i >= n ? 'unexpected end of JSON' : `${describe(b, i)}, expected ',' or '${inObject ? '}' : ']'}'`,
+        i
+      )
     }
   }
 }
 
 /** Validates that b holds exactly one JSON value, with only whitespace around it. */
-export function validateJsonDocument (b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): void {
+export function validateJsonDocument(b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): void {
   const end = skipWhitespace(b, scanValue(b, skipBom(b), maxDepth))
   if (end !== b.length) throw new JsonSyntaxError('trailing characters after the JSON value', end)
 }
@@ -193,10 +218,15 @@ export function validateJsonDocument (b: Uint8Array, maxDepth = DEFAULT_MAX_DEPT
  * Splits a JSON array document into its elements: [start0, end0, start1, end1, ...], each pair the
  * exact bytes of one element. Throws JsonSyntaxError; `notArray` is set when the root is not an array.
  */
-export function splitJsonArray (b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): number[] {
+export function splitJsonArray(b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): number[] {
   let i = skipWhitespace(b, skipBom(b))
   if (b[i] !== OPEN_ARRAY) {
-    const err = new JsonSyntaxError(i >= b.length ? 'empty body, a JSON array of arguments expected' : 'an RMC body must be a JSON array of arguments', i)
+    const err = new JsonSyntaxError(
+      i >= b.length
+        ? 'empty body, a JSON array of arguments expected'
+        : 'an RMC body must be a JSON array of arguments',
+      i
+    )
     throw err
   }
   const out: number[] = []
@@ -210,8 +240,14 @@ export function splitJsonArray (b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): nu
       out.push(start, end)
       i = skipWhitespace(b, end)
       const c = b[i]
-      if (c === COMMA) { i++; continue }
-      if (c === CLOSE_ARRAY) { i++; break }
+      if (c === COMMA) {
+        i++
+        continue
+      }
+      if (c === CLOSE_ARRAY) {
+        i++
+        break
+      }
       throw new JsonSyntaxError(i >= b.length ? 'unexpected end of JSON' : `${describe(b, i)}, expected ',' or ']'`, i)
     }
   }

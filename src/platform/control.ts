@@ -11,12 +11,18 @@ import type { Deployer } from './deployer'
 export class ControlServer {
   private server: Server | null = null
 
-  constructor (private readonly manager: MicroserviceManager, private readonly deployer: Deployer, readonly socketPath: string) {}
+  constructor(
+    private readonly manager: MicroserviceManager,
+    private readonly deployer: Deployer,
+    readonly socketPath: string
+  ) {}
 
-  listen (): Promise<void> {
+  listen(): Promise<void> {
     mkdirSync(dirname(this.socketPath), { recursive: true })
     rmSync(this.socketPath, { force: true }) // a socket left by a platform that did not stop cleanly
-    const server = createServer((req, res) => { this.handle(req, res).catch((err: unknown) => reply(res, 500, { error: (err as Error).message })) })
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => reply(res, 500, { error: (err as Error).message }))
+    })
     this.server = server
     return new Promise((resolve, reject) => {
       server.once('error', reject)
@@ -24,20 +30,33 @@ export class ControlServer {
     })
   }
 
-  close (): Promise<void> {
+  close(): Promise<void> {
     return new Promise((resolve) => {
-      if (this.server === null) { resolve(); return }
-      this.server.close(() => { rmSync(this.socketPath, { force: true }); resolve() })
+      if (this.server === null) {
+        resolve()
+        return
+      }
+      this.server.close(() => {
+        rmSync(this.socketPath, { force: true })
+        resolve()
+      })
       this.server.closeAllConnections()
     })
   }
 
-  private async handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://control')
-    const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent)
+    const parts = url.pathname
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent)
     if (parts[0] !== 'microservices') return reply(res, 404, { error: `unknown path ${url.pathname}` })
     if (parts.length === 1 && req.method === 'GET') {
-      return reply(res, 200, [...this.manager.microservices.values()].map((m) => m.status()))
+      return reply(
+        res,
+        200,
+        [...this.manager.microservices.values()].map((m) => m.status())
+      )
     }
     const name = parts[1]!
     const ms = this.manager.get(name)
@@ -61,16 +80,19 @@ export class ControlServer {
       return reply(res, 200, { message: `stopped ${name}` })
     }
     if (action === 'start' && req.method === 'POST') {
-      if (ms.desired === 'running' && ms.instances.some((i) => i.state === 'running')) return reply(res, 409, { error: `${name} is already running` })
+      if (ms.desired === 'running' && ms.instances.some((i) => i.state === 'running'))
+        return reply(res, 409, { error: `${name} is already running` })
       await ms.start()
       this.deployer.record(name, ms.dir, 'running')
       return reply(res, 200, { message: `started ${name} ${ms.config.version}` })
     }
-    return reply(res, 405, { error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, logs, or DELETE)` })
+    return reply(res, 405, {
+      error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, logs, or DELETE)`
+    })
   }
 }
 
-function reply (res: ServerResponse, status: number, body: unknown): void {
+function reply(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' })
   res.end(JSON.stringify(body))
 }

@@ -33,7 +33,11 @@ export class Deployer {
   readonly state: StateFile
   readonly results: string
 
-  constructor (private readonly manager: MicroserviceManager, readonly options: DeployerOptions, private readonly log: (line: string) => void) {
+  constructor(
+    private readonly manager: MicroserviceManager,
+    readonly options: DeployerOptions,
+    private readonly log: (line: string) => void
+  ) {
     mkdirSync(options.uploadDirectory, { recursive: true })
     mkdirSync(options.deploymentDirectory, { recursive: true })
     this.results = join(options.uploadDirectory, 'results')
@@ -42,7 +46,7 @@ export class Deployer {
   }
 
   /** Restarts what was deployed before the platform stopped (in the state it was left in). */
-  async restore (): Promise<void> {
+  async restore(): Promise<void> {
     for (const [name, entry] of Object.entries(this.state.read().microservices)) {
       try {
         const config = readMicroserviceConfig(entry.dir)
@@ -55,21 +59,23 @@ export class Deployer {
   }
 
   /** Starts watching; zips already waiting are handled first. */
-  watch (): void {
+  watch(): void {
     this.scan()
     this.watcher = watch(this.options.uploadDirectory, () => this.scan())
   }
 
-  close (): void {
+  close(): void {
     this.watcher?.close()
     this.watcher = null
   }
 
   /** Resolves when every upload seen so far has been handled. */
-  idle (): Promise<void> { return this.busy }
+  idle(): Promise<void> {
+    return this.busy
+  }
 
   /** Looks at the upload directory now (the watcher does it too, on every change). */
-  scan (): void {
+  scan(): void {
     for (const name of readdirSync(this.options.uploadDirectory)) {
       if (!name.endsWith('.zip') || name.startsWith('.') || this.seen.has(name)) continue
       this.seen.add(name)
@@ -77,7 +83,7 @@ export class Deployer {
     }
   }
 
-  private async handle (name: string): Promise<void> {
+  private async handle(name: string): Promise<void> {
     const file = join(this.options.uploadDirectory, name)
     const result = await this.deployZip(file)
     writeFileSync(join(this.results, `${name}.json`), JSON.stringify(result, null, 2))
@@ -87,7 +93,7 @@ export class Deployer {
   }
 
   /** Unpacks, validates and deploys one package zip; never throws. */
-  async deployZip (file: string): Promise<UploadResult> {
+  async deployZip(file: string): Promise<UploadResult> {
     const zipName = basename(file)
     if (!existsSync(file)) return { file: zipName, ok: false, message: `${zipName} is not in the upload directory` }
     const staging = mkdtempSync(join(this.options.deploymentDirectory, '.staging-'))
@@ -100,8 +106,12 @@ export class Deployer {
       } catch (err) {
         throw new PackageError((err as Error).message.replace(dir, top))
       }
-      if (config.name !== top) throw new PackageError(`the top-level directory is '${top}' but microservice.json names '${config.name}'; the directory must be named after the microservice`)
-      if (!existsSync(join(dir, config.entry))) throw new PackageError(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+      if (config.name !== top)
+        throw new PackageError(
+          `the top-level directory is '${top}' but microservice.json names '${config.name}'; the directory must be named after the microservice`
+        )
+      if (!existsSync(join(dir, config.entry)))
+        throw new PackageError(`${config.entry}, the entry module named in microservice.json, is not in the package`)
       const target = join(this.options.deploymentDirectory, config.name, `${config.version}-${Date.now()}`)
       mkdirSync(join(this.options.deploymentDirectory, config.name), { recursive: true })
       renameSync(dir, target)
@@ -113,7 +123,13 @@ export class Deployer {
       }
       this.record(config.name, target, 'running')
       this.prune(config.name, target)
-      return { file: zipName, ok: true, message: `deployed ${config.name} ${config.version}`, name: config.name, version: config.version }
+      return {
+        file: zipName,
+        ok: true,
+        message: `deployed ${config.name} ${config.version}`,
+        name: config.name,
+        version: config.version
+      }
     } catch (err) {
       return { file: zipName, ok: false, message: `refused ${zipName}: ${(err as Error).message}` }
     } finally {
@@ -121,7 +137,7 @@ export class Deployer {
     }
   }
 
-  record (name: string, dir: string | null, desired: 'running' | 'stopped'): void {
+  record(name: string, dir: string | null, desired: 'running' | 'stopped'): void {
     const state = this.state.read()
     if (dir === null) delete state.microservices[name]
     else state.microservices[name] = { dir, desired }
@@ -129,7 +145,7 @@ export class Deployer {
   }
 
   /** Deletes the unpacked versions of a microservice other than `keep`. */
-  prune (name: string, keep: string): void {
+  prune(name: string, keep: string): void {
     const dir = join(this.options.deploymentDirectory, name)
     if (!existsSync(dir)) return
     for (const v of readdirSync(dir)) {

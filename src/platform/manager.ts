@@ -28,13 +28,15 @@ export interface ManagerOptions {
 /** The last lines the processes of a microservice printed, for `microservice logs`. */
 export class LogRing {
   private readonly lines: string[] = []
-  constructor (private readonly max = 1000) {}
-  push (line: string): void {
+  constructor(private readonly max = 1000) {}
+  push(line: string): void {
     this.lines.push(line)
     if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max)
   }
 
-  tail (n: number): string[] { return this.lines.slice(-n) }
+  tail(n: number): string[] {
+    return this.lines.slice(-n)
+  }
 }
 
 export type InstanceState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'
@@ -65,15 +67,22 @@ export class Instance {
   private failures = 0
   private timer: NodeJS.Timeout | null = null
   private recent: string[] = []
-  private waiters: Array<{ resolve: () => void, reject: (err: Error) => void }> = []
+  private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = []
 
-  constructor (readonly id: string, readonly ms: ManagedMicroservice, readonly dir: string, readonly config: MicroserviceConfig) {
+  constructor(
+    readonly id: string,
+    readonly ms: ManagedMicroservice,
+    readonly dir: string,
+    readonly config: MicroserviceConfig
+  ) {
     this.heapMb = config.memory.maxOldSpaceMb
   }
 
-  private get manager (): MicroserviceManager { return this.ms.manager }
+  private get manager(): MicroserviceManager {
+    return this.ms.manager
+  }
 
-  start (): void {
+  start(): void {
     const opts = this.manager.options
     const memory = this.config.memory
     const execArgv = [...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
@@ -95,7 +104,10 @@ export class Instance {
         partial = lines.pop()!
         for (const line of lines) {
           this.ms.logs.push(`[${this.id}] ${line}`)
-          if (isErr) { this.recent.push(line); if (this.recent.length > 20) this.recent.shift() }
+          if (isErr) {
+            this.recent.push(line)
+            if (this.recent.length > 20) this.recent.shift()
+          }
           if (inherit) out.write(`[${this.id}] ${line}\n`)
         }
       })
@@ -109,13 +121,15 @@ export class Instance {
       this.everListened = true
       this.failures = 0
       this.message = ''
-      this.manager.directory.register(this.config.name, '127.0.0.1', msg.port, this.id, { availabilityTimeoutMs: this.config.availability.responseTimeMs })
+      this.manager.directory.register(this.config.name, '127.0.0.1', msg.port, this.id, {
+        availabilityTimeoutMs: this.config.availability.responseTimeMs
+      })
       for (const w of this.waiters.splice(0)) w.resolve()
     })
     child.on('exit', (code, signal) => this.onExit(child, code, signal))
   }
 
-  private onExit (child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (child !== this.child) return
     this.child = null
     this.manager.directory.markDown(this.config.name, this.id)
@@ -155,34 +169,52 @@ export class Instance {
     this.restart(delay)
   }
 
-  private restart (delay: number): void {
+  private restart(delay: number): void {
     this.state = 'restarting'
     this.restarts++
-    this.timer = setTimeout(() => { this.timer = null; this.start() }, delay)
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.start()
+    }, delay)
   }
 
   /** Resolves once the process listens; rejects when it exits before that. */
-  ready (): Promise<void> {
+  ready(): Promise<void> {
     if (this.state === 'running') return Promise.resolve()
     if (this.state === 'failed') return Promise.reject(new Error(this.message))
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
   }
 
-  stop (): Promise<void> {
+  stop(): Promise<void> {
     this.state = 'stopped'
-    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null }
+    if (this.timer !== null) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
     for (const w of this.waiters.splice(0)) w.reject(new Error('stopped'))
     const child = this.child
     if (child === null || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
     return new Promise((resolve) => {
       const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
-      child.once('exit', () => { clearTimeout(kill); resolve() })
+      child.once('exit', () => {
+        clearTimeout(kill)
+        resolve()
+      })
       child.kill('SIGTERM')
     })
   }
 
-  status (): InstanceStatus {
-    return { id: this.id, pid: this.child?.pid ?? null, port: this.port, state: this.state, restarts: this.restarts, memoryRestarts: this.memoryRestarts, heapMb: this.heapMb, message: this.message }
+  status(): InstanceStatus {
+    return {
+      id: this.id,
+      pid: this.child?.pid ?? null,
+      port: this.port,
+      state: this.state,
+      restarts: this.restarts,
+      memoryRestarts: this.memoryRestarts,
+      heapMb: this.heapMb,
+      message: this.message
+    }
   }
 }
 
@@ -204,35 +236,52 @@ export class ManagedMicroservice {
   readonly logs = new LogRing()
   private generation = 0
 
-  constructor (readonly manager: MicroserviceManager, public dir: string, public config: MicroserviceConfig) {}
+  constructor(
+    readonly manager: MicroserviceManager,
+    public dir: string,
+    public config: MicroserviceConfig
+  ) {}
 
-  get name (): string { return this.config.name }
+  get name(): string {
+    return this.config.name
+  }
 
   /** Starts `instances` processes of the package and waits until the gateway can call each. */
-  private async launch (dir: string, config: MicroserviceConfig): Promise<Instance[]> {
+  private async launch(dir: string, config: MicroserviceConfig): Promise<Instance[]> {
     const gen = ++this.generation
     const count = this.manager.options.instances?.[config.name] ?? config.instances
-    const started = Array.from({ length: count }, (_, k) => new Instance(`${config.name}@${config.version}#${gen}.${k}`, this, dir, config))
+    const started = Array.from(
+      { length: count },
+      (_, k) => new Instance(`${config.name}@${config.version}#${gen}.${k}`, this, dir, config)
+    )
     for (const i of started) i.start()
     try {
       await Promise.all(started.map((i) => i.ready()))
       await Promise.all(started.map((i) => this.manager.serving(config.name, i.id)))
     } catch (err) {
-      for (const i of started) { await i.stop(); this.manager.directory.removeInstance(config.name, i.id) }
+      for (const i of started) {
+        await i.stop()
+        this.manager.directory.removeInstance(config.name, i.id)
+      }
       throw err
     }
     return started
   }
 
-  async start (): Promise<void> {
+  async start(): Promise<void> {
     this.desired = 'running'
     if (this.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) return
     this.instances = await this.launch(this.dir, this.config)
   }
 
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     this.desired = 'stopped'
-    await Promise.all(this.instances.map(async (i) => { await i.stop(); this.manager.directory.removeInstance(this.name, i.id) }))
+    await Promise.all(
+      this.instances.map(async (i) => {
+        await i.stop()
+        this.manager.directory.removeInstance(this.name, i.id)
+      })
+    )
   }
 
   /**
@@ -240,7 +289,7 @@ export class ManagedMicroservice {
    * new calls go to them, the old ones finish what they hold (up to drainTimeoutMs) and stop.
    * If the new version fails to start, the old one keeps running untouched.
    */
-  async replace (dir: string, config: MicroserviceConfig): Promise<void> {
+  async replace(dir: string, config: MicroserviceConfig): Promise<void> {
     const fresh = await this.launch(dir, config)
     const old = this.instances
     this.instances = fresh
@@ -250,27 +299,29 @@ export class ManagedMicroservice {
     for (const i of old) this.manager.directory.get(this.name)?.drain(i.id)
     const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
     for (const i of old) {
-      while ((this.manager.directory.get(this.name)?.inflightOf(i.id) ?? 0) > 0 && Date.now() < deadline) await sleep(20)
+      while ((this.manager.directory.get(this.name)?.inflightOf(i.id) ?? 0) > 0 && Date.now() < deadline)
+        await sleep(20)
       await i.stop()
       this.manager.directory.removeInstance(this.name, i.id)
     }
   }
 
-  status (): MicroserviceStatus {
+  status(): MicroserviceStatus {
     const group = this.manager.directory.get(this.name)
     return {
       name: this.name,
       version: this.config.version,
       dir: this.dir,
       desired: this.desired,
-      unavailable: this.desired === 'stopped' ? 'stopped' : group === undefined ? 'not running' : group.unavailableReason(),
+      unavailable:
+        this.desired === 'stopped' ? 'stopped' : group === undefined ? 'not running' : group.unavailableReason(),
       inflight: group?.inflight ?? 0,
       instances: this.instances.map((i) => i.status())
     }
   }
 }
 
-function sleep (ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms))
 }
 
@@ -278,20 +329,26 @@ function sleep (ms: number): Promise<void> {
 export class MicroserviceManager {
   readonly microservices = new Map<string, ManagedMicroservice>()
 
-  constructor (readonly directory: MicroserviceDirectory, readonly options: ManagerOptions, readonly log: (line: string) => void = console.log) {}
+  constructor(
+    readonly directory: MicroserviceDirectory,
+    readonly options: ManagerOptions,
+    readonly log: (line: string) => void = console.log
+  ) {}
 
   /** Resolves once the gateway has a ready, available connection to the instance. */
-  async serving (name: string, instance: string): Promise<void> {
+  async serving(name: string, instance: string): Promise<void> {
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 15000)
     while (this.directory.get(name)?.isServing(instance) !== true) {
-      if (Date.now() > deadline) throw new Error(`instance ${instance} did not connect within ${this.options.startTimeoutMs ?? 15000} ms`)
+      if (Date.now() > deadline)
+        throw new Error(`instance ${instance} did not connect within ${this.options.startTimeoutMs ?? 15000} ms`)
       await sleep(10)
     }
   }
 
   /** Starts (or replaces) the microservice in `dir`; its config is validated first. */
-  async deploy (dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
-    if (!existsSync(join(dir, config.entry))) throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+  async deploy(dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
+    if (!existsSync(join(dir, config.entry)))
+      throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
     const existing = this.microservices.get(config.name)
     if (existing !== undefined && existing.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) {
       await existing.replace(dir, config)
@@ -314,7 +371,7 @@ export class MicroserviceManager {
   }
 
   /** Knows a microservice without starting it (restored in the stopped state). */
-  adopt (dir: string, config: MicroserviceConfig): ManagedMicroservice {
+  adopt(dir: string, config: MicroserviceConfig): ManagedMicroservice {
     const ms = new ManagedMicroservice(this, dir, config)
     ms.desired = 'stopped'
     this.microservices.set(config.name, ms)
@@ -322,17 +379,17 @@ export class MicroserviceManager {
   }
 
   /** Starts the microservice in a directory as it is (development and tests; no package). */
-  async start (dir: string): Promise<ManagedMicroservice> {
+  async start(dir: string): Promise<ManagedMicroservice> {
     const config = readMicroserviceConfig(dir)
     if (this.microservices.has(config.name)) throw new Error(`microservice '${config.name}' is already running`)
     return await this.deploy(dir, config)
   }
 
-  get (name: string): ManagedMicroservice | undefined {
+  get(name: string): ManagedMicroservice | undefined {
     return this.microservices.get(name)
   }
 
-  async remove (name: string): Promise<void> {
+  async remove(name: string): Promise<void> {
     const ms = this.microservices.get(name)
     if (ms === undefined) return
     await ms.stop()
@@ -340,7 +397,7 @@ export class MicroserviceManager {
     this.microservices.delete(name)
   }
 
-  async stopAll (): Promise<void> {
+  async stopAll(): Promise<void> {
     await Promise.all([...this.microservices.values()].map((m) => m.stop()))
     for (const name of this.microservices.keys()) this.directory.remove(name)
     this.microservices.clear()

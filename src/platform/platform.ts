@@ -32,22 +32,33 @@ export class Platform {
   port = 0
   private readonly log: (line: string) => void
 
-  constructor (readonly config: PlatformConfig, private readonly options: PlatformOptions = {}) {
+  constructor(
+    readonly config: PlatformConfig,
+    private readonly options: PlatformOptions = {}
+  ) {
     this.log = options.log ?? console.log
     const pf = config.platform
     this.pool = new InvokePool(config.pool)
     this.directory = new MicroserviceDirectory(config.dispatch)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
-    this.manager = new MicroserviceManager(this.directory, {
-      restartMinMs: config.microservices.restartMinMs,
-      restartMaxMs: config.microservices.restartMaxMs,
-      snapshotDirectory: join(pf.deploymentDirectory, 'snapshots'),
-      drainTimeoutMs: pf.drainTimeoutMs,
-      startTimeoutMs: pf.startTimeoutMs,
-      instances: pf.instances,
-      ...options.manager
-    }, this.log)
-    this.deployer = new Deployer(this.manager, { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack }, this.log)
+    this.manager = new MicroserviceManager(
+      this.directory,
+      {
+        restartMinMs: config.microservices.restartMinMs,
+        restartMaxMs: config.microservices.restartMaxMs,
+        snapshotDirectory: join(pf.deploymentDirectory, 'snapshots'),
+        drainTimeoutMs: pf.drainTimeoutMs,
+        startTimeoutMs: pf.startTimeoutMs,
+        instances: pf.instances,
+        ...options.manager
+      },
+      this.log
+    )
+    this.deployer = new Deployer(
+      this.manager,
+      { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack },
+      this.log
+    )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
   }
 
@@ -56,20 +67,24 @@ export class Platform {
    * uploaded through the same path as any upload), starts the directories and remote instances
    * of the config, then listens.
    */
-  async start (directories = this.config.microservices.directories): Promise<number> {
+  async start(directories = this.config.microservices.directories): Promise<number> {
     await this.control.listen()
     await this.deployer.restore()
     for (const dir of this.config.platform.bootstrap) await this.bootstrap(dir)
     this.deployer.watch()
     await this.deployer.idle()
     for (const dir of directories) await this.manager.start(dir)
-    for (const r of this.config.microservices.remote) this.directory.register(r.name, r.host, r.port, `${r.name}@${r.host}:${r.port}`)
-    this.port = await this.gateway.listen(this.options.host ?? this.config.gateway.host, this.options.port ?? this.config.gateway.port)
+    for (const r of this.config.microservices.remote)
+      this.directory.register(r.name, r.host, r.port, `${r.name}@${r.host}:${r.port}`)
+    this.port = await this.gateway.listen(
+      this.options.host ?? this.config.gateway.host,
+      this.options.port ?? this.config.gateway.port
+    )
     return this.port
   }
 
   /** Packs `dir` into the upload directory unless its microservice is deployed already. */
-  private async bootstrap (dir: string): Promise<void> {
+  private async bootstrap(dir: string): Promise<void> {
     const config = readMicroserviceConfig(dir)
     if (this.manager.get(config.name) !== undefined) return
     const upload = this.config.platform.uploadDirectory
@@ -80,7 +95,7 @@ export class Platform {
   }
 
   /** Resolves once the gateway can call `name`. */
-  async connected (name: string, timeoutMs = 10000): Promise<void> {
+  async connected(name: string, timeoutMs = 10000): Promise<void> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const group = this.directory.get(name)
@@ -90,7 +105,7 @@ export class Platform {
     }
   }
 
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     this.deployer.close()
     await this.gateway.close(2000)
     await this.control.close()

@@ -4,7 +4,6 @@ import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from './task'
 import type { Failure } from '../errors/codes'
 import type { PoolOptions } from '../config/config'
 
-
 export const WORKER_FILE = join(__dirname, '..', '..', 'workers', 'invoke.js')
 
 /**
@@ -18,7 +17,7 @@ export class InvokePool {
   /** Tasks handed to Piscina and not settled yet. */
   private outstanding = 0
 
-  constructor (readonly options: PoolOptions) {
+  constructor(readonly options: PoolOptions) {
     this.piscina = new Piscina({
       filename: WORKER_FILE,
       maxThreads: options.maxThreads,
@@ -31,22 +30,25 @@ export class InvokePool {
   }
 
   /** True when the body is small enough for the main thread. */
-  isInline (task: InvokeTask): boolean {
+  isInline(task: InvokeTask): boolean {
     return task.body.byteLength <= this.options.inlineMaxBytes
   }
 
   /** The frame stays on this thread, so it need not own its buffer. */
-  runInline (task: InvokeTask): InvokeTaskResult {
+  runInline(task: InvokeTask): InvokeTaskResult {
     return prepareInvoke(task, false)
   }
 
   /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */
-  async run (task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult> {
+  async run(task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult> {
     if (this.closed) return { code: 'OVERLOADED', detail: 'the gateway is shutting down' }
     // Piscina's own maxQueue does not count tasks that carry an AbortSignal (they wait in its
     // "skip queue"), and ours always do, for the executing timeout: so the limit is kept here.
     if (this.outstanding >= this.options.maxThreads + this.options.maxQueue) {
-      return { code: 'OVERLOADED', detail: `${this.outstanding - this.options.maxThreads} tasks are waiting for a worker thread` }
+      return {
+        code: 'OVERLOADED',
+        detail: `${this.outstanding - this.options.maxThreads} tasks are waiting for a worker thread`
+      }
     }
     this.outstanding++
     const controller = new AbortController()
@@ -56,8 +58,9 @@ export class InvokePool {
     try {
       const body = task.body
       // The body's buffer is dedicated to it (see http/body.ts), so it can be moved, not copied.
-      const transferList = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer as ArrayBuffer] : undefined
-      return await this.piscina.run(task, { signal: controller.signal, transferList }) as InvokeTaskResult
+      const transferList =
+        body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer as ArrayBuffer] : undefined
+      return (await this.piscina.run(task, { signal: controller.signal, transferList })) as InvokeTaskResult
     } catch (err) {
       return toFailure(err, controller.signal, this.options.taskTimeoutMs)
     } finally {
@@ -67,13 +70,21 @@ export class InvokePool {
     }
   }
 
-  get inlineMaxBytes (): number { return this.options.inlineMaxBytes }
+  get inlineMaxBytes(): number {
+    return this.options.inlineMaxBytes
+  }
 
-  get threads (): number { return this.piscina.threads.length }
-  get queueSize (): number { return Math.max(0, this.outstanding - this.piscina.threads.length) }
-  get completed (): number { return this.piscina.completed }
+  get threads(): number {
+    return this.piscina.threads.length
+  }
+  get queueSize(): number {
+    return Math.max(0, this.outstanding - this.piscina.threads.length)
+  }
+  get completed(): number {
+    return this.piscina.completed
+  }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
     await this.piscina.destroy()
@@ -82,11 +93,11 @@ export class InvokePool {
 
 class TaskTimeout extends Error {}
 
-function abortTask (controller: AbortController): void {
+function abortTask(controller: AbortController): void {
   controller.abort(new TaskTimeout())
 }
 
-function toFailure (err: unknown, signal: AbortSignal, timeoutMs: number): Failure {
+function toFailure(err: unknown, signal: AbortSignal, timeoutMs: number): Failure {
   if (signal.aborted && signal.reason instanceof TaskTimeout) {
     return { code: 'EXECUTION_TIMEOUT', detail: `argument splitting took longer than ${timeoutMs} ms` }
   }

@@ -28,7 +28,7 @@ export type InvokeTaskResult = Failure | Uint8Array
  * The one implementation of argument splitting and frame encoding. The Piscina worker and the
  * inline small-body path both call it, so both paths have the same behaviour and share tests.
  */
-export function prepareInvoke (task: InvokeTask, transferable = true): InvokeTaskResult {
+export function prepareInvoke(task: InvokeTask, transferable = true): InvokeTaskResult {
   let slices: number[]
   try {
     slices = splitArguments(task.body, task.mode, task.format, task.maxDepth)
@@ -43,16 +43,19 @@ export function prepareInvoke (task: InvokeTask, transferable = true): InvokeTas
   }
   const args = new Array<Uint8Array>(count)
   for (let k = 0; k < count; k++) args[k] = task.body.subarray(slices[2 * k], slices[2 * k + 1])
-  return encodeFrame({
-    invoke: {
-      id: task.id,
-      service: task.service,
-      method: task.method,
-      sequence: task.sequence,
-      mode: task.mode === 'RMC' ? gateway.Mode.RMC : gateway.Mode.ROA,
-      arguments: args,
-      context: task.context,
-      timeoutMs: task.timeoutMs
-    }
-  }, transferable)
+  return encodeFrame(
+    {
+      invoke: {
+        id: task.id,
+        service: task.service,
+        method: task.method,
+        sequence: task.sequence,
+        mode: task.mode === 'RMC' ? gateway.Mode.RMC : gateway.Mode.ROA,
+        arguments: args,
+        context: task.context,
+        timeoutMs: task.timeoutMs
+      }
+    },
+    transferable
+  )
 }

@@ -12,7 +12,7 @@ export type FrameInit = gateway.IFrame
  * `encodeDelimited`. The result owns its own ArrayBuffer when `ownBuffer` is set, so it can be
  * transferred to another thread (protobufjs hands out slices of a shared slab for small frames).
  */
-export function encodeFrame (frame: FrameInit, ownBuffer = false): Uint8Array {
+export function encodeFrame(frame: FrameInit, ownBuffer = false): Uint8Array {
   const bytes = gateway.Frame.encodeDelimited(frame).finish()
   if (!ownBuffer || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return bytes
   const copy = new Uint8Array(bytes.byteLength)
@@ -22,7 +22,10 @@ export function encodeFrame (frame: FrameInit, ownBuffer = false): Uint8Array {
 
 export class FrameTooLargeError extends Error {
   readonly code = 'FRAME_TOO_LARGE'
-  constructor (readonly size: number, readonly limit: number) {
+  constructor(
+    readonly size: number,
+    readonly limit: number
+  ) {
     super(`frame of ${size} bytes exceeds the limit of ${limit} bytes`)
   }
 }
@@ -43,10 +46,13 @@ export class FrameReader {
   private need = -1 // body length of the frame being assembled, -1 while its prefix is unread
   private prefixLength = 0
 
-  constructor (private readonly onFrame: (frame: Frame) => void, readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {}
+  constructor(
+    private readonly onFrame: (frame: Frame) => void,
+    readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES
+  ) {}
 
   /** Throws FrameTooLargeError or MalformedFrameError; the connection must then be closed. */
-  push (chunk: Buffer): void {
+  push(chunk: Buffer): void {
     if (this.buffered === 0) {
       // Fast path: decode whole frames straight out of the chunk.
       let offset = 0
@@ -69,9 +75,11 @@ export class FrameReader {
   }
 
   /** Bytes held for an incomplete frame. */
-  get pendingBytes (): number { return this.buffered }
+  get pendingBytes(): number {
+    return this.buffered
+  }
 
-  private drain (): void {
+  private drain(): void {
     for (;;) {
       if (this.need < 0) {
         const head = this.chunks.length === 1 ? this.chunks[0]! : this.peek(10)
@@ -94,7 +102,7 @@ export class FrameReader {
     }
   }
 
-  private peek (n: number): Buffer {
+  private peek(n: number): Buffer {
     const out = Buffer.allocUnsafe(Math.min(n, this.buffered))
     let filled = 0
     for (const c of this.chunks) {
@@ -104,11 +112,11 @@ export class FrameReader {
     return out
   }
 
-  private check (length: number): void {
+  private check(length: number): void {
     if (length > this.maxFrameBytes) throw new FrameTooLargeError(length, this.maxFrameBytes)
   }
 
-  private emit (body: Buffer): void {
+  private emit(body: Buffer): void {
     let frame: Frame
     try {
       frame = gateway.Frame.decode(body)
@@ -120,7 +128,7 @@ export class FrameReader {
 }
 
 /** [value, bytes used], or null when the buffer ends inside the varint. Lengths fit in 32 bits. */
-export function readVarint (buf: Uint8Array, offset: number): [number, number] | null {
+export function readVarint(buf: Uint8Array, offset: number): [number, number] | null {
   let value = 0
   let shift = 0
   for (let i = offset; i < buf.length; i++) {

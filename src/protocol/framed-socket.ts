@@ -3,9 +3,9 @@ import { FrameReader, type Frame, type FrameInit, encodeFrame } from './frame'
 import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export interface FramedSocketEvents {
-  onFrame (frame: Frame): void
+  onFrame(frame: Frame): void
   /** Called once, whatever closed the socket; `error` is the protocol or socket error if any. */
-  onClose (error: Error | null): void
+  onClose(error: Error | null): void
 }
 
 /**
@@ -26,7 +26,12 @@ export class FramedSocket {
   private corked = false
   private closed = false
 
-  constructor (readonly socket: Socket, private readonly events: FramedSocketEvents, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, private readonly coalescing: Coalescing = 'tick') {
+  constructor(
+    readonly socket: Socket,
+    private readonly events: FramedSocketEvents,
+    maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+    private readonly coalescing: Coalescing = 'tick'
+  ) {
     this.reader = new FrameReader((f) => this.events.onFrame(f), maxFrameBytes)
     socket.setNoDelay(true)
     socket.on('data', (chunk: Buffer) => {
@@ -40,10 +45,12 @@ export class FramedSocket {
     socket.on('close', () => this.finish(null))
   }
 
-  get isOpen (): boolean { return !this.closed && !this.socket.destroyed }
+  get isOpen(): boolean {
+    return !this.closed && !this.socket.destroyed
+  }
 
   /** Sends an already encoded frame (varint length + message). */
-  sendBytes (bytes: Uint8Array): boolean {
+  sendBytes(bytes: Uint8Array): boolean {
     if (!this.isOpen) return false
     if (!this.corked) {
       this.corked = true
@@ -55,35 +62,38 @@ export class FramedSocket {
     return true
   }
 
-  send (frame: FrameInit): boolean {
+  send(frame: FrameInit): boolean {
     return this.sendBytes(encodeFrame(frame))
   }
 
-  destroy (error: Error | null = null): void {
+  destroy(error: Error | null = null): void {
     if (!this.socket.destroyed) this.socket.destroy()
     this.finish(error)
   }
 
   /** Ends the socket after pending writes are flushed. */
-  end (): void {
-    if (this.corked) { this.corked = false; this.socket.uncork() }
+  end(): void {
+    if (this.corked) {
+      this.corked = false
+      this.socket.uncork()
+    }
     this.socket.end()
   }
 
-  private finish (error: Error | null): void {
+  private finish(error: Error | null): void {
     if (this.closed) return
     this.closed = true
     this.events.onClose(error)
   }
 
   /** @internal */
-  flush (): void {
+  flush(): void {
     if (!this.corked) return
     this.corked = false
     this.socket.uncork()
   }
 }
 
-function uncork (s: FramedSocket): void {
+function uncork(s: FramedSocket): void {
   s.flush()
 }

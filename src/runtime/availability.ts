@@ -10,7 +10,7 @@ export interface RuntimeStats {
 
 /** @internal the host's side of the handle. */
 export interface HostBinding {
-  setAvailable (flag: boolean): void
+  setAvailable(flag: boolean): void
   readonly stats: RuntimeStats
 }
 
@@ -22,15 +22,15 @@ let binding: HostBinding | null = null
  */
 export const runtime = {
   /** SPEC's user availability flag: false makes the platform report the microservice unavailable (503). */
-  setAvailable (flag: boolean): void {
+  setAvailable(flag: boolean): void {
     binding?.setAvailable(flag)
   },
-  get stats (): RuntimeStats | null {
+  get stats(): RuntimeStats | null {
     return binding?.stats ?? null
   }
 }
 
 /** @internal called once by the host when its server is up. */
-export function bindHost (b: HostBinding): void {
+export function bindHost(b: HostBinding): void {
   binding = b
 }

@@ -33,7 +33,10 @@ export interface ServiceDefinition {
 }
 
 /** Decides whether a call is privileged from X-PLATFORM-Privilege-Names. */
-export type PermissionResolver = (privilegeNames: readonly string[], context: Omit<CallContext, 'privileged' | 'signal'>) => boolean
+export type PermissionResolver = (
+  privilegeNames: readonly string[],
+  context: Omit<CallContext, 'privileged' | 'signal'>
+) => boolean
 
 export interface MicroserviceDefinition {
   readonly services: readonly ServiceDefinition[]
@@ -55,7 +58,10 @@ export interface MethodOptions<P extends readonly Descriptor[], R extends Descri
 }
 
 /** Declares a method; TypeScript checks the handler against the descriptors. */
-export function method<const P extends readonly Descriptor[], R extends Descriptor> (name: string, options: MethodOptions<P, R>): MethodDefinition {
+export function method<const P extends readonly Descriptor[], R extends Descriptor>(
+  name: string,
+  options: MethodOptions<P, R>
+): MethodDefinition {
   return Object.freeze({
     name,
     params: options.params,
@@ -65,17 +71,20 @@ export function method<const P extends readonly Descriptor[], R extends Descript
   })
 }
 
-export function service (name: string, methods: readonly MethodDefinition[]): ServiceDefinition {
+export function service(name: string, methods: readonly MethodDefinition[]): ServiceDefinition {
   return Object.freeze({ name, methods })
 }
 
-export function defineMicroservice (definition: MicroserviceDefinition): MicroserviceDefinition {
+export function defineMicroservice(definition: MicroserviceDefinition): MicroserviceDefinition {
   return Object.freeze(definition)
 }
 
 /** Thrown by a method to answer with its own status (4xx or 5xx) and message: code METHOD_FAILED. */
 export class ServiceError extends Error {
-  constructor (message: string, readonly status = 500) {
+  constructor(
+    message: string,
+    readonly status = 500
+  ) {
     super(message)
     this.name = 'ServiceError'
   }

@@ -12,7 +12,8 @@ export const RUNTIME_PACKAGE = 'invocation-gateway'
 export const MODULES_DIR = join(__dirname, '..', '..', 'modules')
 
 /** The environment of a microservice host process. */
-export function hostEnv (base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const nodePath = base.NODE_PATH === undefined || base.NODE_PATH === '' ? MODULES_DIR : `${MODULES_DIR}${delimiter}${base.NODE_PATH}`
+export function hostEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const nodePath =
+    base.NODE_PATH === undefined || base.NODE_PATH === '' ? MODULES_DIR : `${MODULES_DIR}${delimiter}${base.NODE_PATH}`
   return { ...base, NODE_PATH: nodePath }
 }

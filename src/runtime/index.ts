@@ -20,17 +20,36 @@ export type * from '../descriptors/types'
 
 // Defining a microservice.
 export { method, service, defineMicroservice, ServiceError } from './define'
-export type { CallContext, MethodDefinition, MethodOptions, ServiceDefinition, MicroserviceDefinition, PermissionResolver } from './define'
+export type {
+  CallContext,
+  MethodDefinition,
+  MethodOptions,
+  ServiceDefinition,
+  MicroserviceDefinition,
+  PermissionResolver
+} from './define'
 
 // Serializers: the four defaults, configurable, for a bean of one's own (SPEC: "its configuration is free").
-export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer, defaultSerializers } from '../serializers'
+export {
+  createAlphaXmlSerializer,
+  createAlphaJsonSerializer,
+  createBetaJsonSerializer,
+  createBetaXmlSerializer,
+  defaultSerializers
+} from '../serializers'
 export { ValueError } from '../serializers/errors'
 export type { Serializer } from '../serializers/serializer'
 export type { AliasMap } from '../serializers/alpha-node'
 export type { BetaJsonOptions } from '../serializers/beta-json'
 export type { BetaXmlOptions } from '../serializers/beta-xml'
 export { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
-export { SEQUENCES, type SequenceName, type SerializerBeanName, type BodyFormat, type ApiMode } from '../core/vocabulary'
+export {
+  SEQUENCES,
+  type SequenceName,
+  type SerializerBeanName,
+  type BodyFormat,
+  type ApiMode
+} from '../core/vocabulary'
 
 // The host's handle: the user availability flag and counters.
 export { runtime, type RuntimeStats } from './availability'

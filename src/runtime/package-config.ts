@@ -32,21 +32,35 @@ export interface MemorySettings {
   heapDump: boolean
 }
 
-export const DEFAULT_MEMORY: Readonly<MemorySettings> = Object.freeze({ maxOldSpaceMb: 1024, restartOnError: true, restarts: 4, growthPercent: 15, heapDump: true })
+export const DEFAULT_MEMORY: Readonly<MemorySettings> = Object.freeze({
+  maxOldSpaceMb: 1024,
+  restartOnError: true,
+  restarts: 4,
+  growthPercent: 15,
+  heapDump: true
+})
 
-function section (file: string, key: string, v: unknown): Record<string, unknown> {
+function section(file: string, key: string, v: unknown): Record<string, unknown> {
   if (v === undefined) return {}
   if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, key, 'must be an object')
   return v as Record<string, unknown>
 }
 
-function num (file: string, key: string, v: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function num(
+  file: string,
+  key: string,
+  v: unknown,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER
+): number {
   if (v === undefined) return fallback
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) fail(file, key, `must be an integer from ${min} to ${max}`)
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    fail(file, key, `must be an integer from ${min} to ${max}`)
   return v
 }
 
-function bool (file: string, key: string, v: unknown, fallback: boolean): boolean {
+function bool(file: string, key: string, v: unknown, fallback: boolean): boolean {
   if (v === undefined) return fallback
   if (typeof v !== 'boolean') fail(file, key, 'must be true or false')
   return v
@@ -54,14 +68,15 @@ function bool (file: string, key: string, v: unknown, fallback: boolean): boolea
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 
-function fail (file: string, key: string, problem: string): never {
+function fail(file: string, key: string, problem: string): never {
   throw new Error(`${file}: ${key}: ${problem}`)
 }
 
 /** Reads and validates a microservice's config; every error names the key and the problem. */
-export function readMicroserviceConfig (dir: string): MicroserviceConfig {
+export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   const file = join(dir, CONFIG_FILE)
-  if (!existsSync(file)) throw new Error(`${CONFIG_FILE} is missing: a microservice directory holds its config file beside its code`)
+  if (!existsSync(file))
+    throw new Error(`${CONFIG_FILE} is missing: a microservice directory holds its config file beside its code`)
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'))
@@ -72,21 +87,27 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
   const o = raw as Record<string, unknown>
   if (typeof o.name !== 'string' || !NAME.test(o.name)) fail(file, 'name', 'must be a name of letters, digits, _ . -')
   if (typeof o.version !== 'string' || o.version === '') fail(file, 'version', 'must be a non-empty string')
-  if (typeof o.entry !== 'string' || o.entry === '' || o.entry.includes('..')) fail(file, 'entry', 'must be a relative path inside the directory')
+  if (typeof o.entry !== 'string' || o.entry === '' || o.entry.includes('..'))
+    fail(file, 'entry', 'must be a relative path inside the directory')
   const settings: RuntimeSettings = { ...DEFAULT_RUNTIME_SETTINGS }
   const s = o.settings ?? {}
   if (typeof s !== 'object' || s === null || Array.isArray(s)) fail(file, 'settings', 'must be an object')
   for (const [key, value] of Object.entries(s)) {
-    if (!(key in settings)) fail(file, `settings.${key}`, `unknown setting (known: ${Object.keys(settings).join(', ')})`)
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) fail(file, `settings.${key}`, 'must be a non-negative integer')
+    if (!(key in settings))
+      fail(file, `settings.${key}`, `unknown setting (known: ${Object.keys(settings).join(', ')})`)
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+      fail(file, `settings.${key}`, 'must be a non-negative integer')
     settings[key as keyof RuntimeSettings] = value
   }
   if (settings.threadPoolSize < 1) fail(file, 'settings.threadPoolSize', 'must be at least 1')
   const p = (o.permissions ?? {}) as Record<string, unknown>
   const names = p.privilegedNames ?? []
-  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) fail(file, 'permissions.privilegedNames', 'must be a list of strings')
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))
+    fail(file, 'permissions.privilegedNames', 'must be a list of strings')
   const m = section(file, 'memory', o.memory)
-  for (const key of Object.keys(m)) if (!(key in DEFAULT_MEMORY)) fail(file, `memory.${key}`, `unknown setting (known: ${Object.keys(DEFAULT_MEMORY).join(', ')})`)
+  for (const key of Object.keys(m))
+    if (!(key in DEFAULT_MEMORY))
+      fail(file, `memory.${key}`, `unknown setting (known: ${Object.keys(DEFAULT_MEMORY).join(', ')})`)
   const memory: MemorySettings = {
     maxOldSpaceMb: num(file, 'memory.maxOldSpaceMb', m.maxOldSpaceMb, DEFAULT_MEMORY.maxOldSpaceMb, 16, 65536),
     restartOnError: bool(file, 'memory.restartOnError', m.restartOnError, DEFAULT_MEMORY.restartOnError),
@@ -95,12 +116,26 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
     heapDump: bool(file, 'memory.heapDump', m.heapDump, DEFAULT_MEMORY.heapDump)
   }
   const a = section(file, 'availability', o.availability)
-  const known = new Set(['name', 'version', 'entry', 'settings', 'permissions', 'instances', 'memory', 'availability', 'platformRegularExpressionToRemotelyEnabled', 'aliases'])
+  const known = new Set([
+    'name',
+    'version',
+    'entry',
+    'settings',
+    'permissions',
+    'instances',
+    'memory',
+    'availability',
+    'platformRegularExpressionToRemotelyEnabled',
+    'aliases'
+  ])
   const enabled = o.platformRegularExpressionToRemotelyEnabled
-  if (enabled !== undefined && (!Array.isArray(enabled) || enabled.some((e) => typeof e !== 'string'))) fail(file, 'platformRegularExpressionToRemotelyEnabled', 'must be a list of regular expressions')
+  if (enabled !== undefined && (!Array.isArray(enabled) || enabled.some((e) => typeof e !== 'string')))
+    fail(file, 'platformRegularExpressionToRemotelyEnabled', 'must be a list of regular expressions')
   const aliases = section(file, 'aliases', o.aliases)
-  for (const [k, v] of Object.entries(aliases)) if (typeof v !== 'string' || v === '') fail(file, `aliases.${k}`, 'must be a non-empty alias')
-  for (const key of Object.keys(o)) if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
+  for (const [k, v] of Object.entries(aliases))
+    if (typeof v !== 'string' || v === '') fail(file, `aliases.${k}`, 'must be a non-empty alias')
+  for (const key of Object.keys(o))
+    if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
   return {
     name: o.name,
     version: o.version,
@@ -110,7 +145,7 @@ export function readMicroserviceConfig (dir: string): MicroserviceConfig {
     instances: num(file, 'instances', o.instances, 1, 1, 64),
     memory,
     availability: { responseTimeMs: num(file, 'availability.responseTimeMs', a.responseTimeMs, 20000, 1) },
-    platformRegularExpressionToRemotelyEnabled: enabled === undefined ? null : enabled as string[],
+    platformRegularExpressionToRemotelyEnabled: enabled === undefined ? null : (enabled as string[]),
     aliases: aliases as Record<string, string>
   }
 }

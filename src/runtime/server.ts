@@ -9,7 +9,13 @@ import { defaultSerializers, ValueError, type Serializer } from '../serializers'
 import { isSequenceName, SEQUENCES, type SerializerBeanName } from '../core/vocabulary'
 import { SyntaxErrorAt } from '../errors/syntax'
 import { roaRule, argumentCountRule } from '../core/rules'
-import { ServiceError, type CallContext, type MethodDefinition, type MicroserviceDefinition, type PermissionResolver } from './define'
+import {
+  ServiceError,
+  type CallContext,
+  type MethodDefinition,
+  type MicroserviceDefinition,
+  type PermissionResolver
+} from './define'
 import { buildServiceIndex, toCatalog, type ServiceEntry } from './catalog'
 import type { RuntimeSettings } from './settings'
 
@@ -28,9 +34,12 @@ class Execution {
   /** Made on first use of ctx.signal: most methods never look, and one per call showed in GC time. */
   private controller: AbortController | null = null
   private abortReason: Error | null = null
-  constructor (readonly conn: RuntimeConnection, readonly invoke: gateway.Invoke) {}
+  constructor(
+    readonly conn: RuntimeConnection,
+    readonly invoke: gateway.Invoke
+  ) {}
 
-  get signal (): AbortSignal {
+  get signal(): AbortSignal {
     if (this.controller === null) {
       this.controller = new AbortController()
       if (this.abortReason !== null) this.controller.abort(this.abortReason)
@@ -38,7 +47,7 @@ class Execution {
     return this.controller.signal
   }
 
-  abort (reason: Error): void {
+  abort(reason: Error): void {
     if (this.abortReason !== null) return
     this.abortReason = reason
     this.controller?.abort(reason)
@@ -47,7 +56,7 @@ class Execution {
 
 /** The CallContext a method sees; `signal` reads through to the execution's lazy signal. */
 class ExecutionContext implements CallContext {
-  constructor (
+  constructor(
     readonly locale: string | null,
     readonly privilegeNames: readonly string[],
     readonly requestId: string | null,
@@ -59,17 +68,26 @@ class ExecutionContext implements CallContext {
     private readonly execution: Execution
   ) {}
 
-  get signal (): AbortSignal { return this.execution.signal }
+  get signal(): AbortSignal {
+    return this.execution.signal
+  }
 }
 
 class RuntimeConnection {
   readonly framed: FramedSocket
   readonly executions = new Map<number, Execution>()
-  constructor (socket: Socket, readonly server: MicroserviceServer) {
-    this.framed = new FramedSocket(socket, {
-      onFrame: (f) => server.onFrame(this, f),
-      onClose: () => server.onConnectionClosed(this)
-    }, server.options.settings.maxFrameBytes)
+  constructor(
+    socket: Socket,
+    readonly server: MicroserviceServer
+  ) {
+    this.framed = new FramedSocket(
+      socket,
+      {
+        onFrame: (f) => server.onFrame(this, f),
+        onClose: () => server.onConnectionClosed(this)
+      },
+      server.options.settings.maxFrameBytes
+    )
     // readTimeout: an idle connection is closed; the gateway's pings keep a live one busy.
     if (server.options.settings.readTimeout > 0) {
       socket.setTimeout(server.options.settings.readTimeout, () => this.framed.destroy())
@@ -91,16 +109,26 @@ export class MicroserviceServer {
   /** Counters for diagnostics and tests. */
   readonly stats = { executed: 0, cancelled: 0, timedOut: 0 }
 
-  constructor (readonly definition: MicroserviceDefinition, readonly options: RuntimeOptions) {
+  constructor(
+    readonly definition: MicroserviceDefinition,
+    readonly options: RuntimeOptions
+  ) {
     this.services = buildServiceIndex(definition)
     const aliases = new Map(Object.entries(definition.aliases ?? {}))
     const s = options.settings
-    this.serializers = { ...defaultSerializers(aliases, { maxDepth: s.maxDepth, maxNodes: s.maxNodes, maxStringLength: s.maxStringLength }), ...definition.serializers }
+    this.serializers = {
+      ...defaultSerializers(aliases, {
+        maxDepth: s.maxDepth,
+        maxNodes: s.maxNodes,
+        maxStringLength: s.maxStringLength
+      }),
+      ...definition.serializers
+    }
     const granted = new Set(options.privilegedNames)
     this.resolver = definition.permissionResolver ?? ((names) => names.some((n) => granted.has(n)))
   }
 
-  listen (port = 0, host = '127.0.0.1'): Promise<number> {
+  listen(port = 0, host = '127.0.0.1'): Promise<number> {
     return new Promise((resolve, reject) => {
       const server = createServer((socket) => {
         const conn = new RuntimeConnection(socket, this)
@@ -113,38 +141,50 @@ export class MicroserviceServer {
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     for (const c of this.connections) c.framed.end()
-    await new Promise<void>((resolve) => this.server === null ? resolve() : this.server.close(() => resolve()))
+    await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())))
     for (const c of this.connections) c.framed.destroy()
   }
 
   /** @internal */
-  onConnectionClosed (conn: RuntimeConnection): void {
+  onConnectionClosed(conn: RuntimeConnection): void {
     this.connections.delete(conn)
     // Nobody is left to answer: abort what this connection asked for.
     for (const ex of conn.executions.values()) this.abandon(ex)
   }
 
   /** @internal */
-  onFrame (conn: RuntimeConnection, frame: Frame): void {
+  onFrame(conn: RuntimeConnection, frame: Frame): void {
     switch (frame.body) {
-      case 'invoke': this.onInvoke(conn, frame.invoke as gateway.Invoke); break
+      case 'invoke':
+        this.onInvoke(conn, frame.invoke as gateway.Invoke)
+        break
       case 'cancel': {
         const ex = conn.executions.get((frame.cancel as gateway.Cancel).id)
-        if (ex !== undefined) { this.stats.cancelled++; this.abandon(ex) }
+        if (ex !== undefined) {
+          this.stats.cancelled++
+          this.abandon(ex)
+        }
         break
       }
-      case 'ping': conn.framed.send({ pong: { id: frame.ping!.id, available: this.available } }); break
+      case 'ping':
+        conn.framed.send({ pong: { id: frame.ping!.id, available: this.available } })
+        break
       case 'hello':
-        conn.framed.send({ catalog: { ...toCatalog(this.options.name, this.options.version, this.services, this.available), protocolVersion: PROTOCOL_VERSION } })
+        conn.framed.send({
+          catalog: {
+            ...toCatalog(this.options.name, this.options.version, this.services, this.available),
+            protocolVersion: PROTOCOL_VERSION
+          }
+        })
         break
       default:
         conn.framed.destroy(new Error(`unexpected frame '${String(frame.body)}' from the gateway`))
     }
   }
 
-  private onInvoke (conn: RuntimeConnection, inv: gateway.Invoke): void {
+  private onInvoke(conn: RuntimeConnection, inv: gateway.Invoke): void {
     const ex = new Execution(conn, inv)
     conn.executions.set(inv.id, ex)
     if (this.running < this.options.settings.threadPoolSize) {
@@ -152,33 +192,45 @@ export class MicroserviceServer {
     } else if (this.waiting.length < this.options.settings.queueLimit) {
       this.waiting.push(ex)
     } else {
-      this.reply(ex, fail('OVERLOADED', `all ${this.options.settings.threadPoolSize} execution slots are busy and ${this.waiting.length} calls wait`))
+      this.reply(
+        ex,
+        fail(
+          'OVERLOADED',
+          `all ${this.options.settings.threadPoolSize} execution slots are busy and ${this.waiting.length} calls wait`
+        )
+      )
     }
   }
 
-  private start (ex: Execution): void {
+  private start(ex: Execution): void {
     this.running++
     const settings = this.options.settings
-    const limit = ex.invoke.timeoutMs > 0 ? Math.min(ex.invoke.timeoutMs, settings.threadExecutingTimeOut) : settings.threadExecutingTimeOut
+    const limit =
+      ex.invoke.timeoutMs > 0
+        ? Math.min(ex.invoke.timeoutMs, settings.threadExecutingTimeOut)
+        : settings.threadExecutingTimeOut
     ex.timer = setTimeout(onExecutionTimeout, limit, this, ex, limit)
-    this.execute(ex).then((result) => this.reply(ex, result), (err: unknown) => this.reply(ex, this.methodFailure(err)))
+    this.execute(ex).then(
+      (result) => this.reply(ex, result),
+      (err: unknown) => this.reply(ex, this.methodFailure(err))
+    )
   }
 
   /** @internal */
-  timeout (ex: Execution, limit: number): void {
+  timeout(ex: Execution, limit: number): void {
     if (ex.done) return
     this.stats.timedOut++
     ex.abort(new Error('executing timeout'))
     this.reply(ex, fail('EXECUTION_TIMEOUT', `the method ran longer than the executing timeout of ${limit} ms`))
   }
 
-  private abandon (ex: Execution): void {
+  private abandon(ex: Execution): void {
     if (ex.done) return
     ex.abort(new Error('cancelled'))
     this.finish(ex)
   }
 
-  private finish (ex: Execution): void {
+  private finish(ex: Execution): void {
     ex.done = true
     ex.conn.executions.delete(ex.invoke.id)
     if (ex.timer !== null) {
@@ -193,20 +245,25 @@ export class MicroserviceServer {
     }
   }
 
-  private reply (ex: Execution, result: gateway.IResult): void {
+  private reply(ex: Execution, result: gateway.IResult): void {
     if (ex.done) return
     this.finish(ex)
     result.id = ex.invoke.id
     ex.conn.framed.sendBytes(encodeFrame({ result }))
   }
 
-  private async execute (ex: Execution): Promise<gateway.IResult> {
+  private async execute(ex: Execution): Promise<gateway.IResult> {
     const inv = ex.invoke
     const svc = this.services.get(inv.service)
-    if (svc === undefined || !svc.remotelyEnabled) return fail('UNKNOWN_SERVICE', `service '${inv.service}' is not remotely enabled in microservice '${this.options.name}'`)
+    if (svc === undefined || !svc.remotelyEnabled)
+      return fail(
+        'UNKNOWN_SERVICE',
+        `service '${inv.service}' is not remotely enabled in microservice '${this.options.name}'`
+      )
     const m = svc.methods.get(inv.method)
     if (m === undefined) return fail('UNKNOWN_METHOD', `service '${inv.service}' has no method '${inv.method}'`)
-    const broken = (inv.mode === gateway.Mode.ROA ? roaRule(inv.service, inv.method, m.params.length) : null) ??
+    const broken =
+      (inv.mode === gateway.Mode.ROA ? roaRule(inv.service, inv.method, m.params.length) : null) ??
       argumentCountRule(inv.service, inv.method, m.params.length, inv.arguments.length)
     if (broken !== null) return fail(broken.code, broken.detail)
     if (!isSequenceName(inv.sequence)) return fail('UNKNOWN_SEQUENCE', `unknown sequence '${inv.sequence}'`)
@@ -223,8 +280,19 @@ export class MicroserviceServer {
       ip: c.ip ?? null
     }
     const privileged = c.privilegeNames.length > 0 && this.resolver(c.privilegeNames, base)
-    if (m.privileged && !privileged) return fail('PRIVILEGE_DENIED', `${inv.service}.${inv.method} needs a privileged call`)
-    const ctx: CallContext = new ExecutionContext(base.locale, base.privilegeNames, base.requestId, base.sessionId, base.user, base.clientApplicationName, base.ip, privileged, ex)
+    if (m.privileged && !privileged)
+      return fail('PRIVILEGE_DENIED', `${inv.service}.${inv.method} needs a privileged call`)
+    const ctx: CallContext = new ExecutionContext(
+      base.locale,
+      base.privilegeNames,
+      base.requestId,
+      base.sessionId,
+      base.user,
+      base.clientApplicationName,
+      base.ip,
+      privileged,
+      ex
+    )
 
     const args = new Array<unknown>(m.params.length)
     for (let k = 0; k < args.length; k++) {
@@ -238,7 +306,13 @@ export class MicroserviceServer {
     return { body: typeof out === 'string' ? Buffer.from(out) : out }
   }
 
-  private deserialize (serializer: Serializer, bytes: Uint8Array, m: MethodDefinition, k: number, into: unknown[]): gateway.IResult | null {
+  private deserialize(
+    serializer: Serializer,
+    bytes: Uint8Array,
+    m: MethodDefinition,
+    k: number,
+    into: unknown[]
+  ): gateway.IResult | null {
     const type = m.params[k]!
     try {
       into[k] = serializer.deserialize(bytes, type)
@@ -248,25 +322,27 @@ export class MicroserviceServer {
         const where = err instanceof ValueError ? err.describe() : err.message
         return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${where}`)
       }
-      if (err instanceof RangeError) return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${err.message}`)
+      if (err instanceof RangeError)
+        return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${err.message}`)
       throw err
     }
   }
 
-  private methodFailure (err: unknown): gateway.IResult {
+  private methodFailure(err: unknown): gateway.IResult {
     if (err instanceof ServiceError) {
       return { error: { code: 'METHOD_FAILED', detail: err.message, status: err.status } }
     }
-    if (err instanceof ValueError) return fail('INTERNAL', `the method's result does not match its return type: ${err.describe()}`)
+    if (err instanceof ValueError)
+      return fail('INTERNAL', `the method's result does not match its return type: ${err.describe()}`)
     // No stack traces leave the process; the message of a plain Error is the method's own text.
     return fail('METHOD_FAILED', err instanceof Error ? `${err.name}: ${err.message}` : 'the method threw')
   }
 }
 
-function onExecutionTimeout (server: MicroserviceServer, ex: Execution, limit: number): void {
+function onExecutionTimeout(server: MicroserviceServer, ex: Execution, limit: number): void {
   server.timeout(ex, limit)
 }
 
-function fail (code: ErrorCode, detail: string): gateway.IResult {
+function fail(code: ErrorCode, detail: string): gateway.IResult {
   return { error: { code, detail, status: codes[code].status } }
 }

@@ -5,7 +5,14 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
-import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
+import {
+  type AliasMap,
+  type AlphaContext,
+  type AlphaNaming,
+  type AlphaNode,
+  toAlphaNode,
+  fromAlphaNode
+} from './alpha-node'
 
 /** Jettison "mapped" JSON keeps names as they are: no XML name coding. */
 export const JSON_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
@@ -14,7 +21,7 @@ const LONG_MIN = -(2n ** 63n)
 const LONG_MAX = 2n ** 63n - 1n
 
 /** Jettison writes leaf text as a JSON primitive when it reads back identically; otherwise as a string. */
-export function jettisonPrimitive (text: string): string {
+export function jettisonPrimitive(text: string): string {
   if (text === 'true' || text === 'false') return text
   if (/^-?[0-9]+$/.test(text)) {
     const n = BigInt(text)
@@ -28,11 +35,11 @@ export function jettisonPrimitive (text: string): string {
 
 const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false }
 
-export function jettisonString (s: string): string {
+export function jettisonString(s: string): string {
   return jsonString(s, JETTISON)
 }
 
-function content (node: AlphaNode): string {
+function content(node: AlphaNode): string {
   if (node.collection) {
     // A collection's content is wrapped in [ ]; an empty one is [""].
     return node.children.length === 0 && node.attrs.length === 0 ? '[""]' : `[${members(node, false)}]`
@@ -46,7 +53,7 @@ function content (node: AlphaNode): string {
  * typed like leaf text), then "$" for text beside attributes (always a string), then the children
  * grouped by name in first-seen order, a repeated name becoming an array.
  */
-function members (node: AlphaNode, withText: boolean): string {
+function members(node: AlphaNode, withText: boolean): string {
   const parts: string[] = []
   for (const [k, v] of node.attrs) parts.push(`${jettisonString('@' + k)}:${jettisonPrimitive(v)}`)
   if (withText && node.children.length === 0 && node.text !== null) parts.push(`"$":${jettisonString(node.text)}`)
@@ -57,17 +64,19 @@ function members (node: AlphaNode, withText: boolean): string {
     else list.push(c)
   }
   for (const [name, nodes] of byName) {
-    parts.push(`${jettisonString(name)}:${nodes.length === 1 ? content(nodes[0]!) : `[${nodes.map(content).join(',')}]`}`)
+    parts.push(
+      `${jettisonString(name)}:${nodes.length === 1 ? content(nodes[0]!) : `[${nodes.map(content).join(',')}]`}`
+    )
   }
   return `{${parts.join(',')}}`
 }
 
-export function renderAlphaJson (node: AlphaNode): string {
+export function renderAlphaJson(node: AlphaNode): string {
   return `{${jettisonString(node.name)}:${content(node)}}`
 }
 
 /** Reads mapped JSON back into elements: an array value means repeated elements of that name. */
-function toNodes (name: string, v: JsonNode, out: AlphaNode[]): void {
+function toNodes(name: string, v: JsonNode, out: AlphaNode[]): void {
   if (v.t === 'arr') {
     for (const item of v.items) toNodes(name, item, out)
     return
@@ -75,16 +84,20 @@ function toNodes (name: string, v: JsonNode, out: AlphaNode[]): void {
   out.push(toNode(name, v))
 }
 
-function leafText (v: JsonNode): string | null {
+function leafText(v: JsonNode): string | null {
   switch (v.t) {
-    case 'bool': return v.v ? 'true' : 'false'
-    case 'num': return v.text
-    case 'str': return v.v
-    default: return null
+    case 'bool':
+      return v.v ? 'true' : 'false'
+    case 'num':
+      return v.text
+    case 'str':
+      return v.v
+    default:
+      return null
   }
 }
 
-function toNode (name: string, v: JsonNode): AlphaNode {
+function toNode(name: string, v: JsonNode): AlphaNode {
   if (v.t === 'arr') throw new ValueError('nested arrays are not accepted here')
   if (v.t !== 'obj') return { name, attrs: [], text: leafText(v), children: [], collection: false }
   const children: AlphaNode[] = []
@@ -102,16 +115,20 @@ function toNode (name: string, v: JsonNode): AlphaNode {
 }
 
 /** alpha JSON: `new XStream(new JettisonMappedXmlDriver())`, compact mapped JSON. */
-export function createAlphaJsonSerializer (aliases: AliasMap = new Map(), limits: ReadLimits = DEFAULT_READ_LIMITS): Serializer {
+export function createAlphaJsonSerializer(
+  aliases: AliasMap = new Map(),
+  limits: ReadLimits = DEFAULT_READ_LIMITS
+): Serializer {
   const ctx: AlphaContext = { aliases, naming: JSON_NAMING }
   return {
     format: 'json',
-    serialize (value: unknown, type: Descriptor): string {
+    serialize(value: unknown, type: Descriptor): string {
       return renderAlphaJson(toAlphaNode(value, type, ctx))
     },
-    deserialize (bytes: Uint8Array, type: Descriptor): unknown {
+    deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       const tree = parseJson(bytes, { limits })
-      if (tree.t !== 'obj' || tree.members.length !== 1) throw new ValueError('alpha JSON must be an object with exactly one member, the root element')
+      if (tree.t !== 'obj' || tree.members.length !== 1)
+        throw new ValueError('alpha JSON must be an object with exactly one member, the root element')
       const [name, value] = tree.members[0]!
       const roots: AlphaNode[] = []
       toNodes(name, value, roots)

@@ -1,6 +1,15 @@
 import {
-  t, type Descriptor, type ObjectDescriptor, type FieldDescriptor,
-  isNullable, typeName, javaClassName, inferType, sameType, Typed, LocalDate
+  t,
+  type Descriptor,
+  type ObjectDescriptor,
+  type FieldDescriptor,
+  isNullable,
+  typeName,
+  javaClassName,
+  inferType,
+  sameType,
+  Typed,
+  LocalDate
 } from '../descriptors/types'
 import { ValueError, rethrowAt } from './errors'
 import { kindOf, parseScalar, scalarText, javaMapEntries, xstreamDate, parseXStreamDate } from './java-text'
@@ -25,9 +34,9 @@ export interface AlphaNode {
 
 export interface AlphaNaming {
   /** Element name of a field: XML codes `_` and `$`, JSON does not. */
-  field (name: string): string
+  field(name: string): string
   /** Element name of a class without an alias. */
-  className (name: string): string
+  className(name: string): string
 }
 
 /** Type aliases registered on an alpha serializer: Java class name → alias (e.g. java.lang.Object[] → paramArray). */
@@ -39,17 +48,30 @@ export interface AlphaContext {
 }
 
 const SCALAR_NAMES: Record<string, string> = {
-  int: 'int', Integer: 'int', long: 'long', Long: 'long', double: 'double', Double: 'double',
-  boolean: 'boolean', Boolean: 'boolean', char: 'char', Character: 'char', String: 'string'
+  int: 'int',
+  Integer: 'int',
+  long: 'long',
+  Long: 'long',
+  double: 'double',
+  Double: 'double',
+  boolean: 'boolean',
+  Boolean: 'boolean',
+  char: 'char',
+  Character: 'char',
+  String: 'string'
 }
 
 /** The element name XStream gives a value of this runtime type. */
-export function alphaTypeName (d: Descriptor, ctx: AlphaContext): string {
+export function alphaTypeName(d: Descriptor, ctx: AlphaContext): string {
   switch (d.kind) {
-    case 'scalar': return SCALAR_NAMES[d.type]!
-    case 'date': return 'date'
-    case 'localDate': return 'local-date'
-    case 'object': return ctx.aliases.get(d.className) ?? d.alias ?? ctx.naming.className(d.className)
+    case 'scalar':
+      return SCALAR_NAMES[d.type]!
+    case 'date':
+      return 'date'
+    case 'localDate':
+      return 'local-date'
+    case 'object':
+      return ctx.aliases.get(d.className) ?? d.alias ?? ctx.naming.className(d.className)
     case 'list': {
       const cls = javaClassName(d)
       if (cls === 'java.util.ArrayList') return 'list'
@@ -57,39 +79,44 @@ export function alphaTypeName (d: Descriptor, ctx: AlphaContext): string {
       // XStream 1.4.20 on Java 17 has no converter for the JDK's private list classes.
       throw new ValueError(`No converter available for ${cls} (XStream cannot write it on Java 17)`)
     }
-    case 'map': return javaClassName(d) === 'java.util.LinkedHashMap' ? 'linked-hash-map' : 'map'
+    case 'map':
+      return javaClassName(d) === 'java.util.LinkedHashMap' ? 'linked-hash-map' : 'map'
     case 'array': {
       const alias = ctx.aliases.get(javaClassName(d))
       if (alias !== undefined) return alias
       return `${componentName(d.item, ctx)}-array`
     }
-    case 'any': return 'object'
-    case 'void': throw new ValueError('void has no value')
+    case 'any':
+      return 'object'
+    case 'void':
+      throw new ValueError('void has no value')
   }
 }
 
-function componentName (d: Descriptor, ctx: AlphaContext): string {
+function componentName(d: Descriptor, ctx: AlphaContext): string {
   if (d.kind === 'scalar') return d.type === d.type.toLowerCase() ? d.type : ctx.naming.className(javaClassName(d))
   if (d.kind === 'object' || d.kind === 'any' || d.kind === 'array') return alphaTypeName(d, ctx)
   return ctx.naming.className(javaClassName(d))
 }
 
 /** The runtime class XStream assumes for a declared type when no class attribute says otherwise. */
-function defaultRuntime (d: Descriptor): Descriptor {
+function defaultRuntime(d: Descriptor): Descriptor {
   if (d.kind === 'list' && d.className === 'java.util.List') return t.list(d.item, 'java.util.ArrayList')
   if (d.kind === 'map' && d.className === 'java.util.Map') return t.map(d.value, 'java.util.HashMap')
   return d
 }
 
-function runtimeOf (value: unknown, declared: Descriptor): Descriptor {
+function runtimeOf(value: unknown, declared: Descriptor): Descriptor {
   if (declared.kind === 'any') {
     const r = inferType(value)
-    if (r === undefined) throw new ValueError(`a ${kindOf(value)} in an Object slot needs its class: wrap it with t.typed(Type, value)`)
+    if (r === undefined)
+      throw new ValueError(`a ${kindOf(value)} in an Object slot needs its class: wrap it with t.typed(Type, value)`)
     return r!
   }
   if (value instanceof Typed) {
     const r = value.type
-    const fits = sameType(r, declared) ||
+    const fits =
+      sameType(r, declared) ||
       (declared.kind === 'list' && r.kind === 'list' && declared.className === 'java.util.List') ||
       (declared.kind === 'map' && r.kind === 'map' && declared.className === 'java.util.Map')
     if (!fits) throw new ValueError(`a ${typeName(r)} does not fit a ${typeName(declared)} slot`)
@@ -98,16 +125,16 @@ function runtimeOf (value: unknown, declared: Descriptor): Descriptor {
   return defaultRuntime(declared)
 }
 
-function leaf (name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
+function leaf(name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
   return { name, attrs, text, children: [], collection: false, parent }
 }
 
 /** Builds nodes; remembers objects already written so a second occurrence becomes a reference. */
 class Writer {
   private readonly seen = new Map<object, AlphaNode>()
-  constructor (private readonly ctx: AlphaContext) {}
+  constructor(private readonly ctx: AlphaContext) {}
 
-  node (value: unknown, declared: Descriptor, fieldName: string | null, parent: AlphaNode | null): AlphaNode {
+  node(value: unknown, declared: Descriptor, fieldName: string | null, parent: AlphaNode | null): AlphaNode {
     const v = value instanceof Typed ? value.value : value
     if (v === null || v === undefined) {
       if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
@@ -129,21 +156,28 @@ class Writer {
       attrs.push(['class', alphaTypeName(runtime, this.ctx)])
     }
     switch (runtime.kind) {
-      case 'scalar': return leaf(name, attrs, scalarText(runtime.type, v), parent)
+      case 'scalar':
+        return leaf(name, attrs, scalarText(runtime.type, v), parent)
       case 'date':
         if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
         return leaf(name, attrs, xstreamDate(v), parent)
       case 'localDate':
         if (!(v instanceof LocalDate)) throw new ValueError(`expected a LocalDate, got ${kindOf(v)}`)
         return leaf(name, attrs, v.iso, parent)
-      case 'object': return this.object(v, runtime, name, attrs, parent)
-      case 'list': case 'array': {
+      case 'object':
+        return this.object(v, runtime, name, attrs, parent)
+      case 'list':
+      case 'array': {
         if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(runtime)} (an array), got ${kindOf(v)}`)
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
         const item = runtime.item
         for (let k = 0; k < v.length; k++) {
-          try { node.children.push(this.node(v[k], item, null, node)) } catch (err) { rethrowAt(err, k) }
+          try {
+            node.children.push(this.node(v[k], item, null, node))
+          } catch (err) {
+            rethrowAt(err, k)
+          }
         }
         return node
       }
@@ -151,20 +185,39 @@ class Writer {
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
         for (const [k, x] of javaMapEntries(v, runtime.className)) {
-          const entry: AlphaNode = { name: 'entry', attrs: [], text: null, children: [], collection: false, parent: node }
+          const entry: AlphaNode = {
+            name: 'entry',
+            attrs: [],
+            text: null,
+            children: [],
+            collection: false,
+            parent: node
+          }
           entry.children.push(leaf('string', [], k, entry))
-          try { entry.children.push(this.node(x, runtime.value, null, entry)) } catch (err) { rethrowAt(err, k) }
+          try {
+            entry.children.push(this.node(x, runtime.value, null, entry))
+          } catch (err) {
+            rethrowAt(err, k)
+          }
           node.children.push(entry)
         }
         return node
       }
-      case 'any': case 'void':
+      case 'any':
+      case 'void':
         throw new ValueError(`cannot write ${typeName(runtime)}`)
     }
   }
 
-  private object (v: unknown, d: ObjectDescriptor, name: string, attrs: Array<[string, string]>, parent: AlphaNode | null): AlphaNode {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
+  private object(
+    v: unknown,
+    d: ObjectDescriptor,
+    name: string,
+    attrs: Array<[string, string]>,
+    parent: AlphaNode | null
+  ): AlphaNode {
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
     const node: AlphaNode = { name, attrs, text: null, children: [], collection: false, parent }
     this.seen.set(v, node)
     const record = v as Record<string, unknown>
@@ -185,7 +238,11 @@ class Writer {
           const items = fv instanceof Typed ? fv.value : fv
           if (!Array.isArray(items)) throw new ValueError(`expected a list, got ${kindOf(items)}`)
           for (let k = 0; k < items.length; k++) {
-            try { node.children.push(this.node(items[k], f.type.item, f.implicit, node)) } catch (err) { rethrowAt(err, k) }
+            try {
+              node.children.push(this.node(items[k], f.type.item, f.implicit, node))
+            } catch (err) {
+              rethrowAt(err, k)
+            }
           }
         } else {
           node.children.push(this.node(fv, f.type, naming.field(f.alias ?? f.name), node))
@@ -199,7 +256,7 @@ class Writer {
 }
 
 /** XPath segments from the root to a node: name, or name[n] for the n-th sibling of that name. */
-function pathOf (node: AlphaNode): string[] {
+function pathOf(node: AlphaNode): string[] {
   const out: string[] = []
   for (let n: AlphaNode | null | undefined = node; n != null; n = n.parent) {
     const p: AlphaNode | null | undefined = n.parent
@@ -216,65 +273,83 @@ function pathOf (node: AlphaNode): string[] {
 }
 
 /** XStream's relative XPath from one element to another: ../in, ../../in, ../in[2]/a. */
-function relativePath (from: string[], to: string[]): string {
+function relativePath(from: string[], to: string[]): string {
   let common = 0
   while (common < from.length && common < to.length && from[common] === to[common]) common++
   return [...new Array<string>(from.length - common).fill('..'), ...to.slice(common)].join('/')
 }
 
 /** The element a relative XPath names, walking the node tree from `from`; null when there is none. */
-function resolveReference (from: AlphaNode, relative: string): AlphaNode | null {
+function resolveReference(from: AlphaNode, relative: string): AlphaNode | null {
   let n: AlphaNode | null | undefined = from
   for (const part of relative.split('/')) {
     if (n == null) return null
-    if (part === '..') { n = n.parent; continue }
+    if (part === '..') {
+      n = n.parent
+      continue
+    }
     if (part === '.' || part === '') continue
     const m = /^(.*?)(?:\[(\d+)\])?$/.exec(part)!
     const wanted = Number(m[2] ?? 1)
     let seen = 0
     let found: AlphaNode | null = null
     for (const c of n.children) {
-      if (c.name === m[1] && ++seen === wanted) { found = c; break }
+      if (c.name === m[1] && ++seen === wanted) {
+        found = c
+        break
+      }
     }
     n = found
   }
   return n ?? null
 }
 
-export function toAlphaNode (value: unknown, declared: Descriptor, ctx: AlphaContext): AlphaNode {
+export function toAlphaNode(value: unknown, declared: Descriptor, ctx: AlphaContext): AlphaNode {
   return new Writer(ctx).node(value, declared, null, null)
 }
 
 // ---- reading ----
 
 const BUILTIN_NAMES: Record<string, Descriptor> = {
-  int: t.Integer, long: t.Long, double: t.Double, boolean: t.Boolean, char: t.Character, string: t.String,
-  date: t.Date, 'local-date': t.LocalDate
+  int: t.Integer,
+  long: t.Long,
+  double: t.Double,
+  boolean: t.Boolean,
+  char: t.Character,
+  string: t.String,
+  date: t.Date,
+  'local-date': t.LocalDate
 }
 
 /**
  * The type an element name (or class attribute) stands for, within what the declared type allows:
  * built-in value types always, classes only when declared. Null when the name is not allowed.
  */
-function resolveName (name: string, declared: Descriptor, ctx: AlphaContext): Descriptor | null {
+function resolveName(name: string, declared: Descriptor, ctx: AlphaContext): Descriptor | null {
   const expected = defaultRuntime(declared)
   if (declared.kind !== 'any') {
     if (alphaTypeNameOrNull(expected, ctx) === name) return expected
     if (declared.kind === 'list' && declared.className === 'java.util.List') {
       if (name === 'linked-list') return t.list(declared.item, 'java.util.LinkedList')
     }
-    if (declared.kind === 'map' && declared.className === 'java.util.Map' && name === 'linked-hash-map') return t.map(declared.value, 'java.util.LinkedHashMap')
+    if (declared.kind === 'map' && declared.className === 'java.util.Map' && name === 'linked-hash-map')
+      return t.map(declared.value, 'java.util.LinkedHashMap')
     return null
   }
   const builtin = BUILTIN_NAMES[name]
   if (builtin !== undefined) return builtin
   const inner = t.Object(declared.allowed)
   switch (name) {
-    case 'list': return t.list(inner, 'java.util.ArrayList')
-    case 'linked-list': return t.list(inner, 'java.util.LinkedList')
-    case 'map': return t.map(inner, 'java.util.HashMap')
-    case 'linked-hash-map': return t.map(inner, 'java.util.LinkedHashMap')
-    default: break
+    case 'list':
+      return t.list(inner, 'java.util.ArrayList')
+    case 'linked-list':
+      return t.list(inner, 'java.util.LinkedList')
+    case 'map':
+      return t.map(inner, 'java.util.HashMap')
+    case 'linked-hash-map':
+      return t.map(inner, 'java.util.LinkedHashMap')
+    default:
+      break
   }
   const objectArray = t.array(inner)
   if (alphaTypeName(objectArray, ctx) === name) return objectArray
@@ -285,7 +360,7 @@ function resolveName (name: string, declared: Descriptor, ctx: AlphaContext): De
   return null
 }
 
-function alphaTypeNameOrNull (d: Descriptor, ctx: AlphaContext): string | null {
+function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {
   try {
     return alphaTypeName(d, ctx)
   } catch {
@@ -294,13 +369,16 @@ function alphaTypeNameOrNull (d: Descriptor, ctx: AlphaContext): string | null {
 }
 
 class Reader {
-  constructor (private readonly ctx: AlphaContext) {}
+  constructor(private readonly ctx: AlphaContext) {}
 
-  read (node: AlphaNode, declared: Descriptor, isField: boolean): unknown {
+  read(node: AlphaNode, declared: Descriptor, isField: boolean): unknown {
     const ref = node.attrs.length > 0 ? attr(node, 'reference') : undefined
     if (ref !== undefined) {
       const target = resolveReference(node, ref)
-      if (target === null || target.value === undefined) throw new ValueError(`reference '${ref}' points to no earlier element (forward and circular references are not accepted)`)
+      if (target === null || target.value === undefined)
+        throw new ValueError(
+          `reference '${ref}' points to no earlier element (forward and circular references are not accepted)`
+        )
       return target.value
     }
     if (node.name === 'null' && !isField && node.children.length === 0) {
@@ -310,14 +388,26 @@ class Reader {
     let runtime: Descriptor | null
     if (isField) {
       const cls = node.attrs.length > 0 ? attr(node, 'class') : undefined
-      runtime = cls === undefined ? (declared.kind === 'any' ? null : defaultRuntime(declared)) : resolveName(cls, declared, this.ctx)
-      if (runtime === null) throw new ValueError(cls === undefined ? 'an Object field needs a class attribute' : `class '${cls}' is not allowed for ${typeName(declared)}`)
+      runtime =
+        cls === undefined
+          ? declared.kind === 'any'
+            ? null
+            : defaultRuntime(declared)
+          : resolveName(cls, declared, this.ctx)
+      if (runtime === null)
+        throw new ValueError(
+          cls === undefined
+            ? 'an Object field needs a class attribute'
+            : `class '${cls}' is not allowed for ${typeName(declared)}`
+        )
     } else {
       runtime = resolveName(node.name, declared, this.ctx)
       if (runtime === null) {
-        throw new ValueError(declared.kind === 'any'
-          ? `type <${node.name}> is not allowed here`
-          : `expected <${alphaTypeNameOrNull(defaultRuntime(declared), this.ctx) ?? typeName(declared)}> (${typeName(declared)}), got <${node.name}>`)
+        throw new ValueError(
+          declared.kind === 'any'
+            ? `type <${node.name}> is not allowed here`
+            : `expected <${alphaTypeNameOrNull(defaultRuntime(declared), this.ctx) ?? typeName(declared)}> (${typeName(declared)}), got <${node.name}>`
+        )
       }
     }
     let value = this.readAs(node, runtime)
@@ -331,7 +421,13 @@ class Reader {
     return value
   }
 
-  private child (parent: AlphaNode, child: AlphaNode, d: Descriptor, isField: boolean, segment: string | number): unknown {
+  private child(
+    parent: AlphaNode,
+    child: AlphaNode,
+    d: Descriptor,
+    isField: boolean,
+    segment: string | number
+  ): unknown {
     child.parent = parent
     try {
       return this.read(child, d, isField)
@@ -340,20 +436,23 @@ class Reader {
     }
   }
 
-  private readAs (node: AlphaNode, d: Descriptor): unknown {
+  private readAs(node: AlphaNode, d: Descriptor): unknown {
     switch (d.kind) {
       case 'scalar':
         if (node.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
         return parseScalar(d.type, node.text ?? '', true)
-      case 'date': return parseXStreamDate(node.text ?? '')
+      case 'date':
+        return parseXStreamDate(node.text ?? '')
       case 'localDate':
         try {
           return new LocalDate(node.text ?? '')
         } catch (err) {
           throw new ValueError((err as Error).message)
         }
-      case 'object': return this.object(node, d)
-      case 'list': case 'array': {
+      case 'object':
+        return this.object(node, d)
+      case 'list':
+      case 'array': {
         const out = new Array<unknown>(node.children.length)
         node.value = out
         for (let k = 0; k < out.length; k++) out[k] = this.child(node, node.children[k]!, d.item, false, k)
@@ -364,7 +463,8 @@ class Reader {
         node.value = out
         for (const entry of node.children) {
           entry.parent = node
-          if (entry.name !== 'entry' || entry.children.length !== 2) throw new ValueError('a map holds <entry> elements of a key and a value')
+          if (entry.name !== 'entry' || entry.children.length !== 2)
+            throw new ValueError('a map holds <entry> elements of a key and a value')
           const [keyNode, valueNode] = entry.children as [AlphaNode, AlphaNode]
           const key = this.child(entry, keyNode, t.String, false, 'entry')
           if (typeof key !== 'string') throw new ValueError('map keys must be strings')
@@ -372,12 +472,13 @@ class Reader {
         }
         return out
       }
-      case 'any': case 'void':
+      case 'any':
+      case 'void':
         throw new ValueError(`cannot read ${typeName(d)}`)
     }
   }
 
-  private object (node: AlphaNode, d: ObjectDescriptor): Record<string, unknown> {
+  private object(node: AlphaNode, d: ObjectDescriptor): Record<string, unknown> {
     if (node.text !== null && node.text.trim() !== '') throw new ValueError(`expected ${d.className}, got text`)
     const out: Record<string, unknown> = {}
     for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
@@ -419,9 +520,12 @@ class Reader {
 /** Element name → field, per class and naming, computed once. */
 const fieldIndex = new WeakMap<ObjectDescriptor, WeakMap<AlphaNaming, Map<string, FieldDescriptor>>>()
 
-function fieldFor (d: ObjectDescriptor, element: string, naming: AlphaNaming): FieldDescriptor | undefined {
+function fieldFor(d: ObjectDescriptor, element: string, naming: AlphaNaming): FieldDescriptor | undefined {
   let byNaming = fieldIndex.get(d)
-  if (byNaming === undefined) { byNaming = new WeakMap(); fieldIndex.set(d, byNaming) }
+  if (byNaming === undefined) {
+    byNaming = new WeakMap()
+    fieldIndex.set(d, byNaming)
+  }
   let index = byNaming.get(naming)
   if (index === undefined) {
     index = new Map()
@@ -434,26 +538,31 @@ function fieldFor (d: ObjectDescriptor, element: string, naming: AlphaNaming): F
   return index.get(element)
 }
 
-function attr (node: AlphaNode, name: string): string | undefined {
+function attr(node: AlphaNode, name: string): string | undefined {
   for (const [k, v] of node.attrs) if (k === name) return v
   return undefined
 }
 
 /** Reads the value of type `declared` from a root node; only declared (or built-in) types are built. */
-export function fromAlphaNode (root: AlphaNode, declared: Descriptor, ctx: AlphaContext): unknown {
+export function fromAlphaNode(root: AlphaNode, declared: Descriptor, ctx: AlphaContext): unknown {
   root.parent = null
   return new Reader(ctx).read(root, declared, false)
 }
 
 /** Java's default of a field left out: 0 / false for primitives, null otherwise. */
-export function primitiveDefault (d: Descriptor): unknown {
+export function primitiveDefault(d: Descriptor): unknown {
   if (d.kind !== 'scalar') return null
   switch (d.type) {
-    case 'int': case 'double': return 0
-    case 'long': return 0n
-    case 'boolean': return false
-    case 'char': return '\u0000'
-    default: return null
+    case 'int':
+    case 'double':
+      return 0
+    case 'long':
+      return 0n
+    case 'boolean':
+      return false
+    case 'char':
+      return '\u0000'
+    default:
+      return null
   }
 }
-

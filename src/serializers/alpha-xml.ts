@@ -2,7 +2,14 @@ import type { Descriptor } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
-import { type AliasMap, type AlphaContext, type AlphaNaming, type AlphaNode, toAlphaNode, fromAlphaNode } from './alpha-node'
+import {
+  type AliasMap,
+  type AlphaContext,
+  type AlphaNaming,
+  type AlphaNode,
+  toAlphaNode,
+  fromAlphaNode
+} from './alpha-node'
 
 /** XStream's XML name coding: `_` → `__`, `$` → `_-`. */
 export const XML_NAMING: AlphaNaming = {
@@ -11,27 +18,32 @@ export const XML_NAMING: AlphaNaming = {
 }
 
 /** XStream's PrettyPrintWriter escaping: the five predefined entities, CR and other controls as references. */
-export function escapeAlphaXml (s: string): string {
-  // eslint-disable-next-line no-control-regex
+export function escapeAlphaXml(s: string): string {
   return s.replace(/[&<>"'\r\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => {
     switch (c) {
-      case '&': return '&amp;'
-      case '<': return '&lt;'
-      case '>': return '&gt;'
-      case '"': return '&quot;'
-      case "'": return '&apos;'
-      default: return `&#x${c.charCodeAt(0).toString(16)};`
+      case '&':
+        return '&amp;'
+      case '<':
+        return '&lt;'
+      case '>':
+        return '&gt;'
+      case '"':
+        return '&quot;'
+      case "'":
+        return '&apos;'
+      default:
+        return `&#x${c.charCodeAt(0).toString(16)};`
     }
   })
 }
 
-function startTag (node: AlphaNode): string {
+function startTag(node: AlphaNode): string {
   let tag = `<${node.name}`
   for (const [k, v] of node.attrs) tag += ` ${k}="${escapeAlphaXml(v)}"`
   return tag
 }
 
-function render (node: AlphaNode, indent: string, out: string[]): void {
+function render(node: AlphaNode, indent: string, out: string[]): void {
   const open = startTag(node)
   if (node.children.length > 0) {
     out.push(`${indent}${open}>`)
@@ -46,13 +58,13 @@ function render (node: AlphaNode, indent: string, out: string[]): void {
 }
 
 /** XStream's PrettyPrintWriter: two spaces per level, LF between lines, no declaration, no final newline. */
-export function renderAlphaXml (node: AlphaNode): string {
+export function renderAlphaXml(node: AlphaNode): string {
   const lines: string[] = []
   render(node, '', lines)
   return lines.join('\n')
 }
 
-function fromElement (el: XmlElement): AlphaNode {
+function fromElement(el: XmlElement): AlphaNode {
   return {
     name: el.name,
     attrs: el.attributes,
@@ -63,14 +75,17 @@ function fromElement (el: XmlElement): AlphaNode {
 }
 
 /** alpha XML: `new XStream()` (2-space indented XML, no declaration), with the given aliases. */
-export function createAlphaXmlSerializer (aliases: AliasMap = new Map(), limits: ReadLimits = DEFAULT_READ_LIMITS): Serializer {
+export function createAlphaXmlSerializer(
+  aliases: AliasMap = new Map(),
+  limits: ReadLimits = DEFAULT_READ_LIMITS
+): Serializer {
   const ctx: AlphaContext = { aliases, naming: XML_NAMING }
   return {
     format: 'xml',
-    serialize (value: unknown, type: Descriptor): string {
+    serialize(value: unknown, type: Descriptor): string {
       return renderAlphaXml(toAlphaNode(value, type, ctx))
     },
-    deserialize (bytes: Uint8Array, type: Descriptor): unknown {
+    deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       return fromAlphaNode(fromElement(parseXml(bytes, limits)), type, ctx)
     }
   }

@@ -1,4 +1,12 @@
-import { t, type Descriptor, type ObjectDescriptor, type FieldDescriptor, type ScalarDescriptor, isNullable, typeName } from '../descriptors/types'
+import {
+  t,
+  type Descriptor,
+  type ObjectDescriptor,
+  type FieldDescriptor,
+  type ScalarDescriptor,
+  isNullable,
+  typeName
+} from '../descriptors/types'
 import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
 import { parseJavaInteger, parseJavaDouble } from './java-text'
@@ -8,10 +16,14 @@ import type { ReadLimits } from '../core/limits'
 import { LOCAL_DATE_UNSUPPORTED } from './beta-common'
 
 /** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
-interface ClassPlan { byName: Map<string, FieldDescriptor>, defaults: Array<[string, unknown]>, known: string }
+interface ClassPlan {
+  byName: Map<string, FieldDescriptor>
+  defaults: Array<[string, unknown]>
+  known: string
+}
 const plans = new WeakMap<ObjectDescriptor, ClassPlan>()
 
-function planOf (d: ObjectDescriptor): ClassPlan {
+function planOf(d: ObjectDescriptor): ClassPlan {
   let p = plans.get(d)
   if (p === undefined) {
     p = {
@@ -35,19 +47,22 @@ class Reader {
   private nodes = 0
   private readonly path: Array<string | number> = []
 
-  constructor (private readonly s: string, private readonly limits: ReadLimits) {
+  constructor(
+    private readonly s: string,
+    private readonly limits: ReadLimits
+  ) {
     if (s.charCodeAt(0) === 0xfeff) this.i = 1
   }
 
-  private fail (message: string): never {
+  private fail(message: string): never {
     throw new ValueError(message, this.path.map((p) => `/${p}`).join(''))
   }
 
-  private syntax (message: string): never {
+  private syntax(message: string): never {
     throw new JsonSyntaxError(message, this.i, 'character')
   }
 
-  private ws (): number {
+  private ws(): number {
     const s = this.s
     let i = this.i
     let c = s.charCodeAt(i)
@@ -56,28 +71,35 @@ class Reader {
     return c
   }
 
-  private kindAt (c: number): string {
+  private kindAt(c: number): string {
     switch (c) {
-      case 0x7b: return 'Object value (token `JsonToken.START_OBJECT`)'
-      case 0x5b: return 'Array value (token `JsonToken.START_ARRAY`)'
-      case 0x22: return 'String value'
-      case 0x74: return 'Boolean value (token `JsonToken.VALUE_TRUE`)'
-      case 0x66: return 'Boolean value (token `JsonToken.VALUE_FALSE`)'
-      default: return 'Number value'
+      case 0x7b:
+        return 'Object value (token `JsonToken.START_OBJECT`)'
+      case 0x5b:
+        return 'Array value (token `JsonToken.START_ARRAY`)'
+      case 0x22:
+        return 'String value'
+      case 0x74:
+        return 'Boolean value (token `JsonToken.VALUE_TRUE`)'
+      case 0x66:
+        return 'Boolean value (token `JsonToken.VALUE_FALSE`)'
+      default:
+        return 'Number value'
     }
   }
 
-  private cannot (d: Descriptor, c: number): never {
+  private cannot(d: Descriptor, c: number): never {
     this.fail(`Cannot deserialize value of type \`${typeName(d)}\` from ${this.kindAt(c)}`)
   }
 
-  private literal (word: string): void {
-    if (!this.s.startsWith(word, this.i)) this.syntax(this.i >= this.s.length ? 'unexpected end of JSON' : 'unexpected character')
+  private literal(word: string): void {
+    if (!this.s.startsWith(word, this.i))
+      this.syntax(this.i >= this.s.length ? 'unexpected end of JSON' : 'unexpected character')
     this.i += word.length
   }
 
   /** At a quote; returns the decoded string. */
-  private string (): string {
+  private string(): string {
     const s = this.s
     const start = this.i + 1
     let j = start
@@ -88,26 +110,48 @@ class Reader {
       j++
     }
     this.i = j + 1
-    if (j - start > this.limits.maxStringLength) this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
+    if (j - start > this.limits.maxStringLength)
+      this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
     return s.slice(start, j)
   }
 
-  private escapedString (start: number): string {
+  private escapedString(start: number): string {
     const s = this.s
     let j = start
     for (;;) {
       const c = s.charCodeAt(j)
-      if (Number.isNaN(c)) { this.i = j; this.syntax('unterminated string') }
+      if (Number.isNaN(c)) {
+        this.i = j
+        this.syntax('unterminated string')
+      }
       if (c === 0x22) break
-      if (c < 0x20) { this.i = j; this.syntax('control character in string') }
+      if (c < 0x20) {
+        this.i = j
+        this.syntax('control character in string')
+      }
       if (c === 0x5c) {
         const e = s.charCodeAt(j + 1)
         if (e === 0x75) {
-          if (!/^[0-9a-fA-F]{4}$/.test(s.slice(j + 2, j + 6))) { this.i = j; this.syntax('invalid \\u escape') }
+          if (!/^[0-9a-fA-F]{4}$/.test(s.slice(j + 2, j + 6))) {
+            this.i = j
+            this.syntax('invalid \\u escape')
+          }
           j += 6
           continue
         }
-        if (!(e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)) { this.i = j; this.syntax('invalid escape') }
+        if (!(
+          e === 0x22 ||
+          e === 0x5c ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        )) {
+          this.i = j
+          this.syntax('invalid escape')
+        }
         j += 2
         continue
       }
@@ -115,25 +159,32 @@ class Reader {
     }
     const out = JSON.parse(s.slice(start - 1, j + 1)) as string
     this.i = j + 1
-    if (out.length > this.limits.maxStringLength) this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
+    if (out.length > this.limits.maxStringLength)
+      this.syntax(`a string longer than ${this.limits.maxStringLength} characters`)
     return out
   }
 
   /** At '-' or a digit; returns the number's text; `integral` tells whether it has no fraction or exponent. */
-  private number (): string {
+  private number(): string {
     const s = this.s
     const start = this.i
     let j = start
     if (s.charCodeAt(j) === 0x2d) j++
     const d0 = j
     while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
-    if (j === d0 || (s.charCodeAt(d0) === 0x30 && j - d0 > 1)) { this.i = d0; this.syntax('invalid number') }
+    if (j === d0 || (s.charCodeAt(d0) === 0x30 && j - d0 > 1)) {
+      this.i = d0
+      this.syntax('invalid number')
+    }
     this.integral = true
     if (s.charCodeAt(j) === 0x2e) {
       this.integral = false
       const f0 = ++j
       while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
-      if (j === f0) { this.i = j; this.syntax('digit expected') }
+      if (j === f0) {
+        this.i = j
+        this.syntax('digit expected')
+      }
     }
     const e = s.charCodeAt(j)
     if (e === 0x65 || e === 0x45) {
@@ -142,7 +193,10 @@ class Reader {
       if (s.charCodeAt(j) === 0x2b || s.charCodeAt(j) === 0x2d) j++
       const x0 = j
       while (s.charCodeAt(j) >= 0x30 && s.charCodeAt(j) <= 0x39) j++
-      if (j === x0) { this.i = j; this.syntax('digit expected') }
+      if (j === x0) {
+        this.i = j
+        this.syntax('digit expected')
+      }
     }
     this.i = j
     return s.slice(start, j)
@@ -150,25 +204,31 @@ class Reader {
 
   private integral = true
 
-  value (d: Descriptor, depth: number): unknown {
+  value(d: Descriptor, depth: number): unknown {
     if (++this.nodes > this.limits.maxNodes) this.syntax(`more than ${this.limits.maxNodes} values`)
     const c = this.ws()
-    if (c === 0x6e) { // null
+    if (c === 0x6e) {
+      // null
       this.literal('null')
       return isNullable(d) ? null : primitiveDefault(d)
     }
     switch (d.kind) {
-      case 'scalar': return this.scalar(d, c)
+      case 'scalar':
+        return this.scalar(d, c)
       case 'object': {
         if (c !== 0x7b) this.cannot(d, c)
         return this.object(d, depth)
       }
-      case 'list': case 'array': {
+      case 'list':
+      case 'array': {
         if (c !== 0x5b) this.cannot(d, c)
         if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
         this.i++
         const out: unknown[] = []
-        if (this.ws() === 0x5d) { this.i++; return out }
+        if (this.ws() === 0x5d) {
+          this.i++
+          return out
+        }
         for (let k = 0; ; k++) {
           this.path.push(k)
           out.push(this.value(d.item, depth + 1))
@@ -208,7 +268,7 @@ class Reader {
   }
 
   /** After an element: true at ',' (another follows), false at `close`; anything else is a syntax error. */
-  private more (close: number): boolean {
+  private more(close: number): boolean {
     const n = this.ws()
     this.i++
     if (n === 0x2c) return true
@@ -217,15 +277,18 @@ class Reader {
     return this.syntax(Number.isNaN(n) ? 'unexpected end of JSON' : `',' or '${String.fromCharCode(close)}' expected`)
   }
 
-  private colon (): void {
+  private colon(): void {
     if (this.ws() !== 0x3a) this.syntax("':' expected")
     this.i++
   }
 
   /** At '{': calls `member` for each member (positioned at its name's quote), handling commas and '}'. */
-  private members (member: () => void): void {
+  private members(member: () => void): void {
     this.i++
-    if (this.ws() === 0x7d) { this.i++; return }
+    if (this.ws() === 0x7d) {
+      this.i++
+      return
+    }
     for (;;) {
       if (this.ws() !== 0x22) this.syntax('member name expected')
       member()
@@ -233,19 +296,23 @@ class Reader {
     }
   }
 
-  private object (d: ObjectDescriptor, depth: number): Record<string, unknown> {
+  private object(d: ObjectDescriptor, depth: number): Record<string, unknown> {
     if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
     const plan = planOf(d)
     const out: Record<string, unknown> = {}
     for (const [name, v] of plan.defaults) out[name] = v
     this.i++
-    if (this.ws() === 0x7d) { this.i++; return out }
+    if (this.ws() === 0x7d) {
+      this.i++
+      return out
+    }
     for (;;) {
       if (this.ws() !== 0x22) this.syntax('member name expected')
       const key = this.string()
       this.colon()
       const f = plan.byName.get(key)
-      if (f === undefined) this.fail(`Unrecognized field "${key}" (class ${d.className}), not marked as ignorable ${plan.known}`)
+      if (f === undefined)
+        this.fail(`Unrecognized field "${key}" (class ${d.className}), not marked as ignorable ${plan.known}`)
       this.path.push(key)
       out[f.name] = this.value(f.type, depth + 1)
       this.path.pop()
@@ -253,41 +320,60 @@ class Reader {
     }
   }
 
-  private scalar (d: ScalarDescriptor, c: number): unknown {
+  private scalar(d: ScalarDescriptor, c: number): unknown {
     const type = d.type
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       const text = this.number()
       switch (type) {
-        case 'int': case 'Integer':
+        case 'int':
+        case 'Integer':
           // Fast path: up to nine digits always fit in 32 bits.
           if (this.integral && text.length <= 9) return +text
           return this.integralValue(text, 'int')
-        case 'long': case 'Long': return this.integralValue(text, 'long')
-        case 'double': case 'Double': return +text
-        case 'String': return text
-        default: return this.cannot(d, c)
+        case 'long':
+        case 'Long':
+          return this.integralValue(text, 'long')
+        case 'double':
+        case 'Double':
+          return +text
+        case 'String':
+          return text
+        default:
+          return this.cannot(d, c)
       }
     }
     if (c === 0x22) {
       const v = this.string()
       switch (type) {
-        case 'String': return v
-        case 'char': case 'Character':
+        case 'String':
+          return v
+        case 'char':
+        case 'Character':
           if (v.length === 1) return v
-          return this.fail(`Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": expected a single character`)
-        case 'boolean': case 'Boolean':
+          return this.fail(
+            `Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": expected a single character`
+          )
+        case 'boolean':
+        case 'Boolean':
           if (v === 'true' || v === 'false') return v === 'true'
           return this.cannot(d, c)
-        case 'double': case 'Double':
+        case 'double':
+        case 'Double':
           if (v === '') return isNullable(d) ? null : 0
-          try { return parseJavaDouble(v.trim()) } catch (err) { return this.fail((err as Error).message) }
+          try {
+            return parseJavaDouble(v.trim())
+          } catch (err) {
+            return this.fail((err as Error).message)
+          }
         default:
           // Jackson coerces "6" to 6 and "" to null.
           if (v === '') return isNullable(d) ? null : primitiveDefault(d)
           try {
             return parseJavaInteger(v.trim(), type === 'int' || type === 'Integer' ? 'int' : 'long')
           } catch {
-            return this.fail(`Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": not a valid \`${type}\` value`)
+            return this.fail(
+              `Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": not a valid \`${type}\` value`
+            )
           }
       }
     }
@@ -302,11 +388,12 @@ class Reader {
   }
 
   /** Jackson truncates a fraction (6.5 → 6) when reading an integral type. */
-  private integralValue (text: string, kind: 'int' | 'long'): number | bigint {
+  private integralValue(text: string, kind: 'int' | 'long'): number | bigint {
     try {
       if (this.integral) return parseJavaInteger(text, kind)
       const x = Number(text)
-      if (!Number.isFinite(x)) throw new ValueError(`${text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
+      if (!Number.isFinite(x))
+        throw new ValueError(`${text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
       const m = /^(-?[0-9]+)\.[0-9]+$/.exec(text)
       return parseJavaInteger(m !== null ? m[1]! : BigInt(Math.trunc(x)).toString(), kind)
     } catch (err) {
@@ -315,7 +402,7 @@ class Reader {
   }
 
   /** Jackson's untyped reading: numbers by size, objects as LinkedHashMap, arrays as ArrayList. */
-  private untyped (depth: number): unknown {
+  private untyped(depth: number): unknown {
     const c = this.ws()
     if (c === 0x22) return this.string()
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -328,15 +415,27 @@ class Reader {
       const n = BigInt(text)
       return n >= -2147483648n && n <= 2147483647n ? Number(n) : n
     }
-    if (c === 0x74) { this.literal('true'); return true }
-    if (c === 0x66) { this.literal('false'); return false }
-    if (c === 0x6e) { this.literal('null'); return null }
+    if (c === 0x74) {
+      this.literal('true')
+      return true
+    }
+    if (c === 0x66) {
+      this.literal('false')
+      return false
+    }
+    if (c === 0x6e) {
+      this.literal('null')
+      return null
+    }
     if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
     if (++this.nodes > this.limits.maxNodes) this.syntax(`more than ${this.limits.maxNodes} values`)
     if (c === 0x5b) {
       this.i++
       const out: unknown[] = []
-      if (this.ws() === 0x5d) { this.i++; return out }
+      if (this.ws() === 0x5d) {
+        this.i++
+        return out
+      }
       for (let k = 0; ; k++) {
         this.path.push(k)
         out.push(this.untyped(depth + 1))
@@ -368,14 +467,23 @@ class Reader {
  */
 const eligible = new WeakMap<Descriptor, boolean>()
 
-function fastEligible (d: Descriptor): boolean {
+function fastEligible(d: Descriptor): boolean {
   let e = eligible.get(d)
   if (e === undefined) {
     switch (d.kind) {
-      case 'scalar': e = d.type !== 'long' && d.type !== 'Long'; break
-      case 'object': eligible.set(d, true); e = d.fields.every((f) => fastEligible(f.type)); break
-      case 'list': case 'array': e = fastEligible(d.item); break
-      default: e = false
+      case 'scalar':
+        e = d.type !== 'long' && d.type !== 'Long'
+        break
+      case 'object':
+        eligible.set(d, true)
+        e = d.fields.every((f) => fastEligible(f.type))
+        break
+      case 'list':
+      case 'array':
+        e = fastEligible(d.item)
+        break
+      default:
+        e = false
     }
     eligible.set(d, e)
   }
@@ -387,12 +495,15 @@ const FALLBACK = Symbol('fallback')
 
 /** Checks (and where needed converts in place) a JSON.parse value; throws FALLBACK when unsure. */
 type Check = (v: unknown, budget: Budget) => unknown
-interface Budget { nodes: number, maxStringLength: number }
+interface Budget {
+  nodes: number
+  maxStringLength: number
+}
 
 /** One checker per descriptor, compiled once: no dispatch or lookups per value at run time. */
 const checkers = new WeakMap<Descriptor, Check>()
 
-function compile (d: Descriptor): Check {
+function compile(d: Descriptor): Check {
   const cached = checkers.get(d)
   if (cached !== undefined) return cached
   const nullable = isNullable(d)
@@ -401,7 +512,8 @@ function compile (d: Descriptor): Check {
   switch (d.kind) {
     case 'scalar':
       switch (d.type) {
-        case 'int': case 'Integer':
+        case 'int':
+        case 'Integer':
           // Jackson truncates 6.5 to 6; out-of-range numbers and coerced strings need the exact reader.
           check = (v) => {
             if (typeof v === 'number' && v >= -2147483648 && v < 2147483648) return Math.trunc(v)
@@ -409,18 +521,37 @@ function compile (d: Descriptor): Check {
             throw FALLBACK
           }
           break
-        case 'double': case 'Double':
-          check = (v) => { if (typeof v === 'number') return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+        case 'double':
+        case 'Double':
+          check = (v) => {
+            if (typeof v === 'number') return v
+            if (v === null) return nullable ? null : dflt
+            throw FALLBACK
+          }
           break
-        case 'boolean': case 'Boolean':
-          check = (v) => { if (typeof v === 'boolean') return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+        case 'boolean':
+        case 'Boolean':
+          check = (v) => {
+            if (typeof v === 'boolean') return v
+            if (v === null) return nullable ? null : dflt
+            throw FALLBACK
+          }
           break
-        case 'char': case 'Character':
-          check = (v) => { if (typeof v === 'string' && v.length === 1) return v; if (v === null) return nullable ? null : dflt; throw FALLBACK }
+        case 'char':
+        case 'Character':
+          check = (v) => {
+            if (typeof v === 'string' && v.length === 1) return v
+            if (v === null) return nullable ? null : dflt
+            throw FALLBACK
+          }
           break
         default:
           // A number read into a String keeps its source text in Jackson: only the exact reader has it.
-          check = (v, b) => { if (typeof v === 'string' && v.length <= b.maxStringLength) return v; if (v === null) return null; throw FALLBACK }
+          check = (v, b) => {
+            if (typeof v === 'string' && v.length <= b.maxStringLength) return v
+            if (v === null) return null
+            throw FALLBACK
+          }
       }
       break
     case 'object': {
@@ -448,7 +579,8 @@ function compile (d: Descriptor): Check {
       check = objectCheck
       break
     }
-    case 'list': case 'array': {
+    case 'list':
+    case 'array': {
       checkers.set(d, (v, b) => listCheck(v, b))
       const item = compile(d.item)
       const listCheck: Check = (v, b) => {
@@ -463,19 +595,25 @@ function compile (d: Descriptor): Check {
       break
     }
     default:
-      check = () => { throw FALLBACK }
+      check = () => {
+        throw FALLBACK
+      }
   }
   checkers.set(d, check)
   return check
 }
 
 /** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
-export function readBetaJsonBytes (bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
+export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   if (fastEligible(d)) {
     // JSON.parse refuses a BOM, trailing content and any syntax error: all go to the exact reader.
     let parsed: unknown = FALLBACK
-    try { parsed = JSON.parse(text) } catch { /* exact reader below */ }
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      /* exact reader below */
+    }
     if (parsed !== FALLBACK) {
       try {
         return compile(d)(parsed, { nodes: limits.maxNodes, maxStringLength: limits.maxStringLength })

@@ -7,29 +7,40 @@ import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { primitiveDefault } from './alpha-node'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 
-/** Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls cannot be written. */
-export function escapeBetaXml (s: string): string {
-  // eslint-disable-next-line no-control-regex
+/**
+ * Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls
+ * cannot be written.
+ */
+export function escapeBetaXml(s: string): string {
   const bad = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.exec(s)
-  if (bad !== null) throw new ValueError(`Invalid white space character (0x${bad[0].charCodeAt(0).toString(16)}) in text to output (in xml 1.1, could output as a character entity)`)
+  if (bad !== null)
+    throw new ValueError(
+      `Invalid white space character (0x${bad[0].charCodeAt(0).toString(16)}) in text to output (in xml 1.1, could output as a character entity)`
+    )
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/]]>/g, ']]&gt;').replace(/\r/g, '&#xd;')
 }
 
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
 /** The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus 's'. */
-export function betaRootName (d: Descriptor): string {
+export function betaRootName(d: Descriptor): string {
   if (d.kind === 'array') return `${betaRootName(d.item)}s`
   // Primitives travel boxed: an int is written as <Integer>.
-  return simpleName(javaClassName(d.kind === 'scalar' ? BOXED[d.type] ?? d : d))
+  return simpleName(javaClassName(d.kind === 'scalar' ? (BOXED[d.type] ?? d) : d))
 }
 
-const BOXED: Partial<Record<string, Descriptor>> = { int: t.Integer, long: t.Long, double: t.Double, boolean: t.Boolean, char: t.Character }
+const BOXED: Partial<Record<string, Descriptor>> = {
+  int: t.Integer,
+  long: t.Long,
+  double: t.Double,
+  boolean: t.Boolean,
+  char: t.Character
+}
 
 class Writer {
   readonly out: string[] = []
 
-  element (value: unknown, declared: Descriptor, name: string): void {
+  element(value: unknown, declared: Descriptor, name: string): void {
     const v = plain(value)
     if (v === null || v === undefined) {
       if (!isNullable(declared)) throw new ValueError(`${typeName(declared)} cannot be null`)
@@ -58,7 +69,8 @@ class Writer {
           // A null List property is left out; other nulls are written as an empty element.
           if ((fv === null || fv === undefined) && isList) continue
           try {
-            if (isList && !(plain(fv) instanceof Typed)) this.wrappedList(fv, (f.type as { item: Descriptor }).item, f.name, f.name)
+            if (isList && !(plain(fv) instanceof Typed))
+              this.wrappedList(fv, (f.type as { item: Descriptor }).item, f.name, f.name)
             else this.element(fv, f.type, f.name)
           } catch (err) {
             rethrowAt(err, f.name)
@@ -68,36 +80,48 @@ class Writer {
         else this.out.push(`</${name}>`)
         return
       }
-      case 'list': case 'array':
+      case 'list':
+      case 'array':
         this.wrappedList(v, d.item, name, 'item')
         return
       case 'map': {
         const entries = javaMapEntries(v, d.className)
-        if (entries.length === 0) { this.out.push(`<${name}/>`); return }
+        if (entries.length === 0) {
+          this.out.push(`<${name}/>`)
+          return
+        }
         this.out.push(`<${name}>`)
         for (const [k, x] of entries) {
           if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
-          try { this.element(x, d.value, k) } catch (err) { rethrowAt(err, k) }
+          try {
+            this.element(x, d.value, k)
+          } catch (err) {
+            rethrowAt(err, k)
+          }
         }
         this.out.push(`</${name}>`)
         return
       }
-      case 'any': case 'void':
+      case 'any':
+      case 'void':
         throw new ValueError(`cannot write ${typeName(d)}`)
     }
   }
 
-  private wrappedList (value: unknown, item: Descriptor, wrapper: string, itemName: string): void {
+  private wrappedList(value: unknown, item: Descriptor, wrapper: string, itemName: string): void {
     const v = plain(value)
     if (!Array.isArray(v)) throw new ValueError(`expected a list, got ${kindOf(v)}`)
-    if (v.length === 0) { this.out.push(`<${wrapper}/>`); return }
+    if (v.length === 0) {
+      this.out.push(`<${wrapper}/>`)
+      return
+    }
     this.out.push(`<${wrapper}>`)
     this.items(v, item, itemName)
     this.out.push(`</${wrapper}>`)
   }
 
   /** Jackson's XML module unwraps a list inside a list: its items join the outer list's items. */
-  private items (values: unknown[], item: Descriptor, itemName: string): void {
+  private items(values: unknown[], item: Descriptor, itemName: string): void {
     for (let k = 0; k < values.length; k++) {
       const x = values[k]
       const inner = plain(x)
@@ -115,7 +139,7 @@ class Writer {
   }
 }
 
-function read (el: XmlElement, d: Descriptor): unknown {
+function read(el: XmlElement, d: Descriptor): unknown {
   switch (d.kind) {
     case 'scalar': {
       if (el.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
@@ -138,25 +162,45 @@ function read (el: XmlElement, d: Descriptor): unknown {
       const out: Record<string, unknown> = {}
       for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
       // Jackson's XML module binds attributes like elements.
-      const members: Array<[string, XmlElement]> = el.attributes.map(([n, v]) => [n, { name: n, attributes: [], children: [], text: v }])
+      const members: Array<[string, XmlElement]> = el.attributes.map(([n, v]) => [
+        n,
+        { name: n, attributes: [], children: [], text: v }
+      ])
       for (const c of el.children) members.push([c.name, c])
       for (const [name, child] of members) {
         const field = d.fields.find((f) => f.name === name)
         if (field === undefined) {
           const known = d.fields.map((f) => `"${f.name}"`).join(', ')
-          throw new ValueError(`Unrecognized field "${name}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`)
+          throw new ValueError(
+            `Unrecognized field "${name}" (class ${d.className}), not marked as ignorable (${d.fields.length} known properties: ${known}])`
+          )
         }
-        try { out[field.name] = read(child, field.type) } catch (err) { rethrowAt(err, field.name) }
+        try {
+          out[field.name] = read(child, field.type)
+        } catch (err) {
+          rethrowAt(err, field.name)
+        }
       }
       return out
     }
-    case 'list': case 'array':
+    case 'list':
+    case 'array':
       // Root lists hold <item> elements; a List property wraps items named like the property.
-      return el.children.map((c, k) => { try { return read(c, d.item) } catch (err) { return rethrowAt(err, k) } })
+      return el.children.map((c, k) => {
+        try {
+          return read(c, d.item)
+        } catch (err) {
+          return rethrowAt(err, k)
+        }
+      })
     case 'map': {
       const out = new Map<string, unknown>()
       for (const c of el.children) {
-        try { out.set(c.name, read(c, d.value)) } catch (err) { rethrowAt(err, c.name) }
+        try {
+          out.set(c.name, read(c, d.value))
+        } catch (err) {
+          rethrowAt(err, c.name)
+        }
       }
       return out
     }
@@ -168,7 +212,7 @@ function read (el: XmlElement, d: Descriptor): unknown {
 }
 
 /** Jackson's untyped XML: text as String, elements with children as maps, an empty element as an empty map. */
-function readUntyped (el: XmlElement): unknown {
+function readUntyped(el: XmlElement): unknown {
   if (el.children.length === 0 && el.attributes.length === 0) return el.text === '' ? new Map() : el.text
   const out = new Map<string, unknown>()
   for (const [n, v] of el.attributes) out.set(n, v)
@@ -183,17 +227,17 @@ export interface BetaXmlOptions {
 }
 
 /** beta XML: `new XmlMapper()` with Woodstox: compact XML, root named by the simple class name. */
-export function createBetaXmlSerializer (options: BetaXmlOptions = {}): Serializer {
+export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serializer {
   return {
     format: 'xml',
-    serialize (value: unknown, type: Descriptor): string {
+    serialize(value: unknown, type: Descriptor): string {
       const v = plain(value)
       if (v === null || v === undefined) return `<${options.rootName ?? 'null'}/>`
       const w = new Writer()
       w.element(value, type, options.rootName ?? betaRootName(jacksonRuntimeType(value, type)))
       return w.out.join('')
     },
-    deserialize (bytes: Uint8Array, type: Descriptor): unknown {
+    deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS)
       if (root.name === 'null' && root.children.length === 0 && isNullable(type)) return null
       return read(root, type)

@@ -1,15 +1,18 @@
 /** A value that does not fit its descriptor; `path` says where (/a, /items/2). Becomes BAD_ARGUMENT. */
 export class ValueError extends Error {
-  constructor (message: string, readonly path: string = '') {
+  constructor(
+    message: string,
+    readonly path: string = ''
+  ) {
     super(message)
     this.name = 'ValueError'
   }
 
-  at (segment: string | number): ValueError {
+  at(segment: string | number): ValueError {
     return new ValueError(this.message, `/${segment}${this.path}`)
   }
 
-  describe (): string {
+  describe(): string {
     return this.path === '' ? this.message : `at ${this.path}: ${this.message}`
   }
 }
@@ -18,6 +21,6 @@ export class ValueError extends Error {
  * Rethrows `err` with `segment` in front of its path when it is a ValueError (other errors pass
  * unchanged). Called from a catch around each nested value, so the way down needs no closures.
  */
-export function rethrowAt (err: unknown, segment: string | number): never {
+export function rethrowAt(err: unknown, segment: string | number): never {
   throw err instanceof ValueError ? err.at(segment) : err
 }

@@ -14,7 +14,10 @@ export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSeri
 export { ValueError } from './errors'
 
 /** The default definition of each bean when the microservice defines none (SPEC, serialization sequences). */
-export function defaultSerializers (aliases: AliasMap = new Map(), limits: ReadLimits = DEFAULT_READ_LIMITS): Record<SerializerBeanName, Serializer> {
+export function defaultSerializers(
+  aliases: AliasMap = new Map(),
+  limits: ReadLimits = DEFAULT_READ_LIMITS
+): Record<SerializerBeanName, Serializer> {
   return {
     alphaXmlSerializer: createAlphaXmlSerializer(aliases, limits),
     alphaJsonSerializer: createAlphaJsonSerializer(aliases, limits),

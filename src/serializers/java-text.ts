@@ -7,7 +7,7 @@ const LONG_MIN = -(2n ** 63n)
 const LONG_MAX = 2n ** 63n - 1n
 
 /** Java's Double.toString: 2.0, 1.5, 1.0E20, 1.0E-7, NaN, Infinity. */
-export function javaDouble (x: number): string {
+export function javaDouble(x: number): string {
   if (Number.isNaN(x)) return 'NaN'
   if (x === Infinity) return 'Infinity'
   if (x === -Infinity) return '-Infinity'
@@ -22,16 +22,25 @@ export function javaDouble (x: number): string {
 }
 
 /** Text of a scalar value the way Java's toString writes it. */
-export function scalarText (type: ScalarType, value: unknown): string {
+export function scalarText(type: ScalarType, value: unknown): string {
   switch (type) {
-    case 'int': case 'Integer': return String(checkInt(value))
-    case 'long': case 'Long': return String(checkLong(value))
-    case 'double': case 'Double': return javaDouble(checkNumber(value))
-    case 'boolean': case 'Boolean':
+    case 'int':
+    case 'Integer':
+      return String(checkInt(value))
+    case 'long':
+    case 'Long':
+      return String(checkLong(value))
+    case 'double':
+    case 'Double':
+      return javaDouble(checkNumber(value))
+    case 'boolean':
+    case 'Boolean':
       if (typeof value !== 'boolean') throw new ValueError(`expected a boolean, got ${kindOf(value)}`)
       return value ? 'true' : 'false'
-    case 'char': case 'Character':
-      if (typeof value !== 'string' || value.length !== 1) throw new ValueError(`expected one character, got ${kindOf(value)}`)
+    case 'char':
+    case 'Character':
+      if (typeof value !== 'string' || value.length !== 1)
+        throw new ValueError(`expected one character, got ${kindOf(value)}`)
       return value
     case 'String':
       if (typeof value !== 'string') throw new ValueError(`expected a string, got ${kindOf(value)}`)
@@ -39,24 +48,25 @@ export function scalarText (type: ScalarType, value: unknown): string {
   }
 }
 
-export function kindOf (v: unknown): string {
+export function kindOf(v: unknown): string {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'an array'
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v).slice(0, 40)}`
 }
 
-function checkInt (v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) throw new ValueError(`expected a 32-bit integer, got ${kindOf(v)}`)
+function checkInt(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX)
+    throw new ValueError(`expected a 32-bit integer, got ${kindOf(v)}`)
   return v
 }
 
-function checkLong (v: unknown): bigint {
+function checkLong(v: unknown): bigint {
   const b = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null
   if (b === null || b < LONG_MIN || b > LONG_MAX) throw new ValueError(`expected a 64-bit integer, got ${kindOf(v)}`)
   return b
 }
 
-function checkNumber (v: unknown): number {
+function checkNumber(v: unknown): number {
   if (typeof v !== 'number') throw new ValueError(`expected a number, got ${kindOf(v)}`)
   return v
 }
@@ -65,7 +75,7 @@ const DECIMAL = /^[-+]?[0-9]+$/
 const FLOATING = /^[-+]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)[fFdD]?$/
 
 /** Reads an integer as Java's Integer.parseInt / Long.parseLong do (no spaces, optional sign). */
-export function parseJavaInteger (text: string, type: 'int' | 'long', decode = false): number | bigint {
+export function parseJavaInteger(text: string, type: 'int' | 'long', decode = false): number | bigint {
   let value: bigint
   if (decode) {
     // Integer.decode / Long.decode: 0x10, #10, 010 (octal), as XStream reads ints.
@@ -81,34 +91,45 @@ export function parseJavaInteger (text: string, type: 'int' | 'long', decode = f
     value = BigInt(text)
   }
   if (type === 'int') {
-    if (value < BigInt(INT_MIN) || value > BigInt(INT_MAX)) throw new ValueError(`${text} is out of range of a 32-bit integer`)
+    if (value < BigInt(INT_MIN) || value > BigInt(INT_MAX))
+      throw new ValueError(`${text} is out of range of a 32-bit integer`)
     return Number(value)
   }
   if (value < LONG_MIN || value > LONG_MAX) throw new ValueError(`${text} is out of range of a 64-bit integer`)
   return value
 }
 
-export function parseJavaDouble (text: string): number {
+export function parseJavaDouble(text: string): number {
   if (!FLOATING.test(text)) throw new ValueError(`'${text}' is not a number`)
   return Number(text.replace(/[fFdD]$/, ''))
 }
 
 /** Parses scalar text into the value of `type` (the element text of XML, the leaf text of JSON). */
-export function parseScalar (type: ScalarType, text: string, decodeInts = false): unknown {
+export function parseScalar(type: ScalarType, text: string, decodeInts = false): unknown {
   switch (type) {
-    case 'int': case 'Integer': return parseJavaInteger(text, 'int', decodeInts)
-    case 'long': case 'Long': return parseJavaInteger(text, 'long', decodeInts)
-    case 'double': case 'Double': return parseJavaDouble(text)
-    case 'boolean': case 'Boolean': return text.toLowerCase() === 'true'
-    case 'char': case 'Character':
+    case 'int':
+    case 'Integer':
+      return parseJavaInteger(text, 'int', decodeInts)
+    case 'long':
+    case 'Long':
+      return parseJavaInteger(text, 'long', decodeInts)
+    case 'double':
+    case 'Double':
+      return parseJavaDouble(text)
+    case 'boolean':
+    case 'Boolean':
+      return text.toLowerCase() === 'true'
+    case 'char':
+    case 'Character':
       if ([...text].length !== 1) throw new ValueError(`expected one character, got '${text.slice(0, 40)}'`)
       return text
-    case 'String': return text
+    case 'String':
+      return text
   }
 }
 
 /** Java's String.hashCode. */
-export function javaStringHash (s: string): number {
+export function javaStringHash(s: string): number {
   let h = 0
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0
   return h
@@ -119,18 +140,24 @@ export function javaStringHash (s: string): number {
  * by bucket (spread hash & (capacity - 1)), insertion order within a bucket. The capacity is the
  * default 16, doubled while the size exceeds 0.75 of it (resizing keeps relative order in a bucket).
  */
-export function hashMapOrder (keys: readonly string[]): string[] {
+export function hashMapOrder(keys: readonly string[]): string[] {
   let capacity = 16
   while (keys.length > capacity * 0.75) capacity *= 2
   const bucket = (k: string): number => {
     const h = javaStringHash(k)
     return (h ^ (h >>> 16)) & (capacity - 1)
   }
-  return keys.map((k, i) => [k, bucket(k), i] as const).sort((a, b) => a[1] - b[1] || a[2] - b[2]).map((e) => e[0])
+  return keys
+    .map((k, i) => [k, bucket(k), i] as const)
+    .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+    .map((e) => e[0])
 }
 
-/** Entries of a map value in the order Java iterates it: a LinkedHashMap in insertion order, any other map in HashMap order. Plain objects are accepted as maps. */
-export function javaMapEntries (v: unknown, className: string): Array<[string, unknown]> {
+/**
+ * Entries of a map value in the order Java iterates it: a LinkedHashMap in insertion order, any other
+ * map in HashMap order. Plain objects are accepted as maps.
+ */
+export function javaMapEntries(v: unknown, className: string): Array<[string, unknown]> {
   let entries: Array<[string, unknown]>
   if (v instanceof Map) entries = [...(v as Map<unknown, unknown>).entries()].map(([k, x]) => [String(k), x])
   else if (typeof v === 'object' && v !== null && !Array.isArray(v)) entries = Object.entries(v)
@@ -143,12 +170,12 @@ export function javaMapEntries (v: unknown, className: string): Array<[string, u
 const pad2 = (n: number): string => String(n).padStart(2, '0')
 
 /** XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5). */
-export function xstreamDate (d: Date): string {
+export function xstreamDate(d: Date): string {
   if (Number.isNaN(d.getTime())) throw new ValueError('invalid Date')
   return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
 }
 
-export function parseXStreamDate (text: string): Date {
+export function parseXStreamDate(text: string): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))? (UTC|GMT|Z)$/.exec(text)
   if (m === null) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   const [, y, mo, d, h, mi, s, ms] = m

@@ -9,28 +9,39 @@ export interface JsonStringStyle {
   upperHex: boolean
 }
 
-// eslint-disable-next-line no-control-regex
 const SPECIAL = /["\\\u0000-\u001f]|<\//g
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]|<\//
 
-export function jsonString (s: string, style: JsonStringStyle): string {
+export function jsonString(s: string, style: JsonStringStyle): string {
   // Most strings need no escaping; testing first skips the replace and its closure calls.
   if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"'
-  return '"' + s.replace(SPECIAL, (c) => {
-    switch (c) {
-      case '"': return '\\"'
-      case '\\': return '\\\\'
-      case '\n': return '\\n'
-      case '\r': return '\\r'
-      case '\t': return '\\t'
-      case '\b': return '\\b'
-      case '\f': return '\\f'
-      case '</': return style.escapeCloseTag ? '<\\/' : '</'
-      default: {
-        const hex = c.charCodeAt(0).toString(16).padStart(4, '0')
-        return '\\u' + (style.upperHex ? hex.toUpperCase() : hex)
+  return (
+    '"' +
+    s.replace(SPECIAL, (c) => {
+      switch (c) {
+        case '"':
+          return '\\"'
+        case '\\':
+          return '\\\\'
+        case '\n':
+          return '\\n'
+        case '\r':
+          return '\\r'
+        case '\t':
+          return '\\t'
+        case '\b':
+          return '\\b'
+        case '\f':
+          return '\\f'
+        case '</':
+          return style.escapeCloseTag ? '<\\/' : '</'
+        default: {
+          const hex = c.charCodeAt(0).toString(16).padStart(4, '0')
+          return '\\u' + (style.upperHex ? hex.toUpperCase() : hex)
+        }
       }
-    }
-  }) + '"'
+    }) +
+    '"'
+  )
 }

@@ -8,6 +8,6 @@ import type { BodyFormat } from '../core/vocabulary'
  */
 export interface Serializer {
   readonly format: BodyFormat
-  serialize (value: unknown, type: Descriptor): string | Uint8Array
-  deserialize (bytes: Uint8Array, type: Descriptor): unknown
+  serialize(value: unknown, type: Descriptor): string | Uint8Array
+  deserialize(bytes: Uint8Array, type: Descriptor): unknown
 }

@@ -14,17 +14,25 @@ class TreeBuilder implements XmlHandler {
   readonly stack: XmlElement[] = []
   root: XmlElement | null = null
   private elements = 0
-  constructor (private readonly b: Uint8Array, private readonly limits: ReadLimits) {}
+  constructor(
+    private readonly b: Uint8Array,
+    private readonly limits: ReadLimits
+  ) {}
 
-  open (_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
-    if (++this.elements > this.limits.maxNodes) throw new XmlSyntaxError(`more than ${this.limits.maxNodes} elements`, start)
+  open(_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
+    if (++this.elements > this.limits.maxNodes)
+      throw new XmlSyntaxError(`more than ${this.limits.maxNodes} elements`, start)
     const b = this.b
     const attributes: Array<[string, string]> = []
     for (let k = 0; k < attrs.length; k += 4) {
       const v0 = attrs[k + 2]!
       const v1 = attrs[k + 3]!
       let hasRef = false
-      for (let i = v0; i < v1; i++) if (b[i] === 0x26) { hasRef = true; break }
+      for (let i = v0; i < v1; i++)
+        if (b[i] === 0x26) {
+          hasRef = true
+          break
+        }
       // Attribute-value normalisation (XML 1.0 section 3.3.3): literal whitespace becomes a space.
       attributes.push([utf8(b, attrs[k]!, attrs[k + 1]!), decodeText(b, v0, v1, hasRef).replace(/[\t\n\r]/g, ' ')])
     }
@@ -35,29 +43,32 @@ class TreeBuilder implements XmlHandler {
     this.stack.push(el)
   }
 
-  close (): void { this.stack.pop() }
+  close(): void {
+    this.stack.pop()
+  }
 
-  text (_depth: number, start: number, end: number, hasRefs: boolean): void {
+  text(_depth: number, start: number, end: number, hasRefs: boolean): void {
     this.append(decodeText(this.b, start, end, hasRefs), start)
   }
 
-  cdata (_depth: number, start: number, end: number): void {
+  cdata(_depth: number, start: number, end: number): void {
     this.append(utf8(this.b, start, end), start)
   }
 
-  private append (s: string, at: number): void {
+  private append(s: string, at: number): void {
     const el = this.stack[this.stack.length - 1]!
-    if (el.text.length + s.length > this.limits.maxStringLength) throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
+    if (el.text.length + s.length > this.limits.maxStringLength)
+      throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
     el.text += s
   }
 }
 
-function utf8 (b: Uint8Array, start: number, end: number): string {
+function utf8(b: Uint8Array, start: number, end: number): string {
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8')
 }
 
 /** Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. */
-export function parseXml (b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): XmlElement {
+export function parseXml(b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): XmlElement {
   const builder = new TreeBuilder(b, limits)
   scanXml(b, builder, limits.maxDepth)
   return builder.root!

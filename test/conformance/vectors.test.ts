@@ -9,10 +9,29 @@ import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { t, type Descriptor } from '../../src/descriptors/types'
-import { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer, type Serializer } from '../../src/serializers'
+import {
+  createAlphaXmlSerializer,
+  createAlphaJsonSerializer,
+  createBetaJsonSerializer,
+  createBetaXmlSerializer,
+  type Serializer
+} from '../../src/serializers'
 import { ValueError } from '../../src/serializers/errors'
 import { SyntaxErrorAt } from '../../src/errors/syntax'
-import { In, Out, Outer, Holder, ANY, ALPHA_ALIASES, descriptorOf, fromVector, toVector, cleanVector, parseTypeTree, typeTreeOf } from './types'
+import {
+  In,
+  Out,
+  Outer,
+  Holder,
+  ANY,
+  ALPHA_ALIASES,
+  descriptorOf,
+  fromVector,
+  toVector,
+  cleanVector,
+  parseTypeTree,
+  typeTreeOf
+} from './types'
 
 interface Case {
   id: number
@@ -26,7 +45,7 @@ interface Case {
   value: unknown
   serialized: string | null
   error: string | null
-  roundTrip?: { equal: boolean, value: unknown, typeTree: string | null, error: string | null }
+  roundTrip?: { equal: boolean; value: unknown; typeTree: string | null; error: string | null }
   resultJavaType?: string | null
   resultTypeTree?: string | null
 }
@@ -39,10 +58,18 @@ const data = JSON.parse(raw.toString('utf8')) as { cases: Case[] }
 const primary = data.cases.filter((c) => c.variant === null)
 
 /** What the suite must cover; a change to the vectors or to the filter shows here, not as fewer silent passes. */
-const EXPECTED = { primary: 396, serialize: 332, deserialize: 58, javaErrors: 25, roundTrips: 254, typeTrees: 298, exceptions: 6 }
+const EXPECTED = {
+  primary: 396,
+  serialize: 332,
+  deserialize: 58,
+  javaErrors: 25,
+  roundTrips: 254,
+  typeTrees: 298,
+  exceptions: 6
+}
 
 /** Java refused: ours must refuse with one of its own error classes, never a TypeError from a bug. */
-function isRefusal (err: unknown): boolean {
+function isRefusal(err: unknown): boolean {
   return err instanceof ValueError || err instanceof SyntaxErrorAt
 }
 
@@ -50,7 +77,8 @@ function isRefusal (err: unknown): boolean {
  * Cases that cannot hold as Java wrote them, each with the reason; each is still asserted, against
  * the behaviour the reason names. Nothing else is left out.
  */
-const TRAP = 'XStream 1.4.20 with Jettison 1.5.3 misreads its own root collections (NOTES.md "VERSION TRAP": Object[]{2,3} comes back as Object[]{Object[]{2,3}}). We read them as XStream 1.4.21 does (Jettison rootElementArrayWrapper=false), so our own output round-trips; asserted against the value of variant jettison-1.5.4+rootElementArrayWrapper=false.'
+const TRAP =
+  'XStream 1.4.20 with Jettison 1.5.3 misreads its own root collections (NOTES.md "VERSION TRAP": Object[]{2,3} comes back as Object[]{Object[]{2,3}}). We read them as XStream 1.4.21 does (Jettison rootElementArrayWrapper=false), so our own output round-trips; asserted against the value of variant jettison-1.5.4+rootElementArrayWrapper=false.'
 const EXCEPTIONS: Record<number, string> = {
   489: TRAP,
   490: TRAP,
@@ -59,11 +87,13 @@ const EXCEPTIONS: Record<number, string> = {
   494: TRAP,
   480: "ForbiddenClassException: XStream refuses com.example.In without allowTypes. Our allowlist is the method's descriptors: a parameter declared In may be read as In (asserted), and an Object slot that does not list In refuses it (asserted)."
 }
-const variantValue = new Map(data.cases
-  .filter((c) => c.variant === 'jettison-1.5.4+rootElementArrayWrapper=false' && c.direction === 'deserialize')
-  .map((c) => [c.description, c.value]))
+const variantValue = new Map(
+  data.cases
+    .filter((c) => c.variant === 'jettison-1.5.4+rootElementArrayWrapper=false' && c.direction === 'deserialize')
+    .map((c) => [c.description, c.value])
+)
 
-function serializerFor (c: Case): Serializer {
+function serializerFor(c: Case): Serializer {
   if (c.family === 'alpha') {
     const aliases = /alias\("in"|same aliases/.test(c.setup) ? ALPHA_ALIASES : new Map<string, string>()
     return c.format === 'xml' ? createAlphaXmlSerializer(aliases) : createAlphaJsonSerializer(aliases)
@@ -76,10 +106,11 @@ function serializerFor (c: Case): Serializer {
 /** Java's runtime types of values held in Object slots, from any case of the same value whose round trip held. */
 const trees = new Map<string, string>()
 for (const c of data.cases) {
-  if (c.roundTrip?.equal === true && c.roundTrip.typeTree !== null) trees.set(c.description.replace(' [no alias]', ''), c.roundTrip.typeTree)
+  if (c.roundTrip?.equal === true && c.roundTrip.typeTree !== null)
+    trees.set(c.description.replace(' [no alias]', ''), c.roundTrip.typeTree)
 }
 
-function valueFor (c: Case, d: Descriptor): unknown {
+function valueFor(c: Case, d: Descriptor): unknown {
   const desc = c.description
   if (/SAME In|same instance|shared In instance/.test(desc)) {
     const x = { a: 2, b: 3 }
@@ -87,15 +118,18 @@ function valueFor (c: Case, d: Descriptor): unknown {
     return [t.typed(In, x), t.typed(Outer, { inner: x, name: 'x' })]
   }
   if (d === Holder) {
-    const v = c.value as { value: unknown, items: number[] }
+    const v = c.value as { value: unknown; items: number[] }
     const value = typeof v.value === 'object' ? t.typed(In, fromVector(v.value, In)) : v.value
-    return { value, items: desc.includes('LinkedList') ? t.typed(t.list(t.Integer, 'java.util.LinkedList'), v.items) : v.items }
+    return {
+      value,
+      items: desc.includes('LinkedList') ? t.typed(t.list(t.Integer, 'java.util.LinkedList'), v.items) : v.items
+    }
   }
   const tree = trees.get(desc.replace(' [no alias]', ''))
   return fromVector(c.value, d, tree === undefined ? null : parseTypeTree(tree))
 }
 
-function deserializeDescriptor (c: Case): Descriptor {
+function deserializeDescriptor(c: Case): Descriptor {
   // XStream infers the type from the root element: read into Object with every example class allowed.
   if (c.javaType.startsWith('(inferred')) return ANY
   return descriptorOf(c.javaType)

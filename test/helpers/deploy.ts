@@ -14,16 +14,25 @@ export interface DeployPlatform {
   url: string
   configFile: string
   dir: string
-  restart (): Promise<void>
-  stop (): Promise<void>
+  restart(): Promise<void>
+  stop(): Promise<void>
 }
 
 type Json = Record<string, unknown>
 
-export async function startDeployPlatform (overrides: (raw: Record<string, Json>) => void = () => {}): Promise<DeployPlatform> {
+export async function startDeployPlatform(
+  overrides: (raw: Record<string, Json>) => void = () => {}
+): Promise<DeployPlatform> {
   const dir = mkdtempSync(join(tmpdir(), 'deploy-'))
   const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Record<string, Json>
-  raw.PLATFORM = { ...raw.PLATFORM, uploadDirectory: join(dir, 'upload'), deploymentDirectory: join(dir, 'deployments'), controlSocket: join(dir, 'control.sock'), bootstrap: [], drainTimeoutMs: 10000 }
+  raw.PLATFORM = {
+    ...raw.PLATFORM,
+    uploadDirectory: join(dir, 'upload'),
+    deploymentDirectory: join(dir, 'deployments'),
+    controlSocket: join(dir, 'control.sock'),
+    bootstrap: [],
+    drainTimeoutMs: 10000
+  }
   raw.DISPATCH = { ...raw.DISPATCH, pingIntervalMs: 200 }
   raw.WORKER_POOL = { ...raw.WORKER_POOL, maxThreads: 2 }
   raw.MICROSERVICES = { ...raw.MICROSERVICES, restartMinMs: 100, restartMaxMs: 500 }
@@ -31,7 +40,12 @@ export async function startDeployPlatform (overrides: (raw: Record<string, Json>
   const configFile = join(dir, 'platform.json')
   writeFileSync(configFile, JSON.stringify(raw, null, 2))
   const boot = async (): Promise<Platform> => {
-    const platform = new Platform(loadConfig(configFile, {}), { host: '127.0.0.1', port: 0, manager: { stdio: 'quiet' }, log: () => {} })
+    const platform = new Platform(loadConfig(configFile, {}), {
+      host: '127.0.0.1',
+      port: 0,
+      manager: { stdio: 'quiet' },
+      log: () => {}
+    })
     await platform.start()
     return platform
   }
@@ -40,7 +54,7 @@ export async function startDeployPlatform (overrides: (raw: Record<string, Json>
     url: '',
     configFile,
     dir,
-    async restart () {
+    async restart() {
       await handle.platform.stop()
       handle.platform = await boot()
       handle.url = `http://127.0.0.1:${handle.platform.port}`
@@ -51,19 +65,32 @@ export async function startDeployPlatform (overrides: (raw: Record<string, Json>
   return handle
 }
 
-export interface CliResult { code: number, stdout: string, stderr: string }
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
 
 /** Runs the real `microservice` command against the platform of `configFile`. */
-export function cli (configFile: string, ...args: string[]): Promise<CliResult> {
+export function cli(configFile: string, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, PLATFORM_CONFIG: configFile } }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : (err as { code?: number }).code ?? 1, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, PLATFORM_CONFIG: configFile } },
+      (err, stdout, stderr) => {
+        resolve({ code: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout, stderr })
+      }
+    )
   })
 }
 
 /** Copies a built microservice directory, lets `edit` change its config, and zips it. */
-export async function packCopy (from: string, workDir: string, edit: (config: Json) => void = () => {}): Promise<string> {
+export async function packCopy(
+  from: string,
+  workDir: string,
+  edit: (config: Json) => void = () => {}
+): Promise<string> {
   const config = JSON.parse(readFileSync(join(from, 'microservice.json'), 'utf8')) as Json
   edit(config)
   const stage = mkdtempSync(join(workDir, 'pkg-'))

@@ -11,23 +11,36 @@ export const TYPEKIT_DIR = join(__dirname, '..', 'fixtures', 'typekit')
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
-function merge (base: { [k: string]: Json }, over: { [k: string]: Json }): void {
+function merge(base: { [k: string]: Json }, over: { [k: string]: Json }): void {
   for (const [k, v] of Object.entries(over)) {
     const b = base[k]
-    if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof b === 'object' && b !== null && !Array.isArray(b)) merge(b, v)
+    if (
+      typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      typeof b === 'object' &&
+      b !== null &&
+      !Array.isArray(b)
+    )
+      merge(b, v)
     else base[k] = v
   }
 }
 
 /** The default config file with some keys replaced, e.g. { WORKER_POOL: { inlineMaxBytes: 0 } }. */
-export function testConfig (overrides: { [k: string]: Json } = {}): PlatformConfig {
+export function testConfig(overrides: { [k: string]: Json } = {}): PlatformConfig {
   const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as { [k: string]: Json }
   // Every platform of a test deploys into a directory of its own.
   const dir = mkdtempSync(join(tmpdir(), 'platform-'))
   merge(raw, {
     DISPATCH: { pingIntervalMs: 200 },
     WORKER_POOL: { maxThreads: 4, minThreads: 1 },
-    PLATFORM: { uploadDirectory: join(dir, 'upload'), deploymentDirectory: join(dir, 'deployments'), controlSocket: join(dir, 'control.sock'), bootstrap: [] }
+    PLATFORM: {
+      uploadDirectory: join(dir, 'upload'),
+      deploymentDirectory: join(dir, 'deployments'),
+      controlSocket: join(dir, 'control.sock'),
+      bootstrap: []
+    }
   })
   merge(raw, overrides)
   return parseConfig(raw)
@@ -36,12 +49,20 @@ export function testConfig (overrides: { [k: string]: Json } = {}): PlatformConf
 export interface RunningPlatform {
   platform: Platform
   url: string
-  stop (): Promise<void>
+  stop(): Promise<void>
 }
 
 /** A real platform: gateway on 127.0.0.1 and an ephemeral port, microservices as child processes. */
-export async function startPlatform (overrides: { [k: string]: Json } = {}, dirs = [EXAMPLE_DIR, TESTKIT_DIR]): Promise<RunningPlatform> {
-  const platform = new Platform(testConfig(overrides), { host: '127.0.0.1', port: 0, manager: { stdio: 'quiet' }, log: () => {} })
+export async function startPlatform(
+  overrides: { [k: string]: Json } = {},
+  dirs = [EXAMPLE_DIR, TESTKIT_DIR]
+): Promise<RunningPlatform> {
+  const platform = new Platform(testConfig(overrides), {
+    host: '127.0.0.1',
+    port: 0,
+    manager: { stdio: 'quiet' },
+    log: () => {}
+  })
   const port = await platform.start(dirs)
   return { platform, url: `http://127.0.0.1:${port}`, stop: () => platform.stop() }
 }
@@ -55,26 +76,38 @@ export interface Reply {
 export const JSON_CT = { 'Content-Type': 'application/json' }
 export const XML_CT = { 'Content-Type': 'application/xml' }
 
-export async function post (url: string, path: string, body: string, headers: Record<string, string> = JSON_CT): Promise<Reply> {
+export async function post(
+  url: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = JSON_CT
+): Promise<Reply> {
   const res = await fetch(url + path, { method: 'POST', body, headers })
   return { status: res.status, headers: res.headers, text: await res.text() }
 }
 
 /** Parses a problem+json body and checks its shape against the status and the request id header. */
-export function problem (r: Reply): Problem {
+export function problem(r: Reply): Problem {
   const ct = r.headers.get('content-type') ?? ''
-  if (!ct.startsWith('application/problem+json')) throw new Error(`expected application/problem+json, got '${ct}': ${r.text}`)
+  if (!ct.startsWith('application/problem+json'))
+    throw new Error(`expected application/problem+json, got '${ct}': ${r.text}`)
   const p = JSON.parse(r.text) as Problem
   for (const k of ['type', 'title', 'detail', 'code', 'requestId'] as const) {
     if (typeof p[k] !== 'string' || p[k] === '') throw new Error(`problem member ${k} missing: ${r.text}`)
   }
   if (p.status !== r.status) throw new Error(`problem status ${p.status} differs from HTTP status ${r.status}`)
-  if (p.requestId !== r.headers.get('x-platform-request-id')) throw new Error('problem requestId differs from X-PLATFORM-Request-ID')
-  if (p.type !== `urn:platform:problem:${p.code}`) throw new Error(`problem type ${p.type} does not name code ${p.code}`)
+  if (p.requestId !== r.headers.get('x-platform-request-id'))
+    throw new Error('problem requestId differs from X-PLATFORM-Request-ID')
+  if (p.type !== `urn:platform:problem:${p.code}`)
+    throw new Error(`problem type ${p.type} does not name code ${p.code}`)
   return p
 }
 
-export async function until (check: () => boolean | Promise<boolean>, timeoutMs = 10000, what = 'condition'): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10000,
+  what = 'condition'
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)

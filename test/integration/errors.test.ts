@@ -1,13 +1,29 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { request } from 'node:http'
-import { startPlatform, post, problem, until, JSON_CT, XML_CT, type RunningPlatform, type Reply } from '../helpers/platform'
+import {
+  startPlatform,
+  post,
+  problem,
+  until,
+  JSON_CT,
+  XML_CT,
+  type RunningPlatform,
+  type Reply
+} from '../helpers/platform'
 import { codes } from '../../src/errors/codes'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 
 /** A raw request, for what fetch will not send (no Content-Type at all, chunked bodies, odd methods). */
-function raw (url: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer, chunks?: Buffer[]): Promise<Reply> {
+function raw(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string | Buffer,
+  chunks?: Buffer[]
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(url + path, { method, headers }, (res) => {
       const parts: Buffer[] = []
@@ -28,7 +44,7 @@ function raw (url: string, method: string, path: string, headers: Record<string,
 
 const seen = new Set<string>()
 
-function expectProblem (r: Reply, code: keyof typeof codes, detail?: RegExp, status: number = codes[code].status): void {
+function expectProblem(r: Reply, code: keyof typeof codes, detail?: RegExp, status: number = codes[code].status): void {
   assert.equal(r.status, status, r.text)
   const p = problem(r)
   assert.equal(p.code, code)
@@ -40,17 +56,34 @@ function expectProblem (r: Reply, code: keyof typeof codes, detail?: RegExp, sta
 describe('the error table', () => {
   let p: RunningPlatform
   before(async () => {
-    p = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { maxBodyBytes: 65536, maxInFlight: 64 } }, DISPATCH: { maxFrameBytes: 70000 } })
+    p = await startPlatform({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { maxBodyBytes: 65536, maxInFlight: 64 } },
+      DISPATCH: { maxFrameBytes: 70000 }
+    })
   })
   after(() => p.stop())
 
   test('UNSUPPORTED_MEDIA_TYPE: no Content-Type and no Accept', async () => {
-    expectProblem(await raw(p.url, 'POST', '/example/calculator/multiply', {}, '{"a":2,"b":3}'), 'UNSUPPORTED_MEDIA_TYPE', /Content-Type/)
+    expectProblem(
+      await raw(p.url, 'POST', '/example/calculator/multiply', {}, '{"a":2,"b":3}'),
+      'UNSUPPORTED_MEDIA_TYPE',
+      /Content-Type/
+    )
   })
 
   test('UNSUPPORTED_MEDIA_TYPE: Content-Type names neither, or a charset other than UTF-8', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{}', { 'Content-Type': 'text/plain' }), 'UNSUPPORTED_MEDIA_TYPE', /text\/plain/)
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{}', { 'Content-Type': 'application/json; charset=iso-8859-1' }), 'UNSUPPORTED_MEDIA_TYPE', /UTF-8/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{}', { 'Content-Type': 'text/plain' }),
+      'UNSUPPORTED_MEDIA_TYPE',
+      /text\/plain/
+    )
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{}', {
+        'Content-Type': 'application/json; charset=iso-8859-1'
+      }),
+      'UNSUPPORTED_MEDIA_TYPE',
+      /UTF-8/
+    )
   })
 
   test('Accept alone decides the format', async () => {
@@ -60,22 +93,46 @@ describe('the error table', () => {
   })
 
   test('FORMAT_MISMATCH: JSON in, XML asked for', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', { 'Content-Type': 'application/json', Accept: 'application/xml' }), 'FORMAT_MISMATCH', /JSON.*XML/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+        'Content-Type': 'application/json',
+        Accept: 'application/xml'
+      }),
+      'FORMAT_MISMATCH',
+      /JSON.*XML/
+    )
   })
 
   test('FORMAT_MISMATCH in XML is answered as problem+xml', async () => {
-    const r = await post(p.url, '/example/calculator/multiply', '<in/>', { 'Content-Type': 'application/xml', Accept: 'application/json' })
+    const r = await post(p.url, '/example/calculator/multiply', '<in/>', {
+      'Content-Type': 'application/xml',
+      Accept: 'application/json'
+    })
     assert.equal(r.status, 406)
     assert.equal(r.headers.get('content-type'), 'application/problem+xml; charset=utf-8')
-    assert.match(r.text, /^<\?xml version="1.0" encoding="UTF-8"\?><problem xmlns="urn:ietf:rfc:7807"><type>urn:platform:problem:FORMAT_MISMATCH<\/type><title>[^<]+<\/title><status>406<\/status><detail>[^<]+<\/detail><code>FORMAT_MISMATCH<\/code><requestId>[^<]+<\/requestId><\/problem>$/)
+    assert.match(
+      r.text,
+      /^<\?xml version="1.0" encoding="UTF-8"\?><problem xmlns="urn:ietf:rfc:7807"><type>urn:platform:problem:FORMAT_MISMATCH<\/type><title>[^<]+<\/title><status>406<\/status><detail>[^<]+<\/detail><code>FORMAT_MISMATCH<\/code><requestId>[^<]+<\/requestId><\/problem>$/
+    )
   })
 
   test('UNKNOWN_API_ID (case sensitive)', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{}', { ...JSON_CT, 'X-PLATFORM-API-ID': 'roa' }), 'UNKNOWN_API_ID', /'roa'/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{}', { ...JSON_CT, 'X-PLATFORM-API-ID': 'roa' }),
+      'UNKNOWN_API_ID',
+      /'roa'/
+    )
   })
 
   test('UNKNOWN_SEQUENCE', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{}', { ...JSON_CT, 'X-PLATFORM-Sequence-Name': 'gammaSequence' }), 'UNKNOWN_SEQUENCE', /gammaSequence/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{}', {
+        ...JSON_CT,
+        'X-PLATFORM-Sequence-Name': 'gammaSequence'
+      }),
+      'UNKNOWN_SEQUENCE',
+      /gammaSequence/
+    )
   })
 
   test('SEQUENCE_FORMAT_MISMATCH: XML body, default (JSON) sequence', async () => {
@@ -89,29 +146,65 @@ describe('the error table', () => {
   test('MALFORMED_BODY: bad JSON, RMC not an array, RMC XML root not paramArray', async () => {
     expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2,', JSON_CT), 'MALFORMED_BODY', /byte 7/)
     expectProblem(await post(p.url, '/example/calculator/multiplyInts', '{"a":2}', RMC), 'MALFORMED_BODY', /JSON array/)
-    expectProblem(await post(p.url, '/example/calculator/multiplyInts', '<int>2</int>', { 'Content-Type': 'application/xml', 'X-PLATFORM-API-ID': 'RMC', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' }).then((r) => {
-      // XML request: the problem is XML; check it by hand, then as JSON for the table.
-      assert.equal(r.status, 400)
-      assert.match(r.text, /<code>MALFORMED_BODY<\/code>/)
-      assert.match(r.text, /paramArray/)
-      return post(p.url, '/example/calculator/multiplyInts', '[1,2] junk', RMC)
-    }), 'MALFORMED_BODY', /trailing/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiplyInts', '<int>2</int>', {
+        'Content-Type': 'application/xml',
+        'X-PLATFORM-API-ID': 'RMC',
+        'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+      }).then((r) => {
+        // XML request: the problem is XML; check it by hand, then as JSON for the table.
+        assert.equal(r.status, 400)
+        assert.match(r.text, /<code>MALFORMED_BODY<\/code>/)
+        assert.match(r.text, /paramArray/)
+        return post(p.url, '/example/calculator/multiplyInts', '[1,2] junk', RMC)
+      }),
+      'MALFORMED_BODY',
+      /trailing/
+    )
   })
 
   test('ROA_NEEDS_ONE_PARAMETER', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiplyInts', '[2,3]', JSON_CT), 'ROA_NEEDS_ONE_PARAMETER', /2 parameters/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiplyInts', '[2,3]', JSON_CT),
+      'ROA_NEEDS_ONE_PARAMETER',
+      /2 parameters/
+    )
   })
 
   test('ARGUMENT_COUNT', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiplyInts', '[2]', RMC), 'ARGUMENT_COUNT', /takes 2 arguments, the body has 1/)
-    expectProblem(await post(p.url, '/example/calculator/multiplyInts', '[2,3,4]', RMC), 'ARGUMENT_COUNT', /the body has 3/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiplyInts', '[2]', RMC),
+      'ARGUMENT_COUNT',
+      /takes 2 arguments, the body has 1/
+    )
+    expectProblem(
+      await post(p.url, '/example/calculator/multiplyInts', '[2,3,4]', RMC),
+      'ARGUMENT_COUNT',
+      /the body has 3/
+    )
   })
 
   test('BAD_ARGUMENT names the argument, the type and where it failed', async () => {
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":"x","b":3}', JSON_CT), 'BAD_ARGUMENT', /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/)
-    expectProblem(await post(p.url, '/example/calculator/multiplyInts', '[2,"y"]', RMC), 'BAD_ARGUMENT', /argument 1 of multiplyInts \(Integer\)/)
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2,"c":3}', JSON_CT), 'BAD_ARGUMENT', /Unrecognized field "c"/)
-    expectProblem(await post(p.url, '/example/calculator/multiply', '{"a":2147483648}', JSON_CT), 'BAD_ARGUMENT', /out of range/)
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{"a":"x","b":3}', JSON_CT),
+      'BAD_ARGUMENT',
+      /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/
+    )
+    expectProblem(
+      await post(p.url, '/example/calculator/multiplyInts', '[2,"y"]', RMC),
+      'BAD_ARGUMENT',
+      /argument 1 of multiplyInts \(Integer\)/
+    )
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{"a":2,"c":3}', JSON_CT),
+      'BAD_ARGUMENT',
+      /Unrecognized field "c"/
+    )
+    expectProblem(
+      await post(p.url, '/example/calculator/multiply', '{"a":2147483648}', JSON_CT),
+      'BAD_ARGUMENT',
+      /out of range/
+    )
   })
 
   test('ROUTE_NOT_FOUND for a path that is not /{ms}/{svc}/{method}', async () => {
@@ -151,15 +244,28 @@ describe('the error table', () => {
   })
 
   test('a chunked body within the limit works', async () => {
-    const r = await raw(p.url, 'POST', '/example/calculator/multiply', JSON_CT, undefined, [Buffer.from('{"a":'), Buffer.from('6,"b":7}')])
+    const r = await raw(p.url, 'POST', '/example/calculator/multiply', JSON_CT, undefined, [
+      Buffer.from('{"a":'),
+      Buffer.from('6,"b":7}')
+    ])
     assert.equal(r.status, 200)
     assert.equal(r.text, '{"result":42}')
   })
 
   test('PRIVILEGE_DENIED, and a privileged call that passes', async () => {
-    expectProblem(await post(p.url, '/testkit/misc/admin', '"x"', JSON_CT), 'PRIVILEGE_DENIED', /needs a privileged call/)
-    expectProblem(await post(p.url, '/testkit/misc/admin', '"x"', { ...JSON_CT, 'X-PLATFORM-Privilege-Names': 'guest;nobody' }), 'PRIVILEGE_DENIED')
-    const ok = await post(p.url, '/testkit/misc/admin', '"x"', { ...JSON_CT, 'X-PLATFORM-Privilege-Names': 'guest; root' })
+    expectProblem(
+      await post(p.url, '/testkit/misc/admin', '"x"', JSON_CT),
+      'PRIVILEGE_DENIED',
+      /needs a privileged call/
+    )
+    expectProblem(
+      await post(p.url, '/testkit/misc/admin', '"x"', { ...JSON_CT, 'X-PLATFORM-Privilege-Names': 'guest;nobody' }),
+      'PRIVILEGE_DENIED'
+    )
+    const ok = await post(p.url, '/testkit/misc/admin', '"x"', {
+      ...JSON_CT,
+      'X-PLATFORM-Privilege-Names': 'guest; root'
+    })
     assert.equal(ok.status, 200)
   })
 
@@ -193,15 +299,26 @@ describe('the error table', () => {
 describe('the error table, timing and backend rows', () => {
   let p: RunningPlatform
   before(async () => {
-    p = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { executingTimeoutMs: 300 } }, MICROSERVICES: { restartMinMs: 300, restartMaxMs: 300 } })
+    p = await startPlatform({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { executingTimeoutMs: 300 } },
+      MICROSERVICES: { restartMinMs: 300, restartMaxMs: 300 }
+    })
   })
   after(() => p.stop())
 
   test('EXECUTION_TIMEOUT: 504, and the microservice is told to cancel', async () => {
     const before = Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text)
     expectProblem(await post(p.url, '/testkit/slow/sleep', '5000', JSON_CT), 'EXECUTION_TIMEOUT', /300 ms/)
-    await until(async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 1, 5000, 'the Cancel frame')
-    await until(async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '0', 5000, 'the sleeping call to stop')
+    await until(
+      async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 1,
+      5000,
+      'the Cancel frame'
+    )
+    await until(
+      async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '0',
+      5000,
+      'the sleeping call to stop'
+    )
   })
 
   test('BACKEND_CONNECTION_LOST: the microservice killed mid-call answers 502 at once; calls work once it is back', async () => {
@@ -209,7 +326,11 @@ describe('the error table, timing and backend rows', () => {
     await until(() => (p.platform.directory.get('testkit')?.inflight ?? 0) > 0, 5000, 'the call in flight')
     p.platform.manager.get('testkit')!.instances[0]!.child!.kill('SIGKILL')
     expectProblem(await call, 'BACKEND_CONNECTION_LOST', /lost during the call/)
-    await until(async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200, 10000, 'testkit back')
+    await until(
+      async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200,
+      10000,
+      'testkit back'
+    )
   })
 
   test('MICROSERVICE_UNAVAILABLE while it is down, with Retry-After', async () => {
@@ -219,17 +340,33 @@ describe('the error table, timing and backend rows', () => {
     const r = await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)
     expectProblem(r, 'MICROSERVICE_UNAVAILABLE', /not (running|connected)/)
     assert.equal(r.headers.get('retry-after'), '1')
-    await until(async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200, 10000, 'testkit back')
+    await until(
+      async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200,
+      10000,
+      'testkit back'
+    )
   })
 
   test('MICROSERVICE_UNAVAILABLE when its availability flag is false, and 200 again once it is true', async () => {
     const off = await post(p.url, '/testkit/slow/pauseAvailability', '1500', JSON_CT)
     assert.equal(off.status, 200)
-    await until(async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 503, 5000, 'unavailable')
-    expectProblem(await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC), 'MICROSERVICE_UNAVAILABLE', /reports itself unavailable/)
+    await until(
+      async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 503,
+      5000,
+      'unavailable'
+    )
+    expectProblem(
+      await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC),
+      'MICROSERVICE_UNAVAILABLE',
+      /reports itself unavailable/
+    )
     // Other microservices are not affected.
     assert.equal((await post(p.url, '/example/calculator/multiply', '{"a":1,"b":1}')).status, 200)
-    await until(async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200, 5000, 'available again')
+    await until(
+      async () => (await post(p.url, '/testkit/misc/pair', '["a","b"]', RMC)).status === 200,
+      5000,
+      'available again'
+    )
   })
 })
 

@@ -5,13 +5,19 @@ import { PLATFORM_HEADERS } from '../../src/invoke/head'
 
 describe('headers, CORS and the call context', () => {
   let p: RunningPlatform
-  before(async () => { p = await startPlatform() })
+  before(async () => {
+    p = await startPlatform()
+  })
   after(() => p.stop())
 
   test('OPTIONS preflight: 204, Allow, and the CORS headers a browser needs', async () => {
     const res = await fetch(`${p.url}/example/calculator/multiply`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-platform-api-id' }
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,x-platform-api-id'
+      }
     })
     assert.equal(res.status, 204)
     assert.equal(await res.text(), '')
@@ -34,16 +40,25 @@ describe('headers, CORS and the call context', () => {
   })
 
   test('a POST from a browser origin gets Allow-Origin and the exposed request id', async () => {
-    const r = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', { 'Content-Type': 'application/json', Origin: 'https://app.example' })
+    const r = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      Origin: 'https://app.example'
+    })
     assert.equal(r.headers.get('access-control-allow-origin'), '*')
     assert.equal(r.headers.get('access-control-expose-headers'), 'X-PLATFORM-Request-ID')
   })
 
   test('the request id is echoed when sent and generated (unique) when not', async () => {
-    const a = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', { 'Content-Type': 'application/json', 'X-PLATFORM-Request-ID': 'abc-123' })
+    const a = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-Request-ID': 'abc-123'
+    })
     assert.equal(a.headers.get('x-platform-request-id'), 'abc-123')
     const ids = new Set<string>()
-    for (let k = 0; k < 20; k++) ids.add((await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}')).headers.get('x-platform-request-id')!)
+    for (let k = 0; k < 20; k++)
+      ids.add(
+        (await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}')).headers.get('x-platform-request-id')!
+      )
     assert.equal(ids.size, 20)
     for (const id of ids) assert.match(id, /^[0-9a-f-]{36}$/)
   })
@@ -75,7 +90,10 @@ describe('headers, CORS and the call context', () => {
   })
 
   test('X-PLATFORM-IP defaults to the client address; absent headers are null', async () => {
-    const r = await post(p.url, '/example/diagnostics/context', '[]', { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' })
+    const r = await post(p.url, '/example/diagnostics/context', '[]', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-API-ID': 'RMC'
+    })
     const ctx = JSON.parse(r.text) as Record<string, unknown>
     assert.equal(ctx.ip, '127.0.0.1')
     assert.equal(ctx.locale, null)
@@ -94,6 +112,9 @@ describe('headers, CORS and the call context', () => {
       'X-PLATFORM-Request-ID': 'r1',
       'X-PLATFORM-IP': '10.0.0.1'
     })
-    assert.equal(r.text, '{"context":{"privilegeNames":[{"string":["a","b"]}],"requestId":"r1","ip":"10.0.0.1","privileged":false}}')
+    assert.equal(
+      r.text,
+      '{"context":{"privilegeNames":[{"string":["a","b"]}],"requestId":"r1","ip":"10.0.0.1","privileged":false}}'
+    )
   })
 })

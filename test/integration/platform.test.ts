@@ -17,14 +17,16 @@ const LEAKY_DIR = join(__dirname, '..', 'fixtures', 'leaky')
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 const work = mkdtempSync(join(tmpdir(), 'platform-test-'))
 
-async function multiply (url: string): Promise<number> {
+async function multiply(url: string): Promise<number> {
   return (await post(url, '/example/calculator/multiply', '{"a":6,"b":7}')).status
 }
 
 describe('packages, upload and lifecycle', () => {
   let d: DeployPlatform
   before(async () => {
-    d = await startDeployPlatform((raw) => { raw.PLATFORM!.unpack = { maxEntries: 50, maxEntryBytes: 1024 * 1024, maxTotalBytes: 4 * 1024 * 1024 } })
+    d = await startDeployPlatform((raw) => {
+      raw.PLATFORM!.unpack = { maxEntries: 50, maxEntryBytes: 1024 * 1024, maxTotalBytes: 4 * 1024 * 1024 }
+    })
   })
   after(() => d.stop())
 
@@ -52,18 +54,92 @@ describe('packages, upload and lifecycle', () => {
 
   const config = JSON.stringify({ name: 'example', version: '9.9.9', entry: 'index.js' })
   const badZips: Array<[string, Buffer, RegExp]> = [
-    ['no top-level directory', makeZip([{ name: 'microservice.json', data: config }, { name: 'index.js', data: '' }]), /'microservice\.json' is not inside a top-level directory/],
-    ['top directory not named as in its config', makeZip([{ name: 'other/microservice.json', data: config }, { name: 'other/index.js', data: '' }]), /the top-level directory is 'other' but microservice\.json names 'example'/],
-    ['a ../ path', makeZip([{ name: 'example/microservice.json', data: config }, { name: 'example/../../evil.js', data: 'x' }]), /invalid relative path|outside the package/],
-    ['a link', makeZip([{ name: 'example/microservice.json', data: config }, { name: 'example/index.js', data: '/etc/passwd', mode: 0o120777 }]), /'example\/index\.js' is a link/],
+    [
+      'no top-level directory',
+      makeZip([
+        { name: 'microservice.json', data: config },
+        { name: 'index.js', data: '' }
+      ]),
+      /'microservice\.json' is not inside a top-level directory/
+    ],
+    [
+      'top directory not named as in its config',
+      makeZip([
+        { name: 'other/microservice.json', data: config },
+        { name: 'other/index.js', data: '' }
+      ]),
+      /the top-level directory is 'other' but microservice\.json names 'example'/
+    ],
+    [
+      'a ../ path',
+      makeZip([
+        { name: 'example/microservice.json', data: config },
+        { name: 'example/../../evil.js', data: 'x' }
+      ]),
+      /invalid relative path|outside the package/
+    ],
+    [
+      'a link',
+      makeZip([
+        { name: 'example/microservice.json', data: config },
+        { name: 'example/index.js', data: '/etc/passwd', mode: 0o120777 }
+      ]),
+      /'example\/index\.js' is a link/
+    ],
     ['missing config', makeZip([{ name: 'example/index.js', data: '' }]), /microservice\.json is missing/],
-    ['invalid config', makeZip([{ name: 'example/microservice.json', data: '{"name":"example","version":"1"' }, { name: 'example/index.js', data: '' }]), /cannot be read as JSON/],
-    ['a config that breaks the schema', makeZip([{ name: 'example/microservice.json', data: JSON.stringify({ name: 'example', version: '1', entry: 'index.js', instances: 0 }) }, { name: 'example/index.js', data: '' }]), /instances: must be an integer from 1 to 64/],
-    ['a missing entry module', makeZip([{ name: 'example/microservice.json', data: config }]), /index\.js, the entry module named in microservice\.json, is not in the package/],
-    ['an entry that declares more than the limit', makeZip([{ name: 'example/microservice.json', data: config }, { name: 'example/big.bin', data: Buffer.alloc(2 * 1024 * 1024), deflate: true }]), /declares 2097152 bytes, more than 1048576/],
-    ['an entry that inflates beyond what it declares', makeZip([{ name: 'example/microservice.json', data: config }, { name: 'example/bomb.bin', data: Buffer.alloc(3 * 1024 * 1024), deflate: true, declaredSize: 100 }]), /inflates beyond|too many bytes|not a valid package/],
-    ['random bytes', Buffer.from(Array.from({ length: 4096 }, (_, k) => (k * 7919) % 256)), /not a readable zip archive/],
-    ['an entry module that fails to load', makeZip([{ name: 'example/microservice.json', data: config }, { name: 'example/index.js', data: 'throw new Error("broken on purpose")' }]), /example 9\.9\.9 did not start: .*broken on purpose/]
+    [
+      'invalid config',
+      makeZip([
+        { name: 'example/microservice.json', data: '{"name":"example","version":"1"' },
+        { name: 'example/index.js', data: '' }
+      ]),
+      /cannot be read as JSON/
+    ],
+    [
+      'a config that breaks the schema',
+      makeZip([
+        {
+          name: 'example/microservice.json',
+          data: JSON.stringify({ name: 'example', version: '1', entry: 'index.js', instances: 0 })
+        },
+        { name: 'example/index.js', data: '' }
+      ]),
+      /instances: must be an integer from 1 to 64/
+    ],
+    [
+      'a missing entry module',
+      makeZip([{ name: 'example/microservice.json', data: config }]),
+      /index\.js, the entry module named in microservice\.json, is not in the package/
+    ],
+    [
+      'an entry that declares more than the limit',
+      makeZip([
+        { name: 'example/microservice.json', data: config },
+        { name: 'example/big.bin', data: Buffer.alloc(2 * 1024 * 1024), deflate: true }
+      ]),
+      /declares 2097152 bytes, more than 1048576/
+    ],
+    [
+      'an entry that inflates beyond what it declares',
+      makeZip([
+        { name: 'example/microservice.json', data: config },
+        { name: 'example/bomb.bin', data: Buffer.alloc(3 * 1024 * 1024), deflate: true, declaredSize: 100 }
+      ]),
+      /inflates beyond|too many bytes|not a valid package/
+    ],
+    [
+      'random bytes',
+      Buffer.from(Array.from({ length: 4096 }, (_, k) => (k * 7919) % 256)),
+      /not a readable zip archive/
+    ],
+    [
+      'an entry module that fails to load',
+      makeZip([
+        { name: 'example/microservice.json', data: config },
+        { name: 'example/index.js', data: 'throw new Error("broken on purpose")' }
+      ]),
+      /example 9\.9\.9 did not start: .*broken on purpose/
+    ]
   ]
 
   for (const [what, bytes, message] of badZips) {
@@ -86,7 +162,9 @@ describe('packages, upload and lifecycle', () => {
   })
 
   test('a new version uploaded under a steady load loses no call', async () => {
-    const zip = await packCopy(EXAMPLE_DIR, work, (c) => { c.version = '2.0.0' })
+    const zip = await packCopy(EXAMPLE_DIR, work, (c) => {
+      c.version = '2.0.0'
+    })
     const statuses: number[] = []
     let running = true
     const loops = Array.from({ length: 16 }, async () => {
@@ -111,7 +189,11 @@ describe('packages, upload and lifecycle', () => {
   test('SIGKILL of an instance: restarted and answering', async () => {
     const pid = d.platform.manager.get('example')!.instances[0]!.child!.pid!
     process.kill(pid, 'SIGKILL')
-    await until(async () => (await cli(d.configFile, 'status', 'example')).stdout.includes('1 restarts'), 10000, 'the restart')
+    await until(
+      async () => (await cli(d.configFile, 'status', 'example')).stdout.includes('1 restarts'),
+      10000,
+      'the restart'
+    )
     await until(async () => (await multiply(d.url)) === 200, 10000, 'calls to work again')
     assert.notEqual(d.platform.manager.get('example')!.instances[0]!.child!.pid, pid)
   })
@@ -140,7 +222,10 @@ describe('packages, upload and lifecycle', () => {
     const up = await cli(d.configFile, 'upload', zip)
     assert.equal(up.code, 0, up.stderr)
     assert.equal(problem(await post(d.url, '/example2/diagnostics/echo', '"x"')).code, 'UNKNOWN_SERVICE')
-    const r = await post(d.url, '/example2/calculator/multiply', '<in><a>2</a><b>3</b></in>', { 'Content-Type': 'application/xml', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' })
+    const r = await post(d.url, '/example2/calculator/multiply', '<in><a>2</a><b>3</b></in>', {
+      'Content-Type': 'application/xml',
+      'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+    })
     assert.equal(r.text, '<product>\n  <result>6</result>\n</product>')
     assert.match((await cli(d.configFile, 'remove', 'example2')).stdout, /removed example2/)
   })
@@ -161,7 +246,9 @@ describe('packages, upload and lifecycle', () => {
 
 describe('memory errors', () => {
   let d: DeployPlatform
-  before(async () => { d = await startDeployPlatform() })
+  before(async () => {
+    d = await startDeployPlatform()
+  })
   after(() => d.stop())
 
   test('heap exhaustion: snapshot written, restarted with the heap grown 15%, at most 4 times', async () => {
@@ -172,15 +259,25 @@ describe('memory errors', () => {
       heaps.push(Number((await post(d.url, '/leaky/memory/heapLimitMb', '[]', RMC)).text))
       const r = await post(d.url, '/leaky/memory/leak', '[]', RMC)
       assert.equal(problem(r).code, 'BACKEND_CONNECTION_LOST')
-      const instance = (): string => (d.platform.manager.get('leaky')!.instances[0]!.status().state)
-      if (round < 4) await until(() => instance() === 'running' && d.platform.directory.get('leaky')!.unavailableReason() === null, 20000, `restart ${round + 1}`)
+      const instance = (): string => d.platform.manager.get('leaky')!.instances[0]!.status().state
+      if (round < 4)
+        await until(
+          () => instance() === 'running' && d.platform.directory.get('leaky')!.unavailableReason() === null,
+          20000,
+          `restart ${round + 1}`
+        )
       else await until(() => instance() === 'failed', 20000, 'the final stop')
     }
     const status = (await cli(d.configFile, 'status', 'leaky')).stdout
-    assert.match(status, /leaky@1\.0\.0#1\.0: failed, (port \d+, )?heap 58 MB, 4 restarts \(4 for memory\) - stopped after 4 memory-error restarts; the heap limit was 58 MB/)
+    assert.match(
+      status,
+      /leaky@1\.0\.0#1\.0: failed, (port \d+, )?heap 58 MB, 4 restarts \(4 for memory\) - stopped after 4 memory-error restarts; the heap limit was 58 MB/
+    )
     // 32 MB grown by 15% each time: 37, 43, 50, 58 (V8 adds its young generation to what it reports).
     for (let k = 1; k < heaps.length; k++) assert.ok(heaps[k]! > heaps[k - 1]!, `heap limits grow: ${heaps.join(', ')}`)
-    const snapshots = readdirSync(join(d.dir, 'deployments', 'snapshots', 'leaky')).filter((f) => f.endsWith('.heapsnapshot'))
+    const snapshots = readdirSync(join(d.dir, 'deployments', 'snapshots', 'leaky')).filter((f) =>
+      f.endsWith('.heapsnapshot')
+    )
     assert.ok(snapshots.length >= 1, 'a heap snapshot was written')
     assert.equal(problem(await post(d.url, '/leaky/memory/heapLimitMb', '[]', RMC)).code, 'MICROSERVICE_UNAVAILABLE')
   })
@@ -188,21 +285,43 @@ describe('memory errors', () => {
 
 describe('several instances', () => {
   let d: DeployPlatform
-  before(async () => { d = await startDeployPlatform() })
+  before(async () => {
+    d = await startDeployPlatform()
+  })
   after(() => d.stop())
 
   test('calls are spread over the instances; one lost, the others carry on', async () => {
-    const up = await cli(d.configFile, 'upload', await packCopy(TYPEKIT_DIR, work, (c) => { c.instances = 2 }))
+    const up = await cli(
+      d.configFile,
+      'upload',
+      await packCopy(TYPEKIT_DIR, work, (c) => {
+        c.instances = 2
+      })
+    )
     assert.equal(up.code, 0, up.stderr)
-    const pids = async (): Promise<Set<string>> => new Set(await Promise.all(Array.from({ length: 40 }, async () => (await post(d.url, '/typekit/types/pid', '[]', RMC)).text)))
+    const pids = async (): Promise<Set<string>> =>
+      new Set(
+        await Promise.all(
+          Array.from({ length: 40 }, async () => (await post(d.url, '/typekit/types/pid', '[]', RMC)).text)
+        )
+      )
     assert.equal((await pids()).size, 2)
     const killed = d.platform.manager.get('typekit')!.instances[0]!
     process.kill(killed.child!.pid!, 'SIGKILL')
     // Calls already on its connection get 502 (DESIGN); once the gateway has seen the connection
     // drop, every call goes to the instance that is left.
-    await until(() => d.platform.directory.get('typekit')!.instances.get(killed.id)!.reason !== null, 5000, 'the loss to be seen')
-    const during = await Promise.all(Array.from({ length: 20 }, async () => (await post(d.url, '/typekit/types/pid', '[]', RMC)).status))
-    assert.ok(during.every((s) => s === 200), during.join(','))
+    await until(
+      () => d.platform.directory.get('typekit')!.instances.get(killed.id)!.reason !== null,
+      5000,
+      'the loss to be seen'
+    )
+    const during = await Promise.all(
+      Array.from({ length: 20 }, async () => (await post(d.url, '/typekit/types/pid', '[]', RMC)).status)
+    )
+    assert.ok(
+      during.every((s) => s === 200),
+      during.join(',')
+    )
     await until(async () => (await pids()).size === 2, 10000, 'both instances again')
   })
 
@@ -210,12 +329,28 @@ describe('several instances', () => {
     const host = fork(HOST_FILE, [TYPEKIT_DIR], { env: hostEnv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     try {
       const port = await new Promise<number>((resolve) => host.on('message', (m: HostMessage) => resolve(m.port)))
-      const config = loadConfig(d.configFile, { PLATFORM__MICROSERVICES__remote: JSON.stringify([{ name: 'typekit', host: '127.0.0.1', port }]) })
-      const remote = new Platform({ ...config, platform: { ...config.platform, controlSocket: join(d.dir, 'remote.sock'), uploadDirectory: join(d.dir, 'remote-up'), deploymentDirectory: join(d.dir, 'remote-dep') } }, { host: '127.0.0.1', port: 0, log: () => {} })
+      const config = loadConfig(d.configFile, {
+        PLATFORM__MICROSERVICES__remote: JSON.stringify([{ name: 'typekit', host: '127.0.0.1', port }])
+      })
+      const remote = new Platform(
+        {
+          ...config,
+          platform: {
+            ...config.platform,
+            controlSocket: join(d.dir, 'remote.sock'),
+            uploadDirectory: join(d.dir, 'remote-up'),
+            deploymentDirectory: join(d.dir, 'remote-dep')
+          }
+        },
+        { host: '127.0.0.1', port: 0, log: () => {} }
+      )
       await remote.start()
       try {
         await remote.connected('typekit')
-        assert.equal((await post(`http://127.0.0.1:${remote.port}`, '/typekit/types/pid', '[]', RMC)).text, String(host.pid))
+        assert.equal(
+          (await post(`http://127.0.0.1:${remote.port}`, '/typekit/types/pid', '[]', RMC)).text,
+          String(host.pid)
+        )
       } finally {
         await remote.stop()
       }

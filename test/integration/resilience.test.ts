@@ -5,16 +5,22 @@ import { startPlatform, post, until, JSON_CT, type RunningPlatform } from '../he
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 
-function rawSocket (port: number): Promise<Socket> {
+function rawSocket(port: number): Promise<Socket> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1', () => resolve(s))
     s.on('error', () => {})
   })
 }
 
-async function quiet (p: RunningPlatform): Promise<void> {
+async function quiet(p: RunningPlatform): Promise<void> {
   await until(() => p.platform.gateway.inFlight === 0, 5000, 'no request in flight at the gateway')
-  await until(() => (p.platform.directory.get('testkit')?.inflight ?? 0) === 0 && (p.platform.directory.get('example')?.inflight ?? 0) === 0, 5000, 'no call in flight to the microservices')
+  await until(
+    () =>
+      (p.platform.directory.get('testkit')?.inflight ?? 0) === 0 &&
+      (p.platform.directory.get('example')?.inflight ?? 0) === 0,
+    5000,
+    'no call in flight to the microservices'
+  )
 }
 
 for (const inline of [true, false]) {
@@ -28,9 +34,15 @@ for (const inline of [true, false]) {
     after(() => p.stop())
 
     test('1,000 concurrent calls with distinct arguments each get their own answer', async () => {
-      const calls = Array.from({ length: 1000 }, (_, k) => k % 2 === 0
-        ? post(p.url, '/example/calculator/multiplyInts', `[${k},${k + 7}]`, RMC).then((r) => [r, String(Math.imul(k, k + 7))] as const)
-        : post(p.url, '/example/calculator/multiply', `{"a":${k},"b":${-k}}`, JSON_CT).then((r) => [r, `{"result":${Math.imul(k, -k)}}`] as const))
+      const calls = Array.from({ length: 1000 }, (_, k) =>
+        k % 2 === 0
+          ? post(p.url, '/example/calculator/multiplyInts', `[${k},${k + 7}]`, RMC).then(
+              (r) => [r, String(Math.imul(k, k + 7))] as const
+            )
+          : post(p.url, '/example/calculator/multiply', `{"a":${k},"b":${-k}}`, JSON_CT).then(
+              (r) => [r, `{"result":${Math.imul(k, -k)}}`] as const
+            )
+      )
       const results = await Promise.all(calls)
       let ok = 0
       for (const [r, expected] of results) {
@@ -45,7 +57,9 @@ for (const inline of [true, false]) {
     test('a client that aborts mid-body: no crash, nothing left in flight', async () => {
       for (let k = 0; k < 20; k++) {
         const s = await rawSocket(port)
-        s.write('POST /example/calculator/multiply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":1,')
+        s.write(
+          'POST /example/calculator/multiply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":1,'
+        )
         await new Promise((r) => setTimeout(r, 5))
         s.destroy()
       }
@@ -59,13 +73,27 @@ for (const inline of [true, false]) {
       const sockets: Socket[] = []
       for (let k = 0; k < 5; k++) {
         const s = await rawSocket(port)
-        s.write('POST /testkit/slow/sleep HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n10000')
+        s.write(
+          'POST /testkit/slow/sleep HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n10000'
+        )
         sockets.push(s)
       }
-      await until(async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '5', 5000, 'five sleeping calls')
+      await until(
+        async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '5',
+        5000,
+        'five sleeping calls'
+      )
       for (const s of sockets) s.destroy()
-      await until(async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 5, 5000, 'five Cancel frames')
-      await until(async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '0', 5000, 'no sleeping call left')
+      await until(
+        async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 5,
+        5000,
+        'five Cancel frames'
+      )
+      await until(
+        async () => (await post(p.url, '/testkit/slow/active', '[]', RMC)).text === '0',
+        5000,
+        'no sleeping call left'
+      )
       await quiet(p)
     })
 
@@ -82,7 +110,9 @@ for (const inline of [true, false]) {
 
 describe('one keep-alive connection', () => {
   let p: RunningPlatform
-  before(async () => { p = await startPlatform() })
+  before(async () => {
+    p = await startPlatform()
+  })
   after(() => p.stop())
 
   const request = (path: string, body: string): string =>
@@ -91,7 +121,9 @@ describe('one keep-alive connection', () => {
   test('requests one after another, errors included, all answered on the same connection', async () => {
     const s = await rawSocket(Number(new URL(p.url).port))
     let out = ''
-    s.on('data', (d: Buffer) => { out += d.toString() })
+    s.on('data', (d: Buffer) => {
+      out += d.toString()
+    })
     const steps: Array<[string, string, string]> = [
       ['/example/calculator/multiply', '{"a":2,"b":3}', '{"result":6}'],
       ['/nope/a/b', '{"a":2,"b":3}', '"code":"UNKNOWN_MICROSERVICE"'],
@@ -100,7 +132,11 @@ describe('one keep-alive connection', () => {
     ]
     for (const [k, [path, body, expected]] of steps.entries()) {
       s.write(request(path, body))
-      await until(() => (out.match(/HTTP\/1\.1 /g) ?? []).length === k + 1 && out.includes(expected), 5000, `answer ${k + 1}`)
+      await until(
+        () => (out.match(/HTTP\/1\.1 /g) ?? []).length === k + 1 && out.includes(expected),
+        5000,
+        `answer ${k + 1}`
+      )
     }
     assert.equal(s.destroyed, false)
     s.destroy()
@@ -114,7 +150,11 @@ describe('one keep-alive connection', () => {
     const closed = new Promise<void>((r) => s.on('close', () => r()))
     s.write(request('/testkit/slow/sleep', '2000') + request('/example/calculator/multiply', '{"a":2,"b":3}'))
     await closed
-    await until(async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 1, 5000, 'the first call cancelled')
+    await until(
+      async () => Number((await post(p.url, '/testkit/slow/cancelFrames', '[]', RMC)).text) === before + 1,
+      5000,
+      'the first call cancelled'
+    )
     await quiet(p)
   })
 })

@@ -1,7 +1,15 @@
 import { test, describe, after, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
-import { FrameReader, encodeFrame, readVarint, FrameTooLargeError, MalformedFrameError, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
+import {
+  FrameReader,
+  encodeFrame,
+  readVarint,
+  FrameTooLargeError,
+  MalformedFrameError,
+  PROTOCOL_VERSION,
+  type Frame
+} from '../../src/protocol/frame'
 import { gateway } from '../../src/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/runtime/server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
@@ -17,11 +25,19 @@ describe('frame encoding', () => {
     const arg = Buffer.from('12345678901234567890')
     const bytes = encodeFrame({ invoke: { id: 1, service: 's', method: 'm', arguments: [arg] } })
     const expected = [
-      0x1a, 30, // field 3 (invoke), length 30
-      0x08, 1, // id = 1
-      0x12, 1, 0x73, // service = "s"
-      0x1a, 1, 0x6d, // method = "m"
-      0x32, 20, ...arg // arguments[0]
+      0x1a,
+      30, // field 3 (invoke), length 30
+      0x08,
+      1, // id = 1
+      0x12,
+      1,
+      0x73, // service = "s"
+      0x1a,
+      1,
+      0x6d, // method = "m"
+      0x32,
+      20,
+      ...arg // arguments[0]
     ]
     assert.deepEqual([...bytes], [expected.length, ...expected])
   })
@@ -47,7 +63,7 @@ describe('FrameReader', () => {
   ]
   const all = Buffer.concat(frames)
 
-  function collect (chunks: Buffer[], max?: number): Frame[] {
+  function collect(chunks: Buffer[], max?: number): Frame[] {
     const out: Frame[] = []
     const r = new FrameReader((f) => out.push(f), max)
     for (const c of chunks) r.push(c)
@@ -55,8 +71,11 @@ describe('FrameReader', () => {
     return out
   }
 
-  function check (out: Frame[]): void {
-    assert.deepEqual(out.map((f) => f.body), ['ping', 'result', 'pong'])
+  function check(out: Frame[]): void {
+    assert.deepEqual(
+      out.map((f) => f.body),
+      ['ping', 'result', 'pong']
+    )
     assert.equal(out[1]!.result!.body!.length, 300)
     assert.equal(out[2]!.pong!.id, 3)
   }
@@ -83,12 +102,19 @@ describe('FrameReader', () => {
 })
 
 describe('runtime over a raw TCP peer', () => {
-  const server = new MicroserviceServer(exampleDefinition, { name: 'example', version: '1.0.0', settings: { ...DEFAULT_RUNTIME_SETTINGS, maxFrameBytes: 4096 }, privilegedNames: [] })
+  const server = new MicroserviceServer(exampleDefinition, {
+    name: 'example',
+    version: '1.0.0',
+    settings: { ...DEFAULT_RUNTIME_SETTINGS, maxFrameBytes: 4096 },
+    privilegedNames: []
+  })
   let port = 0
-  before(async () => { port = await server.listen(0) })
+  before(async () => {
+    port = await server.listen(0)
+  })
   after(() => server.close())
 
-  function open (): Promise<{ socket: Socket, frames: Frame[], closed: Promise<void> }> {
+  function open(): Promise<{ socket: Socket; frames: Frame[]; closed: Promise<void> }> {
     return new Promise((resolve) => {
       const frames: Frame[] = []
       const socket = connect(port, '127.0.0.1', () => resolve({ socket, frames, closed }))
@@ -99,7 +125,7 @@ describe('runtime over a raw TCP peer', () => {
     })
   }
 
-  async function waitFor (frames: Frame[], n: number): Promise<void> {
+  async function waitFor(frames: Frame[], n: number): Promise<void> {
     for (let k = 0; k < 500 && frames.length < n; k++) await new Promise((r) => setTimeout(r, 5))
     assert.ok(frames.length >= n, `expected ${n} frames, got ${frames.length}`)
   }
@@ -110,12 +136,28 @@ describe('runtime over a raw TCP peer', () => {
     await waitFor(frames, 1)
     const catalog = frames[0]!.catalog!
     assert.equal(catalog.microservice, 'example')
-    assert.deepEqual(catalog.services!.map((s) => s.name).sort(), ['calculator', 'diagnostics'], 'internal is not listed')
-    const multiply = catalog.services!.find((s) => s.name === 'calculator')!.methods!.find((m) => m.name === 'multiplyInts')!
+    assert.deepEqual(
+      catalog.services!.map((s) => s.name).sort(),
+      ['calculator', 'diagnostics'],
+      'internal is not listed'
+    )
+    const multiply = catalog
+      .services!.find((s) => s.name === 'calculator')!
+      .methods!.find((m) => m.name === 'multiplyInts')!
     assert.equal(multiply.parameterCount, 2)
     assert.deepEqual(multiply.parameterTypes, ['Integer', 'Integer'])
 
-    const invoke = (id: number, a: number, b: number): Uint8Array => encodeFrame({ invoke: { id, service: 'calculator', method: 'multiplyInts', sequence: 'betaParamArrayJsonInOutSequence', mode: gateway.Mode.RMC, arguments: [Buffer.from(String(a)), Buffer.from(String(b))] } })
+    const invoke = (id: number, a: number, b: number): Uint8Array =>
+      encodeFrame({
+        invoke: {
+          id,
+          service: 'calculator',
+          method: 'multiplyInts',
+          sequence: 'betaParamArrayJsonInOutSequence',
+          mode: gateway.Mode.RMC,
+          arguments: [Buffer.from(String(a)), Buffer.from(String(b))]
+        }
+      })
     const one = invoke(10, 6, 7)
     for (const byte of one) socket.write(Buffer.from([byte]))
     await waitFor(frames, 2)
@@ -144,7 +186,9 @@ describe('runtime over a raw TCP peer', () => {
 
   test('a frame cut off by a closing peer is dropped without harm', async () => {
     const cut = await open()
-    const frame = encodeFrame({ invoke: { id: 1, service: 'calculator', method: 'multiplyInts', arguments: [Buffer.from('1'), Buffer.from('2')] } })
+    const frame = encodeFrame({
+      invoke: { id: 1, service: 'calculator', method: 'multiplyInts', arguments: [Buffer.from('1'), Buffer.from('2')] }
+    })
     cut.socket.end(frame.subarray(0, frame.length - 3))
     await cut.closed
     const good = await open()
@@ -155,14 +199,47 @@ describe('runtime over a raw TCP peer', () => {
 
   test('a typed error for an unknown method, and for an argument that does not fit', async () => {
     const { socket, frames } = await open()
-    socket.write(encodeFrame({ invoke: { id: 1, service: 'calculator', method: 'nope', sequence: 'betaParamArrayJsonInOutSequence', arguments: [] } }))
-    socket.write(encodeFrame({ invoke: { id: 2, service: 'calculator', method: 'multiply', sequence: 'betaParamArrayJsonInOutSequence', arguments: [Buffer.from('{"a":"x","b":2}')] } }))
-    socket.write(encodeFrame({ invoke: { id: 3, service: 'internal', method: 'secret', sequence: 'betaParamArrayJsonInOutSequence', arguments: [Buffer.from('"x"')] } }))
+    socket.write(
+      encodeFrame({
+        invoke: {
+          id: 1,
+          service: 'calculator',
+          method: 'nope',
+          sequence: 'betaParamArrayJsonInOutSequence',
+          arguments: []
+        }
+      })
+    )
+    socket.write(
+      encodeFrame({
+        invoke: {
+          id: 2,
+          service: 'calculator',
+          method: 'multiply',
+          sequence: 'betaParamArrayJsonInOutSequence',
+          arguments: [Buffer.from('{"a":"x","b":2}')]
+        }
+      })
+    )
+    socket.write(
+      encodeFrame({
+        invoke: {
+          id: 3,
+          service: 'internal',
+          method: 'secret',
+          sequence: 'betaParamArrayJsonInOutSequence',
+          arguments: [Buffer.from('"x"')]
+        }
+      })
+    )
     await waitFor(frames, 3)
     const byId = new Map(frames.map((f) => [f.result!.id, f.result!.error!]))
     assert.equal(byId.get(1)!.code, 'UNKNOWN_METHOD')
     assert.equal(byId.get(2)!.code, 'BAD_ARGUMENT')
-    assert.match(byId.get(2)!.detail!, /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/)
+    assert.match(
+      byId.get(2)!.detail!,
+      /argument 0 of multiply \(com\.example\.In\): at \/a: Cannot deserialize value of type `Integer` from String "x"/
+    )
     assert.equal(byId.get(3)!.code, 'UNKNOWN_SERVICE')
     socket.destroy()
   })

@@ -29,18 +29,30 @@ test('a sample microservice compiles against the public entry alone, and its dec
   }
   const outputs = new Map<string, string>()
   const host = ts.createCompilerHost(options)
-  host.writeFile = (name, text) => { outputs.set(name, text) }
+  host.writeFile = (name, text) => {
+    outputs.set(name, text)
+  }
   const program = ts.createProgram([SAMPLE], options, host)
   const emitted = program.emit()
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]
-  assert.deepEqual(diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [])
+  assert.deepEqual(
+    diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    []
+  )
   const dts = [...outputs].find(([name]) => name.endsWith('index.d.ts'))
   assert.ok(dts !== undefined, 'a declaration file was emitted')
   const specifiers = [...dts[1].matchAll(/(?:from |import\()["']([^"']+)["']/g)].map((m) => m[1])
   assert.ok(specifiers.length > 0, 'the declarations reference the SDK')
   assert.deepEqual([...new Set(specifiers)], ['invocation-gateway/runtime'], dts[1])
   // The program saw the platform's files only as the entry's own declarations (descriptors, serializers, define).
-  const platformFiles = program.getSourceFiles().map((f) => f.fileName).filter((f) => /dist\/src\/(platform|dispatch|http|invoke|pool|protocol|config)\//.test(f) || /runtime\/(host|server)\.d\.ts$/.test(f))
+  const platformFiles = program
+    .getSourceFiles()
+    .map((f) => f.fileName)
+    .filter(
+      (f) =>
+        /dist\/src\/(platform|dispatch|http|invoke|pool|protocol|config)\//.test(f) ||
+        /runtime\/(host|server)\.d\.ts$/.test(f)
+    )
   assert.deepEqual(platformFiles, [])
 })
 
@@ -51,11 +63,30 @@ test('requiring invocation-gateway/runtime by name (NODE_PATH, exports) loads no
     const sdk = require('invocation-gateway/runtime')
     const loaded = Object.keys(require.cache).filter((f) => !f.includes('node_modules'))
     console.log(JSON.stringify({ loaded, patched: Module._resolveFilename !== before, exports: Object.keys(sdk).sort() }))`
-  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: '/', env: { ...process.env, NODE_PATH: MODULES_DIR } }).toString()) as { loaded: string[], patched: boolean, exports: string[] }
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['-e', script], {
+      cwd: '/',
+      env: { ...process.env, NODE_PATH: MODULES_DIR }
+    }).toString()
+  ) as { loaded: string[]; patched: boolean; exports: string[] }
   assert.equal(out.patched, false)
-  const platform = out.loaded.filter((f) => /\/(platform|dispatch|http|invoke|pool|protocol|config)\//.test(f) || /runtime\/(host|server)\.js$/.test(f))
+  const platform = out.loaded.filter(
+    (f) => /\/(platform|dispatch|http|invoke|pool|protocol|config)\//.test(f) || /runtime\/(host|server)\.js$/.test(f)
+  )
   assert.deepEqual(platform, [])
-  for (const name of ['t', 'method', 'service', 'defineMicroservice', 'ServiceError', 'ValueError', 'runtime', 'createAlphaXmlSerializer', 'createAlphaJsonSerializer', 'createBetaJsonSerializer', 'createBetaXmlSerializer']) {
+  for (const name of [
+    't',
+    'method',
+    'service',
+    'defineMicroservice',
+    'ServiceError',
+    'ValueError',
+    'runtime',
+    'createAlphaXmlSerializer',
+    'createAlphaJsonSerializer',
+    'createBetaJsonSerializer',
+    'createBetaXmlSerializer'
+  ]) {
     assert.ok(out.exports.includes(name), `exports ${name}`)
   }
 })

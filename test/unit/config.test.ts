@@ -7,7 +7,7 @@ import { loadConfig, DEFAULT_CONFIG_FILE } from '../../src/config/config'
 
 type Raw = Record<string, Record<string, Record<string, unknown>>>
 
-function withFile (mutate: (raw: Raw) => void): string {
+function withFile(mutate: (raw: Raw) => void): string {
   const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Raw
   mutate(raw)
   const file = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'platform.json')
@@ -39,11 +39,54 @@ test('environment overrides by path', () => {
 })
 
 test('errors name the key and the problem', () => {
-  assert.throws(() => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__prot: '1' }), /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot/)
-  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultSequenceName = 'x' })), /defaultSequenceName: unknown sequence 'x'/)
-  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultApiId = 'roa' })), /defaultApiId: must be ROA or RMC/)
-  assert.throws(() => loadConfig(withFile((r) => { r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.port = 70000 })), /port: must be an integer from 0 to 65535/)
-  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).maxThreads = 200 })), /maxThreads: must be an integer from 1 to 128/)
-  assert.throws(() => loadConfig(withFile((r) => { (r.WORKER_POOL as unknown as Record<string, unknown>).minThreads = 100 })), /minThreads \(100\) exceeds maxThreads/)
+  assert.throws(
+    () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__prot: '1' }),
+    /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot/
+  )
+  assert.throws(
+    () =>
+      loadConfig(
+        withFile((r) => {
+          r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultSequenceName = 'x'
+        })
+      ),
+    /defaultSequenceName: unknown sequence 'x'/
+  )
+  assert.throws(
+    () =>
+      loadConfig(
+        withFile((r) => {
+          r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.defaultApiId = 'roa'
+        })
+      ),
+    /defaultApiId: must be ROA or RMC/
+  )
+  assert.throws(
+    () =>
+      loadConfig(
+        withFile((r) => {
+          r.ENTRY_POINTS!.WEB_SERVICE_FACADE_HTTP!.port = 70000
+        })
+      ),
+    /port: must be an integer from 0 to 65535/
+  )
+  assert.throws(
+    () =>
+      loadConfig(
+        withFile((r) => {
+          ;(r.WORKER_POOL as unknown as Record<string, unknown>).maxThreads = 200
+        })
+      ),
+    /maxThreads: must be an integer from 1 to 128/
+  )
+  assert.throws(
+    () =>
+      loadConfig(
+        withFile((r) => {
+          ;(r.WORKER_POOL as unknown as Record<string, unknown>).minThreads = 100
+        })
+      ),
+    /minThreads \(100\) exceeds maxThreads/
+  )
   assert.throws(() => loadConfig('/nonexistent/platform.json', {}), /nonexistent/)
 })

@@ -11,7 +11,10 @@ import { readMicroserviceConfig } from '../../src/runtime/package-config'
 const m = (name: string) => method(name, { params: [t.String], returns: t.String, handler: (_c, s) => s })
 
 test('two methods of one name in a service is a start-up error', () => {
-  const def = defineMicroservice({ services: [service('s', [m('a'), m('a')])], platformRegularExpressionToRemotelyEnabled: ['.*'] })
+  const def = defineMicroservice({
+    services: [service('s', [m('a'), m('a')])],
+    platformRegularExpressionToRemotelyEnabled: ['.*']
+  })
   assert.throws(() => buildServiceIndex(def), /service 's' has two methods named 'a'/)
 })
 
@@ -25,26 +28,67 @@ test('remotely enabled: regular expressions matched against the whole name', () 
 })
 
 test('the catalog lists only remotely enabled services', () => {
-  const def = defineMicroservice({ services: [service('open', [m('a')]), service('closed', [m('b')])], platformRegularExpressionToRemotelyEnabled: ['open'] })
+  const def = defineMicroservice({
+    services: [service('open', [m('a')]), service('closed', [m('b')])],
+    platformRegularExpressionToRemotelyEnabled: ['open']
+  })
   const catalog = toCatalog('x', '1', buildServiceIndex(def), true)
-  assert.deepEqual(catalog.services!.map((s) => s.name), ['open'])
-  assert.deepEqual(catalog.services![0]!.methods![0], { name: 'a', parameterCount: 1, parameterTypes: ['String'], returnType: 'String', returnsVoid: false, needsPrivilege: false })
+  assert.deepEqual(
+    catalog.services!.map((s) => s.name),
+    ['open']
+  )
+  assert.deepEqual(catalog.services![0]!.methods![0], {
+    name: 'a',
+    parameterCount: 1,
+    parameterTypes: ['String'],
+    returnType: 'String',
+    returnsVoid: false,
+    needsPrivilege: false
+  })
 })
 
 test('microservice config: defaults, and errors that name the key', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ms-'))
   writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js' }))
   const c = readMicroserviceConfig(dir)
-  assert.deepEqual(c.settings, { readTimeout: 480000, threadPoolSize: 128, threadExecutingTimeOut: 240000, backlog: 0, queueLimit: 10000, maxFrameBytes: 17 * 1024 * 1024, maxDepth: 1000, maxNodes: 1_000_000, maxStringLength: 16 * 1024 * 1024 })
-  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { threadPoolSize: 'x' } }))
+  assert.deepEqual(c.settings, {
+    readTimeout: 480000,
+    threadPoolSize: 128,
+    threadExecutingTimeOut: 240000,
+    backlog: 0,
+    queueLimit: 10000,
+    maxFrameBytes: 17 * 1024 * 1024,
+    maxDepth: 1000,
+    maxNodes: 1_000_000,
+    maxStringLength: 16 * 1024 * 1024
+  })
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { threadPoolSize: 'x' } })
+  )
   assert.throws(() => readMicroserviceConfig(dir), /settings\.threadPoolSize: must be a non-negative integer/)
   writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: '../a', version: '1', entry: 'index.js' }))
   assert.throws(() => readMicroserviceConfig(dir), /name: must be a name/)
-  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { treadPoolSize: 1 } }))
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { treadPoolSize: 1 } })
+  )
   assert.throws(() => readMicroserviceConfig(dir), /settings\.treadPoolSize: unknown setting/)
-  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', platformRegularExpressionToRemotelyEnabled: 'calc.*' }))
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', platformRegularExpressionToRemotelyEnabled: 'calc.*' })
+  )
   assert.throws(() => readMicroserviceConfig(dir), /platformRegularExpressionToRemotelyEnabled: must be a list/)
-  writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ name: 'a', version: '1', entry: 'index.js', platformRegularExpressionToRemotelyEnabled: ['calc.*'], aliases: { 'com.x.In': 'in' } }))
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({
+      name: 'a',
+      version: '1',
+      entry: 'index.js',
+      platformRegularExpressionToRemotelyEnabled: ['calc.*'],
+      aliases: { 'com.x.In': 'in' }
+    })
+  )
   const c2 = readMicroserviceConfig(dir)
   assert.deepEqual(c2.platformRegularExpressionToRemotelyEnabled, ['calc.*'])
   assert.deepEqual(c2.aliases, { 'com.x.In': 'in' })

@@ -12,7 +12,7 @@ const Snake = t.object('com.example.Snake', { first_name: t.String }, { alias: '
 const Plain = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 const s = defaultSerializers()
 const enc = (x: string): Uint8Array => Buffer.from(x)
-const text = (v: string | Uint8Array): string => typeof v === 'string' ? v : Buffer.from(v).toString()
+const text = (v: string | Uint8Array): string => (typeof v === 'string' ? v : Buffer.from(v).toString())
 
 describe('SPEC shapes of the four default serializers (values from shared/conformance/NOTES.md)', () => {
   const expected: Array<[keyof typeof s, unknown, Parameters<Serializer['serialize']>[1], string]> = [
@@ -24,7 +24,12 @@ describe('SPEC shapes of the four default serializers (values from shared/confor
     ['alphaXmlSerializer', { a: 2, b: null }, In, '<in>\n  <a>2</a>\n</in>'],
     ['alphaXmlSerializer', '', t.String, '<string></string>'],
     ['alphaXmlSerializer', null, t.String, '<null/>'],
-    ['alphaXmlSerializer', { items: [1, 2] }, Bag, '<bag>\n  <items>\n    <int>1</int>\n    <int>2</int>\n  </items>\n</bag>'],
+    [
+      'alphaXmlSerializer',
+      { items: [1, 2] },
+      Bag,
+      '<bag>\n  <items>\n    <int>1</int>\n    <int>2</int>\n  </items>\n</bag>'
+    ],
     ['alphaXmlSerializer', { first_name: 'x' }, Snake, '<snake>\n  <first__name>x</first__name>\n</snake>'],
     ['alphaXmlSerializer', 'a&<>"\'\rb', t.String, '<string>a&amp;&lt;&gt;&quot;&apos;&#xd;b</string>'],
     ['alphaJsonSerializer', { a: 2, b: 3 }, In, '{"in":{"a":2,"b":3}}'],
@@ -59,27 +64,40 @@ describe('SPEC shapes of the four default serializers (values from shared/confor
     ['betaXmlSerializer', 'a&<>"]]>\r', t.String, '<String>a&amp;&lt;>"]]&gt;&#xd;</String>']
   ]
   for (const [bean, value, type, bytes] of expected) {
-    test(`${bean}: ${JSON.stringify(value, (_k, v: unknown) => typeof v === 'bigint' ? `${v}n` : v)} → ${bytes}`, () => {
+    test(`${bean}: ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))} → ${bytes}`, () => {
       assert.equal(text(s[bean].serialize(value, type)), bytes)
-      if (!(typeof value === 'number' && Number.isNaN(value))) assert.deepEqual(s[bean].deserialize(enc(bytes), type), value === undefined ? null : value)
+      if (!(typeof value === 'number' && Number.isNaN(value)))
+        assert.deepEqual(s[bean].deserialize(enc(bytes), type), value === undefined ? null : value)
     })
   }
 })
 
 describe('reading', () => {
   test('alpha XML reads whitespace, a declaration and any field order; ints as Integer.decode', () => {
-    assert.deepEqual(s.alphaXmlSerializer.deserialize(enc('<?xml version="1.0"?>\n<in>\n <b>3</b>\n <a>0x10</a>\n</in>'), In), { a: 16, b: 3 })
+    assert.deepEqual(
+      s.alphaXmlSerializer.deserialize(enc('<?xml version="1.0"?>\n<in>\n <b>3</b>\n <a>0x10</a>\n</in>'), In),
+      { a: 16, b: 3 }
+    )
   })
   test('alpha XML refuses a root that is not the declared type, and an unknown field', () => {
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<out><result>1</result></out>'), In), /expected <in> \(com\.example\.In\), got <out>/)
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In), /No such field com\.example\.In\.c/)
+    assert.throws(
+      () => s.alphaXmlSerializer.deserialize(enc('<out><result>1</result></out>'), In),
+      /expected <in> \(com\.example\.In\), got <out>/
+    )
+    assert.throws(
+      () => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In),
+      /No such field com\.example\.In\.c/
+    )
     assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /' 6 ' is not a number/)
   })
   test('beta JSON coercions as Jackson does them', () => {
     assert.equal(s.betaJsonSerializer.deserialize(enc('"6"'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('6.5'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('""'), t.Integer), null)
-    assert.throws(() => s.betaJsonSerializer.deserialize(enc('true'), t.Integer), /Cannot deserialize value of type `Integer` from Boolean/)
+    assert.throws(
+      () => s.betaJsonSerializer.deserialize(enc('true'), t.Integer),
+      /Cannot deserialize value of type `Integer` from Boolean/
+    )
     assert.equal(s.betaJsonSerializer.deserialize(enc('6 trailing'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('12345678901234567890'), t.String), '12345678901234567890')
   })
@@ -87,7 +105,9 @@ describe('reading', () => {
     assert.deepEqual(s.betaXmlSerializer.deserialize(enc('<whatever a="2"><b>3</b></whatever>'), In), { a: 2, b: 3 })
   })
   test('alpha JSON reads the mapped shapes back', () => {
-    assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"bag":{"items":[{"int":[1,2,3]}]}}'), Bag), { items: [1, 2, 3] })
+    assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"bag":{"items":[{"int":[1,2,3]}]}}'), Bag), {
+      items: [1, 2, 3]
+    })
     assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"bag":{"items":[""]}}'), Bag), { items: [] })
     assert.deepEqual(s.alphaJsonSerializer.deserialize(enc('{"in":""}'), In), { a: null, b: null })
   })
@@ -108,12 +128,22 @@ describe('hostile input', () => {
   test('deep nesting is refused with a message, not a stack overflow', () => {
     const deep = '['.repeat(100000) + ']'.repeat(100000)
     assert.throws(() => s.betaJsonSerializer.deserialize(enc(deep), t.Object()), /nesting deeper than 1000/)
-    assert.throws(() => s.betaJsonSerializer.deserialize(enc(deep), t.list(t.Integer)), /Cannot deserialize value of type `Integer` from Array/)
+    assert.throws(
+      () => s.betaJsonSerializer.deserialize(enc(deep), t.list(t.Integer)),
+      /Cannot deserialize value of type `Integer` from Array/
+    )
     const deepXml = '<in>' + '<a>'.repeat(100000) + '</a>'.repeat(100000) + '</in>'
     assert.throws(() => s.alphaXmlSerializer.deserialize(enc(deepXml), In), /nesting deeper than 1000/)
   })
   test('entity declarations are refused', () => {
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<!DOCTYPE in [<!ENTITY x SYSTEM "file:///etc/passwd">]><in><a>&x;</a></in>'), In), /DOCTYPE/)
+    assert.throws(
+      () =>
+        s.alphaXmlSerializer.deserialize(
+          enc('<!DOCTYPE in [<!ENTITY x SYSTEM "file:///etc/passwd">]><in><a>&x;</a></in>'),
+          In
+        ),
+      /DOCTYPE/
+    )
   })
   test('huge numbers are out of range, never rounded', () => {
     assert.throws(() => s.betaJsonSerializer.deserialize(enc('9223372036854775808'), t.Long), /out of range/)
@@ -122,7 +152,20 @@ describe('hostile input', () => {
 })
 
 test('Java double text and Jettison primitives', () => {
-  assert.deepEqual([2, 1.5, 1e20, 1e-7, 0.001, 1234567.0, 12345678.0, -0].map(javaDouble), ['2.0', '1.5', '1.0E20', '1.0E-7', '0.001', '1234567.0', '1.2345678E7', '-0.0'])
-  assert.deepEqual(['true', '6', '007', '-0', '1.5', '2.0', '1.50', 'NaN', '12345678901234567890', '1.0E20', '1.0E-7'].map(jettisonPrimitive),
-    ['true', '6', '"007"', '"-0"', '1.5', '2', '"1.50"', '"NaN"', '"12345678901234567890"', '1.0E20', '"1.0E-7"'])
+  assert.deepEqual([2, 1.5, 1e20, 1e-7, 0.001, 1234567.0, 12345678.0, -0].map(javaDouble), [
+    '2.0',
+    '1.5',
+    '1.0E20',
+    '1.0E-7',
+    '0.001',
+    '1234567.0',
+    '1.2345678E7',
+    '-0.0'
+  ])
+  assert.deepEqual(
+    ['true', '6', '007', '-0', '1.5', '2.0', '1.50', 'NaN', '12345678901234567890', '1.0E20', '1.0E-7'].map(
+      jettisonPrimitive
+    ),
+    ['true', '6', '"007"', '"-0"', '1.5', '2', '"1.50"', '"NaN"', '"12345678901234567890"', '1.0E20', '"1.0E-7"']
+  )
 })

@@ -7,17 +7,21 @@ import { gateway } from '../../src/protocol/generated/gateway'
 import { readVarint } from '../../src/protocol/frame'
 import { splitCases, type SplitCase } from './split-cases'
 
-function bodyOf (c: SplitCase): Uint8Array {
+function bodyOf(c: SplitCase): Uint8Array {
   // '\udcff' in a case is a stand-in for a byte sequence that is not UTF-8.
   const b = c.body.includes('\udcff')
-    ? Buffer.concat([Buffer.from(c.body.split('\udcff')[0]!), Buffer.from([0xff]), Buffer.from(c.body.split('\udcff')[1]!)])
+    ? Buffer.concat([
+        Buffer.from(c.body.split('\udcff')[0]!),
+        Buffer.from([0xff]),
+        Buffer.from(c.body.split('\udcff')[1]!)
+      ])
     : Buffer.from(c.body)
   const own = new Uint8Array(b.length) // its own ArrayBuffer, as the gateway's body buffers are
   own.set(b)
   return own
 }
 
-function task (c: SplitCase): InvokeTask {
+function task(c: SplitCase): InvokeTask {
   const body = bodyOf(c)
   return {
     id: 7,
@@ -34,7 +38,7 @@ function task (c: SplitCase): InvokeTask {
   }
 }
 
-function argsOfFrame (frame: Uint8Array): string[] {
+function argsOfFrame(frame: Uint8Array): string[] {
   const [len, prefix] = readVarint(frame, 0)!
   assert.equal(frame.length, prefix + len, 'one whole frame')
   const f = gateway.Frame.decode(frame.subarray(prefix))
@@ -44,7 +48,7 @@ function argsOfFrame (frame: Uint8Array): string[] {
 }
 
 /** The same expectations for both paths: the case's error, or a frame holding exactly its arguments. */
-function checkResult (c: SplitCase, r: InvokeTaskResult): void {
+function checkResult(c: SplitCase, r: InvokeTaskResult): void {
   if (c.error !== undefined) {
     assert.ok(!(r instanceof Uint8Array))
     assert.equal(r.code, 'MALFORMED_BODY')
@@ -60,16 +64,20 @@ describe('splitArguments', () => {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
       const body = bodyOf(c)
       if (c.error !== undefined) {
-        assert.throws(() => splitArguments(body, c.mode, c.format), (err: Error & { code?: string }) => {
-          assert.equal(err.code, 'MALFORMED_BODY')
-          assert.match(err.message, c.error!)
-          return true
-        })
+        assert.throws(
+          () => splitArguments(body, c.mode, c.format),
+          (err: Error & { code?: string }) => {
+            assert.equal(err.code, 'MALFORMED_BODY')
+            assert.match(err.message, c.error!)
+            return true
+          }
+        )
         return
       }
       const slices = splitArguments(body, c.mode, c.format)
       const got = []
-      for (let k = 0; k < slices.length; k += 2) got.push(Buffer.from(body.subarray(slices[k], slices[k + 1])).toString())
+      for (let k = 0; k < slices.length; k += 2)
+        got.push(Buffer.from(body.subarray(slices[k], slices[k + 1])).toString())
       assert.deepEqual(got, c.args)
     })
   }
@@ -96,7 +104,14 @@ describe('inline path (prepareInvoke)', () => {
 })
 
 describe('worker path (Piscina)', () => {
-  const pool = new InvokePool({ maxThreads: 2, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 1000, taskTimeoutMs: 10000, inlineMaxBytes: 0 })
+  const pool = new InvokePool({
+    maxThreads: 2,
+    minThreads: 1,
+    idleTimeoutMs: 1000,
+    maxQueue: 1000,
+    taskTimeoutMs: 10000,
+    inlineMaxBytes: 0
+  })
   after(() => pool.close())
 
   for (const c of splitCases) {
@@ -110,11 +125,21 @@ describe('worker path (Piscina)', () => {
   }
 
   test('a task past the executing timeout is EXECUTION_TIMEOUT and the pool keeps working', async () => {
-    const slow = new InvokePool({ maxThreads: 1, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 10, taskTimeoutMs: 1, inlineMaxBytes: 0 })
+    const slow = new InvokePool({
+      maxThreads: 1,
+      minThreads: 1,
+      idleTimeoutMs: 1000,
+      maxQueue: 10,
+      taskTimeoutMs: 1,
+      inlineMaxBytes: 0
+    })
     try {
       // A 4 MB body takes well over 1 ms to split.
       const big = `[${Array.from({ length: 200000 }, (_, k) => `{"a":${k},"b":"x"}`).join(',')}]`
-      const r = await slow.run({ ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 200000 }, null)
+      const r = await slow.run(
+        { ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 200000 },
+        null
+      )
       assert.ok(!(r instanceof Uint8Array))
       assert.equal(r.code, 'EXECUTION_TIMEOUT')
     } finally {
@@ -125,12 +150,24 @@ describe('worker path (Piscina)', () => {
   })
 
   test('a full queue answers OVERLOADED', async () => {
-    const tiny = new InvokePool({ maxThreads: 1, minThreads: 1, idleTimeoutMs: 1000, maxQueue: 1, taskTimeoutMs: 10000, inlineMaxBytes: 0 })
+    const tiny = new InvokePool({
+      maxThreads: 1,
+      minThreads: 1,
+      idleTimeoutMs: 1000,
+      maxQueue: 1,
+      taskTimeoutMs: 10000,
+      inlineMaxBytes: 0
+    })
     try {
       const big = `[${Array.from({ length: 50000 }, (_, k) => k).join(',')}]`
-      const runs = Array.from({ length: 6 }, () => tiny.run({ ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 50000 }, null))
+      const runs = Array.from({ length: 6 }, () =>
+        tiny.run(
+          { ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 50000 },
+          null
+        )
+      )
       const results = await Promise.all(runs)
-      const codes = results.map((r) => r instanceof Uint8Array ? 'frame' : r.code)
+      const codes = results.map((r) => (r instanceof Uint8Array ? 'frame' : r.code))
       assert.ok(codes.includes('OVERLOADED'), codes.join(','))
       assert.ok(codes.includes('frame'), codes.join(','))
     } finally {

@@ -12,18 +12,22 @@ export interface UnpackLimits {
   maxTotalBytes: number
 }
 
-export const DEFAULT_UNPACK_LIMITS: Readonly<UnpackLimits> = Object.freeze({ maxEntries: 10_000, maxEntryBytes: 64 * 2 ** 20, maxTotalBytes: 256 * 2 ** 20 })
+export const DEFAULT_UNPACK_LIMITS: Readonly<UnpackLimits> = Object.freeze({
+  maxEntries: 10_000,
+  maxEntryBytes: 64 * 2 ** 20,
+  maxTotalBytes: 256 * 2 ** 20
+})
 
 /** A refusal whose message says exactly why; nothing was deployed. */
 export class PackageError extends Error {
-  constructor (message: string) {
+  constructor(message: string) {
     super(message)
     this.name = 'PackageError'
   }
 }
 
 /** Zips `dir` with the directory itself at the top level, named `topName`. Links are refused. */
-export async function zipDirectory (dir: string, topName: string, outFile: string): Promise<number> {
+export async function zipDirectory(dir: string, topName: string, outFile: string): Promise<number> {
   const zip = new yazl.ZipFile()
   let files = 0
   const walk = (d: string): void => {
@@ -32,7 +36,13 @@ export async function zipDirectory (dir: string, topName: string, outFile: strin
       const st = lstatSync(p)
       if (st.isSymbolicLink()) throw new PackageError(`${p} is a link; a package holds plain files only`)
       const inZip = `${topName}/${relative(dir, p).split(sep).join('/')}`
-      if (st.isDirectory()) { zip.addEmptyDirectory(inZip); walk(p) } else if (st.isFile()) { zip.addFile(p, inZip, { mode: 0o100644 }); files++ }
+      if (st.isDirectory()) {
+        zip.addEmptyDirectory(inZip)
+        walk(p)
+      } else if (st.isFile()) {
+        zip.addFile(p, inZip, { mode: 0o100644 })
+        files++
+      }
     }
   }
   if (!statSync(dir).isDirectory()) throw new PackageError(`${dir} is not a directory`)
@@ -42,24 +52,37 @@ export async function zipDirectory (dir: string, topName: string, outFile: strin
   return files
 }
 
-function open (file: string): Promise<yauzl.ZipFile> {
+function open(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolvePromise, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true, strictFileNames: true, validateEntrySizes: true }, (err, zip) => {
-      if (err !== null || zip === undefined) reject(new PackageError(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
-      else resolvePromise(zip)
-    })
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: true, strictFileNames: true, validateEntrySizes: true },
+      (err, zip) => {
+        if (err !== null || zip === undefined)
+          reject(new PackageError(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
+        else resolvePromise(zip)
+      }
+    )
   })
 }
 
 /** Counts bytes and stops a stream that inflates beyond what its entry (or the package) may hold. */
 class Meter extends Transform {
-  constructor (private readonly name: string, private readonly limits: UnpackLimits, private readonly total: { bytes: number }) { super() }
+  constructor(
+    private readonly name: string,
+    private readonly limits: UnpackLimits,
+    private readonly total: { bytes: number }
+  ) {
+    super()
+  }
   private bytes = 0
-  override _transform (chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytes += chunk.length
     this.total.bytes += chunk.length
-    if (this.bytes > this.limits.maxEntryBytes) cb(new PackageError(`${this.name} inflates beyond ${this.limits.maxEntryBytes} bytes`))
-    else if (this.total.bytes > this.limits.maxTotalBytes) cb(new PackageError(`the package inflates beyond ${this.limits.maxTotalBytes} bytes`))
+    if (this.bytes > this.limits.maxEntryBytes)
+      cb(new PackageError(`${this.name} inflates beyond ${this.limits.maxEntryBytes} bytes`))
+    else if (this.total.bytes > this.limits.maxTotalBytes)
+      cb(new PackageError(`the package inflates beyond ${this.limits.maxTotalBytes} bytes`))
     else cb(null, chunk)
   }
 }
@@ -69,7 +92,11 @@ class Meter extends Transform {
  * absolute or climb out (`..`), links and other special files, more entries or bytes than the
  * limits, and anything not under one top-level directory. Returns that directory's name.
  */
-export async function unpackZip (file: string, target: string, limits: UnpackLimits = DEFAULT_UNPACK_LIMITS): Promise<string> {
+export async function unpackZip(
+  file: string,
+  target: string,
+  limits: UnpackLimits = DEFAULT_UNPACK_LIMITS
+): Promise<string> {
   const zip = await open(file)
   const root = resolve(target)
   let top: string | null = null
@@ -77,7 +104,10 @@ export async function unpackZip (file: string, target: string, limits: UnpackLim
   const total = { bytes: 0 }
   try {
     await new Promise<void>((resolvePromise, reject) => {
-      const fail = (err: unknown): void => { zip.close(); reject(err instanceof PackageError ? err : new PackageError(`not a valid package: ${(err as Error).message}`)) }
+      const fail = (err: unknown): void => {
+        zip.close()
+        reject(err instanceof PackageError ? err : new PackageError(`not a valid package: ${(err as Error).message}`))
+      }
       zip.on('error', fail)
       zip.on('end', () => resolvePromise())
       zip.on('entry', (entry: yauzl.Entry) => {
@@ -86,16 +116,25 @@ export async function unpackZip (file: string, target: string, limits: UnpackLim
           const name = entry.fileName
           const parts = name.split('/')
           const first = parts[0]!
-          if (parts.length < 2) throw new PackageError(`'${name}' is not inside a top-level directory; zip the directory named after the microservice`)
+          if (parts.length < 2)
+            throw new PackageError(
+              `'${name}' is not inside a top-level directory; zip the directory named after the microservice`
+            )
           if (top === null) top = first
-          else if (first !== top) throw new PackageError(`more than one top-level entry ('${top}', '${first}'); a package is one directory`)
+          else if (first !== top)
+            throw new PackageError(`more than one top-level entry ('${top}', '${first}'); a package is one directory`)
           // Unix mode in the upper 16 bits of the external attributes: only files and directories.
           const type = (entry.externalFileAttributes >>> 16) & 0o170000
           if (type === 0o120000) throw new PackageError(`'${name}' is a link; a package holds plain files only`)
-          if (type !== 0 && type !== 0o100000 && type !== 0o040000) throw new PackageError(`'${name}' is not a plain file`)
-          if (entry.uncompressedSize > limits.maxEntryBytes) throw new PackageError(`'${name}' declares ${entry.uncompressedSize} bytes, more than ${limits.maxEntryBytes}`)
+          if (type !== 0 && type !== 0o100000 && type !== 0o040000)
+            throw new PackageError(`'${name}' is not a plain file`)
+          if (entry.uncompressedSize > limits.maxEntryBytes)
+            throw new PackageError(
+              `'${name}' declares ${entry.uncompressedSize} bytes, more than ${limits.maxEntryBytes}`
+            )
           const dest = resolve(root, name)
-          if (dest !== root && !dest.startsWith(root + sep)) throw new PackageError(`'${name}' would be written outside the package directory`)
+          if (dest !== root && !dest.startsWith(root + sep))
+            throw new PackageError(`'${name}' would be written outside the package directory`)
           if (name.endsWith('/')) {
             mkdirSync(dest, { recursive: true })
             zip.readEntry()
@@ -103,9 +142,15 @@ export async function unpackZip (file: string, target: string, limits: UnpackLim
           }
           mkdirSync(dirname(dest), { recursive: true })
           zip.openReadStream(entry, (err, stream) => {
-            if (err !== null || stream === undefined) { fail(err); return }
-            pipeline(stream, new Meter(name, limits, total), createWriteStream(dest, { flags: 'wx', mode: 0o644 }))
-              .then(() => zip.readEntry(), fail)
+            if (err !== null || stream === undefined) {
+              fail(err)
+              return
+            }
+            pipeline(
+              stream,
+              new Meter(name, limits, total),
+              createWriteStream(dest, { flags: 'wx', mode: 0o644 })
+            ).then(() => zip.readEntry(), fail)
           })
         } catch (err) {
           fail(err)

@@ -16,43 +16,73 @@ import { prepareInvoke, type InvokeTask } from '../../../src/pool/task'
 import { gateway } from '../../../src/protocol/generated/gateway'
 import { readVarint } from '../../../src/protocol/frame'
 import { defaultConfig } from '../../../src/config/config'
+import { uwsSupportError } from '../../../src/http/uws-support'
 
 const config = defaultConfig().gateway
 
-function head (over: Partial<CallHead> = {}): CallHead {
+function head(over: Partial<CallHead> = {}): CallHead {
   return {
-    method: 'post', url: '/example/calculator/multiply', contentType: 'application/json', accept: '', contentLength: '13',
-    apiId: '', sequenceName: '', privilegeNames: '', locale: '', requestId: '', sessionId: '', user: '',
-    clientApplicationName: '', ip: '', origin: '', ...over
+    method: 'post',
+    url: '/example/calculator/multiply',
+    contentType: 'application/json',
+    accept: '',
+    contentLength: '13',
+    apiId: '',
+    sequenceName: '',
+    privilegeNames: '',
+    locale: '',
+    requestId: '',
+    sessionId: '',
+    user: '',
+    clientApplicationName: '',
+    ip: '',
+    origin: '',
+    ...over
   }
 }
 
-const CATALOG = new CatalogIndex(gateway.Catalog.create({
-  microservice: 'example',
-  version: '1',
-  available: true,
-  services: [
-    { name: 'calculator', remotelyEnabled: true, methods: [{ name: 'multiply', parameterCount: 1 }, { name: 'multiplyInts', parameterCount: 2 }] },
-    { name: 'internal', remotelyEnabled: false, methods: [{ name: 'secret', parameterCount: 0 }] }
-  ]
-}))
+const CATALOG = new CatalogIndex(
+  gateway.Catalog.create({
+    microservice: 'example',
+    version: '1',
+    available: true,
+    services: [
+      {
+        name: 'calculator',
+        remotelyEnabled: true,
+        methods: [
+          { name: 'multiply', parameterCount: 1 },
+          { name: 'multiplyInts', parameterCount: 2 }
+        ]
+      },
+      { name: 'internal', remotelyEnabled: false, methods: [{ name: 'secret', parameterCount: 0 }] }
+    ]
+  })
+)
 
 class RecordingBackend implements Backend {
-  sent: Array<{ call: PendingCall, frame: Uint8Array }> = []
-  constructor (public catalog: CatalogIndex | null = CATALOG, public reason: string | null = null) {}
-  unavailableReason (): string | null { return this.reason }
-  send (call: PendingCall, frame: Uint8Array): void { this.sent.push({ call, frame }) }
+  sent: Array<{ call: PendingCall; frame: Uint8Array }> = []
+  constructor(
+    public catalog: CatalogIndex | null = CATALOG,
+    public reason: string | null = null
+  ) {}
+  unavailableReason(): string | null {
+    return this.reason
+  }
+  send(call: PendingCall, frame: Uint8Array): void {
+    this.sent.push({ call, frame })
+  }
 }
 
-function backends (b: Backend): Backends {
+function backends(b: Backend): Backends {
   return { get: (name) => (name === 'example' ? b : undefined) }
 }
 
-function plan (h: Partial<CallHead>, b: Backend = new RecordingBackend()): CallPlan | Refusal {
+function plan(h: Partial<CallHead>, b: Backend = new RecordingBackend()): CallPlan | Refusal {
   return planCall(head(h), config, backends(b))
 }
 
-function refusalCode (p: CallPlan | Refusal): string {
+function refusalCode(p: CallPlan | Refusal): string {
   assert.ok(isRefusal(p), 'refused')
   return p.refusal.code
 }
@@ -61,7 +91,10 @@ describe('plan', () => {
   test('a well-formed ROA call plans with the defaults', () => {
     const p = plan({})
     assert.ok(!isRefusal(p))
-    assert.deepEqual([p.format, p.mode, p.sequence, p.method.name, p.declaredLength], ['json', 'ROA', 'betaParamArrayJsonInOutSequence', 'multiply', 13])
+    assert.deepEqual(
+      [p.format, p.mode, p.sequence, p.method.name, p.declaredLength],
+      ['json', 'ROA', 'betaParamArrayJsonInOutSequence', 'multiply', 13]
+    )
   })
   const refusals: Array<[string, Partial<CallHead>, string]> = [
     ['GET', { method: 'get' }, 'METHOD_NOT_ALLOWED'],
@@ -91,9 +124,14 @@ describe('plan', () => {
     assert.equal(refusalCode(p), 'MICROSERVICE_UNAVAILABLE')
     assert.equal((p as Refusal).refusal.detail, 'frozen')
   })
-  test('a backend before its handshake → MICROSERVICE_UNAVAILABLE', () => assert.equal(refusalCode(plan({}, new RecordingBackend(null))), 'MICROSERVICE_UNAVAILABLE'))
+  test('a backend before its handshake → MICROSERVICE_UNAVAILABLE', () =>
+    assert.equal(refusalCode(plan({}, new RecordingBackend(null))), 'MICROSERVICE_UNAVAILABLE'))
   test('a refusal of an XML request is written in XML', () => {
-    const p = plan({ contentType: 'application/xml', sequenceName: 'alphaParamArrayXmlInOutSequence', url: '/example/calculator/nope' })
+    const p = plan({
+      contentType: 'application/xml',
+      sequenceName: 'alphaParamArrayXmlInOutSequence',
+      url: '/example/calculator/nope'
+    })
     assert.ok(isRefusal(p))
     assert.equal(p.format, 'xml')
   })
@@ -136,7 +174,8 @@ describe('body reader', () => {
     assert.equal(r.push(chunk('def')), null)
     assert.equal(r.push(chunk('g'))?.code, 'BODY_TOO_LARGE')
     const ok = new BodyReader(-1, 6, 1000)
-    ok.push(chunk('abc')); ok.push(chunk('d'))
+    ok.push(chunk('abc'))
+    ok.push(chunk('d'))
     assert.equal(Buffer.from(ok.finish()).toString(), 'abcd')
   })
   test('a body above the inline size gets an ArrayBuffer of its own (movable to a worker)', () => {
@@ -155,15 +194,19 @@ describe('body reader', () => {
 /** The HTTP side as a recorder: the body is handed over in the chunks given. */
 class RecordingPort implements HttpPort<string[]> {
   answers: Answer[] = []
-  readBody (res: string[], sink: BodySink): void {
+  readBody(res: string[], sink: BodySink): void {
     res.forEach((c, k) => {
       const b = Buffer.from(c) // a view into Node's slab: hand over a copy of just its bytes, as uWS would
       sink.onChunk(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer, k === res.length - 1)
     })
     if (res.length === 0) sink.onChunk(new ArrayBuffer(0), true)
   }
-  write (_res: string[], answer: Answer): void { this.answers.push(answer) }
-  remoteAddress (): string { return '203.0.113.9' }
+  write(_res: string[], answer: Answer): void {
+    this.answers.push(answer)
+  }
+  remoteAddress(): string {
+    return '203.0.113.9'
+  }
 }
 
 const inline: Preparer = {
@@ -173,13 +216,16 @@ const inline: Preparer = {
   run: async (t: InvokeTask) => prepareInvoke(t)
 }
 
-function decodeInvoke (frame: Uint8Array): gateway.Invoke {
+function decodeInvoke(frame: Uint8Array): gateway.Invoke {
   const [len, at] = readVarint(frame, 0)!
   return gateway.Frame.decode(frame.subarray(at, at + len)).invoke as gateway.Invoke
 }
 
 describe('invocation through recording ports', () => {
-  function run (h: Partial<CallHead>, chunks: string[]): { port: RecordingPort, backend: RecordingBackend, pipeline: Pipeline<string[]>, inv: Invocation<string[]> } {
+  function run(
+    h: Partial<CallHead>,
+    chunks: string[]
+  ): { port: RecordingPort; backend: RecordingBackend; pipeline: Pipeline<string[]>; inv: Invocation<string[]> } {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
     const pipeline = new Pipeline(config, inline, backends(backend), port)
@@ -195,7 +241,10 @@ describe('invocation through recording ports', () => {
     const { port, backend, pipeline } = run(h, [body.slice(0, 4), body.slice(4)])
     assert.equal(backend.sent.length, 1)
     const inv = decodeInvoke(backend.sent[0]!.frame)
-    assert.deepEqual(inv.arguments.map((a) => Buffer.from(a).toString()), ['2', '30000000000000000000'])
+    assert.deepEqual(
+      inv.arguments.map((a) => Buffer.from(a).toString()),
+      ['2', '30000000000000000000']
+    )
     assert.equal(inv.context?.user, 'jdoe')
     assert.deepEqual(inv.context?.privilegeNames, ['a', 'b'])
     assert.equal(inv.context?.ip, '203.0.113.9')
@@ -236,7 +285,11 @@ describe('invocation through recording ports', () => {
     const { backend, pipeline, inv } = run({}, ['{"a":2,"b":3}'])
     const cancelled: number[] = []
     const call = backend.sent[0]!.call
-    call.connection = { cancel: (c) => { cancelled.push(c.callId) } }
+    call.connection = {
+      cancel: (c) => {
+        cancelled.push(c.callId)
+      }
+    }
     inv.onAborted()
     assert.deepEqual(cancelled, [call.callId])
     assert.equal(pipeline.inFlight, 0)
@@ -246,7 +299,12 @@ describe('invocation through recording ports', () => {
     const { port } = run({ method: 'options', origin: 'https://app.example' }, [])
     const a = port.answers[0]!
     assert.equal(a.status, 204)
-    assert.deepEqual(a.headers?.slice(0, 4), ['Allow', 'POST, OPTIONS', 'Access-Control-Allow-Methods', 'POST, OPTIONS'])
+    assert.deepEqual(a.headers?.slice(0, 4), [
+      'Allow',
+      'POST, OPTIONS',
+      'Access-Control-Allow-Methods',
+      'POST, OPTIONS'
+    ])
   })
 
   test('in-flight limit → OVERLOADED with Retry-After', () => {
@@ -261,4 +319,9 @@ describe('invocation through recording ports', () => {
     backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true })) // stops its executing-timeout timer
     assert.equal(pipeline.inFlight, 0)
   })
+})
+
+test('the uWS support check names the supported Node versions instead of crashing later', () => {
+  assert.equal(uwsSupportError('20.20.2'), null)
+  assert.match(uwsSupportError('22.3.0') ?? '', /supports Node 20 only; this is Node 22\.3\.0/)
 })
