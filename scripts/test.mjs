@@ -5,7 +5,8 @@
 //   --no-coverage      run without c8
 //   <text> ...         only the test files whose path contains one of the texts
 // A test that runs longer than TEST_TIMEOUT_MS (default 120 s) fails instead of hanging the run.
-import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync } from 'node:fs'
+import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
@@ -74,7 +75,11 @@ if (!values['no-coverage']) {
     ...nodeArgs
   ]
 }
-const r = spawnSync(command, args, { stdio: 'inherit', cwd: root })
+// Every temporary directory a test makes (platforms, deployments, zips, heap snapshots) goes under
+// one directory of this run, removed afterwards whatever happened.
+const scratch = mkdtempSync(join(tmpdir(), 'invocation-gateway-tests-'))
+const r = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: scratch } })
+rmSync(scratch, { recursive: true, force: true })
 
 // Coverage first, then the counts: the test summary closes the log.
 const summary = join(root, 'coverage', 'coverage-summary.json')

@@ -56,7 +56,9 @@ function open(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolvePromise, reject) => {
     yauzl.open(
       file,
-      { lazyEntries: true, autoClose: true, strictFileNames: true, validateEntrySizes: true },
+      // decodeStrings: false: entry names come as bytes and entryName() below is the one guard on
+      // them (yauzl's own check would otherwise stand in front of ours and hide whether ours works).
+      { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true },
       (err, zip) => {
         if (err !== null || zip === undefined)
           reject(new PackageError(`not a readable zip archive: ${err?.message ?? 'unknown error'}`))
@@ -88,6 +90,26 @@ class Meter extends Transform {
 }
 
 /**
+ * The entry's name, refused unless it is a plain relative path: UTF-8 (flag bit 11) or ASCII, no NUL,
+ * no backslash, not absolute, no empty, '.' or '..' segment. This is the guard against zip-slip.
+ */
+export function entryName(entry: yauzl.Entry): string {
+  const raw = entry.fileName as unknown as Buffer
+  const utf8 = (entry.generalPurposeBitFlag & 0x800) !== 0
+  if (!utf8 && raw.some((b) => b >= 0x80)) throw new PackageError('an entry name is not ASCII and not marked UTF-8')
+  const name = raw.toString(utf8 ? 'utf8' : 'latin1')
+  const shown = JSON.stringify(name).slice(1, -1)
+  if (name.includes('\\') || name.includes('\0'))
+    throw new PackageError(`'${shown}' has a backslash or NUL in its name`)
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) throw new PackageError(`'${shown}' is an absolute path`)
+  const segments = name.endsWith('/') ? name.slice(0, -1).split('/') : name.split('/')
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new PackageError(`'${shown}' would be written outside the package directory ('..', '.' or an empty segment)`)
+  }
+  return name
+}
+
+/**
  * Unpacks a package zip into `target` (which must not exist yet), refusing: names that are
  * absolute or climb out (`..`), links and other special files, more entries or bytes than the
  * limits, and anything not under one top-level directory. Returns that directory's name.
@@ -113,7 +135,7 @@ export async function unpackZip(
       zip.on('entry', (entry: yauzl.Entry) => {
         try {
           if (++entries > limits.maxEntries) throw new PackageError(`more than ${limits.maxEntries} entries`)
-          const name = entry.fileName
+          const name = entryName(entry)
           const parts = name.split('/')
           const first = parts[0]!
           if (parts.length < 2)
