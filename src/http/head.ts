@@ -3,41 +3,25 @@ import type { CallHead } from '../invoke/head'
 
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
- * callback. Every field is assigned in the constructor so all heads share one shape.
+ * callback. One object literal with the fields always in the same order, so all heads share one shape.
  */
-export class RequestHead implements CallHead {
-  readonly method: string
-  readonly url: string
-  readonly contentType: string
-  readonly accept: string
-  readonly contentLength: string
-  readonly apiId: string
-  readonly sequenceName: string
-  readonly privilegeNames: string
-  readonly locale: string
-  readonly requestId: string
-  readonly sessionId: string
-  readonly user: string
-  readonly clientApplicationName: string
-  readonly ip: string
-  readonly origin: string
-
-  constructor(req: HttpRequest) {
-    this.method = req.getMethod()
-    this.url = req.getUrl()
-    this.contentType = req.getHeader('content-type')
-    this.accept = req.getHeader('accept')
-    this.contentLength = req.getHeader('content-length')
-    this.apiId = req.getHeader('x-platform-api-id')
-    this.sequenceName = req.getHeader('x-platform-sequence-name')
-    this.privilegeNames = req.getHeader('x-platform-privilege-names')
-    this.locale = req.getHeader('x-platform-locale')
-    this.requestId = req.getHeader('x-platform-request-id')
-    this.sessionId = req.getHeader('x-platform-session-id')
-    this.user = req.getHeader('x-platform-user')
-    this.clientApplicationName = req.getHeader('x-platform-client-application-name')
-    this.ip = req.getHeader('x-platform-ip')
-    this.origin = req.getHeader('origin')
+export function copyHead(req: HttpRequest): CallHead {
+  return {
+    method: req.getMethod(),
+    url: req.getUrl(),
+    contentType: req.getHeader('content-type'),
+    accept: req.getHeader('accept'),
+    contentLength: req.getHeader('content-length'),
+    apiId: req.getHeader('x-platform-api-id'),
+    sequenceName: req.getHeader('x-platform-sequence-name'),
+    privilegeNames: req.getHeader('x-platform-privilege-names'),
+    locale: req.getHeader('x-platform-locale'),
+    requestId: req.getHeader('x-platform-request-id'),
+    sessionId: req.getHeader('x-platform-session-id'),
+    user: req.getHeader('x-platform-user'),
+    clientApplicationName: req.getHeader('x-platform-client-application-name'),
+    ip: req.getHeader('x-platform-ip'),
+    origin: req.getHeader('origin')
   }
 }
 

@@ -1,6 +1,6 @@
 import uWS from 'uWebSockets.js'
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
-import { RequestHead, remoteAddress } from './head'
+import { copyHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
 import { Pipeline, Invocation } from '../invoke/invoke'
@@ -25,7 +25,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.pipeline = new Pipeline(config, preparer, backends, this)
     this.app = uWS.App()
     this.app.any('/*', (res, req) => {
-      const inv = new Invocation(this.pipeline, res, new RequestHead(req))
+      const inv = new Invocation(this.pipeline, res, copyHead(req))
       // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
       res.onAborted(() => inv.onAborted())
       inv.begin()
