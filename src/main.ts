@@ -8,6 +8,10 @@ async function main(): Promise<void> {
   const port = await platform.start()
   const names = [...platform.manager.microservices.keys()].join(', ')
   console.log(`gateway listening on ${config.gateway.host}:${port}; microservices: ${names}`)
+  if (platform.edge !== null)
+    console.log(
+      `edge listening on ${config.edge.host}:${platform.edgePort}: /_swagger/{microservice}, /_eapi/ELASTIC_HTTP/…`
+    )
 
   let stopping = false
   const stop = (signal: string): void => {

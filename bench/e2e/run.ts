@@ -198,6 +198,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
       const port = await freePort()
+      const edgePort = await freePort()
       // A deployment directory of its own: the run never touches (or waits on) a running platform's.
       const home = mkdtempSync(join(tmpdir(), 'bench-platform-'))
       const gw = await start(
@@ -208,7 +209,9 @@ export async function run(o: RunOptions): Promise<RunResult> {
           PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
           PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
           PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
-          PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock'))
+          PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
+          PLATFORM__EDGE__host: '"127.0.0.1"',
+          PLATFORM__EDGE__port: String(edgePort)
         },
         /(gateway listening)/
       )

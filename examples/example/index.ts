@@ -32,34 +32,57 @@ function sumOfProducts(list: ReadonlyArray<{ a: number | null; b: number | null 
   return BigInt.asIntN(64, exact + BigInt(fast))
 }
 
-const calculator = service('calculator', [
-  // A: Integer, Integer → Integer (RMC only)
-  method('multiplyInts', { params: [t.Integer, t.Integer], returns: t.Integer, handler: (_ctx, a, b) => times(a, b) }),
-  // B: In → Out
-  method('multiply', {
-    params: [In],
-    returns: Out,
-    handler: (_ctx, input) => ({ result: times(input?.a ?? 0, input?.b ?? 0) })
-  }),
-  // C: In → Integer
-  method('multiplyToInt', {
-    params: [In],
-    returns: t.Integer,
-    handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0)
-  }),
-  // D: Integer, Integer → Out (RMC only)
-  method('multiplyIntsToOut', {
-    params: [t.Integer, t.Integer],
-    returns: Out,
-    handler: (_ctx, a, b) => ({ result: times(a, b) })
-  }),
-  // The large-argument case of the benchmarks: RMC [[{"a":..,"b":..}, ...], factor].
-  method('sumProducts', {
-    params: [t.list(In), t.Integer],
-    returns: t.Long,
-    handler: (_ctx, list, factor) => sumOfProducts(list ?? [], factor ?? 0)
-  })
-])
+const calculator = service(
+  'calculator',
+  [
+    // A: Integer, Integer → Integer (RMC only)
+    method('multiplyInts', {
+      params: [t.Integer, t.Integer],
+      returns: t.Integer,
+      handler: (_ctx, a, b) => times(a, b)
+    }),
+    // B: In → Out
+    method('multiply', {
+      params: [In],
+      returns: Out,
+      handler: (_ctx, input) => ({ result: times(input?.a ?? 0, input?.b ?? 0) }),
+      operation: {
+        summary: 'Multiplies a by b',
+        notes: 'Integer arithmetic as Java does it: a product beyond 32 bits wraps around.',
+        parameter: { name: 'in', description: 'the two factors', example: { a: 6, b: 7 } },
+        returns: { description: 'the product in `result`', example: { result: 42 } }
+      }
+    }),
+    // C: In → Integer
+    method('multiplyToInt', {
+      params: [In],
+      returns: t.Integer,
+      handler: (_ctx, input) => times(input?.a ?? 0, input?.b ?? 0),
+      operation: {
+        summary: 'Multiplies a by b and returns the bare number',
+        parameter: { name: 'in', description: 'the two factors', example: { a: 6, b: 7 } },
+        returns: { description: 'the product', example: 42 }
+      }
+    }),
+    // D: Integer, Integer → Out (RMC only)
+    method('multiplyIntsToOut', {
+      params: [t.Integer, t.Integer],
+      returns: Out,
+      handler: (_ctx, a, b) => ({ result: times(a, b) })
+    }),
+    // The large-argument case of the benchmarks: RMC [[{"a":..,"b":..}, ...], factor].
+    method('sumProducts', {
+      params: [t.list(In), t.Integer],
+      returns: t.Long,
+      handler: (_ctx, list, factor) => sumOfProducts(list ?? [], factor ?? 0)
+    })
+  ],
+  {
+    title: 'calculator',
+    description: 'The four operation kinds of SPEC; the ROA ones are documented here.',
+    tags: ['example']
+  }
+)
 
 const diagnostics = service('diagnostics', [
   method('context', {

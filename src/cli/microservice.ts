@@ -6,6 +6,7 @@ import { basename, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../config/config'
 import { readMicroserviceConfig } from '../runtime/package-config'
 import { zipDirectory } from '../platform/package/zip'
+import { generateDescription, DESCRIPTION_FILE } from '../platform/describe'
 import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
 
@@ -69,8 +70,15 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
   if (!existsSync(join(abs, config.entry)))
     throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
   const zip = resolve(out ?? `${config.name}-${config.version}.zip`)
-  const files = await zipDirectory(abs, config.name, zip)
-  return `packed ${config.name} ${config.version} (${files} files) into ${zip}`
+  // The API description travels in the package (SPEC: placed in the microservice directory).
+  const description = await generateDescription(abs).catch((err: unknown) => {
+    throw new CliError(
+      `cannot load ${config.entry} to describe its API: ${(err as Error).message.split('\n').slice(-3).join(' ')}`
+    )
+  })
+  const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))
+  const operations = Object.keys((JSON.parse(description) as { paths: object }).paths).length
+  return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA methods) into ${zip}`
 }
 
 async function upload(config: PlatformConfig, file: string, timeoutMs = 120000): Promise<string> {

@@ -64,6 +64,15 @@ export interface PlatformSection {
   instances: Record<string, number>
 }
 
+/** EDGE: the edge on :8000 (Swagger UI, descriptions, the /_eapi mapping) for this platform. */
+export interface EdgeSection {
+  enabled: boolean
+  host: string
+  port: number
+  /** Microservices whose UI and description the edge serves (SPEC's "addons"); ["*"] for all. */
+  swagger: string[]
+}
+
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
 export interface RemoteInstance {
   name: string
@@ -76,6 +85,7 @@ export interface PlatformConfig {
   pool: PoolOptions
   dispatch: DispatchOptions
   platform: PlatformSection
+  edge: EdgeSection
   /** directories: started as they are (development); remote: instances on other hosts. */
   microservices: { directories: string[]; remote: RemoteInstance[]; restartMinMs: number; restartMaxMs: number }
 }
@@ -176,6 +186,9 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const ms = section(raw.MICROSERVICES, 'MICROSERVICES')
   const pf = section(raw.PLATFORM, 'PLATFORM')
   const unpack = section(pf.unpack, 'PLATFORM.unpack')
+  const edge = section(raw.EDGE, 'EDGE')
+  if (typeof edge.enabled !== 'boolean')
+    throw new ConfigError(`EDGE.enabled: must be true or false, got ${JSON.stringify(edge.enabled)}`)
   const remote = ms.remote ?? []
   if (!Array.isArray(remote)) throw new ConfigError('MICROSERVICES.remote: must be a list of { name, host, port }')
   const config: PlatformConfig = {
@@ -234,6 +247,12 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
         maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),
         maxTotalBytes: int(unpack, 'maxTotalBytes', 'PLATFORM.unpack', 1)
       }
+    },
+    edge: {
+      enabled: edge.enabled,
+      host: str(edge, 'host', 'EDGE'),
+      port: int(edge, 'port', 'EDGE', 0, 65535),
+      swagger: strings(edge, 'swagger', 'EDGE')
     },
     microservices: {
       remote: remote.map((r, k) => {

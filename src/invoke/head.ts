@@ -22,18 +22,7 @@ export interface CallHead {
   readonly origin: string
 }
 
-/** The nine X-PLATFORM-* request headers of SPEC, in their canonical spelling. */
-export const PLATFORM_HEADERS = [
-  'X-PLATFORM-API-ID',
-  'X-PLATFORM-Privilege-Names',
-  'X-PLATFORM-Locale',
-  'X-PLATFORM-Sequence-Name',
-  'X-PLATFORM-Request-ID',
-  'X-PLATFORM-Session-ID',
-  'X-PLATFORM-User',
-  'X-PLATFORM-Client-Application-Name',
-  'X-PLATFORM-IP'
-] as const
+export { PLATFORM_HEADERS } from '../core/http-names'
 
 /** X-PLATFORM-Privilege-Names: names separated by ';', blanks dropped. */
 export function splitNames(header: string): string[] {

@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { existsSync, mkdirSync } from 'node:fs'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
 import type { HostMessage } from '../runtime/host'
-import { hostEnv } from '../runtime/host-env'
+import { hostEnv, HOST_FILE } from '../runtime/host-env'
+import { ensureDescription } from './describe'
 import type { MicroserviceDirectory } from '../dispatch/directory'
 
-export const HOST_FILE = join(__dirname, '..', 'runtime', 'host.js')
+export { HOST_FILE }
 
 export interface ManagerOptions {
   restartMinMs: number
@@ -349,6 +350,11 @@ export class MicroserviceManager {
   async deploy(dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
     if (!existsSync(join(dir, config.entry)))
       throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+    // The edge's description: the package's own, or generated now. A package whose code cannot even
+    // be loaded fails below, when its instances start, with the reason; here it only has no description.
+    await ensureDescription(dir).catch((err: unknown) =>
+      this.log(`${config.name}: no API description: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+    )
     const existing = this.microservices.get(config.name)
     if (existing !== undefined && existing.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) {
       await existing.replace(dir, config)

@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
 import { Gateway } from '../http/server'
+import { Edge, type Descriptions } from '../http/edge'
+import { DescriptionFiles } from './describe'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/directory'
 import { MicroserviceManager, type ManagerOptions } from './manager'
@@ -14,6 +16,8 @@ export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
   host?: string
   port?: number
+  /** Overrides the edge's port (tests use 0). */
+  edgePort?: number
   manager?: Partial<ManagerOptions>
   log?: (line: string) => void
 }
@@ -29,7 +33,10 @@ export class Platform {
   readonly manager: MicroserviceManager
   readonly deployer: Deployer
   readonly control: ControlServer
+  /** The edge on :8000, when EDGE.enabled. */
+  readonly edge: Edge | null
   port = 0
+  edgePort = 0
   private readonly log: (line: string) => void
 
   constructor(
@@ -60,6 +67,21 @@ export class Platform {
       this.log
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
+    this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions()) : null
+  }
+
+  /** The edge's view of what is deployed: the current directory's description of each enabled microservice. */
+  private descriptions(): Descriptions {
+    const files = new DescriptionFiles()
+    const all = this.config.edge.swagger.includes('*')
+    const enabled = new Set(this.config.edge.swagger)
+    return {
+      get: (name) => {
+        if (!all && !enabled.has(name)) return null
+        const ms = this.manager.get(name)
+        return ms === undefined ? null : files.read(ms.dir)
+      }
+    }
   }
 
   /**
@@ -80,6 +102,12 @@ export class Platform {
       this.options.host ?? this.config.gateway.host,
       this.options.port ?? this.config.gateway.port
     )
+    if (this.edge !== null) {
+      this.edgePort = await this.edge.listen({
+        host: this.options.host ?? this.config.edge.host,
+        port: this.options.edgePort ?? this.config.edge.port
+      })
+    }
     return this.port
   }
 
@@ -107,6 +135,7 @@ export class Platform {
 
   async stop(): Promise<void> {
     this.deployer.close()
+    this.edge?.close()
     await this.gateway.close(2000)
     await this.control.close()
     await this.manager.stopAll()

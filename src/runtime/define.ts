@@ -17,6 +17,40 @@ export interface CallContext {
   readonly signal: AbortSignal
 }
 
+/**
+ * SPEC's parameter annotation: how the API description presents the method's one (ROA) parameter.
+ * Documentation only; it changes nothing about invocation.
+ */
+export interface ParameterNote {
+  /** The name shown for the request body. */
+  readonly name?: string
+  readonly description?: string
+  /** An example value, as the method receives it (the description shows it in the wire shapes). */
+  readonly example?: unknown
+  /** Whether a body must be sent; default true. */
+  readonly required?: boolean
+}
+
+/**
+ * SPEC's operation annotation: a method that has one appears in the generated API description
+ * (ROA methods only: exactly one parameter). Documentation only.
+ */
+export interface OperationNote {
+  readonly summary: string
+  /** Longer text (Markdown), shown under the summary. */
+  readonly notes?: string
+  readonly parameter?: ParameterNote
+  /** An example of the returned value. */
+  readonly returns?: { readonly description?: string; readonly example?: unknown }
+}
+
+/** SPEC's API annotation on a service: how its group is titled in the description. Documentation only. */
+export interface ApiNote {
+  readonly title?: string
+  readonly description?: string
+  readonly tags?: readonly string[]
+}
+
 /** A method as the runtime keeps it; its handler's argument types follow from `params`. */
 export interface MethodDefinition {
   readonly name: string
@@ -25,11 +59,14 @@ export interface MethodDefinition {
   /** Only a privileged call may run it (403 PRIVILEGE_DENIED otherwise). */
   readonly privileged: boolean
   readonly handler: (ctx: CallContext, ...args: never[]) => unknown
+  /** Present when the method is documented (it then appears in the API description). */
+  readonly operation: OperationNote | null
 }
 
 export interface ServiceDefinition {
   readonly name: string
   readonly methods: readonly MethodDefinition[]
+  readonly api: ApiNote | null
 }
 
 /** Decides whether a call is privileged from X-PLATFORM-Privilege-Names. */
@@ -55,6 +92,8 @@ export interface MethodOptions<P extends readonly Descriptor[], R extends Descri
   returns: R
   privileged?: boolean
   handler: (ctx: CallContext, ...args: InferTuple<P>) => Infer<R> | Promise<Infer<R>>
+  /** Documents the method in the API description (SPEC's operation annotation). */
+  operation?: OperationNote
 }
 
 /** Declares a method; TypeScript checks the handler against the descriptors. */
@@ -67,12 +106,14 @@ export function method<const P extends readonly Descriptor[], R extends Descript
     params: options.params,
     returns: options.returns,
     privileged: options.privileged === true,
-    handler: options.handler as unknown as MethodDefinition['handler']
+    handler: options.handler as unknown as MethodDefinition['handler'],
+    operation: options.operation ?? null
   })
 }
 
-export function service(name: string, methods: readonly MethodDefinition[]): ServiceDefinition {
-  return Object.freeze({ name, methods })
+/** Declares a service; `api` documents it in the API description (SPEC's API annotation). */
+export function service(name: string, methods: readonly MethodDefinition[], api?: ApiNote): ServiceDefinition {
+  return Object.freeze({ name, methods, api: api ?? null })
 }
 
 export function defineMicroservice(definition: MicroserviceDefinition): MicroserviceDefinition {

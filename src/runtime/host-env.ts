@@ -11,6 +11,9 @@ export const RUNTIME_PACKAGE = 'invocation-gateway'
  */
 export const MODULES_DIR = join(__dirname, '..', '..', 'modules')
 
+/** The process that runs one microservice (src/runtime/host.ts, compiled). */
+export const HOST_FILE = join(__dirname, 'host.js')
+
 /** The environment of a microservice host process. */
 export function hostEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const nodePath =

@@ -1,8 +1,11 @@
 // The process of one microservice: `node host.js <microservice directory>`. Started by the
 // platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
+// `node host.js --describe <directory>` prints the microservice's OpenAPI description and exits:
+// the microservice's code runs in a process of its own, never in the platform's or the CLI's.
 import { join, resolve } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
-import { readMicroserviceConfig } from './package-config'
+import { readMicroserviceConfig, type MicroserviceConfig } from './package-config'
+import { describeMicroservice } from './openapi'
 import { MicroserviceServer } from './server'
 import type { MicroserviceDefinition } from './define'
 import { bindHost } from './availability'
@@ -29,8 +32,8 @@ function loadDefinition(file: string): MicroserviceDefinition {
   return def
 }
 
-async function main(): Promise<void> {
-  const dir = resolve(process.argv[2] ?? '.')
+/** The package's config and its code's definition, with the config's overrides applied. */
+function loadMicroservice(dir: string): { config: MicroserviceConfig; def: MicroserviceDefinition } {
   const config = readMicroserviceConfig(dir)
   const code = loadDefinition(join(dir, config.entry))
   const def: MicroserviceDefinition = {
@@ -39,6 +42,24 @@ async function main(): Promise<void> {
       config.platformRegularExpressionToRemotelyEnabled ?? code.platformRegularExpressionToRemotelyEnabled,
     aliases: { ...code.aliases, ...config.aliases }
   }
+  return { config, def }
+}
+
+function describe(dir: string): void {
+  const { config, def } = loadMicroservice(dir)
+  const doc = describeMicroservice({
+    name: config.name,
+    version: config.version,
+    definition: def,
+    aliases: new Map(Object.entries(def.aliases ?? {}))
+  })
+  process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`)
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--describe') return describe(resolve(process.argv[3] ?? '.'))
+  const dir = resolve(process.argv[2] ?? '.')
+  const { config, def } = loadMicroservice(dir)
   const server = new MicroserviceServer(def, {
     name: config.name,
     version: config.version,

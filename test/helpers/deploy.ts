@@ -43,6 +43,7 @@ export async function startDeployPlatform(
     const platform = new Platform(loadConfig(configFile, {}), {
       host: '127.0.0.1',
       port: 0,
+      edgePort: 0,
       manager: { stdio: 'quiet' },
       log: () => {}
     })

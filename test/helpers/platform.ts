@@ -60,6 +60,7 @@ export async function startPlatform(
   const platform = new Platform(testConfig(overrides), {
     host: '127.0.0.1',
     port: 0,
+    edgePort: 0,
     manager: { stdio: 'quiet' },
     log: () => {}
   })

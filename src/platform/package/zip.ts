@@ -26,8 +26,16 @@ export class PackageError extends Error {
   }
 }
 
-/** Zips `dir` with the directory itself at the top level, named `topName`. Links are refused. */
-export async function zipDirectory(dir: string, topName: string, outFile: string): Promise<number> {
+/**
+ * Zips `dir` with the directory itself at the top level, named `topName`. Links are refused.
+ * `extra` adds generated files (name inside the directory → content), replacing files of that name.
+ */
+export async function zipDirectory(
+  dir: string,
+  topName: string,
+  outFile: string,
+  extra: ReadonlyMap<string, string> = new Map()
+): Promise<number> {
   const zip = new yazl.ZipFile()
   let files = 0
   const walk = (d: string): void => {
@@ -35,7 +43,9 @@ export async function zipDirectory(dir: string, topName: string, outFile: string
       const p = join(d, name)
       const st = lstatSync(p)
       if (st.isSymbolicLink()) throw new PackageError(`${p} is a link; a package holds plain files only`)
-      const inZip = `${topName}/${relative(dir, p).split(sep).join('/')}`
+      const inDir = relative(dir, p).split(sep).join('/')
+      const inZip = `${topName}/${inDir}`
+      if (extra.has(inDir)) continue
       if (st.isDirectory()) {
         zip.addEmptyDirectory(inZip)
         walk(p)
@@ -47,6 +57,10 @@ export async function zipDirectory(dir: string, topName: string, outFile: string
   }
   if (!statSync(dir).isDirectory()) throw new PackageError(`${dir} is not a directory`)
   walk(dir)
+  for (const [name, content] of extra) {
+    zip.addBuffer(Buffer.from(content), `${topName}/${name}`, { mode: 0o100644 })
+    files++
+  }
   zip.end()
   await pipeline(zip.outputStream, createWriteStream(outFile))
   return files

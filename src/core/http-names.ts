@@ -1,0 +1,25 @@
+/** Names of the HTTP contract that both the gateway and the generated descriptions use. */
+
+/** SPEC: the base path of a description, mapped by the edge to the gateway's /{ms}/{svc}/{method}. */
+export const EDGE_API_PREFIX = '/_eapi/ELASTIC_HTTP'
+/** SPEC: where the edge serves a microservice's UI. */
+export const SWAGGER_PREFIX = '/_swagger'
+
+/** The nine X-PLATFORM-* request headers of SPEC, in their canonical spelling, with what they mean. */
+export const PLATFORM_HEADER_NOTES = [
+  { name: 'X-PLATFORM-API-ID', description: 'Invocation mode: ROA (the default) or RMC (case sensitive)' },
+  { name: 'X-PLATFORM-Privilege-Names', description: 'Privileged names separated by ";", for the permission resolver' },
+  { name: 'X-PLATFORM-Locale', description: 'Locale for translation, e.g. en' },
+  {
+    name: 'X-PLATFORM-Sequence-Name',
+    description:
+      'Sequence that reads the body and writes the answer; XML bodies need an XML sequence (alphaParamArrayXmlInOutSequence)'
+  },
+  { name: 'X-PLATFORM-Request-ID', description: 'Request identifier; generated when absent and echoed on the answer' },
+  { name: 'X-PLATFORM-Session-ID', description: 'Session identifier' },
+  { name: 'X-PLATFORM-User', description: 'User' },
+  { name: 'X-PLATFORM-Client-Application-Name', description: 'Name of the calling application' },
+  { name: 'X-PLATFORM-IP', description: "Client's IP address; the peer's address when absent" }
+] as const
+
+export const PLATFORM_HEADERS = PLATFORM_HEADER_NOTES.map((h) => h.name)

@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import uWS from 'uWebSockets.js'
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
+import { toProblem, renderProblemJson, statusLine } from '../errors/problem'
+import type { Failure } from '../errors/codes'
+import { Invocation } from '../invoke/invoke'
+import { copyHead } from './head'
+import type { Gateway } from './server'
+
+/** Where the edge finds a microservice's description; the platform implements it from its deployments. */
+export interface Descriptions {
+  /** The description's JSON text, or null when the microservice is unknown or has no UI enabled. */
+  get(microservice: string): string | null
+}
+
+export interface EdgeOptions {
+  host: string
+  port: number
+}
+
+/**
+ * The edge on :8000 (SPEC, "API description and UI"): `/_swagger/{ms}` serves Swagger UI for the
+ * microservice's description, `/_swagger/{ms}/openapi.json` the description itself, and
+ * `/_eapi/ELASTIC_HTTP/{ms}/{svc}/{method}` is the same call as the gateway's `/{ms}/{svc}/{method}`:
+ * it runs through the gateway's own pipeline in this process, so the hop costs no second request.
+ * It serves this platform only; balancing across platforms is nginx's job (`microservice edge
+ * nginx-config`). What it serves follows deploys at once: descriptions are looked up per request.
+ */
+export class Edge {
+  readonly app: TemplatedApp
+  private listenSocket: us_listen_socket | null = null
+  port = 0
+
+  constructor(
+    gateway: Gateway,
+    private readonly descriptions: Descriptions
+  ) {
+    this.app = uWS.App()
+    this.app.any(`${EDGE_API_PREFIX}/*`, (res, req) => {
+      // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
+      // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
+      const url = req.getUrl().slice(EDGE_API_PREFIX.length)
+      const inv = new Invocation(gateway.pipeline, res, copyHead(req, url === '' ? '/' : url))
+      res.onAborted(() => inv.onAborted())
+      inv.begin()
+    })
+    this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/openapi.json`, (res, req) => this.description(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.any('/*', (res, req) => {
+      const url = req.getUrl()
+      this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `'${bounded(url)}' is not served by the edge` })
+    })
+  }
+
+  private page(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+    this.send(res, 200, 'text/html; charset=utf-8', swaggerPage(name))
+  }
+
+  private init(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+    this.send(res, 200, 'text/javascript; charset=utf-8', initScript(name))
+  }
+
+  private description(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    const text = name === null ? null : this.descriptions.get(name)
+    if (text === null) return this.unknown(res, ms)
+    this.send(res, 200, 'application/json; charset=utf-8', text)
+  }
+
+  private asset(res: HttpResponse, file: string): void {
+    const a = ASSETS.get(file)
+    if (a === undefined) return this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `no UI file '${bounded(file)}'` })
+    this.send(res, 200, a.type, a.load(), 'public, max-age=86400')
+  }
+
+  private unknown(res: HttpResponse, ms: string): void {
+    this.problem(res, {
+      code: 'UNKNOWN_MICROSERVICE',
+      detail: `no microservice '${bounded(ms)}' with an API description is deployed here`
+    })
+  }
+
+  private problem(res: HttpResponse, f: Failure): void {
+    const p = toProblem(f, randomUUID())
+    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p))
+  }
+
+  private send(res: HttpResponse, status: number, type: string, body: string | Uint8Array, cache = 'no-cache'): void {
+    res.cork(() => {
+      res.writeStatus(statusLine(status))
+      res.writeHeader('Content-Type', type)
+      res.writeHeader('Cache-Control', cache)
+      res.writeHeader('X-Content-Type-Options', 'nosniff')
+      res.end(body)
+    })
+  }
+
+  listen(options: EdgeOptions): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(options.host, options.port, (token) => {
+        if (token === false) return reject(new Error(`the edge cannot listen on ${options.host}:${options.port}`))
+        this.listenSocket = token
+        this.port = uWS.us_socket_local_port(token)
+        resolve(this.port)
+      })
+    })
+  }
+
+  close(): void {
+    if (this.listenSocket !== null) {
+      uWS.us_listen_socket_close(this.listenSocket)
+      this.listenSocket = null
+    }
+    // close() exists in this uWS build (it ends every connection) but not in its typings.
+    ;(this.app as TemplatedApp & { close(): void }).close()
+  }
+}
+
+function decode(s: string): string | null {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}
+
+/** Echoed input is cut short: a 100 kB URL must not make a 100 kB problem body. */
+function bounded(s: string): string {
+  return s.length > 200 ? `${s.slice(0, 200)}…` : s
+}
+
+const UI_DIR = join(require.resolve('swagger-ui-dist/package.json'), '..')
+
+/** The UI's static files, from the swagger-ui-dist package (served locally; no CDN), read once on first use. */
+const ASSETS: ReadonlyMap<string, { type: string; load: () => Buffer }> = new Map(
+  (
+    [
+      ['swagger-ui.css', 'text/css; charset=utf-8'],
+      ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+      ['favicon-32x32.png', 'image/png'],
+      ['favicon-16x16.png', 'image/png']
+    ] as const
+  ).map(([file, type]) => {
+    let bytes: Buffer | null = null
+    return [file, { type, load: (): Buffer => (bytes ??= readFileSync(join(UI_DIR, file))) }] as const
+  })
+)
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+function swaggerPage(ms: string): string {
+  const title = escapeHtml(ms)
+  const base = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}: API</title>
+<link rel="icon" type="image/png" href="${SWAGGER_PREFIX}/~ui/favicon-32x32.png" sizes="32x32">
+<link rel="stylesheet" href="${SWAGGER_PREFIX}/~ui/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${SWAGGER_PREFIX}/~ui/swagger-ui-bundle.js"></script>
+<script src="${base}/init.js"></script>
+</body>
+</html>
+`
+}
+
+function initScript(ms: string): string {
+  const url = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}/openapi.json`
+  return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(url)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })\n`
+}
