@@ -3,7 +3,8 @@ import type { CallHead } from '../invoke/head'
 
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
- * callback. `url` replaces the path (the edge strips its prefix). One object literal with the fields always in the same order, so all heads share one shape.
+ * callback. `url` replaces the path (the edge strips its prefix). One object literal with the
+ * fields always in the same order, so all heads share one shape.
  */
 export function copyHead(req: HttpRequest, url: string = req.getUrl()): CallHead {
   return {
