@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import uWS from 'uWebSockets.js'
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
 import { toProblem, renderProblemJson, statusLine } from '../errors/problem'
 import type { Failure } from '../errors/codes'
@@ -39,14 +39,16 @@ export class Edge {
     private readonly descriptions: Descriptions
   ) {
     this.app = uWS.App()
-    this.app.any(`${EDGE_API_PREFIX}/*`, (res, req) => {
-      // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
-      // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
+    // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
+    // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
+    const call = (res: HttpResponse, req: HttpRequest): void => {
       const url = req.getUrl().slice(EDGE_API_PREFIX.length)
       const inv = new Invocation(gateway.pipeline, res, copyHead(req, url === '' ? '/' : url))
       res.onAborted(() => inv.onAborted())
       inv.begin()
-    })
+    }
+    this.app.any(EDGE_API_PREFIX, call)
+    this.app.any(`${EDGE_API_PREFIX}/*`, call)
     this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
     this.app.get(`${SWAGGER_PREFIX}/:ms/openapi.json`, (res, req) => this.description(res, req.getParameter(0) ?? ''))
     this.app.get(`${SWAGGER_PREFIX}/:ms/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
@@ -92,12 +94,20 @@ export class Edge {
 
   private problem(res: HttpResponse, f: Failure): void {
     const p = toProblem(f, randomUUID())
-    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p))
+    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
   }
 
-  private send(res: HttpResponse, status: number, type: string, body: string | Uint8Array, cache = 'no-cache'): void {
+  private send(
+    res: HttpResponse,
+    status: number,
+    type: string,
+    body: string | Uint8Array,
+    cache = 'no-cache',
+    requestId = ''
+  ): void {
     res.cork(() => {
       res.writeStatus(statusLine(status))
+      if (requestId !== '') res.writeHeader('X-PLATFORM-Request-ID', requestId)
       res.writeHeader('Content-Type', type)
       res.writeHeader('Cache-Control', cache)
       res.writeHeader('X-Content-Type-Options', 'nosniff')

@@ -1,0 +1,142 @@
+// The edge on :8000 against a real platform (gateway, edge, microservice processes): the UI page, the
+// description that `microservice pack` puts in the zip, the /_eapi mapping with the gateway's errors,
+// every documented example accepted with an answer that matches the documented schema, and deploy,
+// redeploy and remove followed without a restart.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, cpSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
+import { post, problem, until, EXAMPLE_DIR } from '../helpers/platform'
+import { schemaChecker, pointerKey } from '../helpers/openapi'
+
+const work = mkdtempSync(join(tmpdir(), 'edge-test-'))
+type Doc = { paths: Record<string, { post: any }> } // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('the embedded edge', () => {
+  let d: DeployPlatform
+  let edge = ''
+  before(async () => {
+    d = await startDeployPlatform()
+    edge = `http://127.0.0.1:${d.platform.edgePort}`
+    // The real command: pack puts the description in the zip; upload deploys it.
+    const dir = join(work, 'example')
+    cpSync(EXAMPLE_DIR, dir, { recursive: true })
+    const packed = await cli(d.configFile, 'pack', dir, join(work, 'example.zip'))
+    assert.equal(packed.code, 0, packed.stderr)
+    assert.match(packed.stdout, /2 documented ROA methods/)
+    const up = await cli(d.configFile, 'upload', join(work, 'example.zip'))
+    assert.equal(up.code, 0, up.stderr)
+  })
+  after(() => d.stop())
+
+  async function description(): Promise<{ status: number; doc: Doc | null }> {
+    const r = await fetch(`${edge}/_swagger/example/openapi.json`)
+    return { status: r.status, doc: r.status === 200 ? ((await r.json()) as Doc) : null }
+  }
+
+  test('GET /_swagger/example is the Swagger UI page, its files served locally', async () => {
+    const r = await fetch(`${edge}/_swagger/example`)
+    assert.equal(r.status, 200)
+    assert.match(r.headers.get('content-type') ?? '', /text\/html/)
+    const html = await r.text()
+    assert.match(html, /swagger-ui-bundle\.js/)
+    assert.doesNotMatch(html, /https?:\/\//, 'no CDN')
+    const bundle = await fetch(`${edge}/_swagger/~ui/swagger-ui-bundle.js`)
+    assert.equal(bundle.status, 200)
+    assert.ok((await bundle.arrayBuffer()).byteLength > 100_000)
+    assert.equal((await fetch(`${edge}/_swagger/~ui/..%2Fpackage.json`)).status, 404)
+  })
+
+  test('the description lists the ROA methods multiply and multiplyToInt only', async () => {
+    const { status, doc } = await description()
+    assert.equal(status, 200)
+    assert.deepEqual(Object.keys(doc!.paths).sort(), ['/calculator/multiply', '/calculator/multiplyToInt'])
+  })
+
+  test('POST /_eapi/ELASTIC_HTTP/example/calculator/multiply is the gateway call', async () => {
+    const r = await post(edge, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":6,"b":7}', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-Request-ID': 'edge-1'
+    })
+    assert.equal(r.status, 200)
+    assert.equal(r.text, '{"result":42}')
+    assert.equal(r.headers.get('x-platform-request-id'), 'edge-1')
+    const xml = await post(
+      edge,
+      '/_eapi/ELASTIC_HTTP/example/calculator/multiplyIntsToOut',
+      '<paramArray><int>6</int><int>7</int></paramArray>',
+      {
+        'Content-Type': 'application/xml',
+        'X-PLATFORM-API-ID': 'RMC',
+        'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+      }
+    )
+    assert.equal(xml.text, '<out>\n  <result>42</result>\n</out>')
+  })
+
+  test('a short path or an unknown microservice gets the error table problem', async () => {
+    const short = await post(edge, '/_eapi/ELASTIC_HTTP/example/calculator', '{}')
+    assert.equal(short.status, 404)
+    assert.equal(problem(short).code, 'ROUTE_NOT_FOUND')
+    const bare = await post(edge, '/_eapi/ELASTIC_HTTP', '{}')
+    assert.equal(problem(bare).code, 'ROUTE_NOT_FOUND')
+    const unknown = await post(edge, '/_eapi/ELASTIC_HTTP/nope/calculator/multiply', '{}')
+    assert.equal(problem(unknown).code, 'UNKNOWN_MICROSERVICE')
+    const ui = await fetch(`${edge}/_swagger/nope`)
+    assert.equal(ui.status, 404)
+    assert.equal(((await ui.json()) as { code: string }).code, 'UNKNOWN_MICROSERVICE')
+    const other = await post(edge, '/elsewhere', '{}')
+    assert.equal(problem(other).code, 'ROUTE_NOT_FOUND')
+  })
+
+  test('every documented example body is accepted, and the answer matches the documented schema', async () => {
+    const { doc } = await description()
+    const check = schemaChecker(doc!)
+    let checked = 0
+    for (const [path, item] of Object.entries(doc!.paths)) {
+      const op = item.post
+      const json = op.requestBody.content['application/json']
+      const r = await post(edge, `/_eapi/ELASTIC_HTTP/example${path}`, JSON.stringify(json.example))
+      assert.equal(r.status, 200, `${path}: ${r.text}`)
+      const answer = JSON.parse(r.text) as unknown
+      const pointer = `#/paths/${pointerKey(path)}/post/responses/200/content/application~1json/schema`
+      assert.deepEqual(check(pointer, answer), [], path)
+      assert.deepEqual(answer, op.responses['200'].content['application/json'].example, path)
+      const xml = op.requestBody.content['application/xml']
+      const rx = await post(edge, `/_eapi/ELASTIC_HTTP/example${path}`, xml.example as string, {
+        'Content-Type': 'application/xml',
+        'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+      })
+      assert.equal(rx.status, 200, `${path} (XML): ${rx.text}`)
+      assert.equal(rx.text, op.responses['200'].content['application/xml'].example, path)
+      checked += 2
+    }
+    assert.equal(checked, 4)
+  })
+
+  test('a redeploy changes what the edge serves; a remove takes it away; nothing restarts', async () => {
+    const pid = process.pid
+    const port = d.platform.edgePort
+    // v2 exposes only diagnostics (the config overrides the code): no documented ROA method is left.
+    const zip = await packCopy(EXAMPLE_DIR, work, (c) => {
+      c.version = '2.0.0'
+      c.platformRegularExpressionToRemotelyEnabled = ['diagnostics']
+    })
+    const up = await cli(d.configFile, 'upload', zip)
+    assert.equal(up.code, 0, up.stderr)
+    await until(
+      async () => Object.keys((await description()).doc?.paths ?? { x: 1 }).length === 0,
+      10000,
+      'the v2 description'
+    )
+    const { doc } = await description()
+    assert.equal((doc as unknown as { info: { version: string } }).info.version, '2.0.0')
+    assert.equal((await cli(d.configFile, 'remove', 'example')).code, 0)
+    assert.equal((await description()).status, 404)
+    assert.equal((await fetch(`${edge}/_swagger/example`)).status, 404)
+    assert.equal(d.platform.edgePort, port)
+    assert.equal(process.pid, pid)
+  })
+})
