@@ -9,6 +9,9 @@ import { zipDirectory } from '../platform/package/zip'
 import { generateDescription, DESCRIPTION_FILE } from '../platform/describe'
 import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
+import { nginxEdgeConfig, parseNode } from '../platform/nginx'
+import { parseArgs } from 'node:util'
+import { writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>
 
@@ -20,6 +23,8 @@ const USAGE = `usage: microservice <command>
   start <name>           start it again
   remove <name>          stop it and delete its deployment
   logs <name> [lines]    the last lines its processes printed (default 100)
+  edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX]
+                         the nginx configuration of one edge in front of several platforms
 
 The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 
@@ -104,6 +109,44 @@ async function upload(config: PlatformConfig, file: string, timeoutMs = 120000):
   return r.message
 }
 
+/** `microservice edge nginx-config`: writes (or prints) the nginx edge for the given platform nodes. */
+function edgeCommand(config: PlatformConfig, args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string', multiple: true },
+      listen: { type: 'string', default: '8000' },
+      out: { type: 'string' },
+      standalone: { type: 'string' }
+    }
+  })
+  if (positionals[0] !== 'nginx-config')
+    throw new CliError('usage: microservice edge nginx-config [--node host:port[:edgePort]]...')
+  const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map((n) => {
+    try {
+      return parseNode(n)
+    } catch (err) {
+      throw new CliError((err as Error).message)
+    }
+  })
+  const text = nginxEdgeConfig({
+    nodes,
+    listen: values.listen,
+    maxBodyBytes: config.gateway.maxBodyBytes,
+    executingTimeoutMs: config.gateway.executingTimeoutMs,
+    standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
+  })
+  if (values.out === undefined) process.stdout.write(text)
+  else {
+    writeFileSync(values.out, text)
+    console.log(
+      `wrote the nginx edge for ${nodes.length} node(s) to ${values.out}; check it with nginx -t, then nginx -s reload`
+    )
+  }
+  return 0
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, a, b] = argv
   try {
@@ -117,6 +160,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0
     }
     const config = loadConfig()
+    if (command === 'edge') return edgeCommand(config, argv.slice(1))
     const need = (what: string): string => {
       if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`)
       return a

@@ -20,6 +20,8 @@ export class Pipeline<R> {
   readonly retryAfter: string
   /** Requests holding a body or a call right now. */
   inFlight = 0
+  /** Requests answered since start (any status). */
+  answered = 0
   private callIds = 0
 
   constructor(
@@ -192,6 +194,7 @@ export class Invocation<R> implements PendingCall, BodySink {
   private write(answer: Answer): void {
     if (this.aborted || this.answered) return
     this.answered = true
+    this.p.answered++
     this.p.http.write(this.res, answer)
     this.release()
   }

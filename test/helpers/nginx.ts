@@ -1,0 +1,74 @@
+// A real nginx (Debian's package; scripts/ensure-debian.sh installs it when missing) running the
+// configuration `microservice edge nginx-config --standalone` writes, in a directory of its own.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { createServer } from 'node:net'
+import { nginxEdgeConfig, type EdgeNode } from '../../src/platform/nginx'
+
+const ROOT = join(__dirname, '..', '..', '..')
+
+export function ensureNginx(): string {
+  execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'nginx:nginx-light'], { stdio: 'inherit' })
+  for (const p of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(p)) return p
+  return 'nginx'
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+export interface RunningNginx {
+  url: string
+  prefix: string
+  config: string
+  stop(): Promise<void>
+}
+
+export async function startNginx(
+  nodes: EdgeNode[],
+  limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 }
+): Promise<RunningNginx> {
+  const bin = ensureNginx()
+  const prefix = mkdtempSync(join(tmpdir(), 'nginx-edge-'))
+  for (const d of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(join(prefix, d))
+  const port = await freePort()
+  const config = nginxEdgeConfig({ nodes, listen: `127.0.0.1:${port}`, ...limits, standalone: { prefix } })
+  // As root, nginx's workers run as nobody: they must be able to use the temporary directories.
+  const text = process.getuid?.() === 0 ? `user root;\n${config}` : config
+  writeFileSync(join(prefix, 'nginx.conf'), text)
+  execFileSync(bin, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'pipe' })
+  const child: ChildProcess = spawn(bin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 10000
+  for (;;) {
+    try {
+      await fetch(`${url}/`)
+      break
+    } catch {
+      if (Date.now() > deadline)
+        throw new Error(`nginx did not start: ${readFileSync(join(prefix, 'error.log'), 'utf8')}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+  return {
+    url,
+    prefix,
+    config: text,
+    async stop() {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()))
+      child.kill('SIGQUIT')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(prefix, { recursive: true, force: true })
+    }
+  }
+}

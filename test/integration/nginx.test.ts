@@ -1,0 +1,107 @@
+// Many platforms, one edge: a real nginx running the configuration `microservice edge nginx-config`
+// writes, in front of two real platforms. Calls spread over both; a deploy reaches both and the UI
+// through nginx shows the new description; a POST in flight on a node that dies is answered 502 and
+// never sent to the other; with one node down every call succeeds on the other, each answered once.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
+import { post, until, EXAMPLE_DIR, TESTKIT_DIR } from '../helpers/platform'
+import { startNginx, type RunningNginx } from '../helpers/nginx'
+
+const work = mkdtempSync(join(tmpdir(), 'nginx-test-'))
+
+async function deployEverywhere(nodes: DeployPlatform[], zip: string): Promise<void> {
+  for (const n of nodes) {
+    const r = await cli(n.configFile, 'upload', zip)
+    assert.equal(r.code, 0, r.stderr)
+  }
+}
+
+describe('nginx in front of two platforms', () => {
+  let a: DeployPlatform
+  let b: DeployPlatform
+  let nginx: RunningNginx
+  before(async () => {
+    a = await startDeployPlatform()
+    b = await startDeployPlatform()
+    await deployEverywhere([a, b], await packCopy(EXAMPLE_DIR, work))
+    await deployEverywhere([a, b], await packCopy(TESTKIT_DIR, work))
+    nginx = await startNginx(
+      [a, b].map((n) => ({ host: '127.0.0.1', gatewayPort: n.platform.port, edgePort: n.platform.edgePort }))
+    )
+  })
+  after(async () => {
+    await nginx?.stop()
+    await a?.stop()
+    await b?.stop()
+  })
+
+  test('calls through the edge spread over both platforms', async () => {
+    const before = [a.platform.gateway.pipeline.answered, b.platform.gateway.pipeline.answered]
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        post(nginx.url, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":6,"b":7}')
+      )
+    )
+    assert.deepEqual(new Set(answers.map((r) => `${r.status} ${r.text}`)), new Set(['200 {"result":42}']))
+    const served = [
+      a.platform.gateway.pipeline.answered - before[0]!,
+      b.platform.gateway.pipeline.answered - before[1]!
+    ]
+    assert.equal(served[0]! + served[1]!, 40, 'each call answered by exactly one platform')
+    assert.ok(served[0]! > 0 && served[1]! > 0, `both platforms served: ${served.join(' / ')}`)
+  })
+
+  test('the UI and the description through nginx; a deploy to every node shows the new version', async () => {
+    const page = await fetch(`${nginx.url}/_swagger/example`)
+    assert.equal(page.status, 200)
+    assert.match(await page.text(), /swagger-ui-bundle\.js/)
+    await deployEverywhere(
+      [a, b],
+      await packCopy(EXAMPLE_DIR, work, (c) => {
+        c.version = '3.1.4'
+      })
+    )
+    // Both nodes' edges answer in turn: every answer must be the new version's description.
+    for (let k = 0; k < 6; k++) {
+      const r = await fetch(`${nginx.url}/_swagger/example/openapi.json`)
+      assert.equal(r.status, 200)
+      assert.equal(((await r.json()) as { info: { version: string } }).info.version, '3.1.4')
+    }
+  })
+
+  test('a POST in flight on a node that dies is answered 502 and never sent to the other node', async () => {
+    const counts = (): number[] => [a.platform.gateway.pipeline.answered, b.platform.gateway.pipeline.answered]
+    const call = post(nginx.url, '/_eapi/ELASTIC_HTTP/testkit/slow/sleep', '2000', {
+      'Content-Type': 'application/json'
+    })
+    await until(() => a.platform.gateway.inFlight + b.platform.gateway.inFlight === 1, 5000, 'the call to reach a node')
+    const victim = a.platform.gateway.inFlight === 1 ? a : b
+    const other = victim === a ? b : a
+    const otherBefore = other.platform.gateway.pipeline.answered
+    // The node's HTTP side dies at once: every connection is closed under the call.
+    await victim.platform.gateway.close(0)
+    const r = await call
+    assert.equal(r.status, 502)
+    assert.equal(other.platform.gateway.pipeline.answered, otherBefore, 'the other node never saw the call')
+    assert.equal(other.platform.gateway.inFlight, 0)
+
+    // With that node down, every call succeeds on the other, each answered exactly once.
+    const start = counts()
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        post(nginx.url, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":2,"b":3}')
+      )
+    )
+    assert.deepEqual(
+      answers.map((x) => x.status),
+      Array(20).fill(200)
+    )
+    const end = counts()
+    const otherIndex = other === a ? 0 : 1
+    assert.equal(end[otherIndex]! - start[otherIndex]!, 20)
+  })
+})
