@@ -115,7 +115,15 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, c: 
       description: list.map((code) => `${code}: ${codes[code].title}`).join('; '),
       content: {
         'application/problem+json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { code: { enum: list } } }] }
+          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { code: { enum: list } } }] },
+          example: {
+            type: `urn:platform:problem:${list[0]!}`,
+            title: codes[list[0]!].title,
+            status,
+            detail: 'what went wrong, in words',
+            code: list[0]!,
+            requestId: '3f2c9a1e-7b4d-4c55-9a0e-1d2b3c4d5e6f'
+          }
         }
       }
     }
