@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { hostEnv, HOST_FILE } from '../runtime/host-env'
@@ -23,30 +23,50 @@ export async function generateDescription(dir: string, timeoutMs = 30000): Promi
   return stdout
 }
 
-/** Writes `dir`/openapi.json when the package came without one (a zip not made by `microservice pack`). */
-export async function ensureDescription(dir: string): Promise<void> {
+/**
+ * Writes `dir`/openapi.json unless the one there is current: present, of this name and version, and
+ * newer than the entry module (a zip not made by `microservice pack` has none; a directory that was
+ * rebuilt or copied into a new version has a stale one).
+ */
+export async function ensureDescription(
+  dir: string,
+  config: { name: string; version: string; entry: string }
+): Promise<void> {
   const file = join(dir, DESCRIPTION_FILE)
-  if (existsSync(file)) return
+  if (isCurrent(file, join(dir, config.entry), config)) return
   const text = await generateDescription(dir)
   writeFileSync(`${file}.part`, text)
   renameSync(`${file}.part`, file)
 }
 
-/** Reads descriptions from microservice directories, once per directory (a new version has a new one). */
+function isCurrent(file: string, entry: string, config: { name: string; version: string }): boolean {
+  if (!existsSync(file)) return false
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { info?: { title?: string; version?: string } }
+    if (doc.info?.title !== config.name || doc.info.version !== config.version) return false
+    return !existsSync(entry) || statSync(file).mtimeMs >= statSync(entry).mtimeMs
+  } catch {
+    return false
+  }
+}
+
+/** Reads descriptions from microservice directories, again only when the file changed. */
 export class DescriptionFiles {
-  private readonly cache = new Map<string, string | null>()
+  private readonly cache = new Map<string, { mtimeMs: number; text: string }>()
 
   read(dir: string): string | null {
-    let text = this.cache.get(dir)
-    if (text === undefined) {
-      const file = join(dir, DESCRIPTION_FILE)
-      text = existsSync(file) ? readFileSync(file, 'utf8') : null
-      this.cache.set(dir, text)
+    const file = join(dir, DESCRIPTION_FILE)
+    let mtimeMs: number
+    try {
+      mtimeMs = statSync(file).mtimeMs
+    } catch {
+      this.cache.delete(dir)
+      return null
     }
+    const hit = this.cache.get(dir)
+    if (hit !== undefined && hit.mtimeMs === mtimeMs) return hit.text
+    const text = readFileSync(file, 'utf8')
+    this.cache.set(dir, { mtimeMs, text })
     return text
-  }
-
-  forget(dir: string): void {
-    this.cache.delete(dir)
   }
 }

@@ -352,7 +352,7 @@ export class MicroserviceManager {
       throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
     // The edge's description: the package's own, or generated now. A package whose code cannot even
     // be loaded fails below, when its instances start, with the reason; here it only has no description.
-    await ensureDescription(dir).catch((err: unknown) =>
+    await ensureDescription(dir, config).catch((err: unknown) =>
       this.log(`${config.name}: no API description: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
     )
     const existing = this.microservices.get(config.name)

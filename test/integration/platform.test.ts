@@ -34,7 +34,7 @@ describe('packages, upload and lifecycle', () => {
     const zip = join(work, 'example.zip')
     const packed = await cli(d.configFile, 'pack', EXAMPLE_DIR, zip)
     assert.equal(packed.code, 0, packed.stderr)
-    assert.match(packed.stdout, /packed example 1\.0\.0 \(\d+ files\)/)
+    assert.match(packed.stdout, /packed example 1\.0\.0 \(\d+ files, 2 documented ROA methods\)/)
     const up = await cli(d.configFile, 'upload', zip)
     assert.equal(up.code, 0, up.stderr)
     assert.equal(up.stdout.trim(), 'deployed example 1.0.0')
