@@ -1,7 +1,7 @@
 // The CI performance gate: a short e2e run (about a minute), each case's gateway/ceiling ratio
 // compared with the committed baseline, with generous margins because CI machines are shared and
 // noisy. Exits 1 on a regression or on any error in the run.
-//   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--update]
+//   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--rounds 3] [--duration 2] [--update]
 //     [--target URL --case-file my-cases.json]   (your own endpoints, against your own baseline)
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -57,9 +57,10 @@ async function main(): Promise<void> {
   const result = await run({
     cases: custom ? [] : arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(','),
     caseFile: custom ? arg('case-file', '') : null,
-    durationS: Number(arg('duration', '4')),
+    // Three short rounds, medians: one slow round (a shared machine's hiccup) does not fail the gate.
+    durationS: Number(arg('duration', '2')),
     connections: Number(arg('connections', '64')),
-    rounds: 1,
+    rounds: Number(arg('rounds', '3')),
     warmupS: 1,
     floor: false,
     target: process.argv.includes('--target') ? arg('target', '') : null,

@@ -8,10 +8,12 @@ import { mkdtempSync, cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
-import { post, problem, until, EXAMPLE_DIR } from '../helpers/platform'
+import { post, problem, until, startPlatform, EXAMPLE_DIR, type RunningPlatform } from '../helpers/platform'
+import { KINDS } from '../fixtures/dockit'
 import { schemaChecker, pointerKey } from '../helpers/openapi'
 
 const work = mkdtempSync(join(tmpdir(), 'edge-test-'))
+const DOCKIT_DIR = join(__dirname, '..', 'fixtures', 'dockit')
 type Doc = { paths: Record<string, { post: any }> } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('the embedded edge', () => {
@@ -138,5 +140,43 @@ describe('the embedded edge', () => {
     assert.equal((await fetch(`${edge}/_swagger/example`)).status, 404)
     assert.equal(d.platform.edgePort, port)
     assert.equal(process.pid, pid)
+  })
+})
+
+describe('every documented example of every descriptor kind, through the edge', () => {
+  let p: RunningPlatform
+  before(async () => {
+    p = await startPlatform({}, [DOCKIT_DIR])
+  })
+  after(() => p.stop())
+
+  test('each example body is accepted in JSON and XML, and the answer matches the documented response', async () => {
+    const edge = `http://127.0.0.1:${p.platform.edgePort}`
+    const doc = (await (await fetch(`${edge}/_swagger/dockit/openapi.json`)).json()) as Doc
+    const check = schemaChecker(doc)
+    let checked = 0
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const op = item.post
+      const json = op.requestBody.content['application/json']
+      if (json.example === undefined) continue
+      const r = await post(edge, `/_eapi/ELASTIC_HTTP/dockit${path}`, JSON.stringify(json.example))
+      assert.equal(r.status, 200, `${path}: ${r.text}`)
+      const pointer = `#/paths/${pointerKey(path)}/post/responses/200/content/application~1json/schema`
+      assert.deepEqual(check(pointer, JSON.parse(r.text)), [], `${path}: ${r.text}`)
+      assert.deepEqual(JSON.parse(r.text), op.responses['200'].content['application/json'].example, path)
+      const rx = await post(
+        edge,
+        `/_eapi/ELASTIC_HTTP/dockit${path}`,
+        op.requestBody.content['application/xml'].example as string,
+        {
+          'Content-Type': 'application/xml',
+          'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+        }
+      )
+      assert.equal(rx.status, 200, `${path} (XML): ${rx.text}`)
+      assert.equal(rx.text, op.responses['200'].content['application/xml'].example, `${path} (XML)`)
+      checked++
+    }
+    assert.equal(checked, KINDS.length)
   })
 })

@@ -3,99 +3,12 @@
 // the wire shapes and valid against their own schemas.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { t, type Descriptor } from '../../src/descriptors/types'
-import { method, service, defineMicroservice, type MethodDefinition } from '../../src/runtime/define'
 import { describeMicroservice } from '../../src/runtime/openapi'
-import { In, Out, InPlus, Outer, Bag, Prims, Snake, Inner, Holder, Annotated } from '../conformance/types'
+import definition, { KINDS } from '../fixtures/dockit'
 import { openApiErrors, schemaChecker, pointerKey } from '../helpers/openapi'
 
-const KINDS: Array<[string, Descriptor, unknown]> = [
-  ['int', t.int, 6],
-  ['Integer', t.Integer, 6],
-  ['long', t.long, 9007199254740993n],
-  ['Long', t.Long, 42n],
-  ['double', t.double, 1.5],
-  ['Double', t.Double, 2.5],
-  ['boolean', t.boolean, true],
-  ['Boolean', t.Boolean, false],
-  ['char', t.char, 'x'],
-  ['Character', t.Character, 'y'],
-  ['String', t.String, 'hello'],
-  ['Date', t.Date, new Date(1700000000000)],
-  ['In', In, { a: 2, b: 3 }],
-  ['Out', Out, { result: 6 }],
-  ['InPlus', InPlus, { a: 1, b: 2, c: 3 }],
-  ['Outer', Outer, { inner: { a: 1, b: 2 }, name: 'n' }],
-  ['Bag', Bag, { items: [1, 2, 3] }],
-  ['Prims', Prims, { i: 1, l: 2n, d: 3.5, flag: true, c: 'z' }],
-  ['Snake', Snake, { first_name: 'Ada' }],
-  ['Inner', Inner, { x: 7 }],
-  ['Holder', Holder, { value: null, items: [1] }],
-  ['Annotated', Annotated, { id: 7, name: 'n', secret: null, nums: [1, 2] }],
-  ['List<Integer>', t.list(t.Integer), [1, null, 3]],
-  ['LinkedList<String>', t.list(t.String, 'java.util.LinkedList'), ['a']],
-  ['List<List<In>>', t.list(t.list(In)), [[{ a: 1, b: 2 }]]],
-  ['Integer[]', t.array(t.Integer), [1, 2]],
-  ['In[]', t.array(In), [{ a: 1, b: 2 }]],
-  ['Map<String,Integer>', t.map(t.Integer, 'java.util.LinkedHashMap'), new Map([['a', 1]])],
-  ['Map<String,In>', t.map(In), new Map([['k', { a: 1, b: 2 }]])]
-]
-
-function documented(name: string, d: Descriptor, example: unknown): MethodDefinition {
-  return method(name, {
-    params: [d],
-    returns: d,
-    handler: (_ctx: unknown, v: unknown) => v,
-    operation: { summary: `echoes a ${name}`, parameter: { description: name, example }, returns: { example } }
-  } as never)
-}
-
-const methods = KINDS.map(([, d, example], k) => documented(`m${k}`, d, example))
-const definition = defineMicroservice({
-  services: [
-    service('kinds', methods, { title: 'kinds', description: 'every descriptor kind', tags: ['t'] }),
-    service('mixed', [
-      method('rmcOnly', {
-        params: [t.Integer, t.Integer],
-        returns: t.Integer,
-        handler: () => 1,
-        operation: { summary: 'two parameters' }
-      }),
-      method('undocumented', { params: [t.Integer], returns: t.Integer, handler: () => 1 }),
-      method('nothing', {
-        params: [t.Integer],
-        returns: t.void,
-        handler: () => undefined,
-        operation: { summary: 'void' }
-      }),
-      method('guarded', {
-        params: [In],
-        returns: Out,
-        privileged: true,
-        handler: () => ({ result: 1 }),
-        operation: { summary: 'privileged' }
-      }),
-      method('anything', {
-        params: [t.Object([In])],
-        returns: t.Object(),
-        handler: () => null,
-        operation: { summary: 'Object slots' }
-      })
-    ]),
-    service('hidden', [
-      method('secret', {
-        params: [t.String],
-        returns: t.String,
-        handler: () => '',
-        operation: { summary: 'not enabled' }
-      })
-    ])
-  ],
-  platformRegularExpressionToRemotelyEnabled: ['kinds', 'mixed'],
-  aliases: { 'com.example.In': 'in', 'com.example.Out': 'out' }
-})
 const aliases = new Map(Object.entries(definition.aliases ?? {}))
-const doc = describeMicroservice({ name: 'typekit', version: '2.0.0', definition, aliases }) as {
+const doc = describeMicroservice({ name: 'dockit', version: '2.0.0', definition, aliases }) as {
   paths: Record<string, { post: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
   components: { schemas: Record<string, unknown> }
   servers: Array<{ url: string }>
@@ -115,7 +28,7 @@ describe('generated description', () => {
   })
 
   test('documented ROA methods of remotely enabled services only; base path /_eapi/ELASTIC_HTTP/{ms}', () => {
-    assert.equal(doc.servers[0]!.url, '/_eapi/ELASTIC_HTTP/typekit')
+    assert.equal(doc.servers[0]!.url, '/_eapi/ELASTIC_HTTP/dockit')
     const paths = Object.keys(doc.paths).sort()
     assert.equal(paths.length, KINDS.length + 3)
     for (const absent of ['/mixed/rmcOnly', '/mixed/undocumented', '/hidden/secret'])
