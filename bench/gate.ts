@@ -1,11 +1,12 @@
 // The CI performance gate: a short e2e run (about a minute), each case's gateway/ceiling ratio
 // compared with the committed baseline, with generous margins because CI machines are shared and
 // noisy. Exits 1 on a regression or on any error in the run.
-//   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--rounds 3] [--duration 2] [--update]
+//   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--rounds 3] [--duration 2]
+//     [--attempts 3] [--update]
 //     [--target URL --case-file my-cases.json]   (your own endpoints, against your own baseline)
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { run, report, type RunResult } from './e2e/run'
+import { run, report, type RunResult, type RunOptions } from './e2e/run'
 
 export interface BaselineCase {
   ratio: number
@@ -54,8 +55,8 @@ async function main(): Promise<void> {
   const margin = Number(arg('margin', String(baseline.margin)))
   const custom = process.argv.includes('--case-file')
   const started = Date.now()
-  const result = await run({
-    cases: custom ? [] : arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(','),
+  const options = (cases: string[]): RunOptions => ({
+    cases: custom ? [] : cases,
     caseFile: custom ? arg('case-file', '') : null,
     // Three short rounds, medians: one slow round (a shared machine's hiccup) does not fail the gate.
     durationS: Number(arg('duration', '2')),
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     soakWarmupS: 0,
     log: (line) => process.stderr.write(line + '\n')
   })
+  const result = await run(options(arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(',')))
   console.log(report(result))
   if (process.argv.includes('--update')) {
     const cases: Record<string, BaselineCase> = {}
@@ -88,7 +90,21 @@ async function main(): Promise<void> {
     console.log(`\nbaseline written to ${baselineFile}`)
     return
   }
-  const { lines, failures } = judge(result, baseline, margin)
+  let { lines, failures } = judge(result, baseline, margin)
+  // A regression must show again: the cases that failed run up to twice more (the machine is shared
+  // and one slow minute is not a regression); a case fails the gate only if it fails every attempt.
+  const attempts = Number(arg('attempts', '3'))
+  for (let k = 2; k <= attempts && failures.length > 0 && !custom; k++) {
+    const failing = [...new Set(failures.map((f) => f.split(':')[0]!))]
+    console.log(`\nattempt ${k} of ${attempts} for ${failing.join(', ')} (attempt ${k - 1}: ${failures.join('; ')})`)
+    const again = await run(options(failing))
+    console.log(report(again))
+    const rejudged = judge(again, baseline, margin)
+    const kept = result.cases.filter((c) => !failing.includes(c.case))
+    result.cases = [...kept, ...again.cases]
+    lines = [...lines.filter((l) => !failing.some((f) => l.includes(` ${f.padEnd(14)} `))), ...rejudged.lines]
+    failures = rejudged.failures
+  }
   console.log(
     `\nperformance gate (margin ${Math.round(margin * 100)}%, ${((Date.now() - started) / 1000).toFixed(0)} s):`
   )
