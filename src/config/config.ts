@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { MAX_POOL_THREADS } from '../core/limits'
+import { peerMatcher } from '../core/peers'
 import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../core/vocabulary'
 
 /** WORKER_POOL: the Piscina pool that splits large bodies. */
@@ -47,7 +48,19 @@ export interface GatewayConfig {
   /** Deepest nesting the splitter accepts in a body. */
   maxDepth: number
   retryAfterSeconds: number
-  cors: { allowedOrigins: string[]; maxAgeSeconds: number }
+  cors: {
+    allowedOrigins: string[]
+    maxAgeSeconds: number
+    /** Whether a preflight lets pages of allowed origins send the identity and privilege headers. */
+    allowIdentityHeaders: boolean
+  }
+  /** Who may claim identity and privileges (IDENTITY_HEADERS), and what happens to anyone else's claims. */
+  trust: {
+    /** Addresses and CIDRs (127.0.0.1, 10.0.0.0/8, ::1/128) trusted to send the identity headers. */
+    trustedPeers: string[]
+    /** drop: the claims are ignored (the socket address is X-PLATFORM-IP); refuse: 403 UNTRUSTED_IDENTITY. */
+    untrustedIdentity: 'drop' | 'refuse'
+  }
 }
 
 /** PLATFORM: where uploads land and deployments live, the control socket, what is deployed at first start. */
@@ -64,6 +77,26 @@ export interface PlatformSection {
   instances: Record<string, number>
 }
 
+/** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
+export interface EdgeAuthConfig {
+  /** Refuse (401) a call to /_eapi that presents no credential. */
+  required: boolean
+  /** API keys, sent as X-API-Key: the SHA-256 of the key (hex), never the key itself. */
+  apiKeys: Array<{ sha256: string; user: string; privileges: string[]; clientApplicationName?: string }>
+  /** JWT bearer tokens (Authorization: Bearer …); one of jwksFile, publicKeyFile, secretEnv. */
+  jwt: {
+    jwksFile: string | null
+    publicKeyFile: string | null
+    /** The environment variable holding an HMAC secret (HS256). */
+    secretEnv: string | null
+    issuer: string | null
+    audience: string | null
+    algorithms: string[]
+    userClaim: string
+    privilegesClaim: string
+  } | null
+}
+
 /** EDGE: the edge on :8000 (Swagger UI, descriptions, the /_eapi mapping) for this platform. */
 export interface EdgeSection {
   enabled: boolean
@@ -71,6 +104,7 @@ export interface EdgeSection {
   port: number
   /** Microservices whose UI and description the edge serves (SPEC's "addons"); ["*"] for all. */
   swagger: string[]
+  auth: EdgeAuthConfig
 }
 
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
@@ -121,6 +155,68 @@ function strings(o: { [k: string]: Json }, key: string, path: string): string[] 
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
     throw new ConfigError(`${path}.${key}: must be a list of strings`)
   return v as string[]
+}
+
+function optionalString(o: { [k: string]: Json }, key: string, path: string): string | null {
+  const v = o[key]
+  if (v === undefined || v === null) return null
+  if (typeof v !== 'string' || v === '') throw new ConfigError(`${path}.${key}: must be a non-empty string or null`)
+  return v
+}
+
+function parseEdgeAuth(a: { [k: string]: Json }): EdgeAuthConfig {
+  const p = 'EDGE.auth'
+  const keys = a.apiKeys ?? []
+  if (!Array.isArray(keys)) throw new ConfigError(`${p}.apiKeys: must be a list of { sha256, user, privileges }`)
+  const apiKeys = keys.map((k, i) => {
+    const o = section(k, `${p}.apiKeys[${i}]`)
+    const sha256 = str(o, 'sha256', `${p}.apiKeys[${i}]`)
+    if (!/^[0-9a-f]{64}$/.test(sha256))
+      throw new ConfigError(`${p}.apiKeys[${i}].sha256: must be 64 lower-case hex digits (the SHA-256 of the key)`)
+    const app = optionalString(o, 'clientApplicationName', `${p}.apiKeys[${i}]`)
+    return {
+      sha256,
+      user: str(o, 'user', `${p}.apiKeys[${i}]`),
+      privileges: strings(o, 'privileges', `${p}.apiKeys[${i}]`),
+      ...(app !== null ? { clientApplicationName: app } : {})
+    }
+  })
+  let jwt: EdgeAuthConfig['jwt'] = null
+  if (a.jwt !== undefined && a.jwt !== null) {
+    const j = section(a.jwt, `${p}.jwt`)
+    const jp = `${p}.jwt`
+    jwt = {
+      jwksFile: optionalString(j, 'jwksFile', jp),
+      publicKeyFile: optionalString(j, 'publicKeyFile', jp),
+      secretEnv: optionalString(j, 'secretEnv', jp),
+      issuer: optionalString(j, 'issuer', jp),
+      audience: optionalString(j, 'audience', jp),
+      algorithms: j.algorithms === undefined ? ['RS256', 'ES256'] : strings(j, 'algorithms', jp),
+      userClaim: optionalString(j, 'userClaim', jp) ?? 'sub',
+      privilegesClaim: optionalString(j, 'privilegesClaim', jp) ?? 'privileges'
+    }
+    if ([jwt.jwksFile, jwt.publicKeyFile, jwt.secretEnv].filter((x) => x !== null).length !== 1)
+      throw new ConfigError(`${jp}: name exactly one of jwksFile, publicKeyFile, secretEnv`)
+  }
+  return { required: a.required === undefined ? false : bool(a, 'required', p), apiKeys, jwt }
+}
+
+function bool(o: { [k: string]: Json }, key: string, path: string): boolean {
+  const v = o[key]
+  if (typeof v !== 'boolean') throw new ConfigError(`${path}.${key}: must be true or false, got ${JSON.stringify(v)}`)
+  return v
+}
+
+function oneOf<const T extends readonly string[]>(
+  o: { [k: string]: Json },
+  key: string,
+  path: string,
+  allowed: T
+): T[number] {
+  const v = o[key]
+  if (typeof v !== 'string' || !allowed.includes(v))
+    throw new ConfigError(`${path}.${key}: must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`)
+  return v
 }
 
 /**
@@ -181,6 +277,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const apiId = str(http, 'defaultApiId', hp)
   if (!isApiMode(apiId)) throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
   const cors = section(http.cors, `${hp}.cors`)
+  const trust = section(http.trust, `${hp}.trust`)
   const pool = section(raw.WORKER_POOL, 'WORKER_POOL')
   const dispatch = section(raw.DISPATCH, 'DISPATCH')
   const ms = section(raw.MICROSERVICES, 'MICROSERVICES')
@@ -204,7 +301,12 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       retryAfterSeconds: int(http, 'retryAfterSeconds', hp, 0),
       cors: {
         allowedOrigins: strings(cors, 'allowedOrigins', `${hp}.cors`),
-        maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0)
+        maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0),
+        allowIdentityHeaders: bool(cors, 'allowIdentityHeaders', `${hp}.cors`)
+      },
+      trust: {
+        trustedPeers: strings(trust, 'trustedPeers', `${hp}.trust`),
+        untrustedIdentity: oneOf(trust, 'untrustedIdentity', `${hp}.trust`, ['drop', 'refuse'] as const)
       }
     },
     pool: {
@@ -252,7 +354,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       enabled: edge.enabled,
       host: str(edge, 'host', 'EDGE'),
       port: int(edge, 'port', 'EDGE', 0, 65535),
-      swagger: strings(edge, 'swagger', 'EDGE')
+      swagger: strings(edge, 'swagger', 'EDGE'),
+      auth: parseEdgeAuth(section(edge.auth ?? { required: false, apiKeys: [], jwt: null }, 'EDGE.auth'))
     },
     microservices: {
       remote: remote.map((r, k) => {
@@ -267,6 +370,11 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
       restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)
     }
+  }
+  try {
+    peerMatcher(config.gateway.trust.trustedPeers)
+  } catch (err) {
+    throw new ConfigError(`${hp}.trust.trustedPeers: ${(err as Error).message}`)
   }
   if (config.pool.minThreads > config.pool.maxThreads)
     throw new ConfigError(

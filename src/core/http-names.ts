@@ -23,3 +23,15 @@ export const PLATFORM_HEADER_NOTES = [
 ] as const
 
 export const PLATFORM_HEADERS = PLATFORM_HEADER_NOTES.map((h) => h.name)
+
+/**
+ * The headers that claim who is calling and what they may do: honoured only from a trusted peer (the
+ * edge, a configured proxy), never as an outside client sends them.
+ */
+export const IDENTITY_HEADERS = [
+  'X-PLATFORM-IP',
+  'X-PLATFORM-User',
+  'X-PLATFORM-Session-ID',
+  'X-PLATFORM-Client-Application-Name',
+  'X-PLATFORM-Privilege-Names'
+] as const

@@ -20,6 +20,8 @@ export const codes = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Only POST and OPTIONS are allowed' },
   BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
   PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
+  UNTRUSTED_IDENTITY: { status: 403, title: 'Identity or privilege headers from a peer not trusted to send them' },
+  UNAUTHENTICATED: { status: 401, title: 'The credential is missing, invalid or expired' },
   MICROSERVICE_UNAVAILABLE: { status: 503, title: 'The microservice is unavailable' },
   OVERLOADED: { status: 503, title: 'The gateway is saturated' },
   BACKEND_CONNECTION_LOST: { status: 502, title: 'The connection to the microservice was lost during the call' },

@@ -7,7 +7,11 @@ import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
 import { toProblem, renderProblemJson, statusLine } from '../errors/problem'
 import type { Failure } from '../errors/codes'
 import { Invocation } from '../invoke/invoke'
-import { copyHead } from './head'
+import { copyHead, remoteAddress } from './head'
+import { Authenticator, type AuthOutcome, type Principal } from './authenticate'
+import { BodyReader } from '../invoke/body'
+import type { CallHead } from '../invoke/head'
+import type { EdgeAuthConfig } from '../config/config'
 import type { Gateway } from './server'
 
 /** Where the edge finds a microservice's description; the platform implements it from its deployments. */
@@ -34,19 +38,21 @@ export class Edge {
   private listenSocket: us_listen_socket | null = null
   port = 0
 
+  private readonly auth: Authenticator | null
+
   constructor(
-    gateway: Gateway,
-    private readonly descriptions: Descriptions
+    private readonly gateway: Gateway,
+    private readonly descriptions: Descriptions,
+    auth: EdgeAuthConfig | null = null
   ) {
+    this.auth =
+      auth === null || (auth.apiKeys.length === 0 && auth.jwt === null && !auth.required)
+        ? null
+        : new Authenticator(auth)
     this.app = uWS.App()
     // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
     // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
-    const call = (res: HttpResponse, req: HttpRequest): void => {
-      const url = req.getUrl().slice(EDGE_API_PREFIX.length)
-      const inv = new Invocation(gateway.pipeline, res, copyHead(req, url === '' ? '/' : url))
-      res.onAborted(() => inv.onAborted())
-      inv.begin()
-    }
+    const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
     this.app.any(EDGE_API_PREFIX, call)
     this.app.any(`${EDGE_API_PREFIX}/*`, call)
     this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
@@ -58,6 +64,125 @@ export class Edge {
       const url = req.getUrl()
       this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `'${bounded(url)}' is not served by the edge` })
     })
+  }
+
+  /**
+   * The trust boundary for outside clients: whatever identity they claim is removed, X-PLATFORM-IP is
+   * the socket's address, and only a credential (an API key, a JWT) sets the user and privileges.
+   */
+  private call(res: HttpResponse, req: HttpRequest): void {
+    const url = req.getUrl().slice(EDGE_API_PREFIX.length)
+    const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
+    const head: CallHead = {
+      ...claimed,
+      ip: remoteAddress(res),
+      user: '',
+      sessionId: '',
+      clientApplicationName: '',
+      privilegeNames: '',
+      identityTrusted: true
+    }
+    const apiKey = req.getHeader('x-api-key')
+    const authorization = req.getHeader('authorization')
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
+    const auth = this.auth
+    if (apiKey !== '' || bearer !== undefined || authorization !== '') {
+      if (auth === null)
+        return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'this edge accepts no credentials' }, true)
+      if (apiKey !== '') {
+        const principal = auth.apiKey(apiKey)
+        if (principal === null)
+          return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'the API key is not known' }, true)
+        return this.begin(res, withPrincipal(head, principal))
+      }
+      if (bearer === undefined) {
+        return this.problem(
+          res,
+          { code: 'UNAUTHENTICATED', detail: 'the Authorization header is not a Bearer token' },
+          true
+        )
+      }
+      return this.verifyThenBegin(res, req, head, auth, bearer)
+    }
+    if (auth?.required === true) {
+      return this.problem(
+        res,
+        { code: 'UNAUTHENTICATED', detail: 'a credential is required (X-API-Key or Authorization: Bearer)' },
+        true
+      )
+    }
+    this.begin(res, head)
+  }
+
+  private begin(res: HttpResponse, head: CallHead, body?: Uint8Array): void {
+    const inv = new Invocation(this.gateway.pipeline, res, head)
+    if (body === undefined) res.onAborted(() => inv.onAborted())
+    inv.begin(body)
+  }
+
+  /** A JWT is checked asynchronously: the body is read meanwhile (uWS hands it over only now), then the call runs. */
+  private verifyThenBegin(
+    res: HttpResponse,
+    req: HttpRequest,
+    head: CallHead,
+    auth: Authenticator,
+    token: string
+  ): void {
+    const config = this.gateway.config
+    const n = Number(req.getHeader('content-length') || '-1')
+    const declared = Number.isNaN(n) ? -1 : n
+    if (declared > config.maxBodyBytes) {
+      return this.problem(res, {
+        code: 'BODY_TOO_LARGE',
+        detail: `the body has ${declared} bytes; the limit is ${config.maxBodyBytes}`
+      })
+    }
+    const reader = new BodyReader(declared, config.maxBodyBytes, this.gateway.pipeline.preparer.inlineMaxBytes)
+    let aborted = false
+    let done = false
+    let body: Uint8Array | null = null
+    let outcome: AuthOutcome | undefined
+    let inv: Invocation<HttpResponse> | null = null
+    const next = (): void => {
+      if (aborted || done || body === null || outcome === undefined) return
+      done = true
+      const o = outcome
+      const b = body
+      res.cork(() => {
+        if (o === null || 'refused' in o) {
+          this.problem(res, { code: 'UNAUTHENTICATED', detail: o === null ? 'no credential' : o.refused }, true)
+          return
+        }
+        inv = new Invocation(this.gateway.pipeline, res, withPrincipal(head, o.principal))
+        inv.begin(b)
+      })
+    }
+    res.onAborted(() => {
+      aborted = true
+      inv?.onAborted()
+    })
+    res.onData((chunk, last) => {
+      if (done) return
+      const refused = reader.push(new Uint8Array(chunk))
+      if (refused !== null) {
+        done = true
+        return this.problem(res, refused)
+      }
+      if (last) {
+        body = reader.finish()
+        next()
+      }
+    })
+    auth.bearer(token).then(
+      (o) => {
+        outcome = o
+        next()
+      },
+      (err: unknown) => {
+        outcome = { refused: (err as Error).message }
+        next()
+      }
+    )
   }
 
   private page(res: HttpResponse, ms: string): void {
@@ -92,9 +217,17 @@ export class Edge {
     })
   }
 
-  private problem(res: HttpResponse, f: Failure): void {
+  private problem(res: HttpResponse, f: Failure, challenge = false): void {
     const p = toProblem(f, randomUUID())
-    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
+    this.send(
+      res,
+      p.status,
+      'application/problem+json; charset=utf-8',
+      renderProblemJson(p),
+      'no-cache',
+      p.requestId,
+      challenge
+    )
   }
 
   private send(
@@ -103,11 +236,13 @@ export class Edge {
     type: string,
     body: string | Uint8Array,
     cache = 'no-cache',
-    requestId = ''
+    requestId = '',
+    challenge = false
   ): void {
     res.cork(() => {
       res.writeStatus(statusLine(status))
       if (requestId !== '') res.writeHeader('X-PLATFORM-Request-ID', requestId)
+      if (challenge) res.writeHeader('WWW-Authenticate', 'Bearer, ApiKey header="X-API-Key"')
       res.writeHeader('Content-Type', type)
       res.writeHeader('Cache-Control', cache)
       res.writeHeader('X-Content-Type-Options', 'nosniff')
@@ -194,4 +329,15 @@ function swaggerPage(ms: string): string {
 function initScript(ms: string): string {
   const url = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}/openapi.json`
   return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(url)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })\n`
+}
+
+const TRUST_NOBODY = (): boolean => false
+
+function withPrincipal(head: CallHead, p: Principal): CallHead {
+  return {
+    ...head,
+    user: p.user,
+    privilegeNames: p.privilegeNames.join(';'),
+    clientApplicationName: p.clientApplicationName
+  }
 }

@@ -1,13 +1,18 @@
 import type { HttpRequest } from 'uWebSockets.js'
-import type { CallHead } from '../invoke/head'
+import { claimsIdentity, type CallHead } from '../invoke/head'
 
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
  * callback. `url` replaces the path (the edge strips its prefix). One object literal with the
  * fields always in the same order, so all heads share one shape.
  */
-export function copyHead(req: HttpRequest, url: string = req.getUrl()): CallHead {
-  return {
+export function copyHead<R>(
+  req: HttpRequest,
+  res: R,
+  trusts: (res: R) => boolean,
+  url: string = req.getUrl()
+): CallHead {
+  const head = {
     method: req.getMethod(),
     url,
     contentType: req.getHeader('content-type'),
@@ -22,8 +27,12 @@ export function copyHead(req: HttpRequest, url: string = req.getUrl()): CallHead
     user: req.getHeader('x-platform-user'),
     clientApplicationName: req.getHeader('x-platform-client-application-name'),
     ip: req.getHeader('x-platform-ip'),
-    origin: req.getHeader('origin')
+    origin: req.getHeader('origin'),
+    identityTrusted: true
   }
+  // The peer is looked up only when it claims something (a benchmark's requests never do).
+  if (claimsIdentity(head) && !trusts(res)) head.identityTrusted = false
+  return head
 }
 
 /**

@@ -3,6 +3,7 @@ import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.j
 import { copyHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
+import { peerMatcher } from '../core/peers'
 import { Pipeline, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/ports'
@@ -13,6 +14,8 @@ export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
   readonly pipeline: Pipeline<HttpResponse>
   private listenSocket: us_listen_socket | null = null
+  /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
+  readonly trusts: (res: HttpResponse) => boolean
   port = 0
 
   constructor(
@@ -23,9 +26,11 @@ export class Gateway implements HttpPort<HttpResponse> {
     const unsupported = uwsSupportError()
     if (unsupported !== null) throw new Error(unsupported)
     this.pipeline = new Pipeline(config, preparer, backends, this)
+    const trusted = peerMatcher(config.trust.trustedPeers)
+    this.trusts = (res) => trusted(remoteAddress(res))
     this.app = uWS.App()
     this.app.any('/*', (res, req) => {
-      const inv = new Invocation(this.pipeline, res, copyHead(req))
+      const inv = new Invocation(this.pipeline, res, copyHead(req, res, this.trusts))
       // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
       res.onAborted(() => inv.onAborted())
       inv.begin()

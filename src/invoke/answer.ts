@@ -2,6 +2,7 @@ import { toProblem, renderProblemJson, renderProblemXml } from '../errors/proble
 import type { Failure } from '../errors/codes'
 import type { BodyFormat } from '../core/vocabulary'
 import { PLATFORM_HEADERS } from './head'
+import { IDENTITY_HEADERS } from '../core/http-names'
 
 /** One whole HTTP answer, as data: the HTTP adapter writes it in one corked write. */
 export interface Answer {
@@ -27,7 +28,13 @@ const PROBLEM_TYPES: Record<BodyFormat, string> = {
 }
 
 export const ALLOW = 'POST, OPTIONS'
-export const ALLOWED_HEADERS = ['Content-Type', 'Accept', ...PLATFORM_HEADERS].join(', ')
+/** What a preflight lets a page send: the identity and privilege headers only when configured. */
+export function allowedHeaders(identity: boolean): string {
+  const names: string[] = PLATFORM_HEADERS.filter(
+    (h) => identity || !(IDENTITY_HEADERS as readonly string[]).includes(h)
+  )
+  return ['Content-Type', 'Accept', ...names].join(', ')
+}
 export const EXPOSED_HEADERS = 'X-PLATFORM-Request-ID'
 
 export interface CorsPolicy {
@@ -35,10 +42,20 @@ export interface CorsPolicy {
   readonly anyOrigin: boolean
   readonly origins: ReadonlySet<string>
   readonly maxAge: string
+  readonly allowedHeaders: string
 }
 
-export function corsPolicy(allowedOrigins: readonly string[], maxAgeSeconds: number): CorsPolicy {
-  return { anyOrigin: allowedOrigins.includes('*'), origins: new Set(allowedOrigins), maxAge: String(maxAgeSeconds) }
+export function corsPolicy(
+  allowedOrigins: readonly string[],
+  maxAgeSeconds: number,
+  identityHeaders = false
+): CorsPolicy {
+  return {
+    anyOrigin: allowedOrigins.includes('*'),
+    origins: new Set(allowedOrigins),
+    maxAge: String(maxAgeSeconds),
+    allowedHeaders: allowedHeaders(identityHeaders)
+  }
 }
 
 export function allowsOrigin(cors: CorsPolicy, origin: string): boolean {
@@ -53,7 +70,7 @@ export function preflightAnswer(cors: CorsPolicy, origin: string, requestId: str
       'Access-Control-Allow-Methods',
       ALLOW,
       'Access-Control-Allow-Headers',
-      ALLOWED_HEADERS,
+      cors.allowedHeaders,
       'Access-Control-Max-Age',
       cors.maxAge
     )

@@ -20,6 +20,16 @@ export interface CallHead {
   readonly clientApplicationName: string
   readonly ip: string
   readonly origin: string
+  /**
+   * False when the request carries identity headers (IDENTITY_HEADERS) from a peer not trusted to
+   * send them: the pipeline then drops or refuses them (ENTRY_POINTS…trust.untrustedIdentity).
+   */
+  readonly identityTrusted: boolean
+}
+
+/** Whether a head carries any identity or privilege header. */
+export function claimsIdentity(h: CallHead): boolean {
+  return h.ip !== '' || h.user !== '' || h.sessionId !== '' || h.clientApplicationName !== '' || h.privilegeNames !== ''
 }
 
 export { PLATFORM_HEADERS } from '../core/http-names'

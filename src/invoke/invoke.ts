@@ -30,7 +30,7 @@ export class Pipeline<R> {
     readonly backends: Backends,
     readonly http: HttpPort<R>
   ) {
-    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds)
+    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
   }
 
@@ -66,8 +66,11 @@ export class Invocation<R> implements PendingCall, BodySink {
     this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
   }
 
-  /** Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. */
-  begin(): void {
+  /**
+   * Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. A caller
+   * that had to read the body already (the edge, while it checked a credential) passes it in.
+   */
+  begin(body?: Uint8Array): void {
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
     const plan = planCall(this.head, p.config, p.backends)
@@ -77,6 +80,7 @@ export class Invocation<R> implements PendingCall, BodySink {
       return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
     p.inFlight++
     this.counted = true
+    if (body !== undefined) return this.prepare(body)
     this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
     p.http.readBody(this.res, this)
   }
@@ -105,15 +109,26 @@ export class Invocation<R> implements PendingCall, BodySink {
       method: method.name,
       sequence: plan.sequence,
       parameterCount: method.parameterCount,
-      context: {
-        locale: h.locale === '' ? null : h.locale,
-        privilegeNames: splitNames(h.privilegeNames),
-        requestId: this.requestId,
-        sessionId: h.sessionId === '' ? null : h.sessionId,
-        user: h.user === '' ? null : h.user,
-        clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
-        ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip
-      },
+      context: h.identityTrusted
+        ? {
+            locale: h.locale === '' ? null : h.locale,
+            privilegeNames: splitNames(h.privilegeNames),
+            requestId: this.requestId,
+            sessionId: h.sessionId === '' ? null : h.sessionId,
+            user: h.user === '' ? null : h.user,
+            clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
+            ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip
+          }
+        : // Claims from an untrusted peer are dropped: only what the socket says is kept.
+          {
+            locale: h.locale === '' ? null : h.locale,
+            privilegeNames: [],
+            requestId: this.requestId,
+            sessionId: null,
+            user: null,
+            clientApplicationName: null,
+            ip: this.p.http.remoteAddress(this.res)
+          },
       timeoutMs: this.p.config.executingTimeoutMs + CANCEL_GRACE_MS,
       maxDepth: this.p.config.maxDepth
     }

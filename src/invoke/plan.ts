@@ -32,7 +32,7 @@ export interface Refusal {
   readonly format: BodyFormat
 }
 
-export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes'>
+export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes' | 'trust'>
 
 /**
  * The checks that need no body, in a fixed order: method, route, media types,
@@ -59,6 +59,13 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   }
   format = negotiation.format
 
+  if (!head.identityTrusted && settings.trust.untrustedIdentity === 'refuse') {
+    return refuse({
+      code: 'UNTRUSTED_IDENTITY',
+      detail:
+        'X-PLATFORM-IP, -User, -Session-ID, -Client-Application-Name and -Privilege-Names are accepted only from trusted peers (the edge, configured proxies)'
+    })
+  }
   const apiId = head.apiId === '' ? settings.defaultApiId : head.apiId
   if (!isApiMode(apiId)) {
     return refuse({

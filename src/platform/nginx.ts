@@ -1,4 +1,4 @@
-import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
+import { EDGE_API_PREFIX, IDENTITY_HEADERS, SWAGGER_PREFIX } from '../core/http-names'
 
 /** One platform node behind the edge: its gateway (:8082) and its embedded edge (:8000, for the UI). */
 export interface EdgeNode {
@@ -67,15 +67,19 @@ server {
     client_max_body_size ${bodyMb}m;
     client_body_buffer_size 1m;
     proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    proxy_set_header Host $host;
-    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_connect_timeout 2s;
     add_header X-Content-Type-Options nosniff always;
 
     # ${EDGE_API_PREFIX}/{ms}/{svc}/{method} → /{ms}/{svc}/{method} on one node's gateway.
     location ${EDGE_API_PREFIX}/ {
         proxy_pass http://invocation_gateways/;
+        # The trust boundary: what a client claims about itself is removed, the address is nginx's own
+        # view of it. The gateways trust nginx's address (ENTRY_POINTS…trust.trustedPeers).
+        # (A location with any proxy_set_header inherits none from the server block: all are here.)
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+${IDENTITY_HEADERS.map((h) => `        proxy_set_header ${h} ${h === 'X-PLATFORM-IP' ? '$remote_addr' : '""'};`).join('\n')}
         proxy_read_timeout ${readTimeoutS}s;
         proxy_send_timeout 60s;
         # Only a connection that could not be made moves a call to another node; a POST that may
@@ -88,6 +92,8 @@ server {
     # The UI's files and the descriptions, from the nodes' embedded edges (GET: safe to retry).
     location ${SWAGGER_PREFIX}/ {
         proxy_pass http://invocation_edges;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
         proxy_read_timeout 30s;
         proxy_next_upstream error timeout http_502 http_503;
     }

@@ -67,7 +67,7 @@ export class Platform {
       this.log
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
-    this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions()) : null
+    this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
 
   /** The edge's view of what is deployed: the current directory's description of each enabled microservice. */

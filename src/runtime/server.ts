@@ -279,7 +279,8 @@ export class MicroserviceServer {
       clientApplicationName: c.clientApplicationName ?? null,
       ip: c.ip ?? null
     }
-    const privileged = c.privilegeNames.length > 0 && this.resolver(c.privilegeNames, base)
+    // Asked for every call, with or without names: a resolver may decide by user or address as well.
+    const privileged = this.resolver(c.privilegeNames, base)
     if (m.privileged && !privileged)
       return fail('PRIVILEGE_DENIED', `${inv.service}.${inv.method} needs a privileged call`)
     const ctx: CallContext = new ExecutionContext(

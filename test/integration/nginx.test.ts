@@ -55,6 +55,18 @@ describe('nginx in front of two platforms', () => {
     assert.ok(served[0]! > 0 && served[1]! > 0, `both platforms served: ${served.join(' / ')}`)
   })
 
+  test("nginx removes what a client claims and passes the client's address", async () => {
+    const r = await post(nginx.url, '/_eapi/ELASTIC_HTTP/example/diagnostics/context', '[]', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-API-ID': 'RMC',
+      'X-PLATFORM-User': 'mallory',
+      'X-PLATFORM-Privilege-Names': 'admin',
+      'X-PLATFORM-IP': '203.0.113.7'
+    })
+    const c = JSON.parse(r.text) as { user: string | null; privilegeNames: string[]; ip: string; privileged: boolean }
+    assert.deepEqual([c.user, c.privilegeNames, c.ip, c.privileged], [null, [], '127.0.0.1', false])
+  })
+
   test('the UI and the description through nginx; a deploy to every node shows the new version', async () => {
     const page = await fetch(`${nginx.url}/_swagger/example`)
     assert.equal(page.status, 200)

@@ -37,6 +37,7 @@ function head(over: Partial<CallHead> = {}): CallHead {
     clientApplicationName: '',
     ip: '',
     origin: '',
+    identityTrusted: true,
     ...over
   }
 }

@@ -1,0 +1,94 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
+import type { EdgeAuthConfig } from '../config/config'
+
+/** Who a credential says the caller is: what the edge sets as X-PLATFORM-User and -Privilege-Names. */
+export interface Principal {
+  user: string
+  privilegeNames: string[]
+  clientApplicationName: string
+}
+
+export type AuthOutcome = { principal: Principal } | { refused: string } | null
+
+type Verifier = (token: string) => Promise<JWTPayload>
+
+/**
+ * The edge's authenticators: API keys (stored as SHA-256 hashes, never in clear) and JWT bearer
+ * tokens (verified with `jose` against a key file or a JWKS file; issuer, audience, algorithms and
+ * expiry checked). A request without a credential is anonymous (`null`); with a bad one, refused.
+ */
+export class Authenticator {
+  private readonly keys: Array<{ hash: Buffer; principal: Principal }>
+  private verifier: Promise<Verifier> | null = null
+
+  constructor(private readonly config: EdgeAuthConfig) {
+    this.keys = config.apiKeys.map((k) => ({
+      hash: Buffer.from(k.sha256, 'hex'),
+      principal: {
+        user: k.user,
+        privilegeNames: [...k.privileges],
+        clientApplicationName: k.clientApplicationName ?? ''
+      }
+    }))
+    if (config.jwt !== null) this.verifier = loadVerifier(config.jwt)
+  }
+
+  /** Whether a request without a credential is refused (401) rather than passed on anonymously. */
+  get required(): boolean {
+    return this.config.required
+  }
+
+  /** The API key's principal, synchronously: null when the key is unknown. */
+  apiKey(key: string): Principal | null {
+    const hash = createHash('sha256').update(key).digest()
+    for (const k of this.keys) if (timingSafeEqual(k.hash, hash)) return k.principal
+    return null
+  }
+
+  /** The bearer token's principal, or why it is refused. */
+  async bearer(token: string): Promise<AuthOutcome> {
+    if (this.verifier === null) return { refused: 'bearer tokens are not accepted here' }
+    const jwt = this.config.jwt!
+    try {
+      const payload = await (await this.verifier)(token)
+      const user = payload[jwt.userClaim]
+      if (typeof user !== 'string' || user === '') return { refused: `the token has no '${jwt.userClaim}' claim` }
+      const raw = payload[jwt.privilegesClaim]
+      const privilegeNames = Array.isArray(raw)
+        ? raw.filter((x): x is string => typeof x === 'string')
+        : typeof raw === 'string'
+          ? raw.split(/[\s;]+/).filter((x) => x !== '')
+          : []
+      const app = payload.azp ?? payload.client_id
+      return { principal: { user, privilegeNames, clientApplicationName: typeof app === 'string' ? app : '' } }
+    } catch (err) {
+      return { refused: `the bearer token is not accepted: ${(err as Error).message}` }
+    }
+  }
+}
+
+async function loadVerifier(jwt: NonNullable<EdgeAuthConfig['jwt']>): Promise<Verifier> {
+  const jose = await import('jose')
+  const options = {
+    algorithms: [...jwt.algorithms],
+    ...(jwt.issuer !== null ? { issuer: jwt.issuer } : {}),
+    ...(jwt.audience !== null ? { audience: jwt.audience } : {})
+  }
+  if (jwt.jwksFile !== null) {
+    const jwks = JSON.parse(readFileSync(jwt.jwksFile, 'utf8')) as Parameters<typeof jose.createLocalJWKSet>[0]
+    const getKey = jose.createLocalJWKSet(jwks)
+    return async (token) => (await jose.jwtVerify(token, getKey, options)).payload
+  }
+  let key: Awaited<ReturnType<typeof jose.importSPKI>> | Uint8Array
+  if (jwt.publicKeyFile !== null)
+    key = await jose.importSPKI(readFileSync(jwt.publicKeyFile, 'utf8'), jwt.algorithms[0]!)
+  else {
+    const secret = process.env[jwt.secretEnv ?? ''] ?? ''
+    if (secret === '')
+      throw new Error(`EDGE.auth.jwt: the environment variable ${jwt.secretEnv ?? '(none)'} holds no secret`)
+    key = new TextEncoder().encode(secret)
+  }
+  return async (token) => (await jose.jwtVerify(token, key, options)).payload
+}

@@ -1,0 +1,239 @@
+// The trust boundary: who may claim identity and privileges. An untrusted peer's claims are dropped
+// (or refused); a trusted peer's are honoured; the edge removes outside clients' claims and sets them
+// only from a credential (API keys stored hashed, JWTs verified with jose); CORS keeps foreign pages
+// from sending them unless configured.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { createHash, type webcrypto } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { startPlatform, post, problem, type RunningPlatform } from '../helpers/platform'
+
+const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
+const CLAIMS = {
+  'X-PLATFORM-User': 'mallory',
+  'X-PLATFORM-Session-ID': 's-1',
+  'X-PLATFORM-Client-Application-Name': 'forged',
+  'X-PLATFORM-IP': '203.0.113.7',
+  'X-PLATFORM-Privilege-Names': 'guest;admin'
+}
+type Context = {
+  user: string | null
+  privilegeNames: string[]
+  ip: string
+  privileged: boolean
+  sessionId: string | null
+  clientApplicationName: string | null
+}
+
+async function context(url: string, path: string, headers: Record<string, string>): Promise<Context> {
+  const r = await post(url, path, '[]', { ...RMC, ...headers })
+  assert.equal(r.status, 200, r.text)
+  return JSON.parse(r.text) as Context
+}
+
+describe('identity claims from peers that are not trusted', () => {
+  let drop: RunningPlatform
+  let refuse: RunningPlatform
+  before(async () => {
+    // The tests connect from 127.0.0.1, which these configs do not trust.
+    drop = await startPlatform({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { trust: { trustedPeers: ['10.0.0.0/8'], untrustedIdentity: 'drop' } } }
+    })
+    refuse = await startPlatform({
+      ENTRY_POINTS: {
+        WEB_SERVICE_FACADE_HTTP: { trust: { trustedPeers: ['10.0.0.0/8'], untrustedIdentity: 'refuse' } }
+      }
+    })
+  })
+  after(async () => {
+    await drop?.stop()
+    await refuse?.stop()
+  })
+
+  test('drop: the claims do not reach the method; the socket address is the IP', async () => {
+    const c = await context(drop.url, '/example/diagnostics/context', CLAIMS)
+    assert.deepEqual(
+      [c.user, c.sessionId, c.clientApplicationName, c.privilegeNames, c.ip, c.privileged],
+      [null, null, null, [], '127.0.0.1', false]
+    )
+  })
+
+  test('drop: a privileged method is refused to an untrusted guest;admin', async () => {
+    const r = await post(drop.url, '/testkit/misc/admin', '"x"', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-Privilege-Names': 'guest;admin'
+    })
+    assert.equal(r.status, 403)
+    assert.equal(problem(r).code, 'PRIVILEGE_DENIED')
+  })
+
+  test('refuse: 403 UNTRUSTED_IDENTITY; a call without claims still works', async () => {
+    const r = await post(refuse.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-User': 'mallory'
+    })
+    assert.equal(r.status, 403)
+    assert.equal(problem(r).code, 'UNTRUSTED_IDENTITY')
+    const ok = await post(refuse.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-Locale': 'de'
+    })
+    assert.equal(ok.status, 200)
+  })
+})
+
+describe('a trusted peer, CORS, and the edge with credentials', () => {
+  let p: RunningPlatform
+  let cors: RunningPlatform
+  const key = 'k-0123456789abcdef'
+  let keyPair: webcrypto.CryptoKeyPair
+  let otherPair: webcrypto.CryptoKeyPair
+  let edge = ''
+  before(async () => {
+    const jose = await import('jose')
+    keyPair = await jose.generateKeyPair('ES256', { extractable: true })
+    otherPair = await jose.generateKeyPair('ES256', { extractable: true })
+    const dir = mkdtempSync(join(tmpdir(), 'trust-'))
+    const pem = join(dir, 'issuer.pem')
+    writeFileSync(pem, await jose.exportSPKI(keyPair.publicKey))
+    p = await startPlatform({
+      EDGE: {
+        auth: {
+          required: false,
+          apiKeys: [
+            {
+              sha256: createHash('sha256').update(key).digest('hex'),
+              user: 'svc-orders',
+              privileges: ['admin'],
+              clientApplicationName: 'orders'
+            }
+          ],
+          jwt: { publicKeyFile: pem, issuer: 'https://issuer.test', audience: 'gateway', algorithms: ['ES256'] }
+        }
+      }
+    })
+    cors = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { cors: { allowIdentityHeaders: true } } } })
+    edge = `http://127.0.0.1:${p.platform.edgePort}`
+  })
+  after(async () => {
+    await p?.stop()
+    await cors?.stop()
+  })
+
+  async function token(
+    claims: Record<string, unknown>,
+    opts: { key?: webcrypto.CryptoKey; audience?: string; exp?: string | number } = {}
+  ): Promise<string> {
+    const jose = await import('jose')
+    return new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer('https://issuer.test')
+      .setAudience(opts.audience ?? 'gateway')
+      .setIssuedAt()
+      .setExpirationTime(opts.exp ?? '5m')
+      .sign(opts.key ?? keyPair.privateKey)
+  }
+
+  test('a trusted peer (loopback, the default) has its claims honoured', async () => {
+    const c = await context(p.url, '/example/diagnostics/context', CLAIMS)
+    assert.deepEqual([c.user, c.ip, c.privileged], ['mallory', '203.0.113.7', true]) // the example grants admin
+    const r = await post(p.url, '/testkit/misc/admin', '"x"', {
+      'Content-Type': 'application/json',
+      'X-PLATFORM-Privilege-Names': 'guest;admin'
+    })
+    assert.equal(r.status, 200)
+  })
+
+  test('the edge removes what an outside client claims and sets the real address', async () => {
+    const c = await context(edge, '/_eapi/ELASTIC_HTTP/example/diagnostics/context', CLAIMS)
+    assert.deepEqual(
+      [c.user, c.sessionId, c.clientApplicationName, c.privilegeNames, c.ip, c.privileged],
+      [null, null, null, [], '127.0.0.1', false]
+    )
+  })
+
+  test('an API key becomes its user and privilege names; an unknown key is 401', async () => {
+    const c = await context(edge, '/_eapi/ELASTIC_HTTP/example/diagnostics/context', { ...CLAIMS, 'X-API-Key': key })
+    assert.deepEqual(
+      [c.user, c.privilegeNames, c.clientApplicationName, c.ip],
+      ['svc-orders', ['admin'], 'orders', '127.0.0.1']
+    )
+    const admin = await post(edge, '/_eapi/ELASTIC_HTTP/testkit/misc/admin', '"x"', {
+      'Content-Type': 'application/json',
+      'X-API-Key': key
+    })
+    assert.equal(admin.status, 200)
+    const bad = await post(edge, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      'X-API-Key': 'nope'
+    })
+    assert.equal(bad.status, 401)
+    assert.equal(problem(bad).code, 'UNAUTHENTICATED')
+    assert.match(bad.headers.get('www-authenticate') ?? '', /Bearer/)
+  })
+
+  test('a JWT becomes its subject and privileges; expired, wrong key and wrong audience are 401', async () => {
+    const good = await token({ sub: 'ada', privileges: ['admin'] })
+    const c = await context(edge, '/_eapi/ELASTIC_HTTP/example/diagnostics/context', {
+      Authorization: `Bearer ${good}`
+    })
+    assert.deepEqual([c.user, c.privilegeNames, c.privileged], ['ada', ['admin'], true])
+    const admin = await post(edge, '/_eapi/ELASTIC_HTTP/testkit/misc/admin', '"x"', {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${good}`
+    })
+    assert.equal(admin.status, 200, admin.text)
+    const refused: Array<[string, string, RegExp]> = [
+      ['expired', await token({ sub: 'ada' }, { exp: Math.floor(Date.now() / 1000) - 60 }), /exp/],
+      ['wrong key', await token({ sub: 'ada' }, { key: otherPair.privateKey }), /signature/],
+      ['wrong audience', await token({ sub: 'ada' }, { audience: 'someone-else' }), /aud/],
+      ['not a JWT', 'abc.def', /./]
+    ]
+    for (const [name, t, detail] of refused) {
+      const r = await post(edge, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":2,"b":3}', {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${t}`
+      })
+      assert.equal(r.status, 401, name)
+      const pr = problem(r)
+      assert.equal(pr.code, 'UNAUTHENTICATED', name)
+      assert.match(pr.detail, detail, name)
+    }
+  })
+
+  test('CORS: a preflight does not allow the identity headers unless configured', async () => {
+    const preflight = async (url: string): Promise<string[]> => {
+      const r = await fetch(`${url}/example/calculator/multiply`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' }
+      })
+      return (r.headers.get('access-control-allow-headers') ?? '').split(', ')
+    }
+    const closed = await preflight(p.url)
+    for (const h of ['X-PLATFORM-User', 'X-PLATFORM-Privilege-Names', 'X-PLATFORM-IP'])
+      assert.ok(!closed.includes(h), h)
+    assert.ok(closed.includes('X-PLATFORM-Sequence-Name'))
+    const open = await preflight(cors.url)
+    assert.ok(open.includes('X-PLATFORM-Privilege-Names'))
+  })
+})
+
+describe('an edge that requires a credential', () => {
+  let p: RunningPlatform
+  before(async () => {
+    p = await startPlatform({ EDGE: { auth: { required: true, apiKeys: [], jwt: null } } })
+  })
+  after(() => p?.stop())
+
+  test('no credential: 401', async () => {
+    const r = await post(
+      `http://127.0.0.1:${p.platform.edgePort}`,
+      '/_eapi/ELASTIC_HTTP/example/calculator/multiply',
+      '{"a":2,"b":3}'
+    )
+    assert.equal(r.status, 401)
+    assert.equal(problem(r).code, 'UNAUTHENTICATED')
+  })
+})
