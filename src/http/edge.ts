@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import uWS from 'uWebSockets.js'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
+import { bounded } from '../core/text'
 import { toProblem, renderProblemJson, statusLine } from '../errors/problem'
 import type { Failure } from '../errors/codes'
 import { Invocation } from '../invoke/invoke'
@@ -277,11 +278,6 @@ function decode(s: string): string | null {
   } catch {
     return null
   }
-}
-
-/** Echoed input is cut short: a 100 kB URL must not make a 100 kB problem body. */
-function bounded(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s
 }
 
 const UI_DIR = join(require.resolve('swagger-ui-dist/package.json'), '..')

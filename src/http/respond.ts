@@ -22,6 +22,7 @@ export function writeAnswer(res: HttpResponse, cors: CorsPolicy, a: Answer): voi
     res.writeStatus(statusLine(a.status))
     if (a.contentType !== null) res.writeHeader('Content-Type', a.contentType)
     res.writeHeader('X-PLATFORM-Request-ID', a.requestId)
+    res.writeHeader('X-Content-Type-Options', 'nosniff')
     if (a.headers !== null)
       for (let k = 0; k < a.headers.length; k += 2) res.writeHeader(a.headers[k]!, a.headers[k + 1]!)
     writeCors(res, cors, a.origin)

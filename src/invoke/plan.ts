@@ -7,6 +7,7 @@ import {
   type SequenceName
 } from '../core/vocabulary'
 import { roaRule } from '../core/rules'
+import { bounded } from '../core/text'
 import type { Failure } from '../errors/codes'
 import type { MethodInfo } from '../dispatch/catalog'
 import type { GatewayConfig } from '../config/config'
@@ -51,7 +52,10 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   }
   const route = parseRoute(head.url)
   if (route === null)
-    return refuse({ code: 'ROUTE_NOT_FOUND', detail: `'${head.url}' is not /{microservice}/{service}/{method}` })
+    return refuse({
+      code: 'ROUTE_NOT_FOUND',
+      detail: `'${bounded(head.url)}' is not /{microservice}/{service}/{method}`
+    })
   const negotiation = negotiateCached(head.contentType, head.accept)
   if ('code' in negotiation) {
     format = guessFormat(head.contentType, head.accept)
@@ -70,13 +74,16 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   if (!isApiMode(apiId)) {
     return refuse({
       code: 'UNKNOWN_API_ID',
-      detail: `X-PLATFORM-API-ID '${apiId}' is neither ROA nor RMC (case sensitive)`
+      detail: `X-PLATFORM-API-ID '${bounded(apiId)}' is neither ROA nor RMC (case sensitive)`
     })
   }
   const sequence = head.sequenceName === '' ? settings.defaultSequenceName : head.sequenceName
   if (!isSequenceName(sequence)) {
     const known = Object.keys(SEQUENCES).join(', ')
-    return refuse({ code: 'UNKNOWN_SEQUENCE', detail: `X-PLATFORM-Sequence-Name '${sequence}' is not one of ${known}` })
+    return refuse({
+      code: 'UNKNOWN_SEQUENCE',
+      detail: `X-PLATFORM-Sequence-Name '${bounded(sequence)}' is not one of ${known}`
+    })
   }
   const seqFormat = SEQUENCES[sequence].format
   if (seqFormat !== format) {
@@ -87,7 +94,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   const [msName, svcName, methodName] = route
   const backend = backends.get(msName)
   if (backend === undefined)
-    return refuse({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${msName}' is deployed` })
+    return refuse({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${bounded(msName)}' is deployed` })
   const unavailable = backend.unavailableReason()
   const catalog = backend.catalog
   if (unavailable !== null || catalog === null) {
@@ -98,12 +105,12 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   if (methods === undefined) {
     return refuse({
       code: 'UNKNOWN_SERVICE',
-      detail: `microservice '${msName}' has no remotely enabled service '${svcName}'`
+      detail: `microservice '${msName}' has no remotely enabled service '${bounded(svcName)}'`
     })
   }
   const method = methods.get(methodName)
   if (method === undefined)
-    return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${methodName}'` })
+    return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${bounded(methodName)}'` })
   if (apiId === 'ROA') {
     const broken = roaRule(svcName, methodName, method.parameterCount)
     if (broken !== null) return refuse(broken)

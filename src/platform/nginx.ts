@@ -1,4 +1,4 @@
-import { EDGE_API_PREFIX, IDENTITY_HEADERS, SWAGGER_PREFIX } from '../core/http-names'
+import { EDGE_API_PREFIX, IDENTITY_HEADERS, PLATFORM_HEADERS, SWAGGER_PREFIX } from '../core/http-names'
 
 /** One platform node behind the edge: its gateway (:8082) and its embedded edge (:8000, for the UI). */
 export interface EdgeNode {
@@ -20,6 +20,8 @@ export interface NginxEdgeOptions {
   failTimeoutS?: number
   /** Idle keep-alive connections nginx keeps to each node's gateway. */
   keepalive?: number
+  /** The largest request line or header line nginx accepts; longer gets 431 (default 8 KiB). */
+  maxHeaderBytes?: number
   /** Write a whole nginx.conf (events, http, pid, logs under `prefix`) instead of an http-level include. */
   standalone?: { prefix: string } | null
 }
@@ -69,6 +71,15 @@ server {
     proxy_http_version 1.1;
     proxy_connect_timeout 2s;
     add_header X-Content-Type-Options nosniff always;
+    # uWebSockets.js names itself on every answer; the edge does not pass that on.
+    proxy_hide_header uWebSockets;
+    # A request line or header longer than this is refused with 431 (nginx's own code for it is 494).
+    large_client_header_buffers 4 ${Math.ceil((o.maxHeaderBytes ?? 8192) / 1024)}k;
+    error_page 494 = @header_too_large;
+    location @header_too_large {
+        default_type application/problem+json;
+        return 431 '${problemJson('HEADERS_TOO_LARGE', 431, 'Request header fields too large', 'a request line or header is longer than the edge accepts')}';
+    }
 
     # ${EDGE_API_PREFIX}/{ms}/{svc}/{method} → /{ms}/{svc}/{method} on one node's gateway.
     location ${EDGE_API_PREFIX}/ {
@@ -76,9 +87,16 @@ server {
         # The trust boundary: what a client claims about itself is removed, the address is nginx's own
         # view of it. The gateways trust nginx's address (ENTRY_POINTS…trust.trustedPeers).
         # (A location with any proxy_set_header inherits none from the server block: all are here.)
+        # Only the headers the gateway reads travel on: a malformed or excessive header (uWS stops
+        # answering past about 50) never reaches a node, and the node sees a clean HTTP/1.1 request
+        # whatever the client spoke (HTTP/1.0 included).
+        proxy_pass_request_headers off;
         proxy_set_header Connection "";
-        proxy_set_header Host $host;
+        proxy_set_header Content-Type $content_type;
+        proxy_set_header Accept $http_accept;
+        proxy_set_header Origin $http_origin;
         proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+${FORWARDED_HEADERS.map((h) => `        proxy_set_header ${h} $http_${h.toLowerCase().replace(/-/g, '_')};`).join('\n')}
 ${IDENTITY_HEADERS.map((h) => `        proxy_set_header ${h} ${h === 'X-PLATFORM-IP' ? '$remote_addr' : '""'};`).join('\n')}
         proxy_read_timeout ${readTimeoutS}s;
         proxy_send_timeout 60s;
@@ -136,4 +154,11 @@ export function parseNode(s: string): EdgeNode {
     return n
   }
   return { host: m[1]!, gatewayPort: port(m[2]!), edgePort: m[3] === undefined ? 8000 : port(m[3]) }
+}
+
+/** The X-PLATFORM-* headers a client may send through the edge (the identity ones are set by the edge). */
+const FORWARDED_HEADERS = PLATFORM_HEADERS.filter((h) => !(IDENTITY_HEADERS as readonly string[]).includes(h))
+
+function problemJson(code: string, status: number, title: string, detail: string): string {
+  return JSON.stringify({ type: `urn:platform:problem:${code}`, title, status, detail, code, requestId: '$request_id' })
 }
