@@ -23,7 +23,7 @@ const USAGE = `usage: microservice <command>
   start <name>           start it again
   remove <name>          stop it and delete its deployment
   logs <name> [lines]    the last lines its processes printed (default 100)
-  edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX]
+  edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
 
 The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
@@ -118,7 +118,8 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
       node: { type: 'string', multiple: true },
       listen: { type: 'string', default: '8000' },
       out: { type: 'string' },
-      standalone: { type: 'string' }
+      standalone: { type: 'string' },
+      'max-header-bytes': { type: 'string', default: '8192' }
     }
   })
   if (positionals[0] !== 'nginx-config')
@@ -135,6 +136,7 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
     listen: values.listen,
     maxBodyBytes: config.gateway.maxBodyBytes,
     executingTimeoutMs: config.gateway.executingTimeoutMs,
+    maxHeaderBytes: Number(values['max-header-bytes']),
     standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
   })
   if (values.out === undefined) process.stdout.write(text)
