@@ -124,6 +124,9 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
   })
   if (positionals[0] !== 'nginx-config')
     throw new CliError('usage: microservice edge nginx-config [--node host:port[:edgePort]]...')
+  const maxHeaderBytes = Number(values['max-header-bytes'])
+  if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
+    throw new CliError('--max-header-bytes: a whole number of bytes, at least 1024')
   const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map((n) => {
     try {
       return parseNode(n)
@@ -136,7 +139,7 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
     listen: values.listen,
     maxBodyBytes: config.gateway.maxBodyBytes,
     executingTimeoutMs: config.gateway.executingTimeoutMs,
-    maxHeaderBytes: Number(values['max-header-bytes']),
+    maxHeaderBytes,
     standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
   })
   if (values.out === undefined) process.stdout.write(text)

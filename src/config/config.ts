@@ -45,6 +45,8 @@ export interface GatewayConfig {
   executingTimeoutMs: number
   /** Requests being processed at once before OVERLOADED. */
   maxInFlight: number
+  /** Body bytes held by requests in progress, all together, before OVERLOADED (a bound on memory). */
+  maxBodyBytesInFlight: number
   /** Deepest nesting the splitter accepts in a body. */
   maxDepth: number
   retryAfterSeconds: number
@@ -297,6 +299,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       maxBodyBytes: int(http, 'maxBodyBytes', hp, 1, 1024 * 1024 * 1024),
       executingTimeoutMs: int(http, 'executingTimeoutMs', hp, 1),
       maxInFlight: int(http, 'maxInFlight', hp, 1),
+      maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight', hp, 1),
       maxDepth: int(http, 'maxDepth', hp, 2, 100000),
       retryAfterSeconds: int(http, 'retryAfterSeconds', hp, 0),
       cors: {

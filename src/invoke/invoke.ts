@@ -22,6 +22,8 @@ export class Pipeline<R> {
   inFlight = 0
   /** Requests answered since start (any status). */
   answered = 0
+  /** Body bytes reserved by requests in progress (declared lengths, or what arrived of undeclared ones). */
+  bodyBytes = 0
   private callIds = 0
 
   constructor(
@@ -57,6 +59,8 @@ export class Invocation<R> implements PendingCall, BodySink {
   private plan: CallPlan | null = null
   private reader: BodyReader | null = null
   private readonly requestId: string
+  /** Body bytes this request holds against the pipeline's bound. */
+  private reserved = 0
 
   constructor(
     private readonly p: Pipeline<R>,
@@ -78,8 +82,16 @@ export class Invocation<R> implements PendingCall, BodySink {
     this.plan = plan
     if (p.inFlight >= p.config.maxInFlight)
       return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    const declared = Math.max(0, plan.declaredLength)
+    if (p.bodyBytes + declared > p.config.maxBodyBytesInFlight) {
+      return this.fail({
+        code: 'OVERLOADED',
+        detail: `${p.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
+      })
+    }
     p.inFlight++
     this.counted = true
+    this.reserve(declared)
     if (body !== undefined) return this.prepare(body)
     this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
     p.http.readBody(this.res, this)
@@ -90,6 +102,16 @@ export class Invocation<R> implements PendingCall, BodySink {
     if (this.answered || this.reader === null) return
     const refused = this.reader.push(new Uint8Array(chunk))
     if (refused !== null) return this.fail(refused)
+    if (this.plan!.declaredLength < 0) {
+      const p = this.p
+      if (p.bodyBytes + chunk.byteLength > p.config.maxBodyBytesInFlight) {
+        return this.fail({
+          code: 'OVERLOADED',
+          detail: `the body bytes in progress passed the bound of ${p.config.maxBodyBytesInFlight}`
+        })
+      }
+      this.reserve(chunk.byteLength)
+    }
     if (last) this.prepare(this.reader.finish())
   }
 
@@ -214,10 +236,17 @@ export class Invocation<R> implements PendingCall, BodySink {
     this.release()
   }
 
+  private reserve(n: number): void {
+    this.reserved += n
+    this.p.bodyBytes += n
+  }
+
   private release(): void {
     if (!this.counted) return
     this.counted = false
     this.p.inFlight--
+    this.p.bodyBytes -= this.reserved
+    this.reserved = 0
   }
 }
 

@@ -308,6 +308,26 @@ describe('invocation through recording ports', () => {
     ])
   })
 
+  test('body bytes in flight are bounded: past the bound OVERLOADED, and the bytes come back when answered', () => {
+    const port = new RecordingPort()
+    const backend = new RecordingBackend()
+    const pipeline = new Pipeline({ ...config, maxBodyBytesInFlight: 20 }, inline, backends(backend), port)
+    const body = '{"a":2,"b":3}' // 13 bytes
+    new Invocation(pipeline, [body], head({ contentLength: '13' })).begin()
+    assert.equal(pipeline.bodyBytes, 13)
+    new Invocation(pipeline, [body], head({ contentLength: '13' })).begin()
+    assert.equal(port.answers.length, 1)
+    assert.equal(port.answers[0]!.status, 503)
+    assert.match(String(port.answers[0]!.body), /OVERLOADED/)
+    // An undeclared (chunked) body counts as it arrives.
+    new Invocation(pipeline, ['{"a":', '2,"b":3}'], head({ contentLength: '' })).begin()
+    assert.equal(port.answers.length, 2)
+    assert.equal(port.answers[1]!.status, 503)
+    backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true }))
+    assert.equal(pipeline.bodyBytes, 0)
+    assert.equal(pipeline.inFlight, 0)
+  })
+
   test('in-flight limit → OVERLOADED with Retry-After', () => {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
