@@ -12,6 +12,7 @@ export async function run(): Promise<Pair[]> {
     connectTimeoutMs: 1000,
     pingIntervalMs: 60000,
     availabilityTimeoutMs: 20000,
+    ejectAfterMs: 2000,
     reconnectMinMs: 1000,
     reconnectMaxMs: 1000,
     maxFrameBytes: 1 << 20

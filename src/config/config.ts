@@ -29,6 +29,11 @@ export interface DispatchOptions {
   pingIntervalMs: number
   /** A check answered slower than this (or not at all) makes the microservice unavailable (SPEC: 20000 ms). */
   availabilityTimeoutMs: number
+  /**
+   * Outlier ejection: an instance with calls in flight that answers nothing, not even a ping, for
+   * this long gets no new calls (its calls in flight are answered 504) until it answers again.
+   */
+  ejectAfterMs: number
   reconnectMinMs: number
   reconnectMaxMs: number
   maxFrameBytes: number
@@ -330,6 +335,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       connectTimeoutMs: int(dispatch, 'connectTimeoutMs', 'DISPATCH', 1),
       pingIntervalMs: int(dispatch, 'pingIntervalMs', 'DISPATCH', 10),
       availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs', 'DISPATCH', 1),
+      ejectAfterMs: int(dispatch, 'ejectAfterMs', 'DISPATCH', 20),
       reconnectMinMs: int(dispatch, 'reconnectMinMs', 'DISPATCH', 1),
       reconnectMaxMs: int(dispatch, 'reconnectMaxMs', 'DISPATCH', 1),
       maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024)

@@ -3,6 +3,7 @@ import { FramedSocket } from '../protocol/framed-socket'
 import { PROTOCOL_VERSION, type Frame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { PendingCall } from './pending'
+import type { Failure } from '../errors/codes'
 
 export interface ConnectionOwner {
   readonly name: string
@@ -11,6 +12,8 @@ export interface ConnectionOwner {
   onReady(conn: BackendConnection, catalog: gateway.Catalog): void
   onPong(conn: BackendConnection, pong: gateway.Pong): void
   onClosed(conn: BackendConnection, error: Error | null): void
+  /** Any frame arrived: the instance is alive. */
+  onAnyFrame(): void
 }
 
 type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
@@ -68,6 +71,15 @@ export class BackendConnection {
     if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
   }
 
+  /** Answers every call in flight on this connection with `failure` and cancels it at the microservice. */
+  abandonAll(failure: Failure): void {
+    const calls = [...this.inflight.values()]
+    for (const call of calls) {
+      this.cancel(call)
+      call.settle(failure)
+    }
+  }
+
   ping(id: number): void {
     if (this.state === 'ready') this.framed!.send({ ping: { id } })
   }
@@ -77,6 +89,7 @@ export class BackendConnection {
   }
 
   private onFrame(f: Frame): void {
+    this.owner.onAnyFrame()
     switch (f.body) {
       case 'result': {
         const result = f.result as gateway.Result

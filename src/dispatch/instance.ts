@@ -26,7 +26,12 @@ export class InstanceClient implements ConnectionOwner {
   private pingSentAt = 0
   private pingOutstanding = false
   private slowCheck = false
+  /** When a frame last arrived on any connection (ms since epoch). */
+  private lastFrameAt = Date.now()
+  /** No answer, not even to a ping, for ejectAfterMs with calls in flight: no new calls until it answers. */
+  private ejected = false
   private readonly pingTimer: NodeJS.Timeout
+  private readonly ejectTimer: NodeJS.Timeout
   private closed = false
 
   constructor(
@@ -41,6 +46,8 @@ export class InstanceClient implements ConnectionOwner {
     this.reason = this.computeReason()
     this.pingTimer = setInterval(() => this.check(), options.pingIntervalMs)
     this.pingTimer.unref()
+    this.ejectTimer = setInterval(() => this.watch(), Math.max(5, Math.floor(options.ejectAfterMs / 4)))
+    this.ejectTimer.unref()
   }
 
   get maxFrameBytes(): number {
@@ -104,6 +111,7 @@ export class InstanceClient implements ConnectionOwner {
   close(): void {
     this.closed = true
     clearInterval(this.pingTimer)
+    clearInterval(this.ejectTimer)
     this.clearEndpoint()
   }
 
@@ -113,6 +121,14 @@ export class InstanceClient implements ConnectionOwner {
     this.catalog = new CatalogIndex(catalog)
     this.userAvailable = catalog.available
     this.refresh(true)
+  }
+
+  onAnyFrame(): void {
+    this.lastFrameAt = Date.now()
+    if (this.ejected) {
+      this.ejected = false
+      this.refresh()
+    }
   }
 
   onPong(_conn: BackendConnection, pong: gateway.Pong): void {
@@ -157,6 +173,8 @@ export class InstanceClient implements ConnectionOwner {
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
     if (this.slowCheck)
       return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`
+    if (this.ejected)
+      return `microservice '${this.name}' has answered nothing for ${this.options.ejectAfterMs} ms (outlier ejection)`
     return null
   }
 
@@ -166,6 +184,33 @@ export class InstanceClient implements ConnectionOwner {
     if (reason === this.reason && !catalogChanged) return
     this.reason = reason
     this.onChange(this)
+  }
+
+  /**
+   * Outlier ejection. With calls in flight and no frame for half the ejection time, ask with a ping
+   * (a method that merely takes long does not stop its process from answering one); with no frame
+   * for the whole ejection time, the instance gets no new calls, and the calls it holds are answered
+   * 504 and cancelled (they may have run) instead of waiting for a process that may never answer.
+   * SPEC's availability verdict (20 s, the user flag) is separate and unchanged.
+   */
+  private watch(): void {
+    if (this.ejected || this.endpoint === null) return
+    const inflight = this.inflight
+    if (inflight === 0 && !this.pingOutstanding) return
+    const silent = Date.now() - this.lastFrameAt
+    if (silent >= this.options.ejectAfterMs) {
+      this.ejected = true
+      this.refresh()
+      const detail = `microservice '${this.name}' answered nothing, not even a ping, for ${silent} ms; the call was cancelled and may have run`
+      for (const c of this.slots) c?.abandonAll({ code: 'EXECUTION_TIMEOUT', detail })
+      return
+    }
+    if (silent >= this.options.ejectAfterMs / 2 && !this.pingOutstanding) {
+      this.pingId = (this.pingId + 1) >>> 0
+      this.pingSentAt = Date.now()
+      this.pingOutstanding = true
+      for (const c of this.slots) c?.ping(this.pingId)
+    }
   }
 
   /**
