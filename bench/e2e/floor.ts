@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   })
   const port = await new Promise<number>((resolve) =>
     ms.on('message', (m: HostMessage) => {
-      if (m.type === 'listening') resolve(m.port)
+      if (m.type === 'listening') resolve('port' in m.endpoint ? m.endpoint.port : 0)
     })
   )
 

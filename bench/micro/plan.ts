@@ -17,7 +17,7 @@ export async function run(): Promise<Pair[]> {
     reconnectMaxMs: 1000,
     maxFrameBytes: 1 << 20
   })
-  const client = dir.register('example', '127.0.0.1', 9) // port 9: nothing listens, no catalog needed to look up
+  const client = dir.register('example', { host: '127.0.0.1', port: 9 }) // port 9: nothing listens, no catalog needed to look up
   client.catalog = new CatalogIndex(
     gateway.Catalog.create({
       microservice: 'example',

@@ -82,6 +82,8 @@ export interface PlatformSection {
   unpack: { maxEntries: number; maxEntryBytes: number; maxTotalBytes: number }
   /** Instances per microservice, overriding the package's own setting (scaling without repacking). */
   instances: Record<string, number>
+  /** How local instances are reached: unix (a socket file only this user may open) or tcp (loopback). */
+  localTransport: 'unix' | 'tcp'
 }
 
 /** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
@@ -119,6 +121,11 @@ export interface RemoteInstance {
   name: string
   host: string
   port: number
+  /**
+   * The environment variable holding the shared secret the handshake proves both ways; the instance
+   * gets the same secret as MICROSERVICE_SECRET. Null: an unauthenticated connection (not advised).
+   */
+  secretEnv: string | null
 }
 
 export interface PlatformConfig {
@@ -347,6 +354,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
       drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
       startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
+      localTransport:
+        pf.localTransport === undefined ? 'unix' : oneOf(pf, 'localTransport', 'PLATFORM', ['unix', 'tcp'] as const),
       instances: Object.fromEntries(
         Object.keys(section(pf.instances ?? {}, 'PLATFORM.instances')).map((k) => [
           k,
@@ -372,7 +381,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
         return {
           name: str(o, 'name', `MICROSERVICES.remote[${k}]`),
           host: str(o, 'host', `MICROSERVICES.remote[${k}]`),
-          port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535)
+          port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535),
+          secretEnv: optionalString(o, 'secretEnv', `MICROSERVICES.remote[${k}]`)
         }
       }),
       directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),

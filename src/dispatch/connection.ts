@@ -3,6 +3,8 @@ import { FramedSocket } from '../protocol/framed-socket'
 import { PROTOCOL_VERSION, type Frame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { PendingCall } from './pending'
+import type { Endpoint } from '../core/endpoint'
+import { nonce, gatewayProof, microserviceProof, sameProof } from '../protocol/handshake'
 import type { Failure } from '../errors/codes'
 
 export interface ConnectionOwner {
@@ -12,6 +14,8 @@ export interface ConnectionOwner {
   onReady(conn: BackendConnection, catalog: gateway.Catalog): void
   onPong(conn: BackendConnection, pong: gateway.Pong): void
   onClosed(conn: BackendConnection, error: Error | null): void
+  /** The peer failed authentication (or asked for it without a secret configured here). */
+  onRefused(conn: BackendConnection, why: string): void
   /** Any frame arrived: the instance is alive. */
   onAnyFrame(): void
 }
@@ -28,20 +32,28 @@ export class BackendConnection {
   private framed: FramedSocket | null = null
   private readonly socket: Socket
 
+  /** Our nonce, while an authenticated handshake is under way. */
+  private clientNonce: Uint8Array | null = null
+  private serverNonce: Uint8Array | null = null
+
   constructor(
     private readonly owner: ConnectionOwner,
-    readonly host: string,
-    readonly port: number,
-    gatewayId: string
+    readonly endpoint: Endpoint,
+    private readonly gatewayId: string,
+    /** The shared secret of an instance reached over TCP: the handshake proves it both ways. */
+    private readonly secret: string | null = null
   ) {
-    this.socket = connect({ host, port })
-    this.socket.setTimeout(owner.connectTimeoutMs, () =>
-      this.close(new Error(`connect timeout after ${owner.connectTimeoutMs} ms`))
-    )
+    this.socket = connect('path' in endpoint ? { path: endpoint.path } : { host: endpoint.host, port: endpoint.port })
+    this.socket.setTimeout(owner.connectTimeoutMs, () => {
+      if (this.state === 'handshaking' && this.secret !== null)
+        this.refuse('it sent no Challenge: it does not ask for the shared secret')
+      else this.close(new Error(`no connection and handshake within ${owner.connectTimeoutMs} ms`))
+    })
     this.socket.once('connect', () => {
-      this.socket.setTimeout(0)
+      // The timeout stays until the handshake is done: a peer that never completes it is dropped.
       this.state = 'handshaking'
-      this.framed!.send({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId } })
+      // With a secret, the microservice speaks first (its Challenge); without one, Hello goes now.
+      if (this.secret === null) this.framed!.send({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId } })
     })
     this.framed = new FramedSocket(
       this.socket,
@@ -84,6 +96,11 @@ export class BackendConnection {
     if (this.state === 'ready') this.framed!.send({ ping: { id } })
   }
 
+  private refuse(why: string): void {
+    this.owner.onRefused(this, why)
+    this.close(new Error(why))
+  }
+
   close(error: Error | null = null): void {
     this.framed?.destroy(error)
   }
@@ -103,11 +120,32 @@ export class BackendConnection {
       case 'pong':
         this.owner.onPong(this, f.pong as gateway.Pong)
         return
-      case 'catalog':
-        if (this.state !== 'handshaking') break
-        this.state = 'ready'
-        this.owner.onReady(this, f.catalog as gateway.Catalog)
+      case 'challenge': {
+        if (this.state !== 'handshaking' || this.clientNonce !== null) break
+        if (this.secret === null)
+          return this.refuse('the microservice requires authentication and no secret is configured for it')
+        this.serverNonce = (f.challenge as gateway.Challenge).nonce
+        this.clientNonce = nonce()
+        const proof = gatewayProof(this.secret, this.serverNonce, this.clientNonce)
+        this.framed!.send({
+          hello: { protocolVersion: PROTOCOL_VERSION, gatewayId: this.gatewayId, nonce: this.clientNonce, proof }
+        })
         return
+      }
+      case 'catalog': {
+        if (this.state !== 'handshaking') break
+        const catalog = f.catalog as gateway.Catalog
+        if (this.secret !== null) {
+          if (this.clientNonce === null || this.serverNonce === null)
+            return this.refuse('it answered without being challenged: it does not know the secret')
+          if (!sameProof(microserviceProof(this.secret, this.serverNonce, this.clientNonce), catalog.proof))
+            return this.refuse('its Catalog does not prove the shared secret')
+        }
+        this.state = 'ready'
+        this.socket.setTimeout(0)
+        this.owner.onReady(this, catalog)
+        return
+      }
       default:
         break
     }

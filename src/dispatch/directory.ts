@@ -1,31 +1,38 @@
 import type { DispatchOptions } from '../config/config'
 import { MicroserviceGroup } from './group'
 import type { InstanceClient } from './instance'
+import type { Endpoint } from '../core/endpoint'
 
 /** All microservices the gateway can reach, by name. */
 export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
-  constructor(private readonly options: DispatchOptions) {}
+  constructor(
+    private readonly options: DispatchOptions,
+    private readonly log: (line: string) => void = console.error
+  ) {}
 
   get(name: string): MicroserviceGroup | undefined {
     return this.groups.get(name)
   }
 
-  /** Registers (or moves) one instance; the gateway connects and fetches its catalog. */
+  /**
+   * Registers (or moves) one instance; the gateway connects and fetches its catalog. `secret`, for an
+   * instance reached over TCP, is proved both ways by the handshake (src/protocol/handshake.ts).
+   */
   register(
     name: string,
-    host: string,
-    port: number,
+    endpoint: Endpoint,
     instance = `${name}#0`,
-    overrides: Partial<DispatchOptions> = {}
+    overrides: Partial<DispatchOptions> = {},
+    secret: string | null = null
   ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
       group = new MicroserviceGroup(name)
       this.groups.set(name, group)
     }
-    const client = group.instance(instance, { ...this.options, ...overrides })
-    client.setEndpoint(host, port)
+    const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)
+    client.setEndpoint(endpoint)
     return client
   }
 

@@ -22,10 +22,15 @@ export class MicroserviceGroup {
   }
 
   /** Adds an instance (or returns the one of that id); the group follows its changes. */
-  instance(id: string, options: DispatchOptions): InstanceClient {
+  instance(
+    id: string,
+    options: DispatchOptions,
+    secret: string | null = null,
+    log?: (line: string) => void
+  ): InstanceClient {
     let client = this.instances.get(id)
     if (client === undefined) {
-      client = new InstanceClient(this.name, options, () => this.recompute())
+      client = new InstanceClient(this.name, options, () => this.recompute(), secret, log)
       this.instances.set(id, client)
       this.recompute()
     }

@@ -4,6 +4,7 @@ import type { DispatchOptions } from '../config/config'
 import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'
+import { sameEndpoint, endpointText, type Endpoint } from '../core/endpoint'
 
 export const GATEWAY_ID = randomUUID()
 
@@ -17,7 +18,7 @@ export class InstanceClient implements ConnectionOwner {
   catalog: CatalogIndex | null = null
   /** Why the instance cannot take a call now, or null when it can. */
   reason: string | null
-  private endpoint: { host: string; port: number } | null = null
+  private endpoint: Endpoint | null = null
   private readonly slots: Array<BackendConnection | null>
   private readonly retry: Array<NodeJS.Timeout | null>
   private readonly attempts: number[]
@@ -37,7 +38,10 @@ export class InstanceClient implements ConnectionOwner {
   constructor(
     readonly name: string,
     private readonly options: DispatchOptions,
-    private readonly onChange: (c: InstanceClient) => void
+    private readonly onChange: (c: InstanceClient) => void,
+    /** The shared secret of an instance reached over TCP (null: a local Unix socket, or none). */
+    private readonly secret: string | null = null,
+    private readonly log: (line: string) => void = console.error
   ) {
     const n = Math.max(1, options.connectionsPerMicroservice)
     this.slots = new Array<BackendConnection | null>(n).fill(null)
@@ -58,9 +62,9 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** Points the client at where the instance listens now (after a start or restart). */
-  setEndpoint(host: string, port: number): void {
-    if (this.endpoint !== null && this.endpoint.host === host && this.endpoint.port === port) return
-    this.endpoint = { host, port }
+  setEndpoint(endpoint: Endpoint): void {
+    if (this.endpoint !== null && sameEndpoint(this.endpoint, endpoint)) return
+    this.endpoint = endpoint
     this.slowCheck = false
     this.pingOutstanding = false
     for (let k = 0; k < this.slots.length; k++) {
@@ -123,6 +127,10 @@ export class InstanceClient implements ConnectionOwner {
     this.refresh(true)
   }
 
+  onRefused(conn: BackendConnection, why: string): void {
+    this.log(`dispatch: refused microservice '${this.name}' at ${endpointText(conn.endpoint)}: ${why}`)
+  }
+
   onAnyFrame(): void {
     this.lastFrameAt = Date.now()
     if (this.ejected) {
@@ -164,7 +172,7 @@ export class InstanceClient implements ConnectionOwner {
       clearTimeout(r)
       this.retry[k] = null
     }
-    this.slots[k] = new BackendConnection(this, this.endpoint.host, this.endpoint.port, GATEWAY_ID)
+    this.slots[k] = new BackendConnection(this, this.endpoint, GATEWAY_ID, this.secret)
   }
 
   private computeReason(): string | null {

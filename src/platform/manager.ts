@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { endpointText } from '../core/endpoint'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
 import type { HostMessage } from '../runtime/host'
 import { hostEnv, HOST_FILE } from '../runtime/host-env'
@@ -24,6 +26,11 @@ export interface ManagerOptions {
   startTimeoutMs?: number
   /** Instances per microservice, overriding what its package says. */
   instances?: Record<string, number>
+  /**
+   * How local instances are reached: 'unix' (default), a socket file only this user may open, in a
+   * directory of its own; 'tcp', loopback TCP (any local process could connect).
+   */
+  transport?: 'unix' | 'tcp'
 }
 
 /** The last lines the processes of a microservice printed, for `microservice logs`. */
@@ -46,6 +53,8 @@ export interface InstanceStatus {
   id: string
   pid: number | null
   port: number
+  /** Where it listens: unix:/path or host:port. */
+  endpoint: string
   state: InstanceState
   restarts: number
   memoryRestarts: number
@@ -60,6 +69,7 @@ export class Instance {
   state: InstanceState = 'starting'
   child: ChildProcess | null = null
   port = 0
+  endpoint = ''
   restarts = 0
   memoryRestarts = 0
   heapMb: number
@@ -92,7 +102,9 @@ export class Instance {
       mkdirSync(dir, { recursive: true })
       execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dir}`)
     }
-    const child = fork(HOST_FILE, [this.dir], { execArgv, env: hostEnv(), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    const listen = this.manager.listenTarget()
+    const env = { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_SECRET: '' }
+    const child = fork(HOST_FILE, [this.dir], { execArgv, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
     this.child = child
     this.recent = []
     this.state = this.restarts > 0 ? 'restarting' : 'starting'
@@ -117,12 +129,13 @@ export class Instance {
     capture(child.stderr!, process.stderr, true)
     child.on('message', (msg: HostMessage) => {
       if (msg?.type !== 'listening' || child !== this.child) return
-      this.port = msg.port
+      this.port = 'port' in msg.endpoint ? msg.endpoint.port : 0
+      this.endpoint = endpointText(msg.endpoint)
       this.state = 'running'
       this.everListened = true
       this.failures = 0
       this.message = ''
-      this.manager.directory.register(this.config.name, '127.0.0.1', msg.port, this.id, {
+      this.manager.directory.register(this.config.name, msg.endpoint, this.id, {
         availabilityTimeoutMs: this.config.availability.responseTimeMs
       })
       for (const w of this.waiters.splice(0)) w.resolve()
@@ -210,6 +223,7 @@ export class Instance {
       id: this.id,
       pid: this.child?.pid ?? null,
       port: this.port,
+      endpoint: this.endpoint,
       state: this.state,
       restarts: this.restarts,
       memoryRestarts: this.memoryRestarts,
@@ -330,11 +344,27 @@ function sleep(ms: number): Promise<void> {
 export class MicroserviceManager {
   readonly microservices = new Map<string, ManagedMicroservice>()
 
+  private socketDir: string | null = null
+  private sockets = 0
+
   constructor(
     readonly directory: MicroserviceDirectory,
     readonly options: ManagerOptions,
     readonly log: (line: string) => void = console.log
   ) {}
+
+  /**
+   * Where the next local instance listens (MICROSERVICE_LISTEN): a new socket in a directory only this
+   * user can enter (0700; the socket itself is 0600), short enough for the 108-byte limit of sun_path.
+   */
+  listenTarget(): string {
+    if (this.options.transport === 'tcp') return 'tcp:127.0.0.1:0'
+    if (this.socketDir === null) {
+      this.socketDir = mkdtempSync(join(tmpdir(), 'igw-'))
+      chmodSync(this.socketDir, 0o700)
+    }
+    return `unix:${join(this.socketDir, `${++this.sockets}.sock`)}`
+  }
 
   /** Resolves once the gateway has a ready, available connection to the instance. */
   async serving(name: string, instance: string): Promise<void> {
@@ -407,5 +437,7 @@ export class MicroserviceManager {
     await Promise.all([...this.microservices.values()].map((m) => m.stop()))
     for (const name of this.microservices.keys()) this.directory.remove(name)
     this.microservices.clear()
+    if (this.socketDir !== null) rmSync(this.socketDir, { recursive: true, force: true })
+    this.socketDir = null
   }
 }

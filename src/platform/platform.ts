@@ -10,7 +10,7 @@ import { Deployer } from './deployer'
 import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../runtime/package-config'
-import type { PlatformConfig } from '../config/config'
+import type { PlatformConfig, RemoteInstance } from '../config/config'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -46,7 +46,7 @@ export class Platform {
     this.log = options.log ?? console.log
     const pf = config.platform
     this.pool = new InvokePool(config.pool)
-    this.directory = new MicroserviceDirectory(config.dispatch)
+    this.directory = new MicroserviceDirectory(config.dispatch, this.log)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     this.manager = new MicroserviceManager(
       this.directory,
@@ -57,6 +57,7 @@ export class Platform {
         drainTimeoutMs: pf.drainTimeoutMs,
         startTimeoutMs: pf.startTimeoutMs,
         instances: pf.instances,
+        transport: pf.localTransport,
         ...options.manager
       },
       this.log
@@ -97,7 +98,13 @@ export class Platform {
     await this.deployer.idle()
     for (const dir of directories) await this.manager.start(dir)
     for (const r of this.config.microservices.remote)
-      this.directory.register(r.name, r.host, r.port, `${r.name}@${r.host}:${r.port}`)
+      this.directory.register(
+        r.name,
+        { host: r.host, port: r.port },
+        `${r.name}@${r.host}:${r.port}`,
+        {},
+        remoteSecret(r)
+      )
     this.port = await this.gateway.listen(
       this.options.host ?? this.config.gateway.host,
       this.options.port ?? this.config.gateway.port
@@ -142,4 +149,12 @@ export class Platform {
     this.directory.close()
     await this.pool.close()
   }
+}
+
+function remoteSecret(r: RemoteInstance): string | null {
+  if (r.secretEnv === null) return null
+  const secret = process.env[r.secretEnv] ?? ''
+  if (secret === '')
+    throw new Error(`MICROSERVICES.remote '${r.name}': the environment variable ${r.secretEnv} holds no secret`)
+  return secret
 }

@@ -9,11 +9,21 @@ import { describeMicroservice } from './openapi'
 import { MicroserviceServer } from './server'
 import type { MicroserviceDefinition } from './define'
 import { bindHost } from './availability'
+import { parseEndpoint, endpointText, type Endpoint } from '../core/endpoint'
 
 export interface HostMessage {
   type: 'listening'
   name: string
-  port: number
+  endpoint: Endpoint
+}
+
+/** Where to listen: MICROSERVICE_LISTEN (`unix:/path` or `tcp:host:port`), else loopback TCP, any port. */
+function listenTarget(): Endpoint {
+  const spec = process.env.MICROSERVICE_LISTEN
+  if (spec === undefined || spec === '') return { host: '127.0.0.1', port: 0 }
+  const e = parseEndpoint(spec)
+  if (e === null) throw new Error(`MICROSERVICE_LISTEN '${spec}' is neither unix:/path nor tcp:host:port`)
+  return e
 }
 
 function loadDefinition(file: string): MicroserviceDefinition {
@@ -64,7 +74,12 @@ async function main(): Promise<void> {
     name: config.name,
     version: config.version,
     settings: config.settings,
-    privilegedNames: config.permissions.privilegedNames
+    privilegedNames: config.permissions.privilegedNames,
+    // A shared secret for the internal protocol (instances reached over TCP from another host).
+    secret:
+      process.env.MICROSERVICE_SECRET === undefined || process.env.MICROSERVICE_SECRET === ''
+        ? null
+        : process.env.MICROSERVICE_SECRET
   })
   bindHost({
     setAvailable: (flag) => {
@@ -72,10 +87,10 @@ async function main(): Promise<void> {
     },
     stats: server.stats
   })
-  const port = await server.listen(0, '127.0.0.1')
-  const msg: HostMessage = { type: 'listening', name: config.name, port }
+  const endpoint = await server.listen(listenTarget())
+  const msg: HostMessage = { type: 'listening', name: config.name, endpoint }
   console.log(
-    `microservice ${config.name} ${config.version} listening on 127.0.0.1:${port} (pid ${process.pid}, heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB)`
+    `microservice ${config.name} ${config.version} listening on ${endpointText(endpoint)} (pid ${process.pid}, heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB)`
   )
   if (process.send !== undefined) process.send(msg)
 

@@ -1,4 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net'
+import { chmodSync, rmSync } from 'node:fs'
+import type { Endpoint } from '../core/endpoint'
+import { nonce, gatewayProof, microserviceProof, sameProof } from '../protocol/handshake'
 import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
 import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
@@ -25,6 +28,10 @@ export interface RuntimeOptions {
   settings: RuntimeSettings
   /** Names the default permission resolver grants. */
   privilegedNames: readonly string[]
+  /** A shared secret: every connection must prove it knows it before anything else (handshake.ts). */
+  secret?: string | null
+  /** Where refusals are reported (a stranger that connects without the secret). */
+  log?: (line: string) => void
 }
 
 /** One call being executed; kept per connection by id so a Cancel can find it. */
@@ -76,8 +83,11 @@ class ExecutionContext implements CallContext {
 class RuntimeConnection {
   readonly framed: FramedSocket
   readonly executions = new Map<number, Execution>()
+  /** Set while the connection has not proved it knows the secret: the challenge's nonce. */
+  challenge: Uint8Array | null = null
+  private authTimer: NodeJS.Timeout | null = null
   constructor(
-    socket: Socket,
+    readonly socket: Socket,
     readonly server: MicroserviceServer
   ) {
     this.framed = new FramedSocket(
@@ -92,6 +102,18 @@ class RuntimeConnection {
     if (server.options.settings.readTimeout > 0) {
       socket.setTimeout(server.options.settings.readTimeout, () => this.framed.destroy())
     }
+    if (server.options.secret != null) {
+      this.challenge = nonce()
+      this.framed.send({ challenge: { nonce: this.challenge } })
+      this.authTimer = setTimeout(() => server.refuse(this, 'no authenticated Hello within 5 s'), 5000)
+      this.authTimer.unref()
+    }
+  }
+
+  authenticated(): void {
+    this.challenge = null
+    if (this.authTimer !== null) clearTimeout(this.authTimer)
+    this.authTimer = null
   }
 }
 
@@ -107,7 +129,7 @@ export class MicroserviceServer {
   /** The user availability flag reported in every Pong. */
   available = true
   /** Counters for diagnostics and tests. */
-  readonly stats = { executed: 0, cancelled: 0, timedOut: 0 }
+  readonly stats = { executed: 0, cancelled: 0, timedOut: 0, refused: 0 }
 
   constructor(
     readonly definition: MicroserviceDefinition,
@@ -128,7 +150,11 @@ export class MicroserviceServer {
     this.resolver = definition.permissionResolver ?? ((names) => names.some((n) => granted.has(n)))
   }
 
-  listen(port = 0, host = '127.0.0.1'): Promise<number> {
+  /**
+   * Listens on a Unix socket (made readable and writable by its owner only) or a TCP address;
+   * resolves with where it listens (the TCP port filled in).
+   */
+  listen(endpoint: Endpoint = { host: '127.0.0.1', port: 0 }): Promise<Endpoint> {
     return new Promise((resolve, reject) => {
       const server = createServer((socket) => {
         const conn = new RuntimeConnection(socket, this)
@@ -137,7 +163,17 @@ export class MicroserviceServer {
       this.server = server
       server.once('error', reject)
       const backlog = this.options.settings.backlog > 0 ? this.options.settings.backlog : undefined
-      server.listen({ port, host, backlog }, () => resolve((server.address() as AddressInfo).port))
+      if ('path' in endpoint) {
+        rmSync(endpoint.path, { force: true })
+        server.listen({ path: endpoint.path, backlog }, () => {
+          chmodSync(endpoint.path, 0o600)
+          resolve(endpoint)
+        })
+      } else {
+        server.listen({ port: endpoint.port, host: endpoint.host, backlog }, () =>
+          resolve({ host: endpoint.host, port: (server.address() as AddressInfo).port })
+        )
+      }
     })
   }
 
@@ -154,8 +190,34 @@ export class MicroserviceServer {
     for (const ex of conn.executions.values()) this.abandon(ex)
   }
 
+  /** @internal a connection that did not authenticate is closed and reported. */
+  refuse(conn: RuntimeConnection, why: string): void {
+    const peer = conn.socket.remoteAddress ?? 'a local socket'
+    ;(this.options.log ?? console.error)(`refused a connection from ${peer}: ${why}`)
+    this.stats.refused++
+    conn.framed.destroy()
+  }
+
   /** @internal */
   onFrame(conn: RuntimeConnection, frame: Frame): void {
+    if (conn.challenge !== null) {
+      // Before it proves the secret, a connection may say Hello and nothing else.
+      const hello = frame.hello as gateway.Hello | null | undefined
+      if (frame.body !== 'hello' || hello == null)
+        return this.refuse(conn, `'${String(frame.body)}' before authenticating`)
+      const expected = gatewayProof(this.options.secret!, conn.challenge, hello.nonce)
+      if (!sameProof(expected, hello.proof)) return this.refuse(conn, 'the Hello does not prove the shared secret')
+      const serverNonce = conn.challenge
+      conn.authenticated()
+      conn.framed.send({
+        catalog: {
+          ...toCatalog(this.options.name, this.options.version, this.services, this.available),
+          protocolVersion: PROTOCOL_VERSION,
+          proof: microserviceProof(this.options.secret!, serverNonce, hello.nonce)
+        }
+      })
+      return
+    }
     switch (frame.body) {
       case 'invoke':
         this.onInvoke(conn, frame.invoke as gateway.Invoke)

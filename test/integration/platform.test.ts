@@ -207,7 +207,7 @@ describe('packages, upload and lifecycle', () => {
     assert.match(again.stderr, /example is already stopped/)
     assert.match((await cli(d.configFile, 'start', 'example')).stdout, /started example 2\.0\.0/)
     assert.equal(await multiply(d.url), 200)
-    assert.match((await cli(d.configFile, 'logs', 'example', '20')).stdout, /listening on 127\.0\.0\.1:\d+/)
+    assert.match((await cli(d.configFile, 'logs', 'example', '20')).stdout, /listening on unix:\S+\.sock/)
     const missing = await cli(d.configFile, 'status', 'nope')
     assert.equal(missing.code, 1)
     assert.match(missing.stderr, /no microservice named 'nope' is deployed/)
@@ -328,7 +328,9 @@ describe('several instances', () => {
   test('an instance on another host listed in the config', async () => {
     const host = fork(HOST_FILE, [TYPEKIT_DIR], { env: hostEnv(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
     try {
-      const port = await new Promise<number>((resolve) => host.on('message', (m: HostMessage) => resolve(m.port)))
+      const port = await new Promise<number>((resolve) =>
+        host.on('message', (m: HostMessage) => resolve('port' in m.endpoint ? m.endpoint.port : 0))
+      )
       const config = loadConfig(d.configFile, {
         PLATFORM__MICROSERVICES__remote: JSON.stringify([{ name: 'typekit', host: '127.0.0.1', port }])
       })

@@ -110,7 +110,8 @@ describe('runtime over a raw TCP peer', () => {
   })
   let port = 0
   before(async () => {
-    port = await server.listen(0)
+    const e = await server.listen()
+    port = 'port' in e ? e.port : 0
   })
   after(() => server.close())
 
