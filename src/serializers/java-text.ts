@@ -1,5 +1,6 @@
 import type { ScalarType } from '../descriptors/types'
 import { ValueError } from './errors'
+import { xstreamInt, xstreamLong } from './java-integers'
 
 const INT_MIN = -2147483648
 const INT_MAX = 2147483647
@@ -76,20 +77,10 @@ const FLOATING = /^[-+]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+
 
 /** Reads an integer as Java's Integer.parseInt / Long.parseLong do (no spaces, optional sign). */
 export function parseJavaInteger(text: string, type: 'int' | 'long', decode = false): number | bigint {
-  let value: bigint
-  if (decode) {
-    // Integer.decode / Long.decode: 0x10, #10, 010 (octal), as XStream reads ints.
-    const m = /^([-+]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)$/.exec(text)
-    if (m === null) throw new ValueError(`'${text}' is not a number`)
-    const radix = m[2] === undefined ? 10 : m[2] === '0' ? 8 : 16
-    const digits = m[3]!
-    if (radix === 10 && !/^[0-9]+$/.test(digits)) throw new ValueError(`'${text}' is not a number`)
-    value = BigInt(`${radix === 16 ? '0x' : radix === 8 ? '0o' : ''}${digits}`)
-    if (m[1] === '-') value = -value
-  } else {
-    if (!DECIMAL.test(text)) throw new ValueError(`'${text}' is not an integer`)
-    value = BigInt(text)
-  }
+  // XStream reads ints and longs with its own converters (Long.decode and their ranges).
+  if (decode) return type === 'int' ? xstreamInt(text) : xstreamLong(text)
+  if (!DECIMAL.test(text)) throw new ValueError(`'${text}' is not an integer`)
+  const value = BigInt(text)
   if (type === 'int') {
     if (value < BigInt(INT_MIN) || value > BigInt(INT_MAX))
       throw new ValueError(`${text} is out of range of a 32-bit integer`)

@@ -144,6 +144,33 @@ describe('hostile input reaches no further than a 400', () => {
     }
   })
 
+  test('integers as XStream reads them: octal and hex notations, and a refusal (400), never a 500', async () => {
+    const rmc = { ...SEQ.alphaXml, 'X-PLATFORM-API-ID': 'RMC' }
+    const ok = await post(
+      p.url,
+      '/example/calculator/multiplyInts',
+      '<paramArray><int>010</int><int>0x10</int></paramArray>',
+      rmc
+    )
+    assert.equal(ok.text, '<int>128</int>')
+    const wrapped = await post(
+      p.url,
+      '/example/calculator/multiplyInts',
+      '<paramArray><int>4294967295</int><int>3</int></paramArray>',
+      rmc
+    )
+    assert.equal(wrapped.text, '<int>-3</int>', 'XStream wraps 0xFFFFFFFF to -1')
+    for (const bad of ['07e4', '08', '0x-1', '4294967296', ' 6']) {
+      const r = await post(
+        p.url,
+        '/example/calculator/multiplyInts',
+        `<paramArray><int>${bad}</int><int>1</int></paramArray>`,
+        rmc
+      )
+      expect400(r, 'BAD_ARGUMENT', /For input string|not/)
+    }
+  })
+
   test('huge numbers are out of range, never rounded or wrapped', async () => {
     expect400(
       await post(p.url, '/typekit/types/long', '9223372036854775808', SEQ.betaJson),
@@ -159,12 +186,12 @@ describe('hostile input reaches no further than a 400', () => {
     expect400(
       await post(p.url, '/typekit/types/long', '<long>99999999999999999999</long>', SEQ.alphaXml),
       'BAD_ARGUMENT',
-      /out of range/
+      /For input string: "99999999999999999999"/ // Java's NumberFormatException, as XStream reports it
     )
     expect400(
       await post(p.url, '/typekit/types/input', '{"in":{"a":12345678901234567890}}', SEQ.alphaJson),
       'BAD_ARGUMENT',
-      /out of range of a 32-bit integer/
+      /For input string: "12345678901234567890"/
     )
     expect400(
       await post(p.url, '/typekit/types/input', '<In><a>2147483648</a></In>', SEQ.betaXml),

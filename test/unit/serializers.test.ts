@@ -88,7 +88,7 @@ describe('reading', () => {
       () => s.alphaXmlSerializer.deserialize(enc('<in><c>1</c></in>'), In),
       /No such field com\.example\.In\.c/
     )
-    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /' 6 ' is not a number/)
+    assert.throws(() => s.alphaXmlSerializer.deserialize(enc('<int> 6 </int>'), t.Integer), /For input string: " 6 "/)
   })
   test('beta JSON coercions as Jackson does them', () => {
     assert.equal(s.betaJsonSerializer.deserialize(enc('"6"'), t.Integer), 6)

@@ -1,0 +1,119 @@
+import { ValueError } from './errors'
+
+/**
+ * Integers as the Java originals read them, rule for rule: `Character.digit` (any Unicode decimal
+ * digit, ASCII and fullwidth Latin letters), `Long.parseLong` (one optional sign, at least one digit,
+ * no spaces), `Long.decode` (sign, then `0x`/`0X`/`#` hex or a leading `0` for octal) and XStream's
+ * IntConverter (Long.decode, then anything from Integer.MIN_VALUE to 0xFFFFFFFF, wrapped to 32 bits)
+ * and LongConverter (Long.decode, except 16 hex or 22 octal digits, read as 64 unsigned bits).
+ * Every refusal is a ValueError (400 BAD_ARGUMENT), never anything else.
+ */
+
+const LONG_MIN = -(2n ** 63n)
+const LONG_MAX = 2n ** 63n - 1n
+const UINT32_MAX = 0xffffffffn
+const INT_MIN = -(2n ** 31n)
+const ND = /^\p{Nd}$/u
+
+/** Java's Character.digit(char, radix) for one UTF-16 unit; -1 when it is not a digit of that radix. */
+export function javaDigit(unit: number, radix: number): number {
+  let d = -1
+  if (unit >= 0x30 && unit <= 0x39) d = unit - 0x30
+  else if (unit >= 0x41 && unit <= 0x5a) d = unit - 0x41 + 10
+  else if (unit >= 0x61 && unit <= 0x7a) d = unit - 0x61 + 10
+  else if (unit >= 0xff21 && unit <= 0xff3a)
+    d = unit - 0xff21 + 10 // fullwidth A-Z
+  else if (unit >= 0xff41 && unit <= 0xff5a)
+    d = unit - 0xff41 + 10 // fullwidth a-z
+  else if (unit < 0xd800 || unit > 0xdfff) {
+    const ch = String.fromCharCode(unit)
+    if (ND.test(ch)) {
+      // Unicode decimal digits come in runs of ten from a zero: the value is the place in the run.
+      let start = unit
+      while (ND.test(String.fromCharCode(start - 1))) start--
+      d = (unit - start) % 10
+    }
+  }
+  return d < radix ? d : -1
+}
+
+function refuse(text: string): never {
+  throw new ValueError(`For input string: "${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`)
+}
+
+/** Long.parseLong(s, radix). */
+export function javaParseLong(s: string, radix: number): bigint {
+  let i = 0
+  let negative = false
+  if (s.length === 0) refuse(s)
+  const first = s.charCodeAt(0)
+  if (first < 0x30) {
+    if (first === 0x2d) negative = true
+    else if (first !== 0x2b) refuse(s)
+    if (s.length === 1) refuse(s)
+    i = 1
+  }
+  const r = BigInt(radix)
+  let value = 0n
+  for (; i < s.length; i++) {
+    const d = javaDigit(s.charCodeAt(i), radix)
+    if (d < 0) refuse(s)
+    value = value * r + BigInt(d)
+    if (value > 2n ** 63n) refuse(s)
+  }
+  const out = negative ? -value : value
+  if (out < LONG_MIN || out > LONG_MAX) refuse(s)
+  return out
+}
+
+/** Long.decode(s). */
+export function javaLongDecode(s: string): bigint {
+  if (s.length === 0) refuse(s)
+  let i = 0
+  let negative = false
+  let radix = 10
+  if (s[0] === '-') {
+    negative = true
+    i++
+  } else if (s[0] === '+') i++
+  if (s.startsWith('0x', i) || s.startsWith('0X', i)) {
+    i += 2
+    radix = 16
+  } else if (s.startsWith('#', i)) {
+    i++
+    radix = 16
+  } else if (s.startsWith('0', i) && s.length > 1 + i) {
+    i++
+    radix = 8
+  }
+  if (s.startsWith('-', i) || s.startsWith('+', i)) refuse(s)
+  // Java parses the magnitude and negates; Long.MIN_VALUE's magnitude overflows and is parsed again
+  // with its sign, which comes to the same as parsing the signed text here.
+  return javaParseLong(negative ? `-${s.slice(i)}` : s.slice(i), radix)
+}
+
+/** XStream's IntConverter.fromString. */
+export function xstreamInt(s: string): number {
+  const v = javaLongDecode(s)
+  if (v < INT_MIN || v > UINT32_MAX) refuse(s)
+  return Number(BigInt.asIntN(32, v))
+}
+
+/** XStream's LongConverter.fromString. */
+export function xstreamLong(s: string): bigint {
+  const len = s.length
+  if (len < 17 || (s[0] !== '0' && s[0] !== '#')) return javaLongDecode(s)
+  let high: bigint
+  let low: bigint
+  if (s[0] === '#' && len === 17) {
+    high = javaParseLong(s.slice(1, 9), 16) << 32n
+    low = javaParseLong(s.slice(9, 17), 16)
+  } else if ((s[1] === 'x' || s[1] === 'X') && len === 18) {
+    high = javaParseLong(s.slice(2, 10), 16) << 32n
+    low = javaParseLong(s.slice(10, 18), 16)
+  } else if (len === 23 && s[1] === '1') {
+    high = javaParseLong(s.slice(1, 12), 8) << 33n
+    low = javaParseLong(s.slice(12, 23), 8)
+  } else return javaLongDecode(s)
+  return BigInt.asIntN(64, high | low)
+}
