@@ -113,7 +113,12 @@ describe('a remote instance on 127.0.0.2 with a shared secret', () => {
       ['challenge'],
       'no catalog for a stranger'
     )
-    await until(() => /refused a connection from 127\.0\.0\.\d+: the Hello does not prove the shared secret/.test(host.out.join('')), 5000, 'the refusal in its log')
+    await until(
+      () =>
+        /refused a connection from 127\.0\.0\.\d+: the Hello does not prove the shared secret/.test(host.out.join('')),
+      5000,
+      'the refusal in its log'
+    )
   })
 
   test('a microservice that does not know the secret is refused by the gateway, and logged', async () => {
