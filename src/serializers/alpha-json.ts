@@ -33,7 +33,7 @@ export function jettisonPrimitive(text: string): string {
   return jettisonString(text)
 }
 
-const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false }
+const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false, escapeLineSeparators: true }
 
 export function jettisonString(s: string): string {
   return jsonString(s, JETTISON)

@@ -17,9 +17,13 @@ export const XML_NAMING: AlphaNaming = {
   className: (name) => name.replace(/_/g, '__').replace(/\$/g, '_-')
 }
 
-/** XStream's PrettyPrintWriter escaping: the five predefined entities, CR and other controls as references. */
-export function escapeAlphaXml(s: string): string {
-  return s.replace(/[&<>"'\r\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => {
+/**
+ * XStream's PrettyPrintWriter escaping (XML_QUIRKS, the default mode): the five predefined entities,
+ * CR, and every character Java calls an ISO control (U+0000-U+001F, U+007F-U+009F) or leaves undefined
+ * as a lower-case hex reference; TAB and LF stay raw in text but not in attribute values.
+ */
+export function escapeAlphaXml(s: string, attribute = false): string {
+  return s.replace(attribute ? ATTRIBUTE_SPECIAL : TEXT_SPECIAL, (c) => {
     switch (c) {
       case '&':
         return '&amp;'
@@ -37,9 +41,15 @@ export function escapeAlphaXml(s: string): string {
   })
 }
 
+// Character.isDefined(char) is false for unassigned code points of the BMP (surrogates count as
+// defined: a supplementary character is written raw, one UTF-16 unit at a time), so only the BMP's
+// unassigned code points become references.
+const TEXT_SPECIAL = /[&<>"'\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|(?=[\u0000-\uffff])\p{Cn}/gu
+const ATTRIBUTE_SPECIAL = /[&<>"'\r\t\n\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|(?=[\u0000-\uffff])\p{Cn}/gu
+
 function startTag(node: AlphaNode): string {
   let tag = `<${node.name}`
-  for (const [k, v] of node.attrs) tag += ` ${k}="${escapeAlphaXml(v)}"`
+  for (const [k, v] of node.attrs) tag += ` ${k}="${escapeAlphaXml(v, true)}"`
   return tag
 }
 

@@ -7,7 +7,7 @@ import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
 
-const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true }
+const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true, escapeLineSeparators: false }
 
 /** Jackson's string escaping: `"`, `\\` and control characters; `/` and non-ASCII stay raw. */
 export function jacksonString(s: string): string {

@@ -7,18 +7,22 @@ export interface JsonStringStyle {
   escapeCloseTag: boolean
   /** Jackson writes `\u001F`, Jettison `\u001f`. */
   upperHex: boolean
+  /** Jettison also escapes the line and paragraph separators, U+2028 and U+2029. */
+  escapeLineSeparators: boolean
 }
 
 const SPECIAL = /["\\\u0000-\u001f]|<\//g
+const SPECIAL_LS = /["\\\u0000-\u001f\u2028\u2029]|<\//g
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]|<\//
+const NEEDS_ESCAPE_LS = /["\\\u0000-\u001f\u2028\u2029]|<\//
 
 export function jsonString(s: string, style: JsonStringStyle): string {
   // Most strings need no escaping; testing first skips the replace and its closure calls.
-  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"'
+  if (!(style.escapeLineSeparators ? NEEDS_ESCAPE_LS : NEEDS_ESCAPE).test(s)) return '"' + s + '"'
   return (
     '"' +
-    s.replace(SPECIAL, (c) => {
+    s.replace(style.escapeLineSeparators ? SPECIAL_LS : SPECIAL, (c) => {
       switch (c) {
         case '"':
           return '\\"'

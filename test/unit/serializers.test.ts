@@ -169,3 +169,33 @@ test('Java double text and Jettison primitives', () => {
     ['true', '6', '"007"', '"-0"', '1.5', '2', '"1.50"', '"NaN"', '"12345678901234567890"', '1.0E20', '"1.0E-7"']
   )
 })
+
+describe('characters as the Java writers escape them', () => {
+  const text = (x: Serializer, v: string): string => {
+    const out = x.serialize(v, t.String)
+    return typeof out === 'string' ? out : Buffer.from(out).toString()
+  }
+  test("alpha XML (XStream's PrettyPrintWriter): ISO controls and undefined BMP characters as lower-case references", () => {
+    assert.equal(text(s.alphaXmlSerializer, 'a\u007fb\u0085c\u009fd'), '<string>a&#x7f;b&#x85;c&#x9f;d</string>')
+    assert.equal(text(s.alphaXmlSerializer, '\u0378\ufffe'), '<string>&#x378;&#xfffe;</string>')
+    // Defined non-ASCII, the separators and supplementary characters stay raw; TAB and LF too, in text.
+    assert.equal(
+      text(s.alphaXmlSerializer, '\u00e9\u2028\ud83d\ude00\t\n'),
+      '<string>\u00e9\u2028\ud83d\ude00\t\n</string>'
+    )
+    // What XStream writes, it reads back.
+    assert.equal(
+      s.alphaXmlSerializer.deserialize(Buffer.from('<string>a&#x7f;b&#x85;c&#x378;</string>'), t.String),
+      'a\u007fb\u0085c\u0378'
+    )
+  })
+  test('alpha XML attributes: TAB and LF as references too', () => {
+    const Tagged = t.object('com.example.Tagged', { id: t.field(t.String, { attribute: true }) })
+    const out = s.alphaXmlSerializer.serialize({ id: 'a\tb\nc' }, Tagged)
+    assert.match(typeof out === 'string' ? out : Buffer.from(out).toString(), /id="a&#x9;b&#xa;c"/)
+  })
+  test('alpha JSON (Jettison) escapes the line and paragraph separators; beta JSON (Jackson) does not', () => {
+    assert.equal(text(s.alphaJsonSerializer, 'a\u2028b\u2029c'), '{"string":"a\\u2028b\\u2029c"}')
+    assert.equal(text(s.betaJsonSerializer, 'a\u2028b'), '"a\u2028b"')
+  })
+})
