@@ -10,6 +10,7 @@ import {
 import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
 import { parseJavaInteger, parseJavaDouble } from './java-text'
+import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
 
@@ -369,7 +370,7 @@ class Reader {
           // Jackson coerces "6" to 6 and "" to null.
           if (v === '') return isNullable(d) ? null : primitiveDefault(d)
           try {
-            return parseJavaInteger(v.trim(), type === 'int' || type === 'Integer' ? 'int' : 'long')
+            return jacksonInteger(v, type === 'int' || type === 'Integer' ? 'int' : 'long')
           } catch {
             return this.fail(
               `Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": not a valid \`${type}\` value`

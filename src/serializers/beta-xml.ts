@@ -4,6 +4,7 @@ import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError, rethrowAt } from './errors'
 import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
+import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 
@@ -144,8 +145,11 @@ function read(el: XmlElement, d: Descriptor): unknown {
     case 'scalar': {
       if (el.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
       if (d.type === 'String' || d.type === 'Character' || d.type === 'char') return parseScalar(d.type, el.text)
-      const text = el.text.trim()
+      const text = javaTrim(el.text)
       if (text === '') return isNullable(d) ? null : primitiveDefault(d)
+      // Jackson reads XML text as it coerces strings: Integer.parseInt / Long.parseLong after trim.
+      if (d.type === 'int' || d.type === 'Integer') return jacksonInteger(text, 'int')
+      if (d.type === 'long' || d.type === 'Long') return jacksonInteger(text, 'long')
       return parseScalar(d.type, text)
     }
     case 'date': {

@@ -117,3 +117,38 @@ export function xstreamLong(s: string): bigint {
   } else return javaLongDecode(s)
   return BigInt.asIntN(64, high | low)
 }
+
+/** Java's String.trim: every character up to U+0020 off both ends (Unicode spaces stay). */
+export function javaTrim(s: string): string {
+  let a = 0
+  let b = s.length
+  while (a < b && s.charCodeAt(a) <= 0x20) a++
+  while (b > a && s.charCodeAt(b - 1) <= 0x20) b--
+  return a === 0 && b === s.length ? s : s.slice(a, b)
+}
+
+/**
+ * Jackson's coercion of text to an Integer or Long (a JSON string, XML text): trimmed as String.trim
+ * does, then read as Integer.parseInt / Long.parseLong do (its fast path falls back to them for
+ * anything but ASCII digits, so a sign or any Unicode decimal digit is accepted).
+ */
+export function jacksonInteger(text: string, kind: 'int' | 'long'): number | bigint {
+  const t = javaTrim(text)
+  const type = kind === 'int' ? 'java.lang.Integer' : 'java.lang.Long'
+  const shown = t.length > 40 ? `${t.slice(0, 40)}…` : t
+  let v: bigint
+  try {
+    v = javaParseLong(t, 10)
+  } catch {
+    // Jackson reads an over-long digit string as an overflow, anything else as not a number.
+    if (/^[-+]?\p{Nd}+$/u.test(t))
+      throw new ValueError(`Overflow: numeric value (${shown}) out of range of \`${type}\``)
+    throw new ValueError(
+      `Cannot deserialize value of type \`${type}\` from String "${shown}": not a valid \`${type}\` value`
+    )
+  }
+  if (kind === 'long') return v
+  if (v < INT_MIN || v > 2n ** 31n - 1n)
+    throw new ValueError(`Overflow: numeric value (${shown}) out of range of \`${type}\``)
+  return Number(v)
+}

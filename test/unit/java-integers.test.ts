@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { javaDigit, javaLongDecode, xstreamInt, xstreamLong } from '../../src/serializers/java-integers'
+import { javaDigit, javaLongDecode, xstreamInt, xstreamLong, jacksonInteger } from '../../src/serializers/java-integers'
 import { ValueError } from '../../src/serializers/errors'
 
 const refused = (f: () => unknown): void => assert.throws(f, ValueError)
@@ -125,4 +125,15 @@ test('Character.digit: Unicode decimal digits by their place in their run of ten
   assert.equal(javaDigit(0x41, 10), -1)
   assert.equal(javaDigit(0x41, 16), 10)
   assert.equal(javaDigit(0xd835, 10), -1) // half a surrogate pair
+})
+
+test("Jackson's coercion of text to Integer/Long: String.trim, then Integer.parseInt's rules", () => {
+  assert.equal(jacksonInteger(' 6\t', 'int'), 6)
+  assert.equal(jacksonInteger('+6', 'int'), 6)
+  assert.equal(jacksonInteger('\u0663', 'int'), 3)
+  assert.equal(jacksonInteger('-9223372036854775808', 'long'), -(2n ** 63n))
+  assert.throws(() => jacksonInteger('\u00a06', 'int'), /not a valid/) // NBSP is not trimmed by String.trim
+  assert.throws(() => jacksonInteger('2147483648', 'int'), /Overflow/)
+  assert.throws(() => jacksonInteger('0x10', 'int'), /not a valid/) // no Long.decode here
+  assert.throws(() => jacksonInteger('', 'int'), ValueError)
 })
