@@ -115,10 +115,10 @@ export class Edge {
     this.begin(res, head)
   }
 
-  private begin(res: HttpResponse, head: CallHead, body?: Uint8Array): void {
+  private begin(res: HttpResponse, head: CallHead): void {
     const inv = new Invocation(this.gateway.pipeline, res, head)
-    if (body === undefined) res.onAborted(() => inv.onAborted())
-    inv.begin(body)
+    res.onAborted(() => inv.onAborted())
+    inv.begin()
   }
 
   /** A JWT is checked asynchronously: the body is read meanwhile (uWS hands it over only now), then the call runs. */

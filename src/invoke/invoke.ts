@@ -92,7 +92,10 @@ export class Invocation<R> implements PendingCall, BodySink {
     p.inFlight++
     this.counted = true
     this.reserve(declared)
-    if (body !== undefined) return this.prepare(body)
+    if (body !== undefined) {
+      if (plan.declaredLength < 0) this.reserve(body.length)
+      return this.prepare(body)
+    }
     this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
     p.http.readBody(this.res, this)
   }
