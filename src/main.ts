@@ -1,9 +1,36 @@
 // `npm start`: the platform (gateway on :8082 and the configured microservices) in this process.
-import { loadConfig } from './config/config'
+import { parseArgs } from 'node:util'
+import { loadConfig, DEFAULT_CONFIG_FILE } from './config/config'
+import { productVersion } from './core/version'
 import { Platform } from './platform/platform'
 
+const HELP = `usage: node dist/src/main.js [--check] [--help] [--version]
+
+Starts the platform: the gateway (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port, 8082), the edge (EDGE.port,
+8000) and the microservices deployed or bootstrapped. The config is PLATFORM_CONFIG, default
+config/platform.json; a file sets only the keys it changes; PLATFORM__SECTION__key=value overrides one.
+
+  --check      validate the config (file and environment) and exit: 0 when valid, 1 naming the key
+  -h, --help   this text
+  -v, --version`
+
 async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      check: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false }
+    }
+  })
+  if (values.help) return void console.log(HELP)
+  if (values.version) return void console.log(`invocation-gateway ${productVersion()}`)
   const config = loadConfig()
+  if (values.check) {
+    const file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE
+    return void console.log(
+      `config ${file}: valid (gateway :${config.gateway.port}, edge ${config.edge.enabled ? `:${config.edge.port}` : 'off'})`
+    )
+  }
   const platform = new Platform(config)
   const port = await platform.start()
   const names = [...platform.manager.microservices.keys()].join(', ')

@@ -11,6 +11,7 @@ import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
 import { nginxEdgeConfig, parseNode } from '../platform/nginx'
 import { parseArgs } from 'node:util'
+import { productVersion } from '../core/version'
 import { writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>
@@ -25,6 +26,9 @@ const USAGE = `usage: microservice <command>
   logs <name> [lines]    the last lines its processes printed (default 100)
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
+
+  -h, --help             this text
+  -v, --version          the version
 
 The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 
@@ -155,9 +159,13 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
 export async function main(argv: string[]): Promise<number> {
   const [command, a, b] = argv
   try {
-    if (command === undefined || command === 'help' || command === '--help') {
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       console.log(USAGE)
       return command === undefined ? 2 : 0
+    }
+    if (command === '--version' || command === '-v') {
+      console.log(`microservice (invocation-gateway) ${productVersion()}`)
+      return 0
     }
     if (command === 'pack') {
       if (a === undefined) throw new CliError('usage: microservice pack <dir> [zip]')

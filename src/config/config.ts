@@ -267,7 +267,11 @@ export function loadConfig(
 ): PlatformConfig {
   let raw: { [k: string]: Json }
   try {
-    raw = section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
+    const own = readJsonObject(file)
+    // A file sets only what it changes: the shipped file supplies every other key.
+    const defaults = file === DEFAULT_CONFIG_FILE ? own : readJsonObject(DEFAULT_CONFIG_FILE)
+    checkKnownKeys(own, defaults, '')
+    raw = file === DEFAULT_CONFIG_FILE ? own : mergeOver(defaults, own)
   } catch (err) {
     throw new Error(`config ${file}: ${(err as Error).message}`)
   }
@@ -278,6 +282,42 @@ export function loadConfig(
     if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
     throw err
   }
+}
+
+function readJsonObject(file: string): { [k: string]: Json } {
+  return section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
+}
+
+/** Sections whose keys are names of the user's (microservices) or whose keys are checked where parsed. */
+const OPEN_SECTIONS = new Set(['PLATFORM.instances', 'EDGE.auth'])
+/** Keys the shipped file leaves out because their default is "absent". */
+const OPTIONAL_KEYS = new Set(['EDGE.auth'])
+
+/** A misspelled key is an error naming its path, not a setting silently ignored. */
+function checkKnownKeys(own: { [k: string]: Json }, known: { [k: string]: Json }, path: string): void {
+  for (const [k, v] of Object.entries(own)) {
+    const p = path === '' ? k : `${path}.${k}`
+    if (!(k in known)) {
+      if (OPTIONAL_KEYS.has(p)) continue
+      throw new ConfigError(`${p}: unknown key (known here: ${Object.keys(known).join(', ')})`)
+    }
+    const d = known[k]
+    if (OPEN_SECTIONS.has(p)) continue
+    if (isSection(v) && isSection(d)) checkKnownKeys(v, d, p)
+  }
+}
+
+function isSection(v: Json | undefined): v is { [k: string]: Json } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function mergeOver(base: { [k: string]: Json }, over: { [k: string]: Json }): { [k: string]: Json } {
+  const out: { [k: string]: Json } = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k]
+    out[k] = isSection(v) && isSection(b) ? mergeOver(b, v) : v
+  }
+  return out
 }
 
 export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {

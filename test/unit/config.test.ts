@@ -90,3 +90,26 @@ test('errors name the key and the problem', () => {
   )
   assert.throws(() => loadConfig('/nonexistent/platform.json', {}), /nonexistent/)
 })
+
+test('a misspelled key fails at start, naming its path; a file sets only what it changes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+  const typo = join(dir, 'typo.json')
+  writeFileSync(typo, JSON.stringify({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { maxBodyByte: 10 } } }))
+  assert.throws(() => loadConfig(typo, {}), /ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.maxBodyByte: unknown key/)
+  const top = join(dir, 'top.json')
+  writeFileSync(top, JSON.stringify({ EDGE_TYPO: {} }))
+  assert.throws(() => loadConfig(top, {}), /EDGE_TYPO: unknown key/)
+  const partial = join(dir, 'partial.json')
+  writeFileSync(
+    partial,
+    JSON.stringify({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { port: 9191 } },
+      PLATFORM: { instances: { example: 2 } }
+    })
+  )
+  const c = loadConfig(partial, {})
+  assert.equal(c.gateway.port, 9191)
+  assert.equal(c.gateway.defaultSequenceName, 'betaParamArrayJsonInOutSequence')
+  assert.equal(c.platform.instances.example, 2)
+  assert.equal(c.edge.port, 8000)
+})
