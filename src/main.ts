@@ -42,9 +42,13 @@ async function main(): Promise<void> {
 
   let stopping = false
   const stop = (signal: string): void => {
-    if (stopping) return
+    // A second signal stops at once.
+    if (stopping) {
+      console.log(`${signal} again: stopping now`)
+      process.exit(1)
+    }
     stopping = true
-    console.log(`${signal}: stopping`)
+    console.log(`${signal}: draining (up to ${config.platform.drainTimeoutMs} ms for the calls in progress)`)
     platform.stop().then(
       () => process.exit(0),
       (err: unknown) => {

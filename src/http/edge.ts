@@ -262,11 +262,16 @@ export class Edge {
     })
   }
 
-  close(): void {
+  /** No new connections; the ones open keep being served (their new requests are answered 503). */
+  stopListening(): void {
     if (this.listenSocket !== null) {
       uWS.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null
     }
+  }
+
+  close(): void {
+    this.stopListening()
     // close() exists in this uWS build (it ends every connection) but not in its typings.
     ;(this.app as TemplatedApp & { close(): void }).close()
   }

@@ -68,8 +68,12 @@ export class Gateway implements HttpPort<HttpResponse> {
     })
   }
 
-  /** Stops accepting, lets requests in progress finish for up to `graceMs`, then closes every connection. */
+  /**
+   * Drains: stops accepting connections, answers new requests on open ones 503 with Connection: close,
+   * lets the calls in progress finish for up to `graceMs`, then closes every connection.
+   */
   async close(graceMs = 5000): Promise<void> {
+    this.pipeline.draining = true
     if (this.listenSocket !== null) {
       uWS.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null

@@ -24,6 +24,8 @@ export class Pipeline<R> {
   answered = 0
   /** Body bytes reserved by requests in progress (declared lengths, or what arrived of undeclared ones). */
   bodyBytes = 0
+  /** Set when the platform drains: new requests get 503 with Connection: close, calls in progress finish. */
+  draining = false
   private callIds = 0
 
   constructor(
@@ -77,6 +79,18 @@ export class Invocation<R> implements PendingCall, BodySink {
   begin(body?: Uint8Array): void {
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
+    if (p.draining) {
+      return this.write({
+        ...problemAnswer(
+          { code: 'OVERLOADED', detail: 'the gateway is shutting down' },
+          'json',
+          this.requestId,
+          this.head.origin,
+          p.retryAfter
+        ),
+        close: true
+      })
+    }
     const plan = planCall(this.head, p.config, p.backends)
     if (isRefusal(plan)) return this.fail(plan.refusal, plan.format)
     this.plan = plan

@@ -140,10 +140,17 @@ export class Platform {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * The graceful drain: no new connections, new requests answered 503 with Connection: close, the
+   * calls in progress finish for up to `drainMs` (PLATFORM.drainTimeoutMs, 30 s), then the
+   * microservices stop.
+   */
+  async stop(drainMs = this.config.platform.drainTimeoutMs): Promise<void> {
     this.deployer.close()
+    this.gateway.pipeline.draining = true
+    this.edge?.stopListening()
+    await this.gateway.close(drainMs)
     this.edge?.close()
-    await this.gateway.close(2000)
     await this.control.close()
     await this.manager.stopAll()
     this.directory.close()
