@@ -211,7 +211,8 @@ export async function run(o: RunOptions): Promise<RunResult> {
           PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
           PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
           PLATFORM__EDGE__host: '"127.0.0.1"',
-          PLATFORM__EDGE__port: String(edgePort)
+          PLATFORM__EDGE__port: String(edgePort),
+          PLATFORM__ADMIN__enabled: 'false'
         },
         /(gateway listening)/
       )

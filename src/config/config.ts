@@ -116,6 +116,13 @@ export interface EdgeSection {
   auth: EdgeAuthConfig
 }
 
+/** ADMIN: health, readiness and status for operators (loopback by default). */
+export interface AdminSection {
+  enabled: boolean
+  host: string
+  port: number
+}
+
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
 export interface RemoteInstance {
   name: string
@@ -134,6 +141,7 @@ export interface PlatformConfig {
   dispatch: DispatchOptions
   platform: PlatformSection
   edge: EdgeSection
+  admin: AdminSection
   /** directories: started as they are (development); remote: instances on other hosts. */
   microservices: { directories: string[]; remote: RemoteInstance[]; restartMinMs: number; restartMaxMs: number }
 }
@@ -338,6 +346,9 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const pf = section(raw.PLATFORM, 'PLATFORM')
   const unpack = section(pf.unpack, 'PLATFORM.unpack')
   const edge = section(raw.EDGE, 'EDGE')
+  const admin = section(raw.ADMIN, 'ADMIN')
+  if (typeof admin.enabled !== 'boolean')
+    throw new ConfigError(`ADMIN.enabled: must be true or false, got ${JSON.stringify(admin.enabled)}`)
   if (typeof edge.enabled !== 'boolean')
     throw new ConfigError(`EDGE.enabled: must be true or false, got ${JSON.stringify(edge.enabled)}`)
   const remote = ms.remote ?? []
@@ -407,6 +418,11 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
         maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),
         maxTotalBytes: int(unpack, 'maxTotalBytes', 'PLATFORM.unpack', 1)
       }
+    },
+    admin: {
+      enabled: admin.enabled,
+      host: str(admin, 'host', 'ADMIN'),
+      port: int(admin, 'port', 'ADMIN', 0, 65535)
     },
     edge: {
       enabled: edge.enabled,

@@ -3,6 +3,7 @@ import { renameSync } from 'node:fs'
 import { Gateway } from '../http/server'
 import { Edge, type Descriptions } from '../http/edge'
 import { DescriptionFiles } from './describe'
+import { AdminServer } from './admin'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/directory'
 import { MicroserviceManager, type ManagerOptions } from './manager'
@@ -18,6 +19,8 @@ export interface PlatformOptions {
   port?: number
   /** Overrides the edge's port (tests use 0). */
   edgePort?: number
+  /** Overrides the admin listener's port (tests use 0). */
+  adminPort?: number
   manager?: Partial<ManagerOptions>
   log?: (line: string) => void
 }
@@ -35,6 +38,8 @@ export class Platform {
   readonly control: ControlServer
   /** The edge on :8000, when EDGE.enabled. */
   readonly edge: Edge | null
+  readonly admin: AdminServer
+  adminPort = 0
   port = 0
   edgePort = 0
   private readonly log: (line: string) => void
@@ -68,6 +73,7 @@ export class Platform {
       this.log
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
+    this.admin = new AdminServer(this.manager)
     this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
 
@@ -91,6 +97,10 @@ export class Platform {
    * of the config, then listens.
    */
   async start(directories = this.config.microservices.directories): Promise<number> {
+    // The admin listener comes up first, so an orchestrator sees "starting" (not ready) meanwhile.
+    if (this.config.admin.enabled) {
+      this.adminPort = await this.admin.listen(this.config.admin.host, this.options.adminPort ?? this.config.admin.port)
+    }
     await this.control.listen()
     await this.deployer.restore()
     for (const dir of this.config.platform.bootstrap) await this.bootstrap(dir)
@@ -115,6 +125,7 @@ export class Platform {
         port: this.options.edgePort ?? this.config.edge.port
       })
     }
+    this.admin.phase = 'ready'
     return this.port
   }
 
@@ -146,6 +157,7 @@ export class Platform {
    * microservices stop.
    */
   async stop(drainMs = this.config.platform.drainTimeoutMs): Promise<void> {
+    this.admin.phase = 'draining'
     this.deployer.close()
     this.gateway.pipeline.draining = true
     this.edge?.stopListening()
@@ -155,6 +167,7 @@ export class Platform {
     await this.manager.stopAll()
     this.directory.close()
     await this.pool.close()
+    await this.admin.close()
   }
 }
 

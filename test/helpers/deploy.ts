@@ -44,6 +44,7 @@ export async function startDeployPlatform(
       host: '127.0.0.1',
       port: 0,
       edgePort: 0,
+      adminPort: 0,
       manager: { stdio: 'quiet' },
       log: () => {}
     })

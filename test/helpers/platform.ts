@@ -61,6 +61,7 @@ export async function startPlatform(
     host: '127.0.0.1',
     port: 0,
     edgePort: 0,
+    adminPort: 0,
     manager: { stdio: 'quiet' },
     log: () => {}
   })

@@ -41,6 +41,7 @@ function call(port: number, agent: Agent, body: string): Promise<{ status: numbe
 test('SIGTERM drains: every call in flight answered 200, new requests 503 with Connection: close, exit within the drain time', async () => {
   const home = mkdtempSync(join(tmpdir(), 'drain-'))
   const port = await freePort()
+  const adminPort = await freePort()
   const child = fork(MAIN, [], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: {
@@ -48,6 +49,7 @@ test('SIGTERM drains: every call in flight answered 200, new requests 503 with C
       PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
       PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
       PLATFORM__EDGE__enabled: 'false',
+      PLATFORM__ADMIN__port: String(adminPort),
       PLATFORM__PLATFORM__bootstrap: '[]',
       PLATFORM__PLATFORM__drainTimeoutMs: String(DRAIN_MS),
       PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
@@ -66,6 +68,8 @@ test('SIGTERM drains: every call in flight answered 200, new requests 503 with C
       }
     })
   })
+  const ready = async (): Promise<number> => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status
+  assert.equal(await ready(), 200)
   const busy = new Agent({ keepAlive: true, maxSockets: 64 })
   const idle = new Agent({ keepAlive: true, maxSockets: 1 })
   assert.equal((await call(port, idle, '1')).status, 200) // an open keep-alive connection for later
@@ -74,6 +78,7 @@ test('SIGTERM drains: every call in flight answered 200, new requests 503 with C
   const t0 = Date.now()
   child.kill('SIGTERM')
   await new Promise((r) => setTimeout(r, 200))
+  assert.equal(await ready(), 503, 'not ready while draining')
   const late = await call(port, idle, '1')
   assert.equal(late.status, 503)
   assert.equal(late.connection, 'close')

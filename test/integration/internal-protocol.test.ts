@@ -70,6 +70,7 @@ describe('a remote instance on 127.0.0.2 with a shared secret', () => {
       host: '127.0.0.1',
       port: 0,
       edgePort: 0,
+      adminPort: 0,
       manager: { stdio: 'quiet' },
       log: (l) => lines.push(l)
     })

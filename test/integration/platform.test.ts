@@ -344,7 +344,7 @@ describe('several instances', () => {
             deploymentDirectory: join(d.dir, 'remote-dep')
           }
         },
-        { host: '127.0.0.1', port: 0, edgePort: 0, log: () => {} }
+        { host: '127.0.0.1', port: 0, edgePort: 0, adminPort: 0, log: () => {} }
       )
       await remote.start()
       try {

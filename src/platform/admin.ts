@@ -1,0 +1,60 @@
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { MicroserviceManager } from './manager'
+
+export type Phase = 'starting' | 'ready' | 'draining'
+
+/**
+ * The admin listener (ADMIN: loopback by default): liveness, readiness and the platform's status as
+ * JSON, for an orchestrator and a person. Read-only; it changes nothing.
+ *   GET /healthz   200 while the process serves at all
+ *   GET /readyz    200 only when started and not draining (503 otherwise, with the reason)
+ *   GET /status    the phase and every microservice with its instances (as `microservice list`)
+ */
+export class AdminServer {
+  private server: Server | null = null
+  phase: Phase = 'starting'
+  port = 0
+
+  constructor(private readonly manager: MicroserviceManager) {}
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createServer((req, res) => {
+        const path = (req.url ?? '/').split('?')[0]
+        if (req.method !== 'GET') return json(res, 405, { error: 'GET only' })
+        if (path === '/healthz') return json(res, 200, { status: 'alive', phase: this.phase })
+        if (path === '/readyz') {
+          const ready = this.phase === 'ready'
+          return json(res, ready ? 200 : 503, {
+            ready,
+            phase: this.phase,
+            ...(ready ? {} : { reason: `the platform is ${this.phase}` })
+          })
+        }
+        if (path === '/status') {
+          return json(res, 200, {
+            phase: this.phase,
+            microservices: [...this.manager.microservices.values()].map((m) => m.status())
+          })
+        }
+        json(res, 404, { error: `no ${path}; try /healthz, /readyz, /status` })
+      })
+      this.server = server
+      server.once('error', reject)
+      server.listen(port, host, () => {
+        this.port = (server.address() as AddressInfo).port
+        resolve(this.port)
+      })
+    })
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())))
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify(body))
+}

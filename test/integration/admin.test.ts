@@ -1,0 +1,41 @@
+// The admin listener: liveness, readiness (false while starting and while draining) and status JSON.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Platform } from '../../src/platform/platform'
+import { testConfig, until, TESTKIT_DIR } from '../helpers/platform'
+
+test('healthz, readyz through start and drain, and status', async () => {
+  const p = new Platform(testConfig(), {
+    host: '127.0.0.1',
+    port: 0,
+    edgePort: 0,
+    adminPort: 0,
+    manager: { stdio: 'quiet' },
+    log: () => {}
+  })
+  const get = async (path: string): Promise<{ status: number; body: { [k: string]: unknown } }> => {
+    const r = await fetch(`http://127.0.0.1:${p.adminPort}${path}`)
+    return { status: r.status, body: (await r.json()) as { [k: string]: unknown } }
+  }
+  const started = p.start([TESTKIT_DIR])
+  await until(() => p.adminPort > 0, 10000, 'the admin listener')
+  const early = await get('/readyz')
+  assert.equal(early.status, 503, 'not ready while starting')
+  assert.equal(early.body.phase, 'starting')
+  assert.equal((await get('/healthz')).status, 200)
+  await started
+  assert.equal((await get('/readyz')).status, 200)
+  const status = await get('/status')
+  const ms = status.body.microservices as Array<{ name: string; instances: unknown[] }>
+  assert.deepEqual(
+    ms.map((m) => m.name),
+    ['testkit']
+  )
+  assert.equal(ms[0]!.instances.length, 1)
+  assert.equal((await get('/nope')).status, 404)
+  const stopping = p.stop(2000)
+  const draining = await get('/readyz')
+  assert.equal(draining.status, 503)
+  assert.equal(draining.body.phase, 'draining')
+  await stopping
+})
