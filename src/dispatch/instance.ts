@@ -214,11 +214,16 @@ export class InstanceClient implements ConnectionOwner {
       return
     }
     if (silent >= this.options.ejectAfterMs / 2 && !this.pingOutstanding) {
-      this.pingId = (this.pingId + 1) >>> 0
-      this.pingSentAt = Date.now()
-      this.pingOutstanding = true
-      for (const c of this.slots) c?.ping(this.pingId)
+      this.sendPing()
     }
+  }
+
+  /** One round of Pings on every ready connection; their Pongs are matched by id. */
+  private sendPing(): void {
+    this.pingId = (this.pingId + 1) >>> 0
+    this.pingSentAt = Date.now()
+    this.pingOutstanding = true
+    for (const c of this.slots) c?.ping(this.pingId)
   }
 
   /**
@@ -235,9 +240,6 @@ export class InstanceClient implements ConnectionOwner {
       return
     }
     if (this.pick() === null) return
-    this.pingId = (this.pingId + 1) >>> 0
-    this.pingSentAt = Date.now()
-    this.pingOutstanding = true
-    for (const c of this.slots) c?.ping(this.pingId)
+    this.sendPing()
   }
 }

@@ -87,7 +87,7 @@ export class Edge {
     const authorization = req.getHeader('authorization')
     const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
     const auth = this.auth
-    if (apiKey !== '' || bearer !== undefined || authorization !== '') {
+    if (apiKey !== '' || authorization !== '') {
       if (auth === null)
         return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'this edge accepts no credentials' }, true)
       if (apiKey !== '') {

@@ -159,7 +159,6 @@ export class Platform {
   async stop(drainMs = this.config.platform.drainTimeoutMs): Promise<void> {
     this.admin.phase = 'draining'
     this.deployer.close()
-    this.gateway.pipeline.draining = true
     this.edge?.stopListening()
     await this.gateway.close(drainMs)
     this.edge?.close()

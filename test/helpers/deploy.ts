@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/config/config'
 import { Platform } from '../../src/platform/platform'
+import { TEST_PLATFORM_OPTIONS } from './platform'
 import { zipDirectory } from '../../src/platform/package/zip'
 
 export const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
@@ -40,14 +41,7 @@ export async function startDeployPlatform(
   const configFile = join(dir, 'platform.json')
   writeFileSync(configFile, JSON.stringify(raw, null, 2))
   const boot = async (): Promise<Platform> => {
-    const platform = new Platform(loadConfig(configFile, {}), {
-      host: '127.0.0.1',
-      port: 0,
-      edgePort: 0,
-      adminPort: 0,
-      manager: { stdio: 'quiet' },
-      log: () => {}
-    })
+    const platform = new Platform(loadConfig(configFile, {}), TEST_PLATFORM_OPTIONS)
     await platform.start()
     return platform
   }

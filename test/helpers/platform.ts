@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/config/config'
-import { Platform } from '../../src/platform/platform'
+import { Platform, type PlatformOptions } from '../../src/platform/platform'
 import type { Problem } from '../../src/errors/problem'
 import { readFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -52,19 +52,22 @@ export interface RunningPlatform {
   stop(): Promise<void>
 }
 
+/** How tests run a platform: loopback, ephemeral ports for gateway, edge and admin, quiet children. */
+export const TEST_PLATFORM_OPTIONS: Readonly<PlatformOptions> = Object.freeze<PlatformOptions>({
+  host: '127.0.0.1',
+  port: 0,
+  edgePort: 0,
+  adminPort: 0,
+  manager: { stdio: 'quiet' },
+  log: () => {}
+})
+
 /** A real platform: gateway on 127.0.0.1 and an ephemeral port, microservices as child processes. */
 export async function startPlatform(
   overrides: { [k: string]: Json } = {},
   dirs = [EXAMPLE_DIR, TESTKIT_DIR]
 ): Promise<RunningPlatform> {
-  const platform = new Platform(testConfig(overrides), {
-    host: '127.0.0.1',
-    port: 0,
-    edgePort: 0,
-    adminPort: 0,
-    manager: { stdio: 'quiet' },
-    log: () => {}
-  })
+  const platform = new Platform(testConfig(overrides), TEST_PLATFORM_OPTIONS)
   const port = await platform.start(dirs)
   return { platform, url: `http://127.0.0.1:${port}`, stop: () => platform.stop() }
 }

@@ -2,17 +2,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Platform } from '../../src/platform/platform'
-import { testConfig, until, TESTKIT_DIR } from '../helpers/platform'
+import { testConfig, until, TESTKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 
 test('healthz, readyz through start and drain, and status', async () => {
-  const p = new Platform(testConfig(), {
-    host: '127.0.0.1',
-    port: 0,
-    edgePort: 0,
-    adminPort: 0,
-    manager: { stdio: 'quiet' },
-    log: () => {}
-  })
+  const p = new Platform(testConfig(), TEST_PLATFORM_OPTIONS)
   const get = async (path: string): Promise<{ status: number; body: { [k: string]: unknown } }> => {
     const r = await fetch(`http://127.0.0.1:${p.adminPort}${path}`)
     return { status: r.status, body: (await r.json()) as { [k: string]: unknown } }

@@ -12,7 +12,16 @@ import { Platform } from '../../src/platform/platform'
 import { HOST_FILE, hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
 import { FrameReader, encodeFrame, type Frame } from '../../src/protocol/frame'
-import { startPlatform, testConfig, post, problem, until, TYPEKIT_DIR, type RunningPlatform } from '../helpers/platform'
+import {
+  startPlatform,
+  testConfig,
+  TEST_PLATFORM_OPTIONS,
+  post,
+  problem,
+  until,
+  TYPEKIT_DIR,
+  type RunningPlatform
+} from '../helpers/platform'
 
 const SECRET = 'correct horse battery staple'
 
@@ -67,11 +76,7 @@ describe('a remote instance on 127.0.0.2 with a shared secret', () => {
       { name: 'pretender', host: '127.0.0.2', port: pretender.port, secretEnv: 'TEST_REMOTE_SECRET' }
     ]
     p = new Platform(testConfig({ MICROSERVICES: { remote }, DISPATCH: { connectTimeoutMs: 500 } }), {
-      host: '127.0.0.1',
-      port: 0,
-      edgePort: 0,
-      adminPort: 0,
-      manager: { stdio: 'quiet' },
+      ...TEST_PLATFORM_OPTIONS,
       log: (l) => lines.push(l)
     })
     url = `http://127.0.0.1:${await p.start([])}`

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { fork } from 'node:child_process'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
 import { makeZip } from '../helpers/zip'
-import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR } from '../helpers/platform'
+import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 import { Platform } from '../../src/platform/platform'
 import { loadConfig } from '../../src/config/config'
 import { HOST_FILE } from '../../src/platform/manager'
@@ -344,7 +344,7 @@ describe('several instances', () => {
             deploymentDirectory: join(d.dir, 'remote-dep')
           }
         },
-        { host: '127.0.0.1', port: 0, edgePort: 0, adminPort: 0, log: () => {} }
+        TEST_PLATFORM_OPTIONS
       )
       await remote.start()
       try {
