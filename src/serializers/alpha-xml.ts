@@ -1,6 +1,7 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
+import { JAVA17_UNDEFINED_BMP } from './java-undefined'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import {
   type AliasMap,
@@ -43,9 +44,15 @@ export function escapeAlphaXml(s: string, attribute = false): string {
 
 // Character.isDefined(char) is false for unassigned code points of the BMP (surrogates count as
 // defined: a supplementary character is written raw, one UTF-16 unit at a time), so only the BMP's
-// unassigned code points become references.
-const TEXT_SPECIAL = /[&<>"'\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|(?=[\u0000-\uffff])\p{Cn}/gu
-const ATTRIBUTE_SPECIAL = /[&<>"'\r\t\n\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|(?=[\u0000-\uffff])\p{Cn}/gu
+// unassigned code points, as Java 17 knows them, become references.
+const TEXT_SPECIAL = new RegExp(
+  `[&<>"'\\r\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${JAVA17_UNDEFINED_BMP}]`,
+  'g'
+)
+const ATTRIBUTE_SPECIAL = new RegExp(
+  `[&<>"'\\r\\t\\n\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${JAVA17_UNDEFINED_BMP}]`,
+  'g'
+)
 
 function startTag(node: AlphaNode): string {
   let tag = `<${node.name}`

@@ -7,19 +7,9 @@ import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
+import { escapeWoodstoxText } from './woodstox-text'
 
-/**
- * Woodstox escaping of text: `&`, `<`, `>` only in `]]>`, CR as a character reference; other controls
- * cannot be written.
- */
-export function escapeBetaXml(s: string): string {
-  const bad = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.exec(s)
-  if (bad !== null)
-    throw new ValueError(
-      `Invalid white space character (0x${bad[0].charCodeAt(0).toString(16)}) in text to output (in xml 1.1, could output as a character entity)`
-    )
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/]]>/g, ']]&gt;').replace(/\r/g, '&#xd;')
-}
+const ALL_WS = /^[\t\n\r ]*$/
 
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
@@ -51,7 +41,7 @@ class Writer {
     const d = jacksonRuntimeType(value, declared)
     switch (d.kind) {
       case 'scalar':
-        this.out.push(`<${name}>${escapeBetaXml(scalarText(d.type, v))}</${name}>`)
+        this.out.push(`<${name}>${escapeWoodstoxText(scalarText(d.type, v))}</${name}>`)
         return
       case 'date':
         if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
@@ -242,8 +232,12 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       return w.out.join('')
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS)
+      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true)
       if (root.name === 'null' && root.children.length === 0 && isNullable(type)) return null
+      // Jackson's XML parser drops whitespace-only text of the root element (XmlTokenStream._allWs):
+      // <String> </String> reads as "", while a field keeps its spaces.
+      if (type.kind === 'scalar' && type.type === 'String' && root.children.length === 0 && ALL_WS.test(root.text))
+        return ''
       return read(root, type)
     }
   }

@@ -61,12 +61,25 @@ function indexOf(b: Uint8Array, i: number, s: string): number {
 }
 
 /**
- * Code points a character reference may name. Wider than XML 1.0's Char production on purpose:
- * XStream writes U+0001 as &#x1; and its XPP3 parser reads it back, so the alpha family's own
- * output must be readable. NUL and surrogates stay refused.
+ * Code points a character reference may name while scanning: any but the surrogates. Wider than
+ * XML 1.0's Char production on purpose: XStream writes NUL, U+0001 or U+FFFF as &#x0;, &#x1;,
+ * &#xffff; and its XPP3 parser reads them back, so the alpha family's own output must pass the
+ * gateway. Readers that follow XML 1.0 (Woodstox, the beta family) narrow it with isXmlChar.
  */
 function isReferable(cp: number): boolean {
-  return (cp >= 0x1 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+  return (cp >= 0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0x10ffff)
+}
+
+/** XML 1.0's Char production (section 2.2). */
+export function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  )
 }
 
 /** Predefined entities; XML without a DTD knows no others. */
@@ -294,16 +307,22 @@ export function scanXml(b: Uint8Array, h: XmlHandler, maxDepth = DEFAULT_MAX_XML
   return rootEnd
 }
 
-/** Decodes character data or an attribute value: the five predefined entities and character references. */
-export function decodeText(b: Uint8Array, start: number, end: number, hasRefs: boolean): string {
+/**
+ * Decodes character data or an attribute value: the five predefined entities and character
+ * references. With `xml10`, a reference to a code point outside XML 1.0's Char is refused, as
+ * Woodstox refuses it.
+ */
+export function decodeText(b: Uint8Array, start: number, end: number, hasRefs: boolean, xml10 = false): string {
   // XML 1.0 section 2.11: CRLF and lone CR are read as LF; a CR written as &#xd; survives.
   const raw = Buffer.from(b.buffer, b.byteOffset + start, end - start)
     .toString('utf8')
     .replace(/\r\n?/g, '\n')
   if (!hasRefs) return raw
   return raw.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (_m, ref: string) => {
-    if (ref.charCodeAt(0) === 0x23)
-      return String.fromCodePoint(ref.charCodeAt(1) === 0x78 ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10))
-    return PREDEFINED_ENTITIES[ref]!
+    if (ref.charCodeAt(0) !== 0x23) return PREDEFINED_ENTITIES[ref]!
+    const cp = ref.charCodeAt(1) === 0x78 ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
+    if (xml10 && !isXmlChar(cp))
+      throw new XmlSyntaxError(`character reference &${ref}; names a character XML 1.0 does not allow`, start)
+    return String.fromCodePoint(cp)
   })
 }

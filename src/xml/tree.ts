@@ -16,7 +16,8 @@ class TreeBuilder implements XmlHandler {
   private elements = 0
   constructor(
     private readonly b: Uint8Array,
-    private readonly limits: ReadLimits
+    private readonly limits: ReadLimits,
+    private readonly xml10: boolean
   ) {}
 
   open(_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
@@ -34,7 +35,10 @@ class TreeBuilder implements XmlHandler {
           break
         }
       // Attribute-value normalisation (XML 1.0 section 3.3.3): literal whitespace becomes a space.
-      attributes.push([utf8(b, attrs[k]!, attrs[k + 1]!), decodeText(b, v0, v1, hasRef).replace(/[\t\n\r]/g, ' ')])
+      attributes.push([
+        utf8(b, attrs[k]!, attrs[k + 1]!),
+        decodeText(b, v0, v1, hasRef, this.xml10).replace(/[\t\n\r]/g, ' ')
+      ])
     }
     const el: XmlElement = { name: utf8(b, nameStart, nameEnd), attributes, children: [], text: '' }
     const parent = this.stack[this.stack.length - 1]
@@ -48,7 +52,7 @@ class TreeBuilder implements XmlHandler {
   }
 
   text(_depth: number, start: number, end: number, hasRefs: boolean): void {
-    this.append(decodeText(this.b, start, end, hasRefs), start)
+    this.append(decodeText(this.b, start, end, hasRefs, this.xml10), start)
   }
 
   cdata(_depth: number, start: number, end: number): void {
@@ -67,9 +71,13 @@ function utf8(b: Uint8Array, start: number, end: number): string {
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8')
 }
 
-/** Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. */
-export function parseXml(b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS): XmlElement {
-  const builder = new TreeBuilder(b, limits)
+/**
+ * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
+ * character references outside XML 1.0's Char, as Woodstox does; without it they are read as
+ * XStream's XPP3 reads them.
+ */
+export function parseXml(b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS, xml10 = false): XmlElement {
+  const builder = new TreeBuilder(b, limits, xml10)
   scanXml(b, builder, limits.maxDepth)
   return builder.root!
 }

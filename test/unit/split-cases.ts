@@ -233,10 +233,11 @@ export const splitCases: SplitCase[] = [
     error: /only UTF-8/
   },
   {
+    // &#0; passes: XStream writes NUL that way and reads it back. A lone surrogate nobody can send on.
     name: 'invalid character reference',
     mode: 'RMC',
     format: 'xml',
-    body: '<paramArray><s>&#0;</s></paramArray>',
+    body: '<paramArray><s>&#xd800;</s></paramArray>',
     error: /character reference/
   },
   {
