@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { loadConfig, DEFAULT_CONFIG_FILE } from './config/config'
 import { productVersion } from './core/version'
 import { Platform } from './platform/platform'
+import { createLogger } from './core/log'
 
 const HELP = `usage: node dist/src/main.js [--check] [--help] [--version]
 
@@ -31,28 +32,41 @@ async function main(): Promise<void> {
       `config ${file}: valid (gateway :${config.gateway.port}, edge ${config.edge.enabled ? `:${config.edge.port}` : 'off'})`
     )
   }
-  const platform = new Platform(config)
+  const logger = createLogger(config.logging.level)
+  const log = logger.child({ component: 'main' })
+  const platform = new Platform(config, { logger })
   const port = await platform.start()
-  const names = [...platform.manager.microservices.keys()].join(', ')
-  console.log(`gateway listening on ${config.gateway.host}:${port}; microservices: ${names}`)
+  const microservices = [...platform.manager.microservices.keys()]
+  log.info({ host: config.gateway.host, port, microservices }, `gateway listening on ${config.gateway.host}:${port}`)
   if (platform.edge !== null)
-    console.log(
+    log.info(
+      { host: config.edge.host, port: platform.edgePort },
       `edge listening on ${config.edge.host}:${platform.edgePort}: /_swagger/{microservice}, /_eapi/ELASTIC_HTTP/…`
+    )
+  if (config.admin.enabled)
+    log.info(
+      { host: config.admin.host, port: platform.adminPort },
+      `admin listening on ${config.admin.host}:${platform.adminPort}: /healthz /readyz /status${config.admin.metrics ? ' /metrics' : ''}`
     )
 
   let stopping = false
   const stop = (signal: string): void => {
     // A second signal stops at once.
     if (stopping) {
-      console.log(`${signal} again: stopping now`)
+      log.warn({ signal }, `${signal} again: stopping now`)
+      logger.flush()
       process.exit(1)
     }
     stopping = true
-    console.log(`${signal}: draining (up to ${config.platform.drainTimeoutMs} ms for the calls in progress)`)
+    log.info(
+      { signal, drainTimeoutMs: config.platform.drainTimeoutMs },
+      `${signal}: draining (up to ${config.platform.drainTimeoutMs} ms for the calls in progress)`
+    )
     platform.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error(err)
+        log.error({ err }, 'the drain failed')
+        logger.flush()
         process.exit(1)
       }
     )

@@ -68,6 +68,8 @@ export interface GatewayConfig {
     /** drop: the claims are ignored (the socket address is X-PLATFORM-IP); refuse: 403 UNTRUSTED_IDENTITY. */
     untrustedIdentity: 'drop' | 'refuse'
   }
+  /** W3C Trace Context: make a traceparent for a request that has none (a valid one always travels). */
+  tracing: { generateTraceparent: boolean }
 }
 
 /** PLATFORM: where uploads land and deployments live, the control socket, what is deployed at first start. */
@@ -116,11 +118,23 @@ export interface EdgeSection {
   auth: EdgeAuthConfig
 }
 
-/** ADMIN: health, readiness and status for operators (loopback by default). */
+/** ADMIN: health, readiness, status and Prometheus metrics for operators (loopback by default). */
 export interface AdminSection {
   enabled: boolean
   host: string
   port: number
+  /** GET /metrics in Prometheus text format, and the counting behind it. */
+  metrics: boolean
+}
+
+/** LOGGING: JSON lines (pino) on stdout; the access log is one line per request. */
+export interface LoggingSection {
+  level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  accessLog: boolean
+  /** Each instance's stdout and stderr go to <var>/logs/<instance>.log, rotated at this size. */
+  instanceLogMaxBytes: number
+  /** Rotated files kept per instance (<instance>.log.1 ... .N). */
+  instanceLogFiles: number
 }
 
 /** An instance on another host: the gateway connects to it; the platform does not run it. */
@@ -142,6 +156,7 @@ export interface PlatformConfig {
   platform: PlatformSection
   edge: EdgeSection
   admin: AdminSection
+  logging: LoggingSection
   /** directories: started as they are (development); remote: instances on other hosts. */
   microservices: { directories: string[]; remote: RemoteInstance[]; restartMinMs: number; restartMaxMs: number }
 }
@@ -347,6 +362,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const unpack = section(pf.unpack, 'PLATFORM.unpack')
   const edge = section(raw.EDGE, 'EDGE')
   const admin = section(raw.ADMIN, 'ADMIN')
+  const logging = section(raw.LOGGING, 'LOGGING')
+  const tracing = section(http.tracing, `${hp}.tracing`)
   if (typeof admin.enabled !== 'boolean')
     throw new ConfigError(`ADMIN.enabled: must be true or false, got ${JSON.stringify(admin.enabled)}`)
   if (typeof edge.enabled !== 'boolean')
@@ -373,7 +390,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       trust: {
         trustedPeers: strings(trust, 'trustedPeers', `${hp}.trust`),
         untrustedIdentity: oneOf(trust, 'untrustedIdentity', `${hp}.trust`, ['drop', 'refuse'] as const)
-      }
+      },
+      tracing: { generateTraceparent: bool(tracing, 'generateTraceparent', `${hp}.tracing`) }
     },
     pool: {
       // "auto": one thread per core. Measured on 2 cores with 1 MB bodies at c=64: 128 threads
@@ -422,7 +440,22 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     admin: {
       enabled: admin.enabled,
       host: str(admin, 'host', 'ADMIN'),
-      port: int(admin, 'port', 'ADMIN', 0, 65535)
+      port: int(admin, 'port', 'ADMIN', 0, 65535),
+      metrics: bool(admin, 'metrics', 'ADMIN')
+    },
+    logging: {
+      level: oneOf(logging, 'level', 'LOGGING', [
+        'fatal',
+        'error',
+        'warn',
+        'info',
+        'debug',
+        'trace',
+        'silent'
+      ] as const),
+      accessLog: bool(logging, 'accessLog', 'LOGGING'),
+      instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes', 'LOGGING', 1024),
+      instanceLogFiles: int(logging, 'instanceLogFiles', 'LOGGING', 0, 100)
     },
     edge: {
       enabled: edge.enabled,

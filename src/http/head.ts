@@ -28,6 +28,8 @@ export function copyHead<R>(
     clientApplicationName: req.getHeader('x-platform-client-application-name'),
     ip: req.getHeader('x-platform-ip'),
     origin: req.getHeader('origin'),
+    traceparent: req.getHeader('traceparent'),
+    tracestate: req.getHeader('tracestate'),
     identityTrusted: true
   }
   // The peer is looked up only when it claims something (a benchmark's requests never do).

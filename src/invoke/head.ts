@@ -20,6 +20,9 @@ export interface CallHead {
   readonly clientApplicationName: string
   readonly ip: string
   readonly origin: string
+  /** W3C Trace Context headers, as sent ('' when absent). */
+  readonly traceparent: string
+  readonly tracestate: string
   /**
    * False when the request carries identity headers (IDENTITY_HEADERS) from a peer not trusted to
    * send them: the pipeline then drops or refuses them (ENTRY_POINTS…trust.untrustedIdentity).

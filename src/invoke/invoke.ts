@@ -8,7 +8,9 @@ import { splitNames, type CallHead } from './head'
 import { planCall, isRefusal, type CallPlan } from './plan'
 import { BodyReader } from './body'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
-import type { Backends, BodySink, CallOutcome, HttpPort, Preparer } from './ports'
+import type { Backends, BodySink, CallObserver, CallOutcome, HttpPort, ObservedCall, Preparer } from './ports'
+import type { MethodInfo } from '../dispatch/catalog'
+import { isValidTraceparent, isValidTracestate, newTraceparent } from '../core/trace-context'
 
 const EMPTY = new Uint8Array(0)
 /** The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel. */
@@ -26,6 +28,8 @@ export class Pipeline<R> {
   bodyBytes = 0
   /** Set when the platform drains: new requests get 503 with Connection: close, calls in progress finish. */
   draining = false
+  /** Metrics, the access log, tracing: null costs nothing per request. */
+  observer: CallObserver | null = null
   private callIds = 0
 
   constructor(
@@ -51,7 +55,7 @@ export class Pipeline<R> {
  * and encode (inline, or on a worker for a large body) → dispatch → settle → answer. Every field
  * is set in the constructor, so all invocations share one hidden class.
  */
-export class Invocation<R> implements PendingCall, BodySink {
+export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
   callId = 0
   connection: PendingCall['connection'] = null
   timer: NodeJS.Timeout | null = null
@@ -60,9 +64,18 @@ export class Invocation<R> implements PendingCall, BodySink {
   private counted = false
   private plan: CallPlan | null = null
   private reader: BodyReader | null = null
-  private readonly requestId: string
+  readonly requestId: string
   /** Body bytes this request holds against the pipeline's bound. */
   private reserved = 0
+  readonly startedAt: number
+  /** The traceparent sent on: the client's (if valid), the observer's span, or a new one ('' for none). */
+  readonly traceparent: string
+  private readonly tracestate: string
+  private readonly span: unknown = null
+  status = 0
+  code = ''
+  bytesIn = 0
+  bytesOut = 0
 
   constructor(
     private readonly p: Pipeline<R>,
@@ -70,6 +83,39 @@ export class Invocation<R> implements PendingCall, BodySink {
     private readonly head: CallHead
   ) {
     this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
+    const sent = head.traceparent !== '' && isValidTraceparent(head.traceparent)
+    let traceparent = sent ? head.traceparent : p.config.tracing.generateTraceparent ? newTraceparent() : ''
+    this.tracestate = sent && head.tracestate !== '' && isValidTracestate(head.tracestate) ? head.tracestate : ''
+    const o = p.observer
+    this.startedAt = o === null ? 0 : performance.now()
+    if (o !== null) {
+      const started = o.started(traceparent, this.tracestate)
+      if (started !== null) {
+        traceparent = started.traceparent
+        this.span = started.span
+      }
+    }
+    this.traceparent = traceparent
+  }
+
+  get microservice(): string {
+    return this.plan?.microservice ?? ''
+  }
+
+  get method(): MethodInfo | null {
+    return this.plan?.method ?? null
+  }
+
+  get url(): string {
+    return this.head.url
+  }
+
+  get httpMethod(): string {
+    return this.head.method
+  }
+
+  clientAddress(): string {
+    return this.aborted ? '' : this.p.http.remoteAddress(this.res)
   }
 
   /**
@@ -135,6 +181,7 @@ export class Invocation<R> implements PendingCall, BodySink {
   /** Stage 3: split the arguments and encode the Invoke frame. */
   private prepare(body: Uint8Array): void {
     this.reader = null
+    this.bytesIn = body.length
     const h = this.head
     const plan = this.plan!
     const method = plan.method
@@ -156,7 +203,9 @@ export class Invocation<R> implements PendingCall, BodySink {
             sessionId: h.sessionId === '' ? null : h.sessionId,
             user: h.user === '' ? null : h.user,
             clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
-            ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip
+            ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip,
+            traceparent: this.traceparent === '' ? null : this.traceparent,
+            tracestate: this.tracestate === '' ? null : this.tracestate
           }
         : // Claims from an untrusted peer are dropped: only what the socket says is kept.
           {
@@ -166,7 +215,9 @@ export class Invocation<R> implements PendingCall, BodySink {
             sessionId: null,
             user: null,
             clientApplicationName: null,
-            ip: this.p.http.remoteAddress(this.res)
+            ip: this.p.http.remoteAddress(this.res),
+            traceparent: this.traceparent === '' ? null : this.traceparent,
+            tracestate: this.tracestate === '' ? null : this.tracestate
           },
       timeoutMs: this.p.config.executingTimeoutMs + CANCEL_GRACE_MS,
       maxDepth: this.p.config.maxDepth
@@ -226,6 +277,12 @@ export class Invocation<R> implements PendingCall, BodySink {
     }
     this.connection?.cancel(this)
     this.release()
+    if (!this.answered && this.p.observer !== null) {
+      // nginx's 499: the client closed the connection before the answer.
+      this.status = 499
+      this.code = 'CLIENT_CLOSED'
+      this.p.observer.finished(this, this.span)
+    }
   }
 
   private reply(status: number, body: Uint8Array): void {
@@ -242,6 +299,7 @@ export class Invocation<R> implements PendingCall, BodySink {
   }
 
   private fail(f: Failure, format = this.plan?.format ?? 'json'): void {
+    this.code = f.code
     this.write(problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter))
   }
 
@@ -249,6 +307,12 @@ export class Invocation<R> implements PendingCall, BodySink {
     if (this.aborted || this.answered) return
     this.answered = true
     this.p.answered++
+    const o = this.p.observer
+    if (o !== null) {
+      this.status = answer.status
+      this.bytesOut = answer.body.length
+      o.finished(this, this.span)
+    }
     this.p.http.write(this.res, answer)
     this.release()
   }

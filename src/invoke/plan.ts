@@ -22,6 +22,8 @@ export interface CallPlan {
   readonly mode: ApiMode
   readonly sequence: SequenceName
   readonly backend: Backend
+  /** The microservice's name as routed. */
+  readonly microservice: string
   readonly method: MethodInfo
   /** The Content-Length, or -1 when the body's length is not declared. */
   readonly declaredLength: number
@@ -125,7 +127,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
       detail: `the body has ${declaredLength} bytes; the limit is ${settings.maxBodyBytes}`
     })
   }
-  return { format, mode: apiId, sequence, backend, method, declaredLength }
+  return { format, mode: apiId, sequence, backend, microservice: msName, method, declaredLength }
 }
 
 export function isRefusal(p: CallPlan | Refusal): p is Refusal {

@@ -2,6 +2,7 @@ import type { CatalogIndex } from '../dispatch/catalog'
 import type { PendingCall, CallOutcome } from '../dispatch/pending'
 import type { InvokeTask, InvokeTaskResult } from '../pool/task'
 import type { Answer } from './answer'
+import type { MethodInfo } from '../dispatch/catalog'
 
 /**
  * The seams of the pipeline: what it needs from the HTTP server, from dispatch and from the pool,
@@ -42,3 +43,34 @@ export interface Preparer {
 }
 
 export type { CallOutcome }
+
+/** A request at its end, as an observer (metrics, access log, tracing) reads it. */
+export interface ObservedCall {
+  readonly requestId: string
+  /** The HTTP method, lower case as uWS gives it. */
+  readonly httpMethod: string
+  /** The routed microservice and method; '' and null when the request was refused before routing. */
+  readonly microservice: string
+  readonly method: MethodInfo | null
+  readonly url: string
+  readonly status: number
+  /** The problem's code; '' for a success. */
+  readonly code: string
+  readonly bytesIn: number
+  readonly bytesOut: number
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number
+  readonly traceparent: string
+  /** The peer's address ('' once the client has gone). */
+  clientAddress(): string
+}
+
+/**
+ * What sees every request: told when it starts (it may return the traceparent to send on, e.g. a
+ * span of its own) and when it is answered or abandoned by the client (status 499). Called on the
+ * hot path: an observer does its own batching.
+ */
+export interface CallObserver {
+  started(traceparent: string, tracestate: string): { traceparent: string; span: unknown } | null
+  finished(call: ObservedCall, span: unknown): void
+}

@@ -1,5 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Registry } from 'prom-client'
 import type { MicroserviceManager } from './manager'
 
 export type Phase = 'starting' | 'ready' | 'draining'
@@ -10,13 +11,17 @@ export type Phase = 'starting' | 'ready' | 'draining'
  *   GET /healthz   200 while the process serves at all
  *   GET /readyz    200 only when started and not draining (503 otherwise, with the reason)
  *   GET /status    the phase and every microservice with its instances (as `microservice list`)
+ *   GET /metrics   Prometheus text format (when ADMIN.metrics)
  */
 export class AdminServer {
   private server: Server | null = null
   phase: Phase = 'starting'
   port = 0
 
-  constructor(private readonly manager: MicroserviceManager) {}
+  constructor(
+    private readonly manager: MicroserviceManager,
+    private readonly metrics: Registry | null = null
+  ) {}
 
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -38,7 +43,18 @@ export class AdminServer {
             microservices: [...this.manager.microservices.values()].map((m) => m.status())
           })
         }
-        json(res, 404, { error: `no ${path}; try /healthz, /readyz, /status` })
+        const metrics = this.metrics
+        if (path === '/metrics' && metrics !== null) {
+          metrics.metrics().then(
+            (text) => {
+              res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' })
+              res.end(text)
+            },
+            (err: unknown) => json(res, 500, { error: err instanceof Error ? err.message : String(err) })
+          )
+          return
+        }
+        json(res, 404, { error: `no ${path}; try /healthz, /readyz, /status${metrics !== null ? ', /metrics' : ''}` })
       })
       this.server = server
       server.once('error', reject)

@@ -71,7 +71,7 @@ export class ControlServer {
     }
     if (action === 'logs' && req.method === 'GET') {
       const lines = Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
-      return reply(res, 200, { lines: ms.logs.tail(lines) })
+      return reply(res, 200, { lines: ms.tail(lines) })
     }
     if (action === 'stop' && req.method === 'POST') {
       if (ms.desired === 'stopped') return reply(res, 409, { error: `${name} is already stopped` })

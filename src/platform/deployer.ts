@@ -32,6 +32,9 @@ export class Deployer {
   private readonly seen = new Set<string>()
   readonly state: StateFile
   readonly results: string
+  /** Uploads deployed and refused since start (for the metrics). */
+  deployed = 0
+  refused = 0
 
   constructor(
     private readonly manager: MicroserviceManager,
@@ -89,6 +92,8 @@ export class Deployer {
     writeFileSync(join(this.results, `${name}.json`), JSON.stringify(result, null, 2))
     rmSync(file, { force: true })
     this.seen.delete(name)
+    if (result.ok) this.deployed++
+    else this.refused++
     this.log(`upload ${name}: ${result.message}`)
   }
 

@@ -1,3 +1,4 @@
+import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs'
@@ -31,6 +32,8 @@ export interface ManagerOptions {
    * directory of its own; 'tcp', loopback TCP (any local process could connect).
    */
   transport?: 'unix' | 'tcp'
+  /** Instance output in rotated files (survives a platform restart); without it, the last 1,000 lines in memory. */
+  logs?: InstanceLogOptions
 }
 
 /** The last lines the processes of a microservice printed, for `microservice logs`. */
@@ -78,6 +81,7 @@ export class Instance {
   private failures = 0
   private timer: NodeJS.Timeout | null = null
   private recent: string[] = []
+  private readonly file: InstanceLog | null
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = []
 
   constructor(
@@ -87,6 +91,8 @@ export class Instance {
     readonly config: MicroserviceConfig
   ) {
     this.heapMb = config.memory.maxOldSpaceMb
+    const logs = ms.manager.options.logs
+    this.file = logs === undefined ? null : new InstanceLog(logs, config.name, id)
   }
 
   private get manager(): MicroserviceManager {
@@ -115,8 +121,9 @@ export class Instance {
         const text = partial + d.toString()
         const lines = text.split('\n')
         partial = lines.pop()!
+        if (this.file !== null) this.file.write(lines)
         for (const line of lines) {
-          this.ms.logs.push(`[${this.id}] ${line}`)
+          if (this.file === null) this.ms.logs.push(`[${this.id}] ${line}`)
           if (isErr) {
             this.recent.push(line)
             if (this.recent.length > 20) this.recent.shift()
@@ -250,6 +257,12 @@ export class ManagedMicroservice {
   desired: 'running' | 'stopped' = 'running'
   readonly logs = new LogRing()
   private generation = 0
+
+  /** The last `n` lines its instances printed: from the files when there are (older runs included). */
+  tail(n: number): string[] {
+    const files = this.manager.options.logs
+    return files === undefined ? this.logs.tail(n) : tailInstanceLogs(files.directory, this.name, n)
+  }
 
   constructor(
     readonly manager: MicroserviceManager,

@@ -12,6 +12,12 @@ import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../runtime/package-config'
 import type { PlatformConfig, RemoteInstance } from '../config/config'
+import type { DestinationStream } from 'pino'
+import type { Registry } from 'prom-client'
+import { bufferedStdout, createLogger, type Logger } from '../core/log'
+import { tracingActive } from '../core/tracing'
+import { CallTelemetry } from './telemetry'
+import { createMetricsRegistry } from './metrics'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -22,7 +28,10 @@ export interface PlatformOptions {
   /** Overrides the admin listener's port (tests use 0). */
   adminPort?: number
   manager?: Partial<ManagerOptions>
-  log?: (line: string) => void
+  /** The platform's events (JSON lines); default: a pino logger on stdout at LOGGING.level. */
+  logger?: Logger
+  /** Where the access log goes when LOGGING.accessLog (default: stdout, batched). */
+  accessLog?: DestinationStream
 }
 
 /**
@@ -42,17 +51,33 @@ export class Platform {
   adminPort = 0
   port = 0
   edgePort = 0
+  readonly logger: Logger
+  readonly telemetry: CallTelemetry
+  /** Prometheus metrics, served by the admin listener on /metrics (null when ADMIN.metrics is off). */
+  readonly metrics: Registry | null
   private readonly log: (line: string) => void
 
   constructor(
     readonly config: PlatformConfig,
     private readonly options: PlatformOptions = {}
   ) {
-    this.log = options.log ?? console.log
+    this.logger = options.logger ?? createLogger(config.logging.level)
+    const events = (component: string, level: 'info' | 'warn'): ((line: string) => void) => {
+      const child = this.logger.child({ component })
+      return (line) => child[level](line)
+    }
+    this.log = events('platform', 'info')
     const pf = config.platform
     this.pool = new InvokePool(config.pool)
-    this.directory = new MicroserviceDirectory(config.dispatch, this.log)
+    this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'warn'))
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
+    const metricsOn = config.admin.enabled && config.admin.metrics
+    const accessLog = config.logging.accessLog
+      ? createLogger('info', options.accessLog ?? bufferedStdout()).child({ component: 'access' })
+      : null
+    this.telemetry = new CallTelemetry(metricsOn, accessLog)
+    // With nothing to observe, requests pay nothing (an OpenTelemetry SDK must be registered before start).
+    if (metricsOn || accessLog !== null || tracingActive()) this.gateway.pipeline.observer = this.telemetry
     this.manager = new MicroserviceManager(
       this.directory,
       {
@@ -63,17 +88,32 @@ export class Platform {
         startTimeoutMs: pf.startTimeoutMs,
         instances: pf.instances,
         transport: pf.localTransport,
+        logs: {
+          directory: join(pf.deploymentDirectory, '..', 'logs'),
+          maxBytes: config.logging.instanceLogMaxBytes,
+          files: config.logging.instanceLogFiles
+        },
         ...options.manager
       },
-      this.log
+      events('manager', 'info')
     )
     this.deployer = new Deployer(
       this.manager,
       { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack },
-      this.log
+      events('deployer', 'info')
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
-    this.admin = new AdminServer(this.manager)
+    this.metrics = metricsOn
+      ? createMetricsRegistry({
+          telemetry: this.telemetry,
+          gateway: this.gateway.pipeline,
+          pool: this.pool,
+          manager: this.manager,
+          deployer: this.deployer,
+          phase: () => this.admin.phase
+        })
+      : null
+    this.admin = new AdminServer(this.manager, this.metrics)
     this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
 
@@ -167,6 +207,7 @@ export class Platform {
     this.directory.close()
     await this.pool.close()
     await this.admin.close()
+    this.logger.flush()
   }
 }
 

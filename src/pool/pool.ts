@@ -83,6 +83,10 @@ export class InvokePool {
   get completed(): number {
     return this.piscina.completed
   }
+  /** Piscina's utilization: run time over capacity since start, 0 to 1. */
+  get utilization(): number {
+    return this.piscina.utilization
+  }
 
   async close(): Promise<void> {
     if (this.closed) return

@@ -11,6 +11,12 @@ export interface CallContext {
   readonly user: string | null
   readonly clientApplicationName: string | null
   readonly ip: string | null
+  /**
+   * W3C Trace Context of the call: the client's traceparent as sent (or the gateway's span, when an
+   * OpenTelemetry SDK is installed there, or one the gateway made), and its tracestate.
+   */
+  readonly traceparent: string | null
+  readonly tracestate: string | null
   /** The permission resolver's verdict on privilegeNames. */
   readonly privileged: boolean
   /** Aborted when the call is cancelled by the gateway or passes the executing timeout. */

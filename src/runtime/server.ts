@@ -1,3 +1,5 @@
+import { context, trace } from '@opentelemetry/api'
+import { endSpan, startSpan, tracingActive } from '../core/tracing'
 import { createServer, type Server, type Socket } from 'node:net'
 import { chmodSync, rmSync } from 'node:fs'
 import type { Endpoint } from '../core/endpoint'
@@ -71,6 +73,8 @@ class ExecutionContext implements CallContext {
     readonly user: string | null,
     readonly clientApplicationName: string | null,
     readonly ip: string | null,
+    readonly traceparent: string | null,
+    readonly tracestate: string | null,
     readonly privileged: boolean,
     private readonly execution: Execution
   ) {}
@@ -339,7 +343,9 @@ export class MicroserviceServer {
       sessionId: c.sessionId ?? null,
       user: c.user ?? null,
       clientApplicationName: c.clientApplicationName ?? null,
-      ip: c.ip ?? null
+      ip: c.ip ?? null,
+      traceparent: c.traceparent ?? null,
+      tracestate: c.tracestate ?? null
     }
     // Asked for every call, with or without names: a resolver may decide by user or address as well.
     const privileged = this.resolver(c.privilegeNames, base)
@@ -353,6 +359,8 @@ export class MicroserviceServer {
       base.user,
       base.clientApplicationName,
       base.ip,
+      base.traceparent,
+      base.tracestate,
       privileged,
       ex
     )
@@ -362,7 +370,10 @@ export class MicroserviceServer {
       const err = this.deserialize(serializer, inv.arguments[k]!, m, k, args)
       if (err !== null) return err
     }
-    const value = await (m.handler as (ctx: CallContext, ...a: unknown[]) => unknown)(ctx, ...args)
+    const handler = m.handler as (ctx: CallContext, ...a: unknown[]) => unknown
+    const value = tracingActive()
+      ? await traced(`${inv.service}.${inv.method}`, base.traceparent ?? '', () => handler(ctx, ...args))
+      : await handler(ctx, ...args)
     this.stats.executed++
     if (m.returns.kind === 'void') return { isVoid: true }
     const out = serializer.serialize(value, m.returns)
@@ -408,4 +419,17 @@ function onExecutionTimeout(server: MicroserviceServer, ex: Execution, limit: nu
 
 function fail(code: ErrorCode, detail: string): gateway.IResult {
   return { error: { code, detail, status: codes[code].status } }
+}
+
+/** The method call as a span of the microservice, child of the call's traceparent (an SDK is registered). */
+async function traced(name: string, parent: string, call: () => unknown): Promise<unknown> {
+  const { span } = startSpan(name, 'server', parent, { 'rpc.system': 'invocation-gateway', 'rpc.method': name })
+  try {
+    const value = await context.with(trace.setSpan(context.active(), span), call)
+    endSpan(span, 200, '')
+    return value
+  } catch (err) {
+    endSpan(span, 500, 'METHOD_FAILED')
+    throw err
+  }
 }

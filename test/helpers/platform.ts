@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/config/config'
 import { Platform, type PlatformOptions } from '../../src/platform/platform'
+import { createLogger } from '../../src/core/log'
 import type { Problem } from '../../src/errors/problem'
 import { readFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,7 +60,9 @@ export const TEST_PLATFORM_OPTIONS: Readonly<PlatformOptions> = Object.freeze<Pl
   edgePort: 0,
   adminPort: 0,
   manager: { stdio: 'quiet' },
-  log: () => {}
+  logger: createLogger('silent'),
+  // The access log is on by default; tests that read it pass their own destination.
+  accessLog: { write: () => {} }
 })
 
 /** A real platform: gateway on 127.0.0.1 and an ephemeral port, microservices as child processes. */

@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { connect } from 'node:net'
+import { createLogger } from '../../src/core/log'
 import { Platform } from '../../src/platform/platform'
 import { HOST_FILE, hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
@@ -77,7 +78,7 @@ describe('a remote instance on 127.0.0.2 with a shared secret', () => {
     ]
     p = new Platform(testConfig({ MICROSERVICES: { remote }, DISPATCH: { connectTimeoutMs: 500 } }), {
       ...TEST_PLATFORM_OPTIONS,
-      log: (l) => lines.push(l)
+      logger: createLogger('info', { write: (l: string) => lines.push(l) })
     })
     url = `http://127.0.0.1:${await p.start([])}`
   })

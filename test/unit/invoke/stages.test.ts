@@ -37,6 +37,8 @@ function head(over: Partial<CallHead> = {}): CallHead {
     clientApplicationName: '',
     ip: '',
     origin: '',
+    traceparent: '',
+    tracestate: '',
     identityTrusted: true,
     ...over
   }

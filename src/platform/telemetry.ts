@@ -1,0 +1,115 @@
+import type { Span } from '@opentelemetry/api'
+import type { CallObserver, ObservedCall } from '../invoke/ports'
+import type { MethodInfo } from '../dispatch/catalog'
+import type { Logger } from '../core/log'
+import { endSpan, startSpan, tracingActive } from '../core/tracing'
+import { traceIdOf } from '../core/trace-context'
+
+/** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
+export const LATENCY_BOUNDS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 240
+] as const
+
+/** What one route (microservice, service, method) did since start; counted with plain numbers. */
+export class RouteStats {
+  ok200 = 0
+  ok204 = 0
+  /** code → status → requests */
+  readonly failures = new Map<string, Map<number, number>>()
+  /** Non-cumulative: buckets[k] counts durations in (bound k-1, bound k]; the last slot is +Inf. */
+  readonly buckets = new Float64Array(LATENCY_BOUNDS.length + 1)
+  count = 0
+  sum = 0
+  bytesIn = 0
+  bytesOut = 0
+  constructor(
+    readonly microservice: string,
+    readonly service: string,
+    readonly method: string
+  ) {}
+}
+
+/**
+ * The gateway's observer: metrics counted in plain numbers per route (the labels are built once per
+ * route, at the first call, never per request; Prometheus text is made at scrape time), the access
+ * log, and an OpenTelemetry span for the gateway hop when an SDK is registered.
+ */
+export class CallTelemetry implements CallObserver {
+  /** Routes with their counts; unrouted requests (refused before routing) count under ('', '', ''). */
+  readonly routes = new Map<string, RouteStats>()
+  private readonly byMethod = new WeakMap<MethodInfo, RouteStats>()
+  private readonly unrouted = new RouteStats('', '', '')
+
+  constructor(
+    private readonly metrics: boolean,
+    private readonly accessLog: Logger | null
+  ) {
+    this.routes.set('', this.unrouted)
+  }
+
+  started(traceparent: string): { traceparent: string; span: unknown } | null {
+    if (!tracingActive()) return null
+    return startSpan('gateway call', 'server', traceparent, { 'rpc.system': 'invocation-gateway' })
+  }
+
+  finished(call: ObservedCall, span: unknown): void {
+    if (span !== null) {
+      const s = span as Span
+      const m = call.method
+      if (m !== null) s.updateName(`${call.microservice}/${m.service}/${m.name}`)
+      endSpan(s, call.status, call.code)
+    }
+    if (this.metrics) this.count(call)
+    if (this.accessLog !== null) this.log(call, this.accessLog)
+  }
+
+  private count(call: ObservedCall): void {
+    const m = call.method
+    const r = m === null ? this.unrouted : (this.byMethod.get(m) ?? this.route(call.microservice, m))
+    const status = call.status
+    if (call.code === '') {
+      if (status === 200) r.ok200++
+      else r.ok204++
+    } else {
+      let byStatus = r.failures.get(call.code)
+      if (byStatus === undefined) r.failures.set(call.code, (byStatus = new Map()))
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
+    }
+    const seconds = (performance.now() - call.startedAt) / 1000
+    let k = 0
+    while (k < LATENCY_BOUNDS.length && seconds > LATENCY_BOUNDS[k]!) k++
+    r.buckets[k]!++
+    r.count++
+    r.sum += seconds
+    r.bytesIn += call.bytesIn
+    r.bytesOut += call.bytesOut
+  }
+
+  /** First call of a method (or of a new catalog's copy of it): find or make its route. */
+  private route(microservice: string, m: MethodInfo): RouteStats {
+    const key = `${microservice}\u0000${m.service}\u0000${m.name}`
+    let r = this.routes.get(key)
+    if (r === undefined) this.routes.set(key, (r = new RouteStats(microservice, m.service, m.name)))
+    this.byMethod.set(m, r)
+    return r
+  }
+
+  private log(call: ObservedCall, log: Logger): void {
+    const m = call.method
+    log.info({
+      requestId: call.requestId,
+      method: call.httpMethod.toUpperCase(),
+      path: call.url.length > 256 ? call.url.slice(0, 256) : call.url,
+      status: call.status,
+      code: call.code === '' ? undefined : call.code,
+      bytesIn: call.bytesIn,
+      bytesOut: call.bytesOut,
+      ms: Math.round((performance.now() - call.startedAt) * 1000) / 1000,
+      microservice: call.microservice === '' ? undefined : call.microservice,
+      service: m?.service,
+      operation: m?.name,
+      client: call.clientAddress(),
+      traceId: call.traceparent === '' ? undefined : traceIdOf(call.traceparent)
+    })
+  }
+}
