@@ -230,10 +230,17 @@ describe('packages, upload and lifecycle', () => {
     assert.match((await cli(d.configFile, 'remove', 'example2')).stdout, /removed example2/)
   })
 
-  test('what is deployed survives a restart of the platform', async () => {
+  test('what is deployed survives a restart of the platform, and so do its logs', async () => {
+    const before = (await cli(d.configFile, 'logs', 'example', '1000')).stdout.trim().split('\n')
+    const restartedAt = new Date().toISOString()
     await d.restart()
     assert.equal(await multiply(d.url), 200)
     assert.match((await cli(d.configFile, 'status', 'example')).stdout, /^example 2\.0\.0: available/)
+    const after = (await cli(d.configFile, 'logs', 'example', '1000')).stdout.trim().split('\n')
+    // Every line shown before the restart is still shown, and the new instance's lines come after them.
+    for (const line of before) assert.ok(after.includes(line), `kept: ${line}`)
+    assert.ok(after.some((l) => l.slice(0, 24) > restartedAt && /listening on/.test(l)), 'the new run logged')
+    assert.match(before[0]!, /^\d{4}-\d\d-\d\dT[\d:.]+Z \[example@[\d.]+#\d+\.\d+\] /)
   })
 
   test('remove: gone from the gateway and the disk', async () => {
