@@ -239,7 +239,10 @@ describe('packages, upload and lifecycle', () => {
     const after = (await cli(d.configFile, 'logs', 'example', '1000')).stdout.trim().split('\n')
     // Every line shown before the restart is still shown, and the new instance's lines come after them.
     for (const line of before) assert.ok(after.includes(line), `kept: ${line}`)
-    assert.ok(after.some((l) => l.slice(0, 24) > restartedAt && /listening on/.test(l)), 'the new run logged')
+    assert.ok(
+      after.some((l) => l.slice(0, 24) > restartedAt && /listening on/.test(l)),
+      'the new run logged'
+    )
     assert.match(before[0]!, /^\d{4}-\d\d-\d\dT[\d:.]+Z \[example@[\d.]+#\d+\.\d+\] /)
   })
 
