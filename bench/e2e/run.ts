@@ -212,7 +212,13 @@ export async function run(o: RunOptions): Promise<RunResult> {
           PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
           PLATFORM__EDGE__host: '"127.0.0.1"',
           PLATFORM__EDGE__port: String(edgePort),
-          PLATFORM__ADMIN__enabled: 'false'
+          PLATFORM__ADMIN__enabled: 'false',
+          // The gate's baseline is the bare call path; the cost of logs and metrics is measured on its own
+          // (README, "Operating it"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.
+          PLATFORM__LOGGING__accessLog: process.env.IGW_BENCH_ACCESS_LOG ?? 'false',
+          ...(process.env.IGW_BENCH_METRICS === 'true'
+            ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
+            : {})
         },
         /(gateway listening)/
       )

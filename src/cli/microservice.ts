@@ -27,6 +27,7 @@ const USAGE = `usage: microservice <command>
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
 
+  --json                 list, status and logs print JSON (what the control socket answers)
   -h, --help             this text
   -v, --version          the version
 
@@ -156,8 +157,12 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
   return 0
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
+  const json = args.includes('--json')
+  const argv = args.filter((x) => x !== '--json')
   const [command, a, b] = argv
+  const print = (value: unknown, text: () => string): void =>
+    console.log(json ? JSON.stringify(value, null, 2) : text())
   try {
     if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
       console.log(USAGE)
@@ -184,16 +189,18 @@ export async function main(argv: string[]): Promise<number> {
         return 0
       case 'list': {
         const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]
-        console.log(all.length === 0 ? 'no microservice is deployed' : all.map(describe).join('\n'))
+        print(all, () => (all.length === 0 ? 'no microservice is deployed' : all.map(describe).join('\n')))
         return 0
       }
-      case 'status':
-        console.log(
-          describe(
-            (await call(config, 'GET', `/microservices/${encodeURIComponent(need('name'))}`)) as MicroserviceStatus
-          )
-        )
+      case 'status': {
+        const one = (await call(
+          config,
+          'GET',
+          `/microservices/${encodeURIComponent(need('name'))}`
+        )) as MicroserviceStatus
+        print(one, () => describe(one))
         return 0
+      }
       case 'stop':
       case 'start':
         console.log(
@@ -216,7 +223,7 @@ export async function main(argv: string[]): Promise<number> {
           'GET',
           `/microservices/${encodeURIComponent(need('name'))}/logs?lines=${b ?? '100'}`
         )) as { lines: string[] }
-        console.log(r.lines.join('\n'))
+        print(r, () => r.lines.join('\n'))
         return 0
       }
       default:

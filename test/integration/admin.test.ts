@@ -32,3 +32,22 @@ test('healthz, readyz through start and drain, and status', async () => {
   assert.equal(draining.body.phase, 'draining')
   await stopping
 })
+
+test('readiness waits for the microservices named in ADMIN.readyRequires', async () => {
+  const p = new Platform(testConfig({ ADMIN: { readyRequires: ['testkit'] } }), TEST_PLATFORM_OPTIONS)
+  await p.start([TESTKIT_DIR])
+  try {
+    const ready = async (): Promise<{ status: number; reason?: string }> => {
+      const r = await fetch(`http://127.0.0.1:${p.adminPort}/readyz`)
+      return { status: r.status, ...((await r.json()) as { reason?: string }) }
+    }
+    await until(async () => (await ready()).status === 200, 10000, 'ready with testkit available')
+    const ms = p.manager.get('testkit')!
+    await ms.stop()
+    const down = await ready()
+    assert.equal(down.status, 503)
+    assert.match(down.reason ?? '', /required microservice testkit is unavailable/)
+  } finally {
+    await p.stop(1000)
+  }
+})

@@ -7,7 +7,11 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { Platform } from '../../src/platform/platform'
-import { testConfig, post, TESTKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
+import { BatchedLineWriter } from '../../src/core/line-writer'
+import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { testConfig, post, until, TESTKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 
 const JSON_CT = { 'Content-Type': 'application/json' }
 
@@ -73,6 +77,28 @@ describe('access log, metrics and traces', { concurrency: false }, () => {
     assert.equal(refused?.status, 404)
     assert.equal(refused?.code, 'UNKNOWN_SERVICE')
     assert.equal(records.length, 2)
+  })
+
+  test('the batched line writer delivers every line, in order, in few writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lines-'))
+    const file = join(dir, 'access.log')
+    const fd = openSync(file, 'w')
+    const w = new BatchedLineWriter(fd)
+    for (let k = 0; k < 20000; k++) w.write(`{"n":${k}}\n`)
+    await until(() => readFileSync(file, 'utf8').split('\n').length === 20001, 5000, 'the lines')
+    const got = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { n: number }).n)
+    assert.deepEqual(
+      got,
+      Array.from({ length: 20000 }, (_, k) => k)
+    )
+    w.write('{"n":"last"}\n')
+    w.flushSync()
+    assert.match(readFileSync(file, 'utf8'), /"last"/)
+    closeSync(fd)
+    assert.equal(w.dropped, 0)
   })
 
   test('no access-log line when LOGGING.accessLog is off', async () => {

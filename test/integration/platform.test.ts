@@ -1,3 +1,4 @@
+import type { MicroserviceStatus } from '../../src/platform/manager'
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs'
@@ -184,6 +185,19 @@ describe('packages, upload and lifecycle', () => {
     assert.match(status.stdout, /^example 2\.0\.0: available/)
     assert.match(status.stdout, /example@2\.0\.0#\d+\.0: running/)
     assert.doesNotMatch(status.stdout, /@1\.0\.0/, 'the old version is gone')
+    const json = JSON.parse((await cli(d.configFile, 'status', 'example', '--json')).stdout) as MicroserviceStatus
+    assert.equal(json.name, 'example')
+    assert.equal(json.version, '2.0.0')
+    assert.equal(json.unavailable, null)
+    assert.deepEqual(
+      json.instances.map((i) => i.state),
+      ['running']
+    )
+    const list = JSON.parse((await cli(d.configFile, '--json', 'list')).stdout) as MicroserviceStatus[]
+    assert.deepEqual(
+      list.map((m) => m.name),
+      ['example']
+    )
   })
 
   test('SIGKILL of an instance: restarted and answering', async () => {

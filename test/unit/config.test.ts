@@ -113,3 +113,33 @@ test('a misspelled key fails at start, naming its path; a file sets only what it
   assert.equal(c.platform.instances.example, 2)
   assert.equal(c.edge.port, 8000)
 })
+
+test('the schema (config/platform.schema.json, ajv) names the key and what it must be', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cfg-schema-'))
+  const write = (name: string, body: unknown): string => {
+    const f = join(dir, name)
+    writeFileSync(f, JSON.stringify(body))
+    return f
+  }
+  assert.throws(
+    () => loadConfig(write('level.json', { LOGGING: { level: 'loud' } }), {}),
+    /LOGGING\.level: must be one of "fatal", .*got "loud"/
+  )
+  assert.throws(
+    () => loadConfig(write('bool.json', { ADMIN: { metrics: 'yes' } }), {}),
+    /ADMIN\.metrics: must be of type boolean, got "yes"/
+  )
+  assert.throws(
+    () => loadConfig(write('nested.json', { LOGGING: { accessLogs: true } }), {}),
+    /LOGGING\.accessLogs: unknown key \(known here: level, accessLog, instanceLogMaxBytes, instanceLogFiles\)/
+  )
+  assert.throws(
+    () => loadConfig(write('remote.json', { MICROSERVICES: { remote: [{ name: 'a', host: 'h', port: 0 }] } }), {}),
+    /MICROSERVICES\.remote\.0\.port: must be an integer from 1 to 65535, got 0/
+  )
+  // The shipped file names its schema, so an editor completes and checks it.
+  assert.equal(
+    (JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as { $schema: string }).$schema,
+    './platform.schema.json'
+  )
+})

@@ -1,0 +1,66 @@
+// `npm run bench:observability`: what metrics and the access log cost on the hot path. ROA beta JSON
+// multiply at c=64 against three platforms in turn, rounds alternating their order: both off, metrics
+// on (access log off), both on. Each run has its own ceiling, so the machine's drift shows in the
+// gateway/ceiling ratio; the verdict compares medians of req/s (targets: metrics ≥ 0.97× of off,
+// metrics + access log ≥ 0.90×, issue 11).
+import { run, type CaseResult } from './run'
+
+type Mode = 'off' | 'metrics' | 'metrics+access'
+const MODES: Mode[] = ['off', 'metrics', 'metrics+access']
+
+function arg(name: string, fallback: string): string {
+  const k = process.argv.indexOf(`--${name}`)
+  return k > 0 ? process.argv[k + 1]! : fallback
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+async function main(): Promise<void> {
+  const rounds = Number(arg('rounds', '3'))
+  const durationS = Number(arg('duration', '5'))
+  const results = new Map<Mode, CaseResult[]>(MODES.map((m) => [m, []]))
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? MODES : [...MODES].reverse()
+    for (const mode of order) {
+      process.env.IGW_BENCH_METRICS = mode === 'off' ? 'false' : 'true'
+      process.env.IGW_BENCH_ACCESS_LOG = mode === 'metrics+access' ? 'true' : 'false'
+      const out = await run({
+        cases: ['roa-json'],
+        caseFile: null,
+        durationS,
+        connections: 64,
+        rounds: 1,
+        warmupS: 1,
+        floor: false,
+        target: null,
+        soakS: 0,
+        soakWarmupS: 0,
+        log: () => {}
+      })
+      const c = out.cases[0]!
+      results.get(mode)!.push(c)
+      process.stderr.write(
+        `round ${r + 1}/${rounds} ${mode.padEnd(15)} ${c.gateway.rps.toFixed(0)} req/s, gateway/ceiling ${c.ratio.toFixed(3)}, gateway CPU ${c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest.toFixed(4)} ms/req\n`
+      )
+    }
+  }
+  const off = median(results.get('off')!.map((c) => c.gateway.rps))
+  console.log('mode            | median req/s | vs off | median gateway/ceiling | median gateway CPU ms/req')
+  for (const mode of MODES) {
+    const cs = results.get(mode)!
+    const rps = median(cs.map((c) => c.gateway.rps))
+    const cpu = median(cs.map((c) => c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest ?? 0))
+    console.log(
+      `${mode.padEnd(15)} | ${rps.toFixed(0).padStart(12)} | ${(rps / off).toFixed(3).padStart(6)} | ${median(
+        cs.map((c) => c.ratio)
+      )
+        .toFixed(3)
+        .padStart(22)} | ${cpu.toFixed(4)}`
+    )
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
