@@ -34,6 +34,8 @@ export interface ManagerOptions {
   transport?: 'unix' | 'tcp'
   /** Instance output in rotated files (survives a platform restart); without it, the last 1,000 lines in memory. */
   logs?: InstanceLogOptions
+  /** How instance output is echoed when stdio is 'inherit' (the platform: as JSON log lines); default: as it is. */
+  echo?: (instance: string, line: string, stderr: boolean) => void
 }
 
 /** The last lines the processes of a microservice printed, for `microservice logs`. */
@@ -128,7 +130,9 @@ export class Instance {
             this.recent.push(line)
             if (this.recent.length > 20) this.recent.shift()
           }
-          if (inherit) out.write(`[${this.id}] ${line}\n`)
+          if (!inherit) continue
+          if (opts.echo !== undefined) opts.echo(this.id, line, isErr)
+          else out.write(`[${this.id}] ${line}\n`)
         }
       })
     }

@@ -86,6 +86,7 @@ export class Platform {
         startTimeoutMs: pf.startTimeoutMs,
         instances: pf.instances,
         transport: pf.localTransport,
+        echo: echoInstance(this.logger.child({ component: 'instance' })),
         logs: {
           directory: join(pf.deploymentDirectory, '..', 'logs'),
           maxBytes: config.logging.instanceLogMaxBytes,
@@ -207,6 +208,11 @@ export class Platform {
     await this.admin.close()
     this.logger.flush()
   }
+}
+
+/** Instance output on the platform's stdout as log records: stderr lines at warn, the rest at info. */
+function echoInstance(log: Logger): (instance: string, line: string, stderr: boolean) => void {
+  return (instance, line, stderr) => (stderr ? log.warn({ instance }, line) : log.info({ instance }, line))
 }
 
 let stdoutWriter: BatchedLineWriter | null = null
