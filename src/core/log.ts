@@ -1,6 +1,9 @@
 import pino, { type DestinationStream, type Logger } from 'pino'
 
 export type { Logger }
+/** A platform event: a message and, for machines, its fields (event, microservice, instance, ...). */
+export type EventLog = (msg: string, fields?: Record<string, unknown>) => void
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /**

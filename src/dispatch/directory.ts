@@ -2,13 +2,14 @@ import type { DispatchOptions } from '../config/config'
 import { MicroserviceGroup } from './group'
 import type { InstanceClient } from './instance'
 import type { Endpoint } from '../core/endpoint'
+import type { EventLog } from '../core/log'
 
 /** All microservices the gateway can reach, by name. */
 export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
   constructor(
     private readonly options: DispatchOptions,
-    private readonly log: (line: string) => void = console.error
+    private readonly log: EventLog = console.error
   ) {}
 
   get(name: string): MicroserviceGroup | undefined {
@@ -28,7 +29,7 @@ export class MicroserviceDirectory {
   ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
-      group = new MicroserviceGroup(name)
+      group = new MicroserviceGroup(name, this.log)
       this.groups.set(name, group)
     }
     const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)

@@ -1,3 +1,4 @@
+import type { EventLog } from '../core/log'
 import type { DispatchOptions } from '../config/config'
 import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
@@ -17,17 +18,17 @@ export class MicroserviceGroup {
   catalog: CatalogIndex | null = null
   private reason: string | null
 
-  constructor(readonly name: string) {
+  private available = false
+
+  constructor(
+    readonly name: string,
+    private readonly log: EventLog | null = null
+  ) {
     this.reason = `microservice '${name}' is not running`
   }
 
   /** Adds an instance (or returns the one of that id); the group follows its changes. */
-  instance(
-    id: string,
-    options: DispatchOptions,
-    secret: string | null = null,
-    log?: (line: string) => void
-  ): InstanceClient {
+  instance(id: string, options: DispatchOptions, secret: string | null = null, log?: EventLog): InstanceClient {
     let client = this.instances.get(id)
     if (client === undefined) {
       client = new InstanceClient(this.name, options, () => this.recompute(), secret, log)
@@ -106,5 +107,16 @@ export class MicroserviceGroup {
     this.catalog = catalog ?? fallback
     if (this.instances.size === 0) this.reason = `microservice '${this.name}' is not running`
     else this.reason = reason ?? `microservice '${this.name}' is being replaced`
+    const available = serving.length > 0
+    if (available !== this.available) {
+      this.available = available
+      const why = available ? null : this.reason
+      this.log?.(available ? `microservice ${this.name} is available` : `${why}: no new calls`, {
+        event: 'availability',
+        microservice: this.name,
+        available,
+        reason: why
+      })
+    }
   }
 }

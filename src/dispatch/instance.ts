@@ -1,3 +1,4 @@
+import type { EventLog } from '../core/log'
 import { randomUUID } from 'node:crypto'
 import type { gateway } from '../protocol/generated/gateway'
 import type { DispatchOptions } from '../config/config'
@@ -41,7 +42,7 @@ export class InstanceClient implements ConnectionOwner {
     private readonly onChange: (c: InstanceClient) => void,
     /** The shared secret of an instance reached over TCP (null: a local Unix socket, or none). */
     private readonly secret: string | null = null,
-    private readonly log: (line: string) => void = console.error
+    private readonly log: EventLog = console.error
   ) {
     const n = Math.max(1, options.connectionsPerMicroservice)
     this.slots = new Array<BackendConnection | null>(n).fill(null)
@@ -128,7 +129,11 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   onRefused(conn: BackendConnection, why: string): void {
-    this.log(`dispatch: refused microservice '${this.name}' at ${endpointText(conn.endpoint)}: ${why}`)
+    this.log(`dispatch: refused microservice '${this.name}' at ${endpointText(conn.endpoint)}: ${why}`, {
+      event: 'refused',
+      microservice: this.name,
+      endpoint: endpointText(conn.endpoint)
+    })
   }
 
   onAnyFrame(): void {

@@ -1,3 +1,4 @@
+import type { EventLog } from '../core/log'
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, existsSync, type FSWatcher } from 'node:fs'
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'
@@ -39,7 +40,7 @@ export class Deployer {
   constructor(
     private readonly manager: MicroserviceManager,
     readonly options: DeployerOptions,
-    private readonly log: (line: string) => void
+    private readonly log: EventLog
   ) {
     mkdirSync(options.uploadDirectory, { recursive: true })
     mkdirSync(options.deploymentDirectory, { recursive: true })
@@ -56,7 +57,10 @@ export class Deployer {
         if (entry.desired === 'running') await this.manager.deploy(entry.dir, config)
         else this.manager.adopt(entry.dir, config)
       } catch (err) {
-        this.log(`microservice ${name} could not be restored: ${(err as Error).message}`)
+        this.log(`microservice ${name} could not be restored: ${(err as Error).message}`, {
+          event: 'restore-failed',
+          microservice: name
+        })
       }
     }
   }
@@ -94,7 +98,7 @@ export class Deployer {
     this.seen.delete(name)
     if (result.ok) this.deployed++
     else this.refused++
-    this.log(`upload ${name}: ${result.message}`)
+    this.log(`upload ${name}: ${result.message}`, { event: result.ok ? 'deploy' : 'deploy-refused', file: name })
   }
 
   /** Unpacks, validates and deploys one package zip; never throws. */

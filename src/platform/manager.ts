@@ -1,3 +1,4 @@
+import type { EventLog } from '../core/log'
 import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -165,7 +166,7 @@ export class Instance {
       // It never came up: restarting would only repeat the failure.
       this.state = 'failed'
       this.message = `exited (${how}) before it listened${lastWords !== '' ? `: ${lastWords}` : ''}`
-      this.manager.log(`microservice ${this.id} ${this.message}`)
+      this.manager.log(`microservice ${this.id} ${this.message}`, this.event())
       for (const w of this.waiters.splice(0)) w.reject(new Error(this.message))
       return
     }
@@ -176,13 +177,13 @@ export class Instance {
         this.message = memory.restartOnError
           ? `stopped after ${this.memoryRestarts} memory-error restarts; the heap limit was ${this.heapMb} MB`
           : `died of heap exhaustion at ${this.heapMb} MB; restartOnError is off`
-        this.manager.log(`microservice ${this.id} ${this.message}`)
+        this.manager.log(`microservice ${this.id} ${this.message}`, this.event())
         return
       }
       this.memoryRestarts++
       this.heapMb = Math.ceil(this.heapMb * (1 + memory.growthPercent / 100))
       this.message = `memory error ${this.memoryRestarts} of ${memory.restarts}: restarted with a ${this.heapMb} MB heap`
-      this.manager.log(`microservice ${this.id} ${this.message}`)
+      this.manager.log(`microservice ${this.id} ${this.message}`, this.event())
       this.restart(0)
       return
     }
@@ -190,7 +191,7 @@ export class Instance {
     const delay = Math.min(this.manager.options.restartMaxMs, this.manager.options.restartMinMs * 2 ** this.failures)
     this.failures++
     this.message = `exited (${how}); restarting in ${delay} ms`
-    this.manager.log(`microservice ${this.id} ${this.message}`)
+    this.manager.log(`microservice ${this.id} ${this.message}`, this.event())
     this.restart(delay)
   }
 
@@ -227,6 +228,19 @@ export class Instance {
       })
       child.kill('SIGTERM')
     })
+  }
+
+  /** The instance's state as the fields of a log record. */
+  private event(): Record<string, unknown> {
+    return {
+      event: 'instance',
+      microservice: this.config.name,
+      instance: this.id,
+      state: this.state,
+      restarts: this.restarts,
+      memoryRestarts: this.memoryRestarts,
+      heapMb: this.heapMb
+    }
   }
 
   status(): InstanceStatus {
@@ -367,7 +381,7 @@ export class MicroserviceManager {
   constructor(
     readonly directory: MicroserviceDirectory,
     readonly options: ManagerOptions,
-    readonly log: (line: string) => void = console.log
+    readonly log: EventLog = console.log
   ) {}
 
   /**

@@ -13,7 +13,7 @@ import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../runtime/package-config'
 import type { PlatformConfig, RemoteInstance } from '../config/config'
 import type { Registry } from 'prom-client'
-import { createLogger, type Logger } from '../core/log'
+import { createLogger, type EventLog, type Logger } from '../core/log'
 import { BatchedLineWriter, type LineSink } from '../core/line-writer'
 import { tracingActive } from '../core/tracing'
 import { CallTelemetry } from './telemetry'
@@ -55,21 +55,21 @@ export class Platform {
   readonly telemetry: CallTelemetry
   /** Prometheus metrics, served by the admin listener on /metrics (null when ADMIN.metrics is off). */
   readonly metrics: Registry | null
-  private readonly log: (line: string) => void
+  private readonly log: EventLog
 
   constructor(
     readonly config: PlatformConfig,
     private readonly options: PlatformOptions = {}
   ) {
     this.logger = options.logger ?? createLogger(config.logging.level)
-    const events = (component: string, level: 'info' | 'warn'): ((line: string) => void) => {
+    const events = (component: string, level: 'info' | 'warn'): EventLog => {
       const child = this.logger.child({ component })
-      return (line) => child[level](line)
+      return (msg, fields) => (fields === undefined ? child[level](msg) : child[level](fields, msg))
     }
     this.log = events('platform', 'info')
     const pf = config.platform
     this.pool = new InvokePool(config.pool)
-    this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'warn'))
+    this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'info'))
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     const metricsOn = config.admin.enabled && config.admin.metrics
     const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null

@@ -8,6 +8,7 @@ import { trace } from '@opentelemetry/api'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { Platform } from '../../src/platform/platform'
 import { BatchedLineWriter } from '../../src/core/line-writer'
+import { createLogger } from '../../src/core/log'
 import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -99,6 +100,35 @@ describe('access log, metrics and traces', { concurrency: false }, () => {
     assert.match(readFileSync(file, 'utf8'), /"last"/)
     closeSync(fd)
     assert.equal(w.dropped, 0)
+  })
+
+  test('platform events are structured records: availability as it changes', async () => {
+    const events: Array<Record<string, unknown>> = []
+    const p = new Platform(testConfig({ LOGGING: { accessLog: false } }), {
+      ...TEST_PLATFORM_OPTIONS,
+      logger: createLogger('info', { write: (l: string) => void events.push(JSON.parse(l) as Record<string, unknown>) })
+    })
+    await p.start([TESTKIT_DIR])
+    try {
+      await until(
+        () => events.some((e) => e.event === 'availability' && e.available === true && e.microservice === 'testkit'),
+        10000,
+        'the availability record'
+      )
+      await p.manager.get('testkit')!.stop()
+      await until(
+        () => events.some((e) => e.event === 'availability' && e.available === false),
+        10000,
+        'the unavailability record'
+      )
+      const down = events.find((e) => e.event === 'availability' && e.available === false)!
+      assert.equal(down.component, 'dispatch')
+      assert.equal(down.level, 'info')
+      assert.match(String(down.time), /^\d{4}-\d\d-\d\dT/)
+      assert.equal(typeof down.reason, 'string')
+    } finally {
+      await p.stop(1000)
+    }
   })
 
   test('no access-log line when LOGGING.accessLog is off', async () => {
