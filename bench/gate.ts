@@ -2,11 +2,13 @@
 // compared with the committed baseline, with generous margins because CI machines are shared and
 // noisy. Exits 1 on a regression or on any error in the run.
 //   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--rounds 3] [--duration 2]
-//     [--attempts 3] [--update]
+//     [--attempts 3] [--update] [--cases a,b] [--json FILE] [--markdown FILE] [--junit FILE]
 //     [--target URL --case-file my-cases.json]   (your own endpoints, against your own baseline)
-import { readFileSync, writeFileSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync, writeFileSync, existsSync, appendFileSync, mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { run, report, type RunResult, type RunOptions } from './e2e/run'
+import { allCases } from './e2e/cases'
+import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVerdict } from './gate-report'
 
 export interface BaselineCase {
   ratio: number
@@ -18,42 +20,150 @@ export interface Baseline {
   cases: Record<string, BaselineCase>
 }
 
+/** A gate that cannot judge must not pass: every problem with its inputs is an error. */
+export class GateError extends Error {}
+
 function arg(name: string, fallback: string): string {
   const k = process.argv.indexOf(`--${name}`)
   return k > 0 ? process.argv[k + 1]! : fallback
 }
 
-/** Checks a run against a baseline; returns the failures (empty when the gate passes). */
-export function judge(r: RunResult, b: Baseline, margin: number): { lines: string[]; failures: string[] } {
+/** A margin is a fraction from 0 to 1; anything else (a missing key, NaN) would make every check vacuous. */
+export function checkMargin(margin: unknown, where: string): number {
+  if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0 || margin >= 1)
+    throw new GateError(`${where}: the margin must be a number from 0 to 1 (e.g. 0.35), got ${JSON.stringify(margin)}`)
+  return margin
+}
+
+/** Reads and checks a baseline file: a margin, and a ratio and p50 ratio per case. */
+export function parseBaseline(text: string, file: string): Baseline {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new GateError(`${file}: not JSON (${(err as Error).message})`)
+  }
+  const o = raw as { note?: unknown; margin?: unknown; cases?: unknown }
+  if (typeof raw !== 'object' || raw === null) throw new GateError(`${file}: must be an object`)
+  const margin = checkMargin(o.margin, `${file}: margin`)
+  if (typeof o.cases !== 'object' || o.cases === null || Object.keys(o.cases).length === 0)
+    throw new GateError(`${file}: cases must name at least one case with its ratio and p50Ratio`)
+  const cases: Record<string, BaselineCase> = {}
+  for (const [name, c] of Object.entries(o.cases as Record<string, unknown>)) {
+    const b = c as { ratio?: unknown; p50Ratio?: unknown }
+    const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0
+    if (!ok(b.ratio) || !ok(b.p50Ratio))
+      throw new GateError(`${file}: case ${name} needs a positive ratio and p50Ratio, got ${JSON.stringify(c)}`)
+    cases[name] = { ratio: b.ratio, p50Ratio: b.p50Ratio }
+  }
+  return { note: typeof o.note === 'string' ? o.note : '', margin, cases }
+}
+
+/** The case list asked for: not empty, every name a known case. */
+export function checkCaseNames(requested: string[], known: string[]): string[] {
+  const names = requested.map((c) => c.trim()).filter((c) => c !== '')
+  if (names.length === 0) throw new GateError(`no cases to run; known cases: ${known.join(', ')}`)
+  const unknown = names.filter((c) => !known.includes(c))
+  if (unknown.length > 0)
+    throw new GateError(
+      `unknown case${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known: ${known.join(', ')}`
+    )
+  return names
+}
+
+/**
+ * Checks a run against a baseline. `requested`: the cases the run was asked for; one of them in the
+ * baseline but absent from the run is a failure (a crashed case must not pass by silence).
+ */
+export function judge(
+  r: RunResult,
+  b: Baseline,
+  margin: number,
+  requested: string[] = r.cases.map((c) => c.case)
+): { lines: string[]; failures: string[]; cases: CaseVerdict[] } {
+  checkMargin(margin, 'margin')
   const lines: string[] = []
   const failures: string[] = []
+  const cases: CaseVerdict[] = []
   for (const c of r.cases) {
     const base = b.cases[c.case]
+    const problems: string[] = []
     const errs = c.gateway.errors + c.gateway.non2xx + c.ceiling.errors + c.ceiling.non2xx
-    if (errs > 0) failures.push(`${c.case}: ${errs} errors or non-2xx answers`)
+    if (errs > 0) problems.push(`${c.case}: ${errs} errors or non-2xx answers`)
+    const verdict: CaseVerdict = {
+      case: c.case,
+      status: 'pass',
+      ratio: c.ratio,
+      p50Ratio: c.p50Ratio,
+      baselineRatio: base?.ratio ?? null,
+      baselineP50Ratio: base?.p50Ratio ?? null,
+      minRatio: null,
+      maxP50Ratio: null,
+      gatewayRps: c.gateway.rps,
+      problems
+    }
     if (base === undefined) {
       lines.push(`${c.case.padEnd(14)} ratio ${c.ratio.toFixed(3)} (no baseline)`)
+      verdict.status = problems.length > 0 ? 'fail' : 'unjudged'
+    } else {
+      const minRatio = base.ratio * (1 - margin)
+      const maxP50 = base.p50Ratio * (1 + margin)
+      verdict.minRatio = minRatio
+      verdict.maxP50Ratio = maxP50
+      if (c.ratio < minRatio) problems.push(`${c.case}: req/s ratio ${c.ratio.toFixed(3)} below ${minRatio.toFixed(3)}`)
+      if (c.p50Ratio > maxP50) problems.push(`${c.case}: p50 ratio ${c.p50Ratio.toFixed(2)} above ${maxP50.toFixed(2)}`)
+      const ok = problems.length === 0
+      verdict.status = ok ? 'pass' : 'fail'
+      lines.push(
+        `${ok ? 'PASS' : 'FAIL'} ${c.case.padEnd(14)} req/s ratio ${c.ratio.toFixed(3)} (baseline ${base.ratio.toFixed(3)}, floor ${minRatio.toFixed(3)}); p50 ${c.p50Ratio.toFixed(2)}× (baseline ${base.p50Ratio.toFixed(2)}×, limit ${maxP50.toFixed(2)}×)`
+      )
+    }
+    failures.push(...problems)
+    cases.push(verdict)
+  }
+  for (const name of Object.keys(b.cases)) {
+    if (r.cases.some((c) => c.case === name)) continue
+    if (!requested.includes(name)) {
+      lines.push(`     ${name.padEnd(14)} not run (in the baseline, not asked for)`)
       continue
     }
-    const minRatio = base.ratio * (1 - margin)
-    const maxP50 = base.p50Ratio * (1 + margin)
-    const ok = c.ratio >= minRatio && c.p50Ratio <= maxP50
-    lines.push(
-      `${ok ? 'PASS' : 'FAIL'} ${c.case.padEnd(14)} req/s ratio ${c.ratio.toFixed(3)} (baseline ${base.ratio.toFixed(3)}, floor ${minRatio.toFixed(3)}); p50 ${c.p50Ratio.toFixed(2)}× (baseline ${base.p50Ratio.toFixed(2)}×, limit ${maxP50.toFixed(2)}×)`
-    )
-    if (c.ratio < minRatio) failures.push(`${c.case}: req/s ratio ${c.ratio.toFixed(3)} below ${minRatio.toFixed(3)}`)
-    if (c.p50Ratio > maxP50) failures.push(`${c.case}: p50 ratio ${c.p50Ratio.toFixed(2)} above ${maxP50.toFixed(2)}`)
+    const problem = `${name}: in the baseline and asked for, but the run has no result for it`
+    lines.push(`FAIL ${name.padEnd(14)} missing from the run`)
+    failures.push(problem)
+    cases.push({
+      case: name,
+      status: 'missing',
+      ratio: null,
+      p50Ratio: null,
+      baselineRatio: b.cases[name]!.ratio,
+      baselineP50Ratio: b.cases[name]!.p50Ratio,
+      minRatio: null,
+      maxP50Ratio: null,
+      gatewayRps: null,
+      problems: [problem]
+    })
   }
-  return { lines, failures }
+  return { lines, failures, cases }
 }
 
 async function main(): Promise<void> {
   const baselineFile = arg('baseline', join(__dirname, '..', '..', 'bench', 'baseline.json'))
-  const baseline: Baseline = existsSync(baselineFile)
-    ? (JSON.parse(readFileSync(baselineFile, 'utf8')) as Baseline)
-    : { note: '', margin: 0.35, cases: {} }
-  const margin = Number(arg('margin', String(baseline.margin)))
+  const update = process.argv.includes('--update')
   const custom = process.argv.includes('--case-file')
+  let baseline: Baseline
+  if (existsSync(baselineFile)) baseline = parseBaseline(readFileSync(baselineFile, 'utf8'), baselineFile)
+  else if (update) baseline = { note: '', margin: 0.35, cases: {} }
+  else throw new GateError(`no baseline at ${baselineFile}; measure one with --update (or name one with --baseline)`)
+  const margin = checkMargin(
+    process.argv.includes('--margin') ? Number(arg('margin', '')) : baseline.margin,
+    process.argv.includes('--margin') ? '--margin' : `${baselineFile}: margin`
+  )
+  const requested = custom
+    ? []
+    : checkCaseNames(
+        arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(','),
+        allCases().map((c) => c.name)
+      )
   const started = Date.now()
   const options = (cases: string[]): RunOptions => ({
     cases: custom ? [] : cases,
@@ -69,9 +179,10 @@ async function main(): Promise<void> {
     soakWarmupS: 0,
     log: (line) => process.stderr.write(line + '\n')
   })
-  const result = await run(options(arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(',')))
+  const result = await run(options(requested))
   console.log(report(result))
-  if (process.argv.includes('--update')) {
+  if (result.cases.length === 0) throw new GateError('the run measured no case')
+  if (update) {
     const cases: Record<string, BaselineCase> = {}
     for (const c of result.cases)
       cases[c.case] = { ratio: Number(c.ratio.toFixed(3)), p50Ratio: Number(c.p50Ratio.toFixed(2)) }
@@ -90,34 +201,59 @@ async function main(): Promise<void> {
     console.log(`\nbaseline written to ${baselineFile}`)
     return
   }
-  let { lines, failures } = judge(result, baseline, margin)
+  let judged = judge(result, baseline, margin, custom ? result.cases.map((c) => c.case) : requested)
   // A regression must show again: the cases that failed run up to twice more (the machine is shared
   // and one slow minute is not a regression); a case fails the gate only if it fails every attempt.
   const attempts = Number(arg('attempts', '3'))
-  for (let k = 2; k <= attempts && failures.length > 0 && !custom; k++) {
-    const failing = [...new Set(failures.map((f) => f.split(':')[0]!))]
-    console.log(`\nattempt ${k} of ${attempts} for ${failing.join(', ')} (attempt ${k - 1}: ${failures.join('; ')})`)
+  for (let k = 2; k <= attempts && judged.failures.length > 0 && !custom; k++) {
+    const failing = [...new Set(judged.failures.map((f) => f.split(':')[0]!))]
+    console.log(
+      `\nattempt ${k} of ${attempts} for ${failing.join(', ')} (attempt ${k - 1}: ${judged.failures.join('; ')})`
+    )
     const again = await run(options(failing))
     console.log(report(again))
-    const rejudged = judge(again, baseline, margin)
-    const kept = result.cases.filter((c) => !failing.includes(c.case))
-    result.cases = [...kept, ...again.cases]
-    lines = [...lines.filter((l) => !failing.some((f) => l.includes(` ${f.padEnd(14)} `))), ...rejudged.lines]
-    failures = rejudged.failures
+    result.cases = [...result.cases.filter((c) => !failing.includes(c.case)), ...again.cases]
+    judged = judge(result, baseline, margin, requested)
   }
-  console.log(
-    `\nperformance gate (margin ${Math.round(margin * 100)}%, ${((Date.now() - started) / 1000).toFixed(0)} s):`
-  )
-  for (const l of lines) console.log(l)
-  if (failures.length > 0) {
-    console.log(`\ngate FAILED: ${failures.join('; ')}`)
+  const verdict: GateVerdict = {
+    passed: judged.failures.length === 0,
+    margin,
+    commit: result.commit,
+    seconds: (Date.now() - started) / 1000,
+    cases: judged.cases,
+    failures: judged.failures
+  }
+  console.log(`\nperformance gate (margin ${Math.round(margin * 100)}%, ${verdict.seconds.toFixed(0)} s):`)
+  for (const l of judged.lines) console.log(l)
+  writeOutputs(result, verdict)
+  if (!verdict.passed) {
+    console.log(`\ngate FAILED: ${judged.failures.join('; ')}`)
     process.exit(1)
   }
   console.log('\ngate passed')
 }
 
+/** --json, --markdown and --junit files; the Markdown also goes to a CI job summary when there is one. */
+function writeOutputs(result: RunResult, verdict: GateVerdict): void {
+  const out = (flag: string, text: string): void => {
+    if (!process.argv.includes(`--${flag}`)) return
+    const file = arg(flag, '')
+    mkdirSync(dirname(file) || '.', { recursive: true })
+    writeFileSync(file, text)
+  }
+  out('json', jsonReport(result, verdict))
+  out('markdown', markdownSummary(verdict))
+  out('junit', junitReport(verdict))
+  const summary = process.env.GITHUB_STEP_SUMMARY
+  if (summary !== undefined && summary !== '') appendFileSync(summary, markdownSummary(verdict))
+  // Every gate run joins the history `npm run bench:report` draws.
+  const history = join(__dirname, '..', '..', 'bench', 'results')
+  mkdirSync(history, { recursive: true })
+  appendFileSync(join(history, 'history.jsonl'), JSON.stringify({ ...result, gate: verdict }) + '\n')
+}
+
 if (require.main === module)
   main().catch((err: unknown) => {
-    console.error(err)
+    console.error(err instanceof GateError ? `gate: ${err.message}` : err)
     process.exit(1)
   })

@@ -230,6 +230,14 @@ export async function run(o: RunOptions): Promise<RunResult> {
       ]
     }
     const results: CaseResult[] = []
+    // Live progress: what a run has left, from its plan (warm-ups, rounds, floors, the soak).
+    const perCase = 2 * o.warmupS + 2 * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
+    const planned = cases.length * perCase + (o.soakS > 0 ? o.soakS + o.soakWarmupS : 0)
+    const runStart = Date.now()
+    const progress = (last: string): string => {
+      const elapsed = (Date.now() - runStart) / 1000
+      return `  [${elapsed.toFixed(0)} s elapsed, about ${Math.max(0, planned - elapsed).toFixed(0)} s left] ${last}`
+    }
     for (const bc of cases) {
       const connections = bc.connections ?? o.connections
       o.log(`${bc.name}: ${bc.title}, c=${connections}, ${o.durationS} s per run`)
@@ -259,12 +267,16 @@ export async function run(o: RunOptions): Promise<RunResult> {
         // Alternate which goes first, so neither always runs on the warmer machine.
         const order = r % 2 === 0 ? (['ceiling', 'gateway'] as const) : (['gateway', 'ceiling'] as const)
         for (const s of order) {
-          o.log(`  round ${r + 1}/${o.rounds}: ${s}`)
-          if (s === 'ceiling')
-            c.push(
-              await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
+          const m =
+            s === 'ceiling'
+              ? await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
+              : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
+          ;(s === 'ceiling' ? c : g).push(m)
+          o.log(
+            progress(
+              `${bc.name} round ${r + 1}/${o.rounds}: ${s} ${m.rps.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms`
             )
-          else g.push(await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids))
+          )
         }
       }
       const gm = median(g, (x) => x.rps)

@@ -1,6 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { judge, type Baseline } from '../../bench/gate'
+import { judge, parseBaseline, checkMargin, checkCaseNames, type Baseline } from '../../bench/gate'
+import { markdownSummary, junitReport, jsonReport, type GateVerdict } from '../../bench/gate-report'
+import { readHistory, renderReport } from '../../bench/report'
 import type { RunResult, SubjectResult } from '../../bench/e2e/run'
 
 function subject(s: SubjectResult['subject'], rps: number, p50: number, errors = 0): SubjectResult {
@@ -54,4 +56,84 @@ test('the gate fails on a latency regression beyond the margin', () => {
 
 test('the gate fails on any error, whatever the ratios', () => {
   assert.match(judge(result(0.5, 2, 3), baseline, 0.35).failures[0]!, /3 errors or non-2xx/)
+})
+
+test('a baseline without a margin (or a NaN one) is refused, not judged vacuously', () => {
+  assert.throws(
+    () => parseBaseline('{"cases":{"roa-json":{"ratio":0.5,"p50Ratio":2}}}', 'b.json'),
+    /b\.json: margin: the margin must be a number from 0 to 1/
+  )
+  assert.throws(
+    () => checkMargin(Number('x'), '--margin'),
+    /--margin: the margin must be a number from 0 to 1 \(e\.g\. 0\.35\), got null/
+  )
+  assert.throws(() => parseBaseline('{"margin":0.3,"cases":{}}', 'b.json'), /cases must name at least one case/)
+  assert.throws(
+    () => parseBaseline('{"margin":0.3,"cases":{"x":{"ratio":"0.5"}}}', 'b.json'),
+    /case x needs a positive ratio and p50Ratio/
+  )
+  assert.throws(() => parseBaseline('not json', 'b.json'), /b\.json: not JSON/)
+  assert.throws(() => judge(result(0.5, 2), baseline, Number.NaN), /margin/)
+  assert.deepEqual(parseBaseline(JSON.stringify(baseline), 'b.json').cases, baseline.cases)
+})
+
+test('an empty or unknown case list is refused, naming the known cases', () => {
+  assert.throws(
+    () => checkCaseNames([''], ['roa-json', 'rmc-json']),
+    /no cases to run; known cases: roa-json, rmc-json/
+  )
+  assert.throws(() => checkCaseNames(['roa-jsn'], ['roa-json']), /unknown case roa-jsn; known: roa-json/)
+  assert.deepEqual(checkCaseNames(['roa-json', ' rmc-json'], ['roa-json', 'rmc-json']), ['roa-json', 'rmc-json'])
+})
+
+test('a baseline case asked for but missing from the run fails; one not asked for is reported only', () => {
+  const two: Baseline = { ...baseline, cases: { ...baseline.cases, 'rmc-json': { ratio: 0.4, p50Ratio: 2 } } }
+  const missing = judge(result(0.5, 2), two, 0.35, ['roa-json', 'rmc-json'])
+  assert.deepEqual(missing.failures, ['rmc-json: in the baseline and asked for, but the run has no result for it'])
+  assert.equal(missing.cases.find((c) => c.case === 'rmc-json')?.status, 'missing')
+  const subset = judge(result(0.5, 2), two, 0.35, ['roa-json'])
+  assert.deepEqual(subset.failures, [])
+  assert.ok(subset.lines.some((l) => /rmc-json +not run/.test(l)))
+})
+
+test('the verdict as Markdown, JUnit and JSON', () => {
+  const judged = judge(result(0.3, 2), baseline, 0.35)
+  const verdict: GateVerdict = {
+    passed: false,
+    margin: 0.35,
+    commit: 'abc1234',
+    seconds: 61,
+    cases: judged.cases,
+    failures: judged.failures
+  }
+  const md = markdownSummary(verdict)
+  assert.match(md, /^### Performance gate: FAILED \(abc1234, margin 35%, 61 s\)/)
+  assert.match(md, /\| roa-json \| ❌ fail \| 300 \| 0\.300 \| 0\.500 \| 0\.325 \| 2\.00× \| 2\.70× \|/)
+  const junit = junitReport(verdict)
+  assert.match(junit, /<testsuite name="performance gate" tests="1" failures="1"/)
+  assert.match(
+    junit,
+    /<testcase classname="bench\.gate" name="performance gate: roa-json"><failure message="roa-json: req\/s ratio 0\.300 below 0\.325">/
+  )
+  const json = JSON.parse(jsonReport(result(0.3, 2), verdict)) as { verdict: GateVerdict; run: RunResult }
+  assert.equal(json.verdict.passed, false)
+  assert.equal(json.run.cases[0]!.case, 'roa-json')
+})
+
+test('bench:report draws the history: one chart pair per case, a point per run', () => {
+  const runs = [result(0.4, 2), result(0.5, 2), result(0.45, 2)].map((r, k) =>
+    JSON.stringify({ ...r, commit: `c${k}` })
+  )
+  const history = readHistory([...runs, 'garbage', ''].join('\n'))
+  assert.equal(history.runs, 3)
+  assert.equal(history.skipped, 1)
+  assert.deepEqual(
+    history.series.get('roa-json')!.map((p) => p.ratio),
+    [0.4, 0.5, 0.45]
+  )
+  const html = renderReport(history)
+  assert.equal((html.match(/<svg /g) ?? []).length, 2)
+  assert.equal((html.match(/<circle /g) ?? []).length, 6)
+  assert.match(html, />c2</)
+  assert.match(html, /3 runs \(1 unreadable lines skipped\)/)
 })
