@@ -67,7 +67,19 @@ export interface MethodDefinition {
   readonly handler: (ctx: CallContext, ...args: never[]) => unknown
   /** Present when the method is documented (it then appears in the API description). */
   readonly operation: OperationNote | null
+  /** Where it runs (MethodOptions.execution); 'auto' unless the method says otherwise. */
+  readonly execution: MethodExecution
 }
+
+/**
+ * Where a method runs. 'inline': on the microservice's main thread, like every async method (it may
+ * share module state with other calls). 'worker': always on a worker thread of the method pool (a
+ * CPU-bound method: it does not hold up other calls, and threadExecutingTimeOut stops it even in
+ * synchronous code). 'auto': inline, or on a worker when the call's arguments reach the
+ * microservice's workerMinArgumentBytes setting. A method run on a worker sees its own copy of the
+ * module's state: the worker loads the microservice's code itself.
+ */
+export type MethodExecution = 'inline' | 'worker' | 'auto'
 
 export interface ServiceDefinition {
   readonly name: string
@@ -100,6 +112,8 @@ export interface MethodOptions<P extends readonly Descriptor[], R extends Descri
   handler: (ctx: CallContext, ...args: InferTuple<P>) => Infer<R> | Promise<Infer<R>>
   /** Documents the method in the API description (SPEC's operation annotation). */
   operation?: OperationNote
+  /** Where it runs; default 'auto' (see MethodExecution). */
+  execution?: MethodExecution
 }
 
 /** Declares a method; TypeScript checks the handler against the descriptors. */
@@ -113,7 +127,8 @@ export function method<const P extends readonly Descriptor[], R extends Descript
     returns: options.returns,
     privileged: options.privileged === true,
     handler: options.handler as unknown as MethodDefinition['handler'],
-    operation: options.operation ?? null
+    operation: options.operation ?? null,
+    execution: options.execution ?? 'auto'
   })
 }
 

@@ -2,12 +2,11 @@
 // platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
 // `node host.js --describe <directory>` prints the microservice's OpenAPI description and exits:
 // the microservice's code runs in a process of its own, never in the platform's or the CLI's.
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
-import { readMicroserviceConfig, type MicroserviceConfig } from './package-config'
+import { loadMicroservice } from './load'
 import { describeMicroservice } from './openapi'
 import { MicroserviceServer } from './server'
-import type { MicroserviceDefinition } from './define'
 import { bindHost } from './availability'
 import { parseEndpoint, endpointText, type Endpoint } from '../core/endpoint'
 
@@ -26,35 +25,6 @@ function listenTarget(): Endpoint {
   return e
 }
 
-function loadDefinition(file: string): MicroserviceDefinition {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(file) as Partial<MicroserviceDefinition> & {
-    default?: MicroserviceDefinition
-    microservice?: MicroserviceDefinition
-  }
-  // `export default`, `export const microservice`, or CommonJS `module.exports = defineMicroservice(...)`.
-  const def =
-    mod.default ?? mod.microservice ?? (Array.isArray(mod.services) ? (mod as MicroserviceDefinition) : undefined)
-  if (def === undefined || !Array.isArray(def.services))
-    throw new Error(
-      `${file} exports no microservice definition (module.exports = defineMicroservice(...), or export it as default)`
-    )
-  return def
-}
-
-/** The package's config and its code's definition, with the config's overrides applied. */
-function loadMicroservice(dir: string): { config: MicroserviceConfig; def: MicroserviceDefinition } {
-  const config = readMicroserviceConfig(dir)
-  const code = loadDefinition(join(dir, config.entry))
-  const def: MicroserviceDefinition = {
-    ...code,
-    platformRegularExpressionToRemotelyEnabled:
-      config.platformRegularExpressionToRemotelyEnabled ?? code.platformRegularExpressionToRemotelyEnabled,
-    aliases: { ...code.aliases, ...config.aliases }
-  }
-  return { config, def }
-}
-
 function describe(dir: string): void {
   const { config, def } = loadMicroservice(dir)
   const doc = describeMicroservice({
@@ -71,6 +41,7 @@ async function main(): Promise<void> {
   const dir = resolve(process.argv[2] ?? '.')
   const { config, def } = loadMicroservice(dir)
   const server = new MicroserviceServer(def, {
+    dir,
     name: config.name,
     version: config.version,
     settings: config.settings,
@@ -87,6 +58,7 @@ async function main(): Promise<void> {
     },
     stats: server.stats
   })
+  await server.warmUp()
   const endpoint = await server.listen(listenTarget())
   const msg: HostMessage = { type: 'listening', name: config.name, endpoint }
   console.log(

@@ -26,6 +26,7 @@ export type {
   MethodOptions,
   ServiceDefinition,
   MicroserviceDefinition,
+  MethodExecution,
   PermissionResolver
 } from './define'
 

@@ -1,5 +1,3 @@
-import { context, trace } from '@opentelemetry/api'
-import { endSpan, startSpan, tracingActive } from '../core/tracing'
 import { createServer, type Server, type Socket } from 'node:net'
 import { chmodSync, rmSync } from 'node:fs'
 import type { Endpoint } from '../core/endpoint'
@@ -8,21 +6,11 @@ import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
 import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
-import { codes, type ErrorCode } from '../errors/codes'
-import { typeName } from '../descriptors/types'
-import { defaultSerializers, ValueError, type Serializer } from '../serializers'
-import { isSequenceName, SEQUENCES, type SerializerBeanName } from '../core/vocabulary'
-import { SyntaxErrorAt } from '../errors/syntax'
-import { roaRule, argumentCountRule } from '../core/rules'
-import {
-  ServiceError,
-  type CallContext,
-  type MethodDefinition,
-  type MicroserviceDefinition,
-  type PermissionResolver
-} from './define'
-import { buildServiceIndex, toCatalog, type ServiceEntry } from './catalog'
+import type { MethodDefinition, MicroserviceDefinition } from './define'
+import { toCatalog } from './catalog'
 import type { RuntimeSettings } from './settings'
+import { Executor, fail } from './executor'
+import { MethodPool } from './method-pool'
 
 export interface RuntimeOptions {
   name: string
@@ -34,6 +22,11 @@ export interface RuntimeOptions {
   secret?: string | null
   /** Where refusals are reported (a stranger that connects without the secret). */
   log?: (line: string) => void
+  /**
+   * The microservice's directory, for the method pool's workers to load its code from; without it
+   * every call runs on the main thread.
+   */
+  dir?: string
 }
 
 /** One call being executed; kept per connection by id so a Cancel can find it. */
@@ -60,27 +53,6 @@ class Execution {
     if (this.abortReason !== null) return
     this.abortReason = reason
     this.controller?.abort(reason)
-  }
-}
-
-/** The CallContext a method sees; `signal` reads through to the execution's lazy signal. */
-class ExecutionContext implements CallContext {
-  constructor(
-    readonly locale: string | null,
-    readonly privilegeNames: readonly string[],
-    readonly requestId: string | null,
-    readonly sessionId: string | null,
-    readonly user: string | null,
-    readonly clientApplicationName: string | null,
-    readonly ip: string | null,
-    readonly traceparent: string | null,
-    readonly tracestate: string | null,
-    readonly privileged: boolean,
-    private readonly execution: Execution
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.execution.signal
   }
 }
 
@@ -123,9 +95,9 @@ class RuntimeConnection {
 
 /** The TCP server of a microservice: handshake, remotely-enabled check, execution, cancel, ping. */
 export class MicroserviceServer {
-  private readonly services: Map<string, ServiceEntry>
-  private readonly serializers: Record<SerializerBeanName, Serializer>
-  private readonly resolver: PermissionResolver
+  private readonly executor: Executor
+  /** Worker threads for methods declared execution 'worker' and for large arguments (created on first use). */
+  private readonly pool: MethodPool | null
   private readonly connections = new Set<RuntimeConnection>()
   private readonly waiting: Execution[] = []
   private running = 0
@@ -139,19 +111,16 @@ export class MicroserviceServer {
     readonly definition: MicroserviceDefinition,
     readonly options: RuntimeOptions
   ) {
-    this.services = buildServiceIndex(definition)
-    const aliases = new Map(Object.entries(definition.aliases ?? {}))
-    const s = options.settings
-    this.serializers = {
-      ...defaultSerializers(aliases, {
-        maxDepth: s.maxDepth,
-        maxNodes: s.maxNodes,
-        maxStringLength: s.maxStringLength
-      }),
-      ...definition.serializers
-    }
-    const granted = new Set(options.privilegedNames)
-    this.resolver = definition.permissionResolver ?? ((names) => names.some((n) => granted.has(n)))
+    this.executor = new Executor(definition, {
+      name: options.name,
+      settings: options.settings,
+      privilegedNames: options.privilegedNames,
+      stats: this.stats
+    })
+    this.pool =
+      options.dir === undefined
+        ? null
+        : new MethodPool({ dir: options.dir, settings: options.settings, privilegedNames: options.privilegedNames })
   }
 
   /**
@@ -181,10 +150,18 @@ export class MicroserviceServer {
     })
   }
 
+  /** With methods declared execution 'worker', a worker is started (and has loaded the code) before serving. */
+  async warmUp(): Promise<void> {
+    if (this.pool === null) return
+    for (const svc of this.executor.services.values())
+      for (const m of svc.methods.values()) if (m.execution === 'worker') return this.pool.warm()
+  }
+
   async close(): Promise<void> {
     for (const c of this.connections) c.framed.end()
     await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())))
     for (const c of this.connections) c.framed.destroy()
+    await this.pool?.close()
   }
 
   /** @internal */
@@ -215,7 +192,7 @@ export class MicroserviceServer {
       conn.authenticated()
       conn.framed.send({
         catalog: {
-          ...toCatalog(this.options.name, this.options.version, this.services, this.available),
+          ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),
           protocolVersion: PROTOCOL_VERSION,
           proof: microserviceProof(this.options.secret!, serverNonce, hello.nonce)
         }
@@ -240,7 +217,7 @@ export class MicroserviceServer {
       case 'hello':
         conn.framed.send({
           catalog: {
-            ...toCatalog(this.options.name, this.options.version, this.services, this.available),
+            ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),
             protocolVersion: PROTOCOL_VERSION
           }
         })
@@ -276,10 +253,32 @@ export class MicroserviceServer {
         ? Math.min(ex.invoke.timeoutMs, settings.threadExecutingTimeOut)
         : settings.threadExecutingTimeOut
     ex.timer = setTimeout(onExecutionTimeout, limit, this, ex, limit)
-    this.execute(ex).then(
-      (result) => this.reply(ex, result),
-      (err: unknown) => this.reply(ex, this.methodFailure(err))
-    )
+    const inv = ex.invoke
+    const m = this.pool === null ? undefined : this.executor.method(inv.service, inv.method)
+    if (m !== undefined && this.offloads(m, inv)) {
+      // On a worker: aborting the task (timeout, cancel, the gateway gone) terminates the thread,
+      // so even a method stuck in synchronous code is stopped.
+      this.pool!.run(inv, ex.signal).then(
+        (r) => {
+          if (r.ran) this.stats.executed++
+          this.reply(ex, r.result)
+        },
+        (err: unknown) => this.reply(ex, fail('INTERNAL', `the method pool failed: ${(err as Error).message}`))
+      )
+      return
+    }
+    void this.executor.execute(inv, ex).then((result) => this.reply(ex, result))
+  }
+
+  /** Whether a call runs on the method pool: the method says so, or its arguments pass the size line. */
+  private offloads(m: MethodDefinition, inv: gateway.Invoke): boolean {
+    if (m.execution === 'worker') return true
+    if (m.execution === 'inline') return false
+    const line = this.options.settings.workerMinArgumentBytes
+    if (line <= 0) return false
+    let bytes = 0
+    for (const a of inv.arguments) bytes += a.length
+    return bytes >= line
   }
 
   /** @internal */
@@ -317,119 +316,8 @@ export class MicroserviceServer {
     result.id = ex.invoke.id
     ex.conn.framed.sendBytes(encodeFrame({ result }))
   }
-
-  private async execute(ex: Execution): Promise<gateway.IResult> {
-    const inv = ex.invoke
-    const svc = this.services.get(inv.service)
-    if (svc === undefined || !svc.remotelyEnabled)
-      return fail(
-        'UNKNOWN_SERVICE',
-        `service '${inv.service}' is not remotely enabled in microservice '${this.options.name}'`
-      )
-    const m = svc.methods.get(inv.method)
-    if (m === undefined) return fail('UNKNOWN_METHOD', `service '${inv.service}' has no method '${inv.method}'`)
-    const broken =
-      (inv.mode === gateway.Mode.ROA ? roaRule(inv.service, inv.method, m.params.length) : null) ??
-      argumentCountRule(inv.service, inv.method, m.params.length, inv.arguments.length)
-    if (broken !== null) return fail(broken.code, broken.detail)
-    if (!isSequenceName(inv.sequence)) return fail('UNKNOWN_SEQUENCE', `unknown sequence '${inv.sequence}'`)
-    const serializer = this.serializers[SEQUENCES[inv.sequence].bean]
-
-    const c = (inv.context ?? gateway.CallContext.create()) as gateway.CallContext
-    const base = {
-      locale: c.locale ?? null,
-      privilegeNames: c.privilegeNames,
-      requestId: c.requestId ?? null,
-      sessionId: c.sessionId ?? null,
-      user: c.user ?? null,
-      clientApplicationName: c.clientApplicationName ?? null,
-      ip: c.ip ?? null,
-      traceparent: c.traceparent ?? null,
-      tracestate: c.tracestate ?? null
-    }
-    // Asked for every call, with or without names: a resolver may decide by user or address as well.
-    const privileged = this.resolver(c.privilegeNames, base)
-    if (m.privileged && !privileged)
-      return fail('PRIVILEGE_DENIED', `${inv.service}.${inv.method} needs a privileged call`)
-    const ctx: CallContext = new ExecutionContext(
-      base.locale,
-      base.privilegeNames,
-      base.requestId,
-      base.sessionId,
-      base.user,
-      base.clientApplicationName,
-      base.ip,
-      base.traceparent,
-      base.tracestate,
-      privileged,
-      ex
-    )
-
-    const args = new Array<unknown>(m.params.length)
-    for (let k = 0; k < args.length; k++) {
-      const err = this.deserialize(serializer, inv.arguments[k]!, m, k, args)
-      if (err !== null) return err
-    }
-    const handler = m.handler as (ctx: CallContext, ...a: unknown[]) => unknown
-    const value = tracingActive()
-      ? await traced(`${inv.service}.${inv.method}`, base.traceparent ?? '', () => handler(ctx, ...args))
-      : await handler(ctx, ...args)
-    this.stats.executed++
-    if (m.returns.kind === 'void') return { isVoid: true }
-    const out = serializer.serialize(value, m.returns)
-    return { body: typeof out === 'string' ? Buffer.from(out) : out }
-  }
-
-  private deserialize(
-    serializer: Serializer,
-    bytes: Uint8Array,
-    m: MethodDefinition,
-    k: number,
-    into: unknown[]
-  ): gateway.IResult | null {
-    const type = m.params[k]!
-    try {
-      into[k] = serializer.deserialize(bytes, type)
-      return null
-    } catch (err) {
-      if (err instanceof ValueError || err instanceof SyntaxErrorAt) {
-        const where = err instanceof ValueError ? err.describe() : err.message
-        return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${where}`)
-      }
-      if (err instanceof RangeError)
-        return fail('BAD_ARGUMENT', `argument ${k} of ${m.name} (${typeName(type)}): ${err.message}`)
-      throw err
-    }
-  }
-
-  private methodFailure(err: unknown): gateway.IResult {
-    if (err instanceof ServiceError) {
-      return { error: { code: 'METHOD_FAILED', detail: err.message, status: err.status } }
-    }
-    if (err instanceof ValueError)
-      return fail('INTERNAL', `the method's result does not match its return type: ${err.describe()}`)
-    // No stack traces leave the process; the message of a plain Error is the method's own text.
-    return fail('METHOD_FAILED', err instanceof Error ? `${err.name}: ${err.message}` : 'the method threw')
-  }
 }
 
 function onExecutionTimeout(server: MicroserviceServer, ex: Execution, limit: number): void {
   server.timeout(ex, limit)
-}
-
-function fail(code: ErrorCode, detail: string): gateway.IResult {
-  return { error: { code, detail, status: codes[code].status } }
-}
-
-/** The method call as a span of the microservice, child of the call's traceparent (an SDK is registered). */
-async function traced(name: string, parent: string, call: () => unknown): Promise<unknown> {
-  const { span } = startSpan(name, 'server', parent, { 'rpc.system': 'invocation-gateway', 'rpc.method': name })
-  try {
-    const value = await context.with(trace.setSpan(context.active(), span), call)
-    endSpan(span, 200, '')
-    return value
-  } catch (err) {
-    endSpan(span, 500, 'METHOD_FAILED')
-    throw err
-  }
 }

@@ -12,6 +12,11 @@ export interface RuntimeSettings {
   backlog: number
   /** Calls allowed to wait for an execution slot before OVERLOADED. */
   queueLimit: number
+  /**
+   * Arguments of at least this many bytes (all together) run their call on the method pool, for
+   * methods whose execution is 'auto'; 0: only methods declared 'worker' do.
+   */
+  workerMinArgumentBytes: number
   maxFrameBytes: number
   /** Reading limits of the default serializers: nesting, values/elements, string length. */
   maxDepth: number
@@ -25,6 +30,7 @@ export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze
   threadExecutingTimeOut: 240000,
   backlog: 0,
   queueLimit: 10000,
+  workerMinArgumentBytes: 0,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
   ...DEFAULT_READ_LIMITS
 })

@@ -57,6 +57,7 @@ test('microservice config: defaults, and errors that name the key', () => {
     threadExecutingTimeOut: 240000,
     backlog: 0,
     queueLimit: 10000,
+    workerMinArgumentBytes: 0,
     maxFrameBytes: 17 * 1024 * 1024,
     maxDepth: 1000,
     maxNodes: 1_000_000,

@@ -1,0 +1,81 @@
+import { join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { Piscina } from 'piscina'
+import type { gateway } from '../protocol/generated/gateway'
+import type { RuntimeSettings } from './settings'
+import type { InvokeLike } from './executor'
+
+export interface MethodPoolOptions {
+  /** The microservice's directory: each worker loads its code from there. */
+  dir: string
+  settings: RuntimeSettings
+  privilegedNames: readonly string[]
+}
+
+/** What a worker sends back: the call's result, and whether the method ran to a value. */
+export interface WorkerOutcome {
+  result: gateway.IResult
+  ran: boolean
+}
+
+/** What a worker is given: the fields of the Invoke frame a call needs (arguments copied, not the frame). */
+export interface WorkerTask extends InvokeLike {
+  readonly context: gateway.ICallContext | null
+}
+
+/**
+ * threadPoolSize as threads: calls of methods declared execution 'worker', and calls whose arguments
+ * reach workerMinArgumentBytes, run on Piscina workers that load the microservice's code
+ * themselves. At most min(threadPoolSize, cores) threads: more would not make CPU-bound methods
+ * faster and each holds its own copy of the code. Created on the first call that needs it.
+ */
+export class MethodPool {
+  private piscina: Piscina | null = null
+
+  constructor(private readonly options: MethodPoolOptions) {}
+
+  run(inv: InvokeLike, signal: AbortSignal): Promise<WorkerOutcome> {
+    const task: WorkerTask = {
+      service: inv.service,
+      method: inv.method,
+      sequence: inv.sequence,
+      mode: inv.mode,
+      arguments: inv.arguments,
+      context: inv.context ?? null
+    }
+    return (this.piscina ??= this.create())
+      .run(task, { signal })
+      .then((r: WorkerOutcome | Uint8Array) => (r instanceof Uint8Array ? { result: { body: r }, ran: true } : r))
+  }
+
+  /**
+   * Starts a thread and waits until it has loaded the microservice's code, so that the first call's
+   * executing time is not spent starting a worker.
+   */
+  async warm(): Promise<void> {
+    await (this.piscina ??= this.create()).run({ warm: true })
+  }
+
+  get threads(): number {
+    return this.piscina?.threads.length ?? 0
+  }
+
+  async close(): Promise<void> {
+    const p = this.piscina
+    this.piscina = null
+    await p?.destroy()
+  }
+
+  private create(): Piscina {
+    const s = this.options.settings
+    return new Piscina({
+      filename: join(__dirname, 'method-worker.js'),
+      maxThreads: Math.max(1, Math.min(s.threadPoolSize, availableParallelism())),
+      minThreads: 0,
+      idleTimeout: 30000,
+      // The server's own slots (threadPoolSize, queueLimit) bound what reaches the pool.
+      maxQueue: 'auto',
+      workerData: { dir: this.options.dir, settings: s, privilegedNames: [...this.options.privilegedNames] }
+    })
+  }
+}
