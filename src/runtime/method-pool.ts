@@ -73,8 +73,9 @@ export class MethodPool {
       maxThreads: Math.max(1, Math.min(s.threadPoolSize, availableParallelism())),
       minThreads: 0,
       idleTimeout: 30000,
-      // The server's own slots (threadPoolSize, queueLimit) bound what reaches the pool.
-      maxQueue: 'auto',
+      // The server's own slots (threadPoolSize, queueLimit) bound what reaches the pool; Piscina's
+      // 'auto' (threads²: 4 here) refused a burst of 64 large calls with 500s in a CI run.
+      maxQueue: Infinity,
       workerData: { dir: this.options.dir, settings: s, privilegedNames: [...this.options.privilegedNames] }
     })
   }

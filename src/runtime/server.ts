@@ -150,9 +150,13 @@ export class MicroserviceServer {
     })
   }
 
-  /** With methods declared execution 'worker', a worker is started (and has loaded the code) before serving. */
+  /**
+   * When calls may go to the method pool (a method declared 'worker', or workerMinArgumentBytes set),
+   * a worker is started and has loaded the code before the microservice serves.
+   */
   async warmUp(): Promise<void> {
     if (this.pool === null) return
+    if (this.options.settings.workerMinArgumentBytes > 0) return this.pool.warm()
     for (const svc of this.executor.services.values())
       for (const m of svc.methods.values()) if (m.execution === 'worker') return this.pool.warm()
   }

@@ -64,6 +64,16 @@ describe('the method pool', { concurrency: false }, () => {
     assert.equal(JSON.parse((await call('where', ['x'.repeat(70 * 1024)])).text), 'worker')
   })
 
+  test('a burst of worker calls beyond the threads all run (queued by the server, not refused by the pool)', async () => {
+    // 16 calls of 40 ms on at most 2 threads: up to 14 wait at once.
+    const replies = await Promise.all(Array.from({ length: 16 }, () => call('spin', [40])))
+    assert.deepEqual(
+      replies.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text.slice(0, 120)}`),
+      []
+    )
+    assert.ok(replies.every((r) => /^worker \d+$/.test(JSON.parse(r.text) as string)))
+  })
+
   test('module state is per thread: a worker does not see the main thread count', async () => {
     const main1 = JSON.parse((await call('count', ['a'])).text) as number
     const main2 = JSON.parse((await call('count', ['a'])).text) as number
