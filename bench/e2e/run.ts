@@ -23,7 +23,7 @@ export interface ProcessCost {
   rssMb: number
 }
 export interface SubjectResult {
-  subject: 'gateway' | 'ceiling' | 'floor'
+  subject: 'gateway' | 'ceiling' | 'floor' | 'proxy'
   rps: number
   latencyMs: LoadResult['latencyMs']
   errors: number
@@ -38,8 +38,12 @@ export interface CaseResult {
   gateway: SubjectResult
   ceiling: SubjectResult
   floor: SubjectResult | null
+  /** The fastify + undici proxy in front of a node:http backend (with --proxy). */
+  proxy?: SubjectResult | null
   ratio: number
   p50Ratio: number
+  /** gateway req/s over the proxy's (with --proxy). */
+  proxyRatio?: number | null
 }
 export interface RunResult {
   when: string
@@ -64,6 +68,8 @@ export interface RunOptions {
   floor: boolean
   target: string | null
   soakS: number
+  /** Also measure the fastify + undici proxy reference (bench/e2e/fastify-proxy.ts) each round. */
+  proxy?: boolean
   /** Load before the soak's RSS samples start (V8 grows its old space once in the first minute). */
   soakWarmupS: number
   log: (line: string) => void
@@ -117,7 +123,7 @@ async function check(url: string, bc: BenchCase): Promise<void> {
 }
 
 async function measure(
-  subject: 'gateway' | 'ceiling',
+  subject: 'gateway' | 'ceiling' | 'proxy',
   url: string,
   bc: BenchCase,
   connections: number,
@@ -194,6 +200,24 @@ export async function run(o: RunOptions): Promise<RunResult> {
     const ceiling = await start(join(__dirname, 'ceiling.js'), [String(ceilingPort)], {}, /^(\d+)\n/)
     children.push(ceiling.child)
     const ceilingUrl = `http://127.0.0.1:${ceiling.match[1]}`
+    let proxyUrl: string | null = null
+    let proxyPids: Array<[string, number]> = []
+    if (o.proxy === true) {
+      const backend = await start(join(__dirname, 'backend.js'), ['0'], {}, /^(\d+)\n/)
+      children.push(backend.child)
+      const proxy = await start(
+        join(__dirname, 'fastify-proxy.js'),
+        ['0', `http://127.0.0.1:${backend.match[1]}`],
+        {},
+        /^(\d+)\n/
+      )
+      children.push(proxy.child)
+      proxyUrl = `http://127.0.0.1:${proxy.match[1]}`
+      proxyPids = [
+        ['proxy', proxy.child.pid!],
+        ['backend', backend.child.pid!]
+      ]
+    }
     let gatewayUrl = o.target
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
@@ -231,7 +255,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
     }
     const results: CaseResult[] = []
     // Live progress: what a run has left, from its plan (warm-ups, rounds, floors, the soak).
-    const perCase = 2 * o.warmupS + 2 * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
+    const perCase = 2 * o.warmupS + (o.proxy === true ? 3 : 2) * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
     const planned = cases.length * perCase + (o.soakS > 0 ? o.soakS + o.soakWarmupS : 0)
     const runStart = Date.now()
     const progress = (last: string): string => {
@@ -263,15 +287,20 @@ export async function run(o: RunOptions): Promise<RunResult> {
       }
       const g: SubjectResult[] = []
       const c: SubjectResult[] = []
+      const px: SubjectResult[] = []
       for (let r = 0; r < o.rounds; r++) {
         // Alternate which goes first, so neither always runs on the warmer machine.
-        const order = r % 2 === 0 ? (['ceiling', 'gateway'] as const) : (['gateway', 'ceiling'] as const)
+        const subjects: Array<'ceiling' | 'gateway' | 'proxy'> =
+          proxyUrl !== null && bc.custom !== true ? ['ceiling', 'gateway', 'proxy'] : ['ceiling', 'gateway']
+        const order = r % 2 === 0 ? subjects : [...subjects].reverse()
         for (const s of order) {
           const m =
             s === 'ceiling'
               ? await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
-              : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
-          ;(s === 'ceiling' ? c : g).push(m)
+              : s === 'proxy'
+                ? await measure('proxy', proxyUrl!, bc, connections, o.durationS, proxyPids)
+                : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
+          ;(s === 'ceiling' ? c : s === 'proxy' ? px : g).push(m)
           o.log(
             progress(
               `${bc.name} round ${r + 1}/${o.rounds}: ${s} ${m.rps.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms`
@@ -281,6 +310,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
       }
       const gm = median(g, (x) => x.rps)
       const cm = median(c, (x) => x.rps)
+      const pm = px.length > 0 ? median(px, (x) => x.rps) : null
       let floor: SubjectResult | null = null
       if (o.floor && bc.invoke !== null) {
         o.log('  floor (internal protocol alone)')
@@ -294,7 +324,9 @@ export async function run(o: RunOptions): Promise<RunResult> {
         ceiling: cm,
         floor,
         ratio: gm.rps / cm.rps,
-        p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001)
+        p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001),
+        proxy: pm,
+        proxyRatio: pm === null ? null : gm.rps / pm.rps
       })
       o.log(
         `  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`
@@ -360,7 +392,7 @@ export function report(r: RunResult): string {
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
     lines.push('subject  |   req/s | p50 ms | p99 ms | p99.9 ms | errors | non-2xx | CPU ms/req (per process) | RSS MB')
-    for (const s of [c.gateway, c.ceiling, c.floor]) {
+    for (const s of [c.gateway, c.ceiling, c.floor, c.proxy ?? null]) {
       if (s === null) continue
       const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
       const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
@@ -369,7 +401,7 @@ export function report(r: RunResult): string {
       )
     }
     lines.push(
-      `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}`
+      `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}${c.proxyRatio != null ? `; gateway/proxy req/s ${f(c.proxyRatio, 2)}` : ''}`
     )
   }
   if (r.soak !== null) {
@@ -420,6 +452,7 @@ async function main(): Promise<void> {
     target: process.argv.includes('--target') ? arg('target', '') : null,
     soakS: Number(arg('soak', '0')),
     soakWarmupS: Number(arg('soak-warmup', '5')),
+    proxy: process.argv.includes('--proxy'),
     log: (line) => process.stderr.write(line + '\n')
   }
   const result = await run(opts)
