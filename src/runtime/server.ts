@@ -33,6 +33,13 @@ export interface RuntimeOptions {
 class Execution {
   timer: NodeJS.Timeout | null = null
   done = false
+  /**
+   * For a call on the method pool: aborted only when the call passes its executing timeout, which
+   * terminates the worker thread (the one way to stop synchronous code). A cancel lets the task
+   * finish and drops its result: terminating a thread per client that went away would make every
+   * abort cost a worker start-up (loading the microservice's code) for the calls behind it.
+   */
+  stopWorker: AbortController | null = null
   /** Made on first use of ctx.signal: most methods never look, and one per call showed in GC time. */
   private controller: AbortController | null = null
   private abortReason: Error | null = null
@@ -260,9 +267,10 @@ export class MicroserviceServer {
     const inv = ex.invoke
     const m = this.pool === null ? undefined : this.executor.method(inv.service, inv.method)
     if (m !== undefined && this.offloads(m, inv)) {
-      // On a worker: aborting the task (timeout, cancel, the gateway gone) terminates the thread,
-      // so even a method stuck in synchronous code is stopped.
-      this.pool!.run(inv, ex.signal).then(
+      // On a worker: passing the executing timeout terminates the thread, so even a method stuck in
+      // synchronous code is stopped (see Execution.stopWorker for cancels).
+      ex.stopWorker = new AbortController()
+      this.pool!.run(inv, ex.stopWorker.signal).then(
         (r) => {
           if (r.ran) this.stats.executed++
           this.reply(ex, r.result)
@@ -290,6 +298,7 @@ export class MicroserviceServer {
     if (ex.done) return
     this.stats.timedOut++
     ex.abort(new Error('executing timeout'))
+    ex.stopWorker?.abort(new Error('executing timeout'))
     this.reply(ex, fail('EXECUTION_TIMEOUT', `the method ran longer than the executing timeout of ${limit} ms`))
   }
 
