@@ -28,7 +28,10 @@ export class InstanceClient implements ConnectionOwner {
   private pingSentAt = 0
   private pingOutstanding = false
   private slowCheck = false
-  /** When a frame last arrived on any connection (ms since epoch). */
+  /**
+   * When a frame last arrived on any connection, or work was sent to an idle instance (ms since
+   * epoch): the start of the silence outlier ejection measures.
+   */
   private lastFrameAt = Date.now()
   /** No answer, not even to a ping, for ejectAfterMs with calls in flight: no new calls until it answers. */
   private ejected = false
@@ -104,6 +107,9 @@ export class InstanceClient implements ConnectionOwner {
     const conn = this.pick()
     if (conn === null)
       return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })
+    // Silence counts from when the instance was given work: after an idle minute, the last frame is
+    // a minute old, and a first call that takes longer than a watch tick must not eject it.
+    if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
     conn.send(call, frame)
   }
 
@@ -225,6 +231,8 @@ export class InstanceClient implements ConnectionOwner {
 
   /** One round of Pings on every ready connection; their Pongs are matched by id. */
   private sendPing(): void {
+    // As for a call (send): a ping to an idle instance starts the silence now, not at its last frame.
+    if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
     this.pingId = (this.pingId + 1) >>> 0
     this.pingSentAt = Date.now()
     this.pingOutstanding = true

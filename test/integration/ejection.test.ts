@@ -75,3 +75,24 @@ describe('outlier ejection of a frozen instance', () => {
     await until(async () => (await timed(p.url)).status === 200, 10000, 'a call to succeed again')
   })
 })
+
+describe('outlier ejection does not count idle time as silence', () => {
+  let p: RunningPlatform
+  before(async () => {
+    // Availability checks every 10 s: between them an idle instance sends no frame at all.
+    p = await startPlatform({ DISPATCH: { ejectAfterMs: EJECT_MS, pingIntervalMs: 10000 } }, [TESTKIT_DIR])
+    await until(() => p.platform.directory.get('testkit')?.unavailableReason() === null, 10000, 'testkit serving')
+  })
+  after(() => p?.stop())
+
+  test('after an idle spell longer than the ejection time, a call slower than it (but answering) is not ejected', async () => {
+    // Idle for 3x the ejection time, then a call that answers after 2.5x it: the instance pongs the
+    // ping sent meanwhile, so it is alive; before the fix the silence counted from its last frame
+    // (before the idle spell) and the call was cancelled with 504 at the first watch tick.
+    await new Promise((r) => setTimeout(r, EJECT_MS * 3))
+    const r = await post(p.url, '/testkit/slow/sleep', String(EJECT_MS * 2.5))
+    assert.equal(r.status, 200, r.text)
+    assert.equal(r.text, String(EJECT_MS * 2.5))
+    assert.equal(p.platform.directory.get('testkit')?.unavailableReason(), null)
+  })
+})
