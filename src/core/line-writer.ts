@@ -47,10 +47,10 @@ export class BatchedLineWriter implements LineSink {
         return
       }
       this.seal()
-      if (line.length * 3 > CHUNK_BYTES) {
-        this.enqueue(Buffer.from(line))
-        return this.kick()
-      }
+      const huge = line.length * 3 > CHUNK_BYTES
+      if (huge) this.enqueue(Buffer.from(line))
+      this.kick()
+      if (huge) return
     }
     this.used += this.current.write(line, this.used)
     if (!this.scheduled && !this.writing) {
@@ -87,7 +87,6 @@ export class BatchedLineWriter implements LineSink {
     this.enqueue(this.current.subarray(0, this.used))
     this.current = Buffer.allocUnsafe(CHUNK_BYTES)
     this.used = 0
-    this.kick()
   }
 
   private enqueue(chunk: Buffer): void {
