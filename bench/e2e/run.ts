@@ -187,6 +187,63 @@ function median<T>(runs: T[], key: (t: T) => number): T {
   return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!
 }
 
+/** A platform of its own (gateway, example microservice) on free loopback ports; its processes go to `children`. */
+export async function startGateway(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
+  const port = await freePort()
+  const edgePort = await freePort()
+  // A deployment directory of its own: the run never touches (or waits on) a running platform's.
+  const home = mkdtempSync(join(tmpdir(), 'bench-platform-'))
+  const gw = await start(
+    join(DIST, 'src', 'main.js'),
+    [],
+    {
+      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
+      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
+      PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
+      PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
+      PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
+      PLATFORM__EDGE__host: '"127.0.0.1"',
+      PLATFORM__EDGE__port: String(edgePort),
+      PLATFORM__ADMIN__enabled: 'false',
+      // The gate's baseline is the bare call path; the cost of logs and metrics is measured on its own
+      // (README, "Operating it"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.
+      PLATFORM__LOGGING__accessLog: process.env.IGW_BENCH_ACCESS_LOG ?? 'false',
+      ...(process.env.IGW_BENCH_METRICS === 'true'
+        ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
+        : {})
+    },
+    /(gateway listening)/
+  )
+  children.push(gw.child)
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pids: [
+      ['gateway', gw.child.pid!],
+      ...childrenOf(gw.child.pid!).map((pid): [string, number] => ['microservice', pid])
+    ]
+  }
+}
+
+/** The fastify + undici reference proxy and its node:http backend; their processes go to `children`. */
+export async function startProxy(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
+  const backend = await start(join(__dirname, 'backend.js'), ['0'], {}, /^(\d+)\n/)
+  children.push(backend.child)
+  const proxy = await start(
+    join(__dirname, 'fastify-proxy.js'),
+    ['0', `http://127.0.0.1:${backend.match[1]}`],
+    {},
+    /^(\d+)\n/
+  )
+  children.push(proxy.child)
+  return {
+    url: `http://127.0.0.1:${proxy.match[1]}`,
+    pids: [
+      ['proxy', proxy.child.pid!],
+      ['backend', backend.child.pid!]
+    ]
+  }
+}
+
 export async function run(o: RunOptions): Promise<RunResult> {
   execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
   const standard = allCases()
@@ -203,55 +260,16 @@ export async function run(o: RunOptions): Promise<RunResult> {
     let proxyUrl: string | null = null
     let proxyPids: Array<[string, number]> = []
     if (o.proxy === true) {
-      const backend = await start(join(__dirname, 'backend.js'), ['0'], {}, /^(\d+)\n/)
-      children.push(backend.child)
-      const proxy = await start(
-        join(__dirname, 'fastify-proxy.js'),
-        ['0', `http://127.0.0.1:${backend.match[1]}`],
-        {},
-        /^(\d+)\n/
-      )
-      children.push(proxy.child)
-      proxyUrl = `http://127.0.0.1:${proxy.match[1]}`
-      proxyPids = [
-        ['proxy', proxy.child.pid!],
-        ['backend', backend.child.pid!]
-      ]
+      const proxy = await startProxy(children)
+      proxyUrl = proxy.url
+      proxyPids = proxy.pids
     }
     let gatewayUrl = o.target
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
-      const port = await freePort()
-      const edgePort = await freePort()
-      // A deployment directory of its own: the run never touches (or waits on) a running platform's.
-      const home = mkdtempSync(join(tmpdir(), 'bench-platform-'))
-      const gw = await start(
-        join(DIST, 'src', 'main.js'),
-        [],
-        {
-          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
-          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-          PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
-          PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
-          PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
-          PLATFORM__EDGE__host: '"127.0.0.1"',
-          PLATFORM__EDGE__port: String(edgePort),
-          PLATFORM__ADMIN__enabled: 'false',
-          // The gate's baseline is the bare call path; the cost of logs and metrics is measured on its own
-          // (README, "Operating it"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.
-          PLATFORM__LOGGING__accessLog: process.env.IGW_BENCH_ACCESS_LOG ?? 'false',
-          ...(process.env.IGW_BENCH_METRICS === 'true'
-            ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
-            : {})
-        },
-        /(gateway listening)/
-      )
-      children.push(gw.child)
-      gatewayUrl = `http://127.0.0.1:${port}`
-      gatewayPids = [
-        ['gateway', gw.child.pid!],
-        ...childrenOf(gw.child.pid!).map((pid): [string, number] => ['microservice', pid])
-      ]
+      const gw = await startGateway(children)
+      gatewayUrl = gw.url
+      gatewayPids = gw.pids
     }
     const results: CaseResult[] = []
     // Live progress: what a run has left, from its plan (warm-ups, rounds, floors, the soak).
