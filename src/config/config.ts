@@ -1,3 +1,4 @@
+import { LOG_LEVELS, type LogLevel } from '../core/log'
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
@@ -132,7 +133,7 @@ export interface AdminSection {
 
 /** LOGGING: JSON lines (pino) on stdout; the access log is one line per request. */
 export interface LoggingSection {
-  level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  level: LogLevel
   accessLog: boolean
   /** Each instance's stdout and stderr go to <var>/logs/<instance>.log, rotated at this size. */
   instanceLogMaxBytes: number
@@ -482,15 +483,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires', 'ADMIN')
     },
     logging: {
-      level: oneOf(logging, 'level', 'LOGGING', [
-        'fatal',
-        'error',
-        'warn',
-        'info',
-        'debug',
-        'trace',
-        'silent'
-      ] as const),
+      level: oneOf(logging, 'level', 'LOGGING', LOG_LEVELS),
       accessLog: bool(logging, 'accessLog', 'LOGGING'),
       instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes', 'LOGGING', 1024),
       instanceLogFiles: int(logging, 'instanceLogFiles', 'LOGGING', 0, 100)

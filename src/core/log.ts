@@ -4,7 +4,8 @@ export type { Logger }
 /** A platform event: a message and, for machines, its fields (event, microservice, instance, ...). */
 export type EventLog = (msg: string, fields?: Record<string, unknown>) => void
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /**
  * JSON lines (pino): time (ISO 8601), level as a word, pid, component, message and the event's

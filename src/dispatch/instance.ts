@@ -107,10 +107,16 @@ export class InstanceClient implements ConnectionOwner {
     const conn = this.pick()
     if (conn === null)
       return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })
-    // Silence counts from when the instance was given work: after an idle minute, the last frame is
-    // a minute old, and a first call that takes longer than a watch tick must not eject it.
-    if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
+    this.givingWork()
     conn.send(call, frame)
+  }
+
+  /**
+   * Silence counts from when an idle instance is given work (a call or a ping): after an idle minute
+   * its last frame is a minute old, and a first call slower than a watch tick must not eject it.
+   */
+  private givingWork(): void {
+    if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
   }
 
   get inflight(): number {
@@ -231,8 +237,7 @@ export class InstanceClient implements ConnectionOwner {
 
   /** One round of Pings on every ready connection; their Pongs are matched by id. */
   private sendPing(): void {
-    // As for a call (send): a ping to an idle instance starts the silence now, not at its last frame.
-    if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
+    this.givingWork()
     this.pingId = (this.pingId + 1) >>> 0
     this.pingSentAt = Date.now()
     this.pingOutstanding = true

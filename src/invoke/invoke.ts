@@ -90,7 +90,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
     const o = p.observer
     this.startedAt = o === null ? 0 : performance.now()
     if (o !== null) {
-      const started = o.started(traceparent, this.tracestate)
+      const started = o.started(traceparent)
       if (started !== null) {
         traceparent = started.traceparent
         this.span = started.span

@@ -71,6 +71,6 @@ export interface ObservedCall {
  * hot path: an observer does its own batching.
  */
 export interface CallObserver {
-  started(traceparent: string, tracestate: string): { traceparent: string; span: unknown } | null
+  started(traceparent: string): { traceparent: string; span: unknown } | null
   finished(call: ObservedCall, span: unknown): void
 }

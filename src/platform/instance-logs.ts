@@ -22,6 +22,8 @@ export interface InstanceLogOptions {
 }
 
 /** File names keep letters, digits and . _ @ # - of an instance id (name@version#generation.k). */
+const FLUSH_MS = 50
+
 function fileName(id: string): string {
   return `${id.replace(/[^A-Za-z0-9._@#-]/g, '_')}.log`
 }
@@ -29,11 +31,15 @@ function fileName(id: string): string {
 /**
  * What an instance printed, kept in files under the platform's var directory so that
  * `microservice logs` still shows it after the platform restarts. Each line is stamped with the
- * time it arrived and the instance's id; a chunk of output is one append (one write call).
+ * time it arrived and the instance's id. The platform's main thread also serves the gateway, so
+ * output is gathered and appended once per FLUSH_MS (one write call however chatty the instance),
+ * and at once before the file is read or the instance stops.
  */
 export class InstanceLog {
   private readonly file: string
   private size: number
+  private pending: string[] = []
+  private timer: NodeJS.Timeout | null = null
 
   constructor(
     private readonly options: InstanceLogOptions,
@@ -49,15 +55,25 @@ export class InstanceLog {
   write(lines: readonly string[]): void {
     if (lines.length === 0) return
     const stamp = `${new Date().toISOString()} [${this.id}] `
-    const text = lines.map((l) => stamp + l + '\n').join('')
+    for (const l of lines) this.pending.push(stamp + l + '\n')
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref()
+  }
+
+  /** Appends what is gathered now. */
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    if (this.pending.length === 0) return
+    const text = this.pending.join('')
+    this.pending = []
     const bytes = Buffer.byteLength(text)
     if (this.size > 0 && this.size + bytes > this.options.maxBytes) this.rotate()
     try {
       appendFileSync(this.file, text)
       this.size += bytes
     } catch {
-      // A full disk must not take the platform down with it; the memory copy is gone too, but the
-      // process keeps serving.
+      // A full disk must not take the platform down with it; the lines are lost, but the process
+      // keeps serving.
     }
   }
 

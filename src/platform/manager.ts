@@ -84,7 +84,8 @@ export class Instance {
   private failures = 0
   private timer: NodeJS.Timeout | null = null
   private recent: string[] = []
-  private readonly file: InstanceLog | null
+  /** @internal the instance's log file, when the manager keeps files */
+  readonly file: InstanceLog | null
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = []
 
   constructor(
@@ -156,6 +157,7 @@ export class Instance {
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    this.file?.flush()
     if (child !== this.child) return
     this.child = null
     this.manager.directory.markDown(this.config.name, this.id)
@@ -279,7 +281,9 @@ export class ManagedMicroservice {
   /** The last `n` lines its instances printed: from the files when there are (older runs included). */
   tail(n: number): string[] {
     const files = this.manager.options.logs
-    return files === undefined ? this.logs.tail(n) : tailInstanceLogs(files.directory, this.name, n)
+    if (files === undefined) return this.logs.tail(n)
+    for (const i of this.instances) i.file?.flush()
+    return tailInstanceLogs(files.directory, this.name, n)
   }
 
   constructor(

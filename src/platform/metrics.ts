@@ -1,13 +1,13 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type CallTelemetry, type RouteStats } from './telemetry'
 import type { InvokePool } from '../pool/pool'
-import type { ManagedMicroservice, MicroserviceManager } from './manager'
+import type { InstanceStatus, MicroserviceManager } from './manager'
 import type { Deployer } from './deployer'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
 export interface MetricSources {
   telemetry: CallTelemetry
-  gateway: { readonly inFlight: number; readonly bodyBytes: number; readonly answered: number }
+  gateway: { readonly inFlight: number; readonly bodyBytes: number }
   pool: InvokePool
   manager: MicroserviceManager
   deployer: Deployer
@@ -49,59 +49,48 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   const registry = new Registry()
   processMetrics(registry)
   const routes = (): RouteStats[] => [...s.telemetry.routes.values()].filter((r) => r.count > 0)
-  const scraped = (m: ScrapedMetric): void => registry.registerMetric(m as never)
+  const scraped = (...m: ConstructorParameters<typeof ScrapedMetric>): void =>
+    registry.registerMetric(new ScrapedMetric(...m) as never)
 
   scraped(
-    new ScrapedMetric(
-      'igw_requests_total',
-      'Requests answered by the gateway, by route, HTTP status and problem code ("" for a success; unrouted requests have empty route labels).',
-      'counter',
-      () =>
-        routes().flatMap((r) => {
-          const base = routeLabels(r)
-          const out: MetricValue<string>[] = []
-          if (r.ok200 > 0) out.push({ labels: { ...base, status: 200, code: '' }, value: r.ok200 })
-          if (r.ok204 > 0) out.push({ labels: { ...base, status: 204, code: '' }, value: r.ok204 })
-          for (const [code, byStatus] of r.failures)
-            for (const [status, n] of byStatus) out.push({ labels: { ...base, status, code }, value: n })
-          return out
-        })
-    )
+    'igw_requests_total',
+    'Requests answered by the gateway, by route, HTTP status and problem code ("" for a success; unrouted requests have empty route labels).',
+    'counter',
+    () =>
+      routes().flatMap((r) => {
+        const base = routeLabels(r)
+        const out: MetricValue<string>[] = []
+        if (r.ok200 > 0) out.push({ labels: { ...base, status: 200, code: '' }, value: r.ok200 })
+        if (r.ok204 > 0) out.push({ labels: { ...base, status: 204, code: '' }, value: r.ok204 })
+        for (const [code, byStatus] of r.failures)
+          for (const [status, n] of byStatus) out.push({ labels: { ...base, status, code }, value: n })
+        return out
+      })
   )
-  scraped(
-    new ScrapedMetric(
-      'igw_request_duration_seconds',
-      'Time from the request head to the answer, by route.',
-      'histogram',
-      () =>
-        routes().flatMap((r) => {
-          const base = routeLabels(r)
-          const out: Array<MetricValue<string> & { metricName: string }> = []
-          let cumulative = 0
-          LATENCY_BOUNDS.forEach((le, k) => {
-            cumulative += r.buckets[k]!
-            out.push({ metricName: 'igw_request_duration_seconds_bucket', labels: { ...base, le }, value: cumulative })
-          })
-          out.push({
-            metricName: 'igw_request_duration_seconds_bucket',
-            labels: { ...base, le: '+Inf' },
-            value: r.count
-          })
-          out.push({ metricName: 'igw_request_duration_seconds_sum', labels: base, value: r.sum })
-          out.push({ metricName: 'igw_request_duration_seconds_count', labels: base, value: r.count })
-          return out
-        })
-    )
+  scraped('igw_request_duration_seconds', 'Time from the request head to the answer, by route.', 'histogram', () =>
+    routes().flatMap((r) => {
+      const base = routeLabels(r)
+      const out: Array<MetricValue<string> & { metricName: string }> = []
+      let cumulative = 0
+      LATENCY_BOUNDS.forEach((le, k) => {
+        cumulative += r.buckets[k]!
+        out.push({ metricName: 'igw_request_duration_seconds_bucket', labels: { ...base, le }, value: cumulative })
+      })
+      out.push({
+        metricName: 'igw_request_duration_seconds_bucket',
+        labels: { ...base, le: '+Inf' },
+        value: r.count
+      })
+      out.push({ metricName: 'igw_request_duration_seconds_sum', labels: base, value: r.sum })
+      out.push({ metricName: 'igw_request_duration_seconds_count', labels: base, value: r.count })
+      return out
+    })
   )
-  scraped(
-    new ScrapedMetric('igw_request_body_bytes_total', 'Request body bytes read, by route.', 'counter', () =>
-      routes().map((r) => ({ labels: routeLabels(r), value: r.bytesIn }))
-    )
+  scraped('igw_request_body_bytes_total', 'Request body bytes read, by route.', 'counter', () =>
+    routes().map((r) => ({ labels: routeLabels(r), value: r.bytesIn }))
   )
-  scraped(
-    new ScrapedMetric('igw_response_body_bytes_total', 'Response body bytes written, by route.', 'counter', () =>
-      routes().map((r) => ({ labels: routeLabels(r), value: r.bytesOut }))
-    )
+  scraped('igw_response_body_bytes_total', 'Response body bytes written, by route.', 'counter', () =>
+    routes().map((r) => ({ labels: routeLabels(r), value: r.bytesOut }))
   )
 
   const gauge = (name: string, help: string, read: () => number): void => {
@@ -123,64 +112,32 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     s.ready() ? 1 : 0
   )
 
-  const microservices = (): ManagedMicroservice[] => [...s.manager.microservices.values()]
+  const statuses = () => [...s.manager.microservices.values()].map((m) => m.status())
+  const instances = (): Array<{ labels: { microservice: string; instance: string }; st: InstanceStatus }> =>
+    statuses().flatMap((m) => m.instances.map((st) => ({ labels: { microservice: m.name, instance: st.id }, st })))
   scraped(
-    new ScrapedMetric(
-      'igw_microservice_available',
-      'Whether the gateway can call the microservice (1) or answers 503 for it (0).',
-      'gauge',
-      () =>
-        microservices().map((m) => {
-          const st = m.status()
-          return { labels: { microservice: st.name }, value: st.unavailable === null ? 1 : 0 }
-        })
-    )
+    'igw_microservice_available',
+    'Whether the gateway can call the microservice (1) or answers 503 for it (0).',
+    'gauge',
+    () => statuses().map((m) => ({ labels: { microservice: m.name }, value: m.unavailable === null ? 1 : 0 }))
   )
-  const instances = (): Array<{ microservice: string; id: string; st: ReturnType<typeof instanceStatus> }> =>
-    microservices().flatMap((m) => {
-      const st = m.status()
-      return st.instances.map((i) => ({ microservice: st.name, id: i.id, st: instanceStatus(i) }))
-    })
-  scraped(
-    new ScrapedMetric('igw_instance_up', 'Whether the instance process is running (1) or not (0).', 'gauge', () =>
-      instances().map((i) => ({
-        labels: { microservice: i.microservice, instance: i.id, state: i.st.state },
-        value: i.st.state === 'running' ? 1 : 0
-      }))
-    )
+  scraped('igw_instance_up', 'Whether the instance process is running (1) or not (0).', 'gauge', () =>
+    instances().map((i) => ({ labels: { ...i.labels, state: i.st.state }, value: i.st.state === 'running' ? 1 : 0 }))
+  )
+  scraped('igw_instance_restarts_total', 'Restarts of the instance after it stopped.', 'counter', () =>
+    instances().map((i) => ({ labels: i.labels, value: i.st.restarts }))
   )
   scraped(
-    new ScrapedMetric('igw_instance_restarts_total', 'Restarts of the instance after it stopped.', 'counter', () =>
-      instances().map((i) => ({ labels: { microservice: i.microservice, instance: i.id }, value: i.st.restarts }))
-    )
+    'igw_instance_memory_restarts_total',
+    'Restarts of the instance with a larger heap after a memory error.',
+    'counter',
+    () => instances().map((i) => ({ labels: i.labels, value: i.st.memoryRestarts }))
   )
-  scraped(
-    new ScrapedMetric(
-      'igw_instance_memory_restarts_total',
-      'Restarts of the instance with a larger heap after a memory error.',
-      'counter',
-      () =>
-        instances().map((i) => ({
-          labels: { microservice: i.microservice, instance: i.id },
-          value: i.st.memoryRestarts
-        }))
-    )
-  )
-  scraped(
-    new ScrapedMetric('igw_deploys_total', 'Uploaded packages, deployed or refused.', 'counter', () => [
-      { labels: { result: 'deployed' }, value: s.deployer.deployed },
-      { labels: { result: 'refused' }, value: s.deployer.refused }
-    ])
-  )
+  scraped('igw_deploys_total', 'Uploaded packages, deployed or refused.', 'counter', () => [
+    { labels: { result: 'deployed' }, value: s.deployer.deployed },
+    { labels: { result: 'refused' }, value: s.deployer.refused }
+  ])
   return registry
-}
-
-function instanceStatus(i: { state: string; restarts: number; memoryRestarts: number }): {
-  state: string
-  restarts: number
-  memoryRestarts: number
-} {
-  return { state: i.state, restarts: i.restarts, memoryRestarts: i.memoryRestarts }
 }
 
 /**
