@@ -71,8 +71,12 @@ export class CallTelemetry implements CallObserver {
       if (m !== null) s.updateName(`${call.microservice}/${m.service}/${m.name}`)
       endSpan(s, call.status, call.code)
     }
-    if (this.metrics) this.count(call)
-    if (this.accessLog !== null) this.log(call, this.accessLog)
+    if (!this.metrics && this.accessLog === null) return
+    // Read once for both: the route and the time since the request arrived.
+    const r = this.routeOf(call)
+    const ms = performance.now() - call.startedAt
+    if (this.metrics) this.count(call, r, ms / 1000)
+    if (this.accessLog !== null) this.log(call, r, ms, this.accessLog)
   }
 
   private routeOf(call: ObservedCall): RouteStats {
@@ -80,8 +84,7 @@ export class CallTelemetry implements CallObserver {
     return m === null ? this.unrouted : (this.byMethod.get(m) ?? this.route(call.microservice, m))
   }
 
-  private count(call: ObservedCall): void {
-    const r = this.routeOf(call)
+  private count(call: ObservedCall, r: RouteStats, seconds: number): void {
     const status = call.status
     if (call.code === '') {
       if (status === 200) r.ok200++
@@ -91,7 +94,6 @@ export class CallTelemetry implements CallObserver {
       if (byStatus === undefined) r.failures.set(call.code, (byStatus = new Map()))
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1)
     }
-    const seconds = (performance.now() - call.startedAt) / 1000
     let k = 0
     while (k < LATENCY_BOUNDS.length && seconds > LATENCY_BOUNDS[k]!) k++
     r.buckets[k]!++
@@ -114,7 +116,7 @@ export class CallTelemetry implements CallObserver {
    * One access-log line in the platform's log format (pino's: level, time, pid, component, msg),
    * built by hand: pino's own serializer measured 8.7 µs for this record.
    */
-  private log(call: ObservedCall, sink: LineSink): void {
+  private log(call: ObservedCall, r: RouteStats, elapsedMs: number, sink: LineSink): void {
     const now = Date.now()
     if (now !== this.clockMs) {
       this.clockMs = now
@@ -122,13 +124,13 @@ export class CallTelemetry implements CallObserver {
     }
     const method = call.httpMethod === 'post' ? 'POST' : call.httpMethod.toUpperCase()
     const path = call.url.length > 256 ? call.url.slice(0, 256) : call.url
-    const ms = Math.round((performance.now() - call.startedAt) * 1000) / 1000
+    const ms = Math.round(elapsedMs * 1000) / 1000
     const code = call.code === '' ? '' : `"code":"${call.code}",`
     const trace = call.traceparent === '' ? '' : `"traceId":"${traceIdOf(call.traceparent)}",`
     sink.write(
       `${this.linePrefix}${this.clockIso}${this.lineMiddle}${quote(`${method} ${path} ${call.status}`)},` +
         `"requestId":${quote(call.requestId)},"method":"${method}","path":${quote(path)},"status":${call.status},` +
-        `${code}"bytesIn":${call.bytesIn},"bytesOut":${call.bytesOut},"ms":${ms},${this.routeOf(call).logFields}` +
+        `${code}"bytesIn":${call.bytesIn},"bytesOut":${call.bytesOut},"ms":${ms},${r.logFields}` +
         `${trace}"client":${quote(call.clientAddress())}}\n`
     )
   }
