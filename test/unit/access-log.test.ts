@@ -1,0 +1,79 @@
+// The access-log line is built by hand (and its head kept per route): every line must still be one
+// JSON record with the request's own fields, whatever the path, status or request id holds.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { CallTelemetry } from '../../src/platform/telemetry'
+import type { ObservedCall } from '../../src/invoke/ports'
+import type { MethodInfo } from '../../src/dispatch/catalog'
+
+const multiply: MethodInfo = {
+  service: 'calc',
+  name: 'multiply',
+  parameterCount: 2,
+  returnsVoid: false,
+  needsPrivilege: false
+}
+
+function call(over: Partial<ObservedCall>, elapsedMs = 1.005): ObservedCall {
+  return {
+    requestId: 'r-1',
+    httpMethod: 'post',
+    microservice: 'example',
+    method: multiply,
+    url: '/example/calc/multiply',
+    status: 200,
+    code: '',
+    bytesIn: 13,
+    bytesOut: 12,
+    startedAt: performance.now() - elapsedMs,
+    traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    clientAddress: () => '127.0.0.1',
+    ...over
+  }
+}
+
+function record(line: string): Record<string, unknown> {
+  assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'), 'one line')
+  return JSON.parse(line) as Record<string, unknown>
+}
+
+test('each line is its own request, also when the route repeats with another status or path', () => {
+  const lines: string[] = []
+  const t = new CallTelemetry(false, { write: (l) => void lines.push(l) })
+  t.finished(call({ requestId: 'a' }), null)
+  t.finished(call({ requestId: 'b', status: 400, code: 'BAD_ARGUMENT' }), null)
+  t.finished(call({ requestId: 'c', url: '/example/calc/multiply?x="q"\\ü' }), null)
+  t.finished(call({ requestId: 'd', httpMethod: 'put', status: 405, code: 'METHOD_NOT_ALLOWED' }), null)
+  t.finished(
+    call({ requestId: 'e"\u2028', method: null, microservice: '', url: '/x', status: 404, code: 'NOT_FOUND' }),
+    null
+  )
+  const [a, b, c, d, e] = lines.map(record)
+  assert.deepEqual(
+    [a, b, c, d, e].map((r) => [r!.requestId, r!.method, r!.path, r!.status, r!.code, r!.msg]),
+    [
+      ['a', 'POST', '/example/calc/multiply', 200, undefined, 'POST /example/calc/multiply 200'],
+      ['b', 'POST', '/example/calc/multiply', 400, 'BAD_ARGUMENT', 'POST /example/calc/multiply 400'],
+      ['c', 'POST', '/example/calc/multiply?x="q"\\ü', 200, undefined, 'POST /example/calc/multiply?x="q"\\ü 200'],
+      ['d', 'PUT', '/example/calc/multiply', 405, 'METHOD_NOT_ALLOWED', 'PUT /example/calc/multiply 405'],
+      ['e"\u2028', 'POST', '/x', 404, 'NOT_FOUND', 'POST /x 404']
+    ]
+  )
+  assert.equal(a!.operation, 'multiply')
+  assert.equal(e!.microservice, undefined)
+  assert.equal(a!.traceId, '0af7651916cd43dd8448eb211c80319c')
+  assert.equal(a!.component, 'access')
+  assert.equal(a!.client, '127.0.0.1')
+})
+
+test('the duration is in milliseconds with three decimals', () => {
+  const lines: string[] = []
+  const t = new CallTelemetry(false, { write: (l) => void lines.push(l) })
+  for (const ms of [0.0004, 0.05, 1.005, 12.5, 1234.5678]) t.finished(call({}, ms), null)
+  const got = lines.map((l) => record(l).ms as number)
+  for (const [k, ms] of [0.0004, 0.05, 1.005, 12.5, 1234.5678].entries()) {
+    // performance.now() moved on between the call's start and the line: a few µs at most.
+    assert.ok(got[k]! >= Math.round(ms * 1000) / 1000 && got[k]! < ms + 5, `${ms} ms → ${got[k]}`)
+    assert.match(/"ms":([0-9.]+)/.exec(lines[k]!)![1]!, /^\d+\.\d{3}$/)
+  }
+})
