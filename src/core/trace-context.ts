@@ -31,11 +31,6 @@ export function isValidTracestate(h: string): boolean {
   return h.length <= 512 && /^[\x20-\x7e]*$/.test(h)
 }
 
-/** The trace id of a valid traceparent. */
-export function traceIdOf(traceparent: string): string {
-  return traceparent.slice(3, 35)
-}
-
 // Random bytes drawn 4 KiB at a time: one getrandom call per 170 traceparents instead of one each.
 const pool = Buffer.alloc(4096)
 let used = pool.length

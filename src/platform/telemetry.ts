@@ -1,9 +1,9 @@
 import type { Span } from '@opentelemetry/api'
 import type { CallObserver, ObservedCall } from '../invoke/ports'
 import type { MethodInfo } from '../dispatch/catalog'
-import type { LineSink } from '../core/line-writer'
+import { LinesAsBytes, type ByteLineSink, type LineSink } from '../core/line-writer'
 import { endSpan, startSpan, tracingActive } from '../core/tracing'
-import { traceIdOf } from '../core/trace-context'
+import { jsonBound, putBytes, putJsonString, putMillis, putPlain, putUint } from '../core/json-bytes'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
 export const LATENCY_BOUNDS = [
@@ -22,36 +22,39 @@ export class RouteStats {
   sum = 0
   bytesIn = 0
   bytesOut = 0
-  /** The route's fields of an access-log line, quoted once. */
-  readonly logFields: string
+  /** The route's fields of an access-log line, as bytes made once. */
+  readonly logFields: Uint8Array
   /** The last line head made here (msg, method, path, status) and what it was made from. */
   private headUrl = ''
   private headMethod = ''
   private headStatus = 0
-  private head = ''
+  private head: Uint8Array = EMPTY
   constructor(
     readonly microservice: string,
     readonly service: string,
     readonly method: string
   ) {
-    this.logFields =
+    this.logFields = Buffer.from(
       microservice === ''
         ? ''
-        : `"microservice":${quote(microservice)},"service":${quote(service)},"operation":${quote(method)},`
+        : `"microservice":${JSON.stringify(microservice)},"service":${JSON.stringify(service)},"operation":${JSON.stringify(method)},`
+    )
   }
 
   /**
    * The `"msg":…,"method":…,"path":…,"status":…,` part of a line. A route sees the same path, method
    * and status call after call, so it is quoted once and kept (quoting was a third of a line's cost).
    */
-  lineHead(httpMethod: string, url: string, status: number): string {
+  lineHead(httpMethod: string, url: string, status: number): Uint8Array {
     if (url === this.headUrl && status === this.headStatus && httpMethod === this.headMethod) return this.head
     const method = httpMethod === 'post' ? 'POST' : httpMethod.toUpperCase()
     const path = url.length > 256 ? url.slice(0, 256) : url
     this.headUrl = url
     this.headMethod = httpMethod
     this.headStatus = status
-    this.head = `"msg":${quote(`${method} ${path} ${status}`)},"method":"${method}","path":${quote(path)},"status":${status},`
+    this.head = Buffer.from(
+      `,"msg":${JSON.stringify(`${method} ${path} ${status}`)},"method":"${method}","path":${JSON.stringify(path)},"status":${status},`
+    )
     return this.head
   }
 }
@@ -66,18 +69,19 @@ export class CallTelemetry implements CallObserver {
   readonly routes = new Map<string, RouteStats>()
   private readonly byMethod = new WeakMap<MethodInfo, RouteStats>()
   private readonly unrouted = new RouteStats('', '', '')
-  // The access log's constant parts and a clock read once per millisecond.
-  private readonly linePrefix = '{"level":"info","time":"'
-  private readonly lineMiddle = `","pid":${process.pid},"component":"access",`
+  private readonly accessLog: ByteLineSink | null
+  private readonly pidPart = `","pid":${process.pid},"component":"access"`
   private clockMs = 0
-  /** The line's start up to the time, for the millisecond `clockMs`. */
-  private clockIso = ''
+  /** The line's start up to and with the component, for the millisecond `clockMs`. */
+  private clockBytes: Uint8Array = EMPTY
 
   constructor(
     private readonly metrics: boolean,
-    private readonly accessLog: LineSink | null
+    accessLog: LineSink | null
   ) {
     this.routes.set('', this.unrouted)
+    this.accessLog =
+      accessLog === null ? null : 'room' in accessLog ? (accessLog as ByteLineSink) : new LinesAsBytes(accessLog)
   }
 
   started(traceparent: string): { traceparent: string; span: unknown } | null {
@@ -135,33 +139,66 @@ export class CallTelemetry implements CallObserver {
 
   /**
    * One access-log line in the platform's log format (pino's: level, time, pid, component, msg),
-   * built by hand: pino's own serializer measured 8.7 µs for this record, this 0.4 µs.
+   * written as bytes in the writer's buffer: pino's own serializer measured 8.7 µs for this record; a
+   * line built as a string 1.2 µs to build and 1.6 µs to write in the gateway under load.
    */
-  private log(call: ObservedCall, r: RouteStats, elapsedMs: number, sink: LineSink): void {
+  private log(call: ObservedCall, r: RouteStats, elapsedMs: number, sink: ByteLineSink): void {
     const now = Date.now()
     if (now !== this.clockMs) {
       this.clockMs = now
-      this.clockIso = `${this.linePrefix}${new Date(now).toISOString()}${this.lineMiddle}`
+      this.clockBytes = Buffer.from(`{"level":"info","time":"${new Date(now).toISOString()}${this.pidPart}`)
     }
-    // Milliseconds with three decimals from integers: a fraction's shortest decimal form costs more.
-    const us = Math.round(elapsedMs * 1000)
-    const code = call.code === '' ? '' : `"code":"${call.code}",`
-    const trace = call.traceparent === '' ? '' : `"traceId":"${traceIdOf(call.traceparent)}",`
-    // The client address is formatted by the server from the socket's bytes: nothing to escape.
-    sink.write(
-      `${this.clockIso}${r.lineHead(call.httpMethod, call.url, call.status)}${code}"requestId":${quote(call.requestId)},` +
-        `"bytesIn":${call.bytesIn},"bytesOut":${call.bytesOut},"ms":${(us / 1000) | 0}.${FRACTIONS[us % 1000]},` +
-        `${r.logFields}${trace}"client":"${call.clientAddress()}"}\n`
-    )
+    const head = r.lineHead(call.httpMethod, call.url, call.status)
+    // The client address is formatted by the server from the socket's bytes, the code is one of the
+    // documented codes and the traceparent was validated (lower-case hex): nothing there to escape.
+    const client = call.clientAddress()
+    const room =
+      this.clockBytes.length +
+      head.length +
+      r.logFields.length +
+      jsonBound(call.requestId) +
+      call.code.length +
+      client.length +
+      160
+    const buf = sink.room(room)
+    if (buf === null) return
+    let pos = putBytes(buf, sink.offset, this.clockBytes)
+    pos = putBytes(buf, pos, head)
+    if (call.code !== '') {
+      pos = putBytes(buf, pos, CODE_KEY)
+      pos = putPlain(buf, pos, call.code)
+      pos = putBytes(buf, pos, QUOTE_COMMA)
+    }
+    pos = putBytes(buf, pos, REQUEST_ID_KEY)
+    pos = putJsonString(buf, pos, call.requestId)
+    pos = putBytes(buf, pos, BYTES_IN_KEY)
+    pos = putUint(buf, pos, call.bytesIn)
+    pos = putBytes(buf, pos, BYTES_OUT_KEY)
+    pos = putUint(buf, pos, call.bytesOut)
+    pos = putBytes(buf, pos, MS_KEY)
+    pos = putMillis(buf, pos, Math.round(elapsedMs * 1000))
+    buf[pos++] = 0x2c
+    pos = putBytes(buf, pos, r.logFields)
+    const tp = call.traceparent
+    if (tp !== '') {
+      // version-traceid-parentid-flags: the trace id is characters 3 to 34.
+      pos = putBytes(buf, pos, TRACE_ID_KEY)
+      for (let k = 3; k < 35; k++) buf[pos++] = tp.charCodeAt(k)
+      pos = putBytes(buf, pos, QUOTE_COMMA)
+    }
+    pos = putBytes(buf, pos, CLIENT_KEY)
+    pos = putPlain(buf, pos, client)
+    sink.commit(putBytes(buf, pos, LINE_END))
   }
 }
 
-/** '000' … '999', the decimals of a duration in milliseconds. */
-const FRACTIONS = Array.from({ length: 1000 }, (_, k) => String(k).padStart(3, '0'))
-
-// Printable ASCII but '"' and '\\': written as it is; anything else goes through JSON.stringify.
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
-
-function quote(s: string): string {
-  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s)
-}
+const EMPTY = new Uint8Array(0)
+const CODE_KEY = Buffer.from('"code":"')
+const QUOTE_COMMA = Buffer.from('",')
+const REQUEST_ID_KEY = Buffer.from('"requestId":')
+const BYTES_IN_KEY = Buffer.from(',"bytesIn":')
+const BYTES_OUT_KEY = Buffer.from(',"bytesOut":')
+const MS_KEY = Buffer.from(',"ms":')
+const TRACE_ID_KEY = Buffer.from('"traceId":"')
+const CLIENT_KEY = Buffer.from('"client":"')
+const LINE_END = Buffer.from('"}\n')

@@ -2,7 +2,12 @@
 // JSON record with the request's own fields, whatever the path, status or request id holds.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import { CallTelemetry } from '../../src/platform/telemetry'
+import { BatchedLineWriter } from '../../src/core/line-writer'
+import { putJsonString, putMillis, putUint, jsonBound } from '../../src/core/json-bytes'
 import type { ObservedCall } from '../../src/invoke/ports'
 import type { MethodInfo } from '../../src/dispatch/catalog'
 
@@ -75,5 +80,58 @@ test('the duration is in milliseconds with three decimals', () => {
     // performance.now() moved on between the call's start and the line: a few µs at most.
     assert.ok(got[k]! >= Math.round(ms * 1000) / 1000 && got[k]! < ms + 5, `${ms} ms → ${got[k]}`)
     assert.match(/"ms":([0-9.]+)/.exec(lines[k]!)![1]!, /^\d+\.\d{3}$/)
+  }
+})
+
+test('written in place into the batched writer, the lines are the same bytes, long ones too', () => {
+  const calls = [
+    call({ requestId: 'a' }),
+    call({ requestId: 'ü"\n\u0001😀', status: 400, code: 'BAD_ARGUMENT' }),
+    call({ requestId: 'x'.repeat(70000), traceparent: '' }),
+    ...Array.from({ length: 400 }, (_, k) => call({ requestId: `r${k}`, bytesIn: k * 1013, bytesOut: 2 ** 40 + k }))
+  ]
+  const lines: string[] = []
+  const viaStrings = new CallTelemetry(false, { write: (l) => void lines.push(l) })
+  const file = join(mkdtempSync(join(tmpdir(), 'access-')), 'access.log')
+  const fd = openSync(file, 'w')
+  const w = new BatchedLineWriter(fd)
+  const inPlace = new CallTelemetry(false, w)
+  for (const c of calls) {
+    viaStrings.finished(c, null)
+    inPlace.finished(c, null)
+  }
+  w.flushSync()
+  closeSync(fd)
+  // The clock moved between the two calls: compare the lines without the time and the duration.
+  const noMs = (l: string): string => l.replace(/"time":"[^"]+"/, '').replace(/"ms":[0-9.]+/, '')
+  assert.deepEqual(
+    readFileSync(file, 'utf8').split('\n').slice(0, -1).map(noMs),
+    lines.map((l) => noMs(l.slice(0, -1)))
+  )
+  assert.equal(lines.length, calls.length)
+  assert.equal(record(lines[1]!).requestId, 'ü"\n\u0001😀')
+  assert.equal(record(lines[2]!).requestId, 'x'.repeat(70000))
+  assert.equal(record(lines[3 + 399]!).bytesOut, 2 ** 40 + 399)
+  assert.equal(w.dropped, 0)
+})
+
+test('numbers and strings as JSON bytes', () => {
+  const b = Buffer.alloc(256)
+  for (const n of [0, 7, 10, 99, 100, 65535, 2 ** 32 + 1, Number.MAX_SAFE_INTEGER]) {
+    assert.equal(b.toString('latin1', 0, putUint(b, 0, n)), String(n))
+  }
+  for (const [us, text] of [
+    [0, '0.000'],
+    [5, '0.005'],
+    [1005, '1.005'],
+    [1234567, '1234.567'],
+    [990, '0.990']
+  ] as const) {
+    assert.equal(b.toString('latin1', 0, putMillis(b, 0, us)), text)
+  }
+  for (const s of ['', 'plain', 'q"uote', 'back\\slash', 'tab\t', 'é', '\u2028', '😀', '\ud800', '\u007f']) {
+    const end = putJsonString(b, 0, s)
+    assert.ok(end <= jsonBound(s))
+    assert.equal(JSON.parse(b.toString('utf8', 0, end)), s)
   }
 })
