@@ -9,7 +9,5 @@ export interface PendingCall {
   readonly callId: number
   /** The connection the call went out on, while it is in flight. */
   connection: { cancel(call: PendingCall): void } | null
-  /** The executing-timeout timer, while in flight. */
-  timer: NodeJS.Timeout | null
   settle(outcome: CallOutcome): void
 }

@@ -1,3 +1,4 @@
+import { DeadlineList, type Deadline } from '../core/deadlines'
 import { randomUUID } from 'node:crypto'
 import { isErrorCode, type Failure } from '../errors/codes'
 import type { GatewayConfig } from '../config/config'
@@ -30,6 +31,8 @@ export class Pipeline<R> {
   draining = false
   /** Metrics, the access log, tracing: null costs nothing per request. */
   observer: CallObserver | null = null
+  /** The calls that are out, by their executing timeout. */
+  readonly deadlines: DeadlineList
   private callIds = 0
 
   constructor(
@@ -40,6 +43,7 @@ export class Pipeline<R> {
   ) {
     this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
+    this.deadlines = new DeadlineList(config.executingTimeoutMs)
   }
 
   /** Call ids are unique per gateway, so they stay unique over every connection. */
@@ -55,10 +59,13 @@ export class Pipeline<R> {
  * and encode (inline, or on a worker for a large body) → dispatch → settle → answer. Every field
  * is set in the constructor, so all invocations share one hidden class.
  */
-export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
+export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline {
   callId = 0
   connection: PendingCall['connection'] = null
-  timer: NodeJS.Timeout | null = null
+  /** In the pipeline's deadline list while the call is out (the executing timeout). */
+  deadlineAt = 0
+  deadlinePrev: Deadline | null = null
+  deadlineNext: Deadline | null = null
   private aborted = false
   private answered = false
   private counted = false
@@ -238,16 +245,13 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
   private dispatch(r: InvokeTaskResult): void {
     if (this.aborted || this.answered) return this.release()
     if (!(r instanceof Uint8Array)) return this.fail(r)
-    this.timer = setTimeout(onCallTimeout, this.p.config.executingTimeoutMs, this)
+    this.p.deadlines.add(this)
     this.plan!.backend.send(this, r)
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
   settle(outcome: CallOutcome): void {
-    if (this.timer !== null) {
-      clearTimeout(this.timer)
-      this.timer = null
-    }
+    this.p.deadlines.remove(this)
     if (this.aborted || this.answered) return
     if (isFailure(outcome)) return this.fail(outcome)
     const e = outcome.error as gateway.Error | null | undefined
@@ -261,8 +265,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
   }
 
   /** The executing timeout passed. */
-  timeout(): void {
-    this.timer = null
+  onDeadline(): void {
     if (this.aborted || this.answered) return
     this.connection?.cancel(this)
     this.fail({
@@ -274,10 +277,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
   /** The client went away. The response must not be touched again. */
   onAborted(): void {
     this.aborted = true
-    if (this.timer !== null) {
-      clearTimeout(this.timer)
-      this.timer = null
-    }
+    this.p.deadlines.remove(this)
     this.connection?.cancel(this)
     this.release()
     if (!this.answered && this.p.observer !== null) {
@@ -332,10 +332,6 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall {
     this.p.bodyBytes -= this.reserved
     this.reserved = 0
   }
-}
-
-function onCallTimeout(inv: Invocation<unknown>): void {
-  inv.timeout()
 }
 
 /** A Failure is plain data with a code; a decoded Result is a protobuf message without one. */
