@@ -60,15 +60,7 @@ class Parser {
   string(): string {
     const start = this.i
     this.i = scanString(this.b, start)
-    // A string never decodes to more UTF-16 units than it has bytes: check the cheap bound first.
-    if (this.i - start - 2 > this.limits.maxStringLength) {
-      const n = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8').length - 2
-      if (n > this.limits.maxStringLength)
-        throw new JsonSyntaxError(`a string longer than ${this.limits.maxStringLength} characters`, start)
-    }
-    const raw = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('utf8')
-    // The scanner validated the escapes; JSON.parse of a lone string is the fastest exact decoder.
-    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
+    return decodeJsonString(this.b, start, this.i, this.limits.maxStringLength)
   }
 
   private expect(c: number, what: string): void {
@@ -118,7 +110,43 @@ class Parser {
   }
 }
 
-function latin1(b: Uint8Array, start: number, end: number): string {
+/** The string scanned (and so validated) from `start` (its opening quote) to `end` (after its closing one). */
+export function decodeJsonString(b: Uint8Array, start: number, end: number, maxLength: number): string {
+  // A string never decodes to more UTF-16 units than it has bytes: check the cheap bound first.
+  if (end - start - 2 > maxLength) {
+    const n = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8').length - 2
+    if (n > maxLength) throw new JsonSyntaxError(`a string longer than ${maxLength} characters`, start)
+  }
+  if (end - start <= SHORT + 2) {
+    const plain = shortAscii(b, start + 1, end - 1)
+    if (plain !== null) return plain
+  }
+  const raw = Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8')
+  // The scanner validated the escapes; JSON.parse of a lone string is the fastest exact decoder.
+  return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
+}
+
+/** Tokens this short are decoded by hand: a Buffer view and a native call cost more than the token. */
+const SHORT = 16
+
+/** Printable ASCII without '\\' made into a string by hand; null when there is anything else. */
+function shortAscii(b: Uint8Array, start: number, end: number): string | null {
+  let s = ''
+  for (let k = start; k < end; k++) {
+    const c = b[k]!
+    if (c === 0x5c || c > 0x7e) return null
+    s += String.fromCharCode(c)
+  }
+  return s
+}
+
+/** Bytes as Latin-1 characters (a number token: ASCII). */
+export function latin1(b: Uint8Array, start: number, end: number): string {
+  if (end - start <= SHORT) {
+    let s = ''
+    for (let k = start; k < end; k++) s += String.fromCharCode(b[k]!)
+    return s
+  }
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1')
 }
 

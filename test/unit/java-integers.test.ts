@@ -137,3 +137,42 @@ test("Jackson's coercion of text to Integer/Long: String.trim, then Integer.pars
   assert.throws(() => jacksonInteger('0x10', 'int'), /not a valid/) // no Long.decode here
   assert.throws(() => jacksonInteger('', 'int'), ValueError)
 })
+
+test('property: the plain-decimal shortcut reads what Long.decode and the converters read', () => {
+  // Strings of signs, digits and zeros near the shortcut's edges: 9 digits for int, 15 for long.
+  const text = fc.stringMatching(/^[+-]?0?[0-9]{0,18}$/)
+  const viaDecode = <T>(f: () => T): T | 'refused' => {
+    try {
+      return f()
+    } catch (err) {
+      assert.ok(err instanceof ValueError)
+      return 'refused'
+    }
+  }
+  fc.assert(
+    fc.property(text, (s) => {
+      const int = viaDecode(() => {
+        const v = javaLongDecode(s)
+        if (v < -(2n ** 31n) || v > 0xffffffffn) throw new ValueError('range')
+        return Number(BigInt.asIntN(32, v))
+      })
+      assert.deepEqual(
+        viaDecode(() => xstreamInt(s)),
+        int,
+        s
+      )
+      if (s.length < 17)
+        assert.deepEqual(
+          viaDecode(() => xstreamLong(s)),
+          viaDecode(() => javaLongDecode(s)),
+          s
+        )
+    }),
+    { numRuns: 5000 }
+  )
+  assert.ok(Object.is(xstreamInt('-0'), 0), '-0 reads as 0, not -0')
+  assert.equal(xstreamInt('999999999'), 999999999)
+  assert.equal(xstreamInt('-2147483648'), -2147483648)
+  assert.equal(xstreamInt('4294967295'), -1)
+  assert.equal(xstreamLong('999999999999999'), 999999999999999n)
+})
