@@ -4,6 +4,7 @@ import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
 import { javaDouble } from './java-text'
+import { tryReadAlphaJson } from './alpha-json-direct'
 import { jsonString, type JsonStringStyle } from './json-string'
 import {
   type AliasMap,
@@ -126,17 +127,23 @@ export function createAlphaJsonSerializer(
       return renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      const tree = parseJson(bytes, { limits })
-      if (tree.t !== 'obj' || tree.members.length !== 1)
-        throw new ValueError('alpha JSON must be an object with exactly one member, the root element')
-      const [name, value] = tree.members[0]!
-      const roots: AlphaNode[] = []
-      toNodes(name, value, roots)
-      if (roots.length !== 1) throw new ValueError('alpha JSON root must be a single element')
-      const root = roots[0]!
-      // {"in":""} is an element without content: an object with every field null.
-      if (root.text === '' && root.children.length === 0 && type.kind !== 'scalar') root.text = null
-      return fromAlphaNode(root, type, ctx)
+      const direct = tryReadAlphaJson(bytes, type, ctx, limits)
+      return direct !== undefined ? direct : readAlphaJsonTree(bytes, type, ctx, limits)
     }
   }
+}
+
+/** Every form XStream and Jettison read, through a JSON tree and an element tree; the errors' words. */
+export function readAlphaJsonTree(bytes: Uint8Array, type: Descriptor, ctx: AlphaContext, limits: ReadLimits): unknown {
+  const tree = parseJson(bytes, { limits })
+  if (tree.t !== 'obj' || tree.members.length !== 1)
+    throw new ValueError('alpha JSON must be an object with exactly one member, the root element')
+  const [name, value] = tree.members[0]!
+  const roots: AlphaNode[] = []
+  toNodes(name, value, roots)
+  if (roots.length !== 1) throw new ValueError('alpha JSON root must be a single element')
+  const root = roots[0]!
+  // {"in":""} is an element without content: an object with every field null.
+  if (root.text === '' && root.children.length === 0 && type.kind !== 'scalar') root.text = null
+  return fromAlphaNode(root, type, ctx)
 }

@@ -100,7 +100,7 @@ function componentName(d: Descriptor, ctx: AlphaContext): string {
 }
 
 /** The runtime class XStream assumes for a declared type when no class attribute says otherwise. */
-function defaultRuntime(d: Descriptor): Descriptor {
+export function defaultRuntime(d: Descriptor): Descriptor {
   if (d.kind === 'list' && d.className === 'java.util.List') return t.list(d.item, 'java.util.ArrayList')
   if (d.kind === 'map' && d.className === 'java.util.Map') return t.map(d.value, 'java.util.HashMap')
   return d
@@ -360,7 +360,7 @@ function resolveName(name: string, declared: Descriptor, ctx: AlphaContext): Des
   return null
 }
 
-function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {
+export function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {
   try {
     return alphaTypeName(d, ctx)
   } catch {
@@ -521,6 +521,11 @@ class Reader {
 const fieldIndex = new WeakMap<ObjectDescriptor, WeakMap<AlphaNaming, Map<string, FieldDescriptor>>>()
 
 function fieldFor(d: ObjectDescriptor, element: string, naming: AlphaNaming): FieldDescriptor | undefined {
+  return fieldsByElement(d, naming).get(element)
+}
+
+/** A class's fields by the element name they are read from (attributes left out). */
+export function fieldsByElement(d: ObjectDescriptor, naming: AlphaNaming): Map<string, FieldDescriptor> {
   let byNaming = fieldIndex.get(d)
   if (byNaming === undefined) {
     byNaming = new WeakMap()
@@ -535,7 +540,7 @@ function fieldFor(d: ObjectDescriptor, element: string, naming: AlphaNaming): Fi
     }
     byNaming.set(naming, index)
   }
-  return index.get(element)
+  return index
 }
 
 function attr(node: AlphaNode, name: string): string | undefined {

@@ -1,0 +1,209 @@
+import { LocalDate, type Descriptor, type ObjectDescriptor } from '../descriptors/types'
+import { decodeJsonString, latin1 } from '../json/parse'
+import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
+import type { ReadLimits } from '../core/limits'
+import { parseScalar, parseXStreamDate } from './java-text'
+import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime, fieldsByElement, primitiveDefault } from './alpha-node'
+
+/** The input left the shape the direct reader handles: the element-tree reader takes it from the start. */
+class Unhandled {}
+const UNHANDLED = new Unhandled()
+
+/**
+ * alpha JSON (Jettison's mapped convention) read straight into values, for the shapes XStream
+ * writes for plain data: classes with element fields, lists and arrays of them, scalars, dates. No
+ * JSON tree and no element tree are built (together they were 28× JSON.parse on a 1 MB list, a third
+ * of it garbage collection).
+ *
+ * Anything else — attributes (`@class`, `@reference`, attribute fields), `$` text, null elements,
+ * Object or map slots, implicit or omitted fields, a repeated field, an input past a limit, and
+ * every error — returns `undefined` (as `tryRead` says), and the caller reads the input again with
+ * the element-tree reader, which knows all of XStream's forms and words every error. So what this
+ * reader accepts it reads to the very value the tree reader makes, and it never has to word an error.
+ */
+class DirectReader {
+  private i: number
+  private nodes = 0
+
+  constructor(
+    private readonly b: Uint8Array,
+    private readonly limits: ReadLimits,
+    private readonly ctx: AlphaContext
+  ) {
+    this.i = skipBom(b)
+  }
+
+  /** `{"<root element>": content}` and nothing after it. */
+  root(declared: Descriptor): unknown {
+    this.open(0x7b, 1)
+    const name = this.key()
+    if (declared.kind === 'any' || name !== alphaTypeNameOrNull(defaultRuntime(declared), this.ctx)) throw UNHANDLED
+    const value = this.element(declared, 1)
+    this.i = skipWhitespace(this.b, this.i)
+    if (this.b[this.i++] !== 0x7d) throw UNHANDLED
+    if (skipWhitespace(this.b, this.i) !== this.b.length) throw UNHANDLED
+    return value
+  }
+
+  /** One element's value: Jettison wraps a collection's content in `[ ]`, a one-item array is the same element. */
+  private element(d: Descriptor, depth: number): unknown {
+    this.i = skipWhitespace(this.b, this.i)
+    if (this.b[this.i] !== 0x5b) return this.content(d, depth)
+    this.open(0x5b, depth + 1)
+    const value = this.content(d, depth + 1)
+    this.close(0x5d)
+    return value
+  }
+
+  private content(d: Descriptor, depth: number): unknown {
+    switch (d.kind) {
+      case 'scalar':
+        return parseScalar(d.type, this.leaf(), true)
+      case 'date':
+        return parseXStreamDate(this.leaf())
+      case 'localDate':
+        return new LocalDate(this.leaf())
+      case 'object':
+        return this.object(d, depth)
+      case 'list':
+      case 'array':
+        return this.items(d.item, depth)
+      default:
+        throw UNHANDLED
+    }
+  }
+
+  /** A leaf's text: a JSON string, number or boolean as the characters it stands for. */
+  private leaf(): string {
+    const b = this.b
+    this.i = skipWhitespace(b, this.i)
+    this.count()
+    const c = b[this.i]
+    const start = this.i
+    if (c === 0x22) {
+      this.i = scanString(b, start)
+      return decodeJsonString(b, start, this.i, this.limits.maxStringLength)
+    }
+    if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) {
+      this.i = scanNumber(b, start)
+      return latin1(b, start, this.i)
+    }
+    if (this.word('true')) return 'true'
+    if (this.word('false')) return 'false'
+    throw UNHANDLED
+  }
+
+  private object(d: ObjectDescriptor, depth: number): Record<string, unknown> {
+    this.open(0x7b, depth + 1)
+    const out: Record<string, unknown> = {}
+    for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
+    if (this.closes(0x7d)) return out
+    const fields = fieldsByElement(d, this.ctx.naming)
+    const seen = new Set<string>()
+    do {
+      const f = fields.get(this.key())
+      if (f === undefined || f.omit || f.implicit !== undefined || f.type.kind === 'any' || seen.has(f.name))
+        throw UNHANDLED
+      seen.add(f.name)
+      out[f.name] = this.element(defaultRuntime(f.type), depth + 1)
+    } while (this.next(0x7d))
+    return out
+  }
+
+  /** A collection's content: `""` or `{}` when empty, else `{"<item>": item or [items]}`. */
+  private items(item: Descriptor, depth: number): unknown[] {
+    const out: unknown[] = []
+    const b = this.b
+    this.i = skipWhitespace(b, this.i)
+    if (b[this.i] === 0x22 && b[this.i + 1] === 0x22) {
+      this.count()
+      this.i += 2
+      return out
+    }
+    this.open(0x7b, depth + 1)
+    if (this.closes(0x7d)) return out
+    if (item.kind === 'any') throw UNHANDLED
+    const runtime = defaultRuntime(item)
+    const name = alphaTypeNameOrNull(runtime, this.ctx)
+    do {
+      if (this.key() !== name) throw UNHANDLED
+      this.i = skipWhitespace(b, this.i)
+      if (b[this.i] !== 0x5b) {
+        out.push(this.content(runtime, depth + 1))
+        continue
+      }
+      // Repeated elements of the item's name.
+      this.open(0x5b, depth + 2)
+      if (this.closes(0x5d)) continue
+      do {
+        this.i = skipWhitespace(b, this.i)
+        if (b[this.i] === 0x5b) throw UNHANDLED
+        out.push(this.content(runtime, depth + 2))
+      } while (this.next(0x5d))
+    } while (this.next(0x7d))
+    return out
+  }
+
+  // ---- syntax ----
+
+  private count(): void {
+    if (++this.nodes > this.limits.maxNodes) throw UNHANDLED
+  }
+
+  /** Opens an object or array at `depth` (counted as a value, as the tree parser does). */
+  private open(c: number, depth: number): void {
+    this.i = skipWhitespace(this.b, this.i)
+    this.count()
+    if (this.b[this.i] !== c || depth > this.limits.maxDepth) throw UNHANDLED
+    this.i++
+  }
+
+  /** Whether the container closes right here (empty). */
+  private closes(c: number): boolean {
+    this.i = skipWhitespace(this.b, this.i)
+    if (this.b[this.i] !== c) return false
+    this.i++
+    return true
+  }
+
+  private close(c: number): void {
+    if (!this.closes(c)) throw UNHANDLED
+  }
+
+  /** After a member or item: true on ',', false on the closing character. */
+  private next(close: number): boolean {
+    this.i = skipWhitespace(this.b, this.i)
+    const c = this.b[this.i++]
+    if (c === 0x2c) return true
+    if (c === close) return false
+    throw UNHANDLED
+  }
+
+  /** A member name and its ':'. */
+  private key(): string {
+    const b = this.b
+    this.i = skipWhitespace(b, this.i)
+    if (b[this.i] !== 0x22) throw UNHANDLED
+    const start = this.i
+    this.i = scanString(b, start)
+    const k = decodeJsonString(b, start, this.i, this.limits.maxStringLength)
+    this.i = skipWhitespace(b, this.i)
+    if (b[this.i++] !== 0x3a) throw UNHANDLED
+    return k
+  }
+
+  private word(w: string): boolean {
+    for (let k = 0; k < w.length; k++) if (this.b[this.i + k] !== w.charCodeAt(k)) return false
+    this.i += w.length
+    return true
+  }
+}
+
+/** The value, or undefined when the element-tree reader must read this input (see DirectReader). */
+export function tryReadAlphaJson(b: Uint8Array, declared: Descriptor, ctx: AlphaContext, limits: ReadLimits): unknown {
+  try {
+    return new DirectReader(b, limits, ctx).root(declared)
+  } catch {
+    return undefined
+  }
+}
