@@ -1,9 +1,17 @@
-import { LocalDate, type Descriptor, type ObjectDescriptor } from '../descriptors/types'
+import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors/types'
 import { decodeJsonString, latin1 } from '../json/parse'
 import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
-import { parseScalar, parseXStreamDate } from './java-text'
-import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime, fieldsByElement, primitiveDefault } from './alpha-node'
+import { parseScalar, parseXStreamDate, scalarText, xstreamDate } from './java-text'
+import { jettisonPrimitive, jettisonString } from './jettison-text'
+import {
+  type AlphaContext,
+  alphaTypeName,
+  alphaTypeNameOrNull,
+  defaultRuntime,
+  fieldsByElement,
+  primitiveDefault
+} from './alpha-node'
 
 /** The input left the shape the direct reader handles: the element-tree reader takes it from the start. */
 class Unhandled {}
@@ -196,6 +204,112 @@ class DirectReader {
     for (let k = 0; k < w.length; k++) if (this.b[this.i + k] !== w.charCodeAt(k)) return false
     this.i += w.length
     return true
+  }
+}
+
+/** Per class and naming: its fields as JSON keys; null when a field is one the direct writer leaves to the tree. */
+const plainClasses = new WeakMap<ObjectDescriptor, Map<AlphaContext['naming'], string[] | null>>()
+
+function fieldKeys(d: ObjectDescriptor, naming: AlphaContext['naming']): string[] | null {
+  let byNaming = plainClasses.get(d)
+  if (byNaming === undefined) plainClasses.set(d, (byNaming = new Map()))
+  let keys = byNaming.get(naming)
+  if (keys === undefined) {
+    const names = d.fields.map((f) => naming.field(f.alias ?? f.name))
+    const plain =
+      d.fields.every((f) => !f.omit && !f.attribute && f.implicit === undefined && f.type.kind !== 'any') &&
+      new Set(names).size === names.length
+    keys = plain ? names.map((n) => `${jettisonString(n)}:`) : null
+    byNaming.set(naming, keys)
+  }
+  return keys
+}
+
+/**
+ * alpha JSON written straight from values, for the shapes the direct reader reads: what XStream and
+ * Jettison print for them is a fixed form (fields in order, null fields left out, a collection as
+ * `[{"item":[…]}]`, `[""]` empty, an object without fields `""`). Anything else — a value met twice
+ * (XStream writes a reference), Typed values and Object slots (class attributes), null items (Jettison
+ * regroups them), maps, attribute, implicit or omitted fields, and every error — is left to the
+ * element-tree writer, which knows all of it and words the errors.
+ */
+class DirectWriter {
+  private readonly seen = new Set<object>()
+
+  constructor(private readonly ctx: AlphaContext) {}
+
+  root(value: unknown, declared: Descriptor): string {
+    if (declared.kind === 'any' || value === null || value === undefined) throw UNHANDLED
+    const runtime = defaultRuntime(declared)
+    return `{${jettisonString(alphaTypeName(runtime, this.ctx))}:${this.content(value, runtime)}}`
+  }
+
+  private content(v: unknown, d: Descriptor): string {
+    if (v instanceof Typed) throw UNHANDLED
+    if (typeof v === 'object' && v !== null && this.seen.has(v)) throw UNHANDLED
+    switch (d.kind) {
+      case 'scalar':
+        return jettisonPrimitive(scalarText(d.type, v))
+      case 'date':
+        if (!(v instanceof Date)) throw UNHANDLED
+        return jettisonPrimitive(xstreamDate(v))
+      case 'localDate':
+        if (!(v instanceof LocalDate)) throw UNHANDLED
+        return jettisonPrimitive(v.iso)
+      case 'object':
+        return this.object(v, d)
+      case 'list':
+      case 'array':
+        return this.items(v, d.item)
+      default:
+        throw UNHANDLED
+    }
+  }
+
+  private object(v: unknown, d: ObjectDescriptor): string {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Date || v instanceof LocalDate)
+      throw UNHANDLED
+    const keys = fieldKeys(d, this.ctx.naming)
+    if (keys === null) throw UNHANDLED
+    this.seen.add(v)
+    const record = v as Record<string, unknown>
+    let out = ''
+    for (let k = 0; k < keys.length; k++) {
+      const f = d.fields[k]!
+      const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
+      if (fv === null || fv === undefined) {
+        if (!isNullable(f.type)) throw UNHANDLED
+        continue
+      }
+      out += `${out === '' ? '' : ','}${keys[k]!}${this.content(fv, defaultRuntime(f.type))}`
+    }
+    // An element without children prints as "".
+    return out === '' ? '""' : `{${out}}`
+  }
+
+  private items(v: unknown, item: Descriptor): string {
+    if (!Array.isArray(v)) throw UNHANDLED
+    this.seen.add(v)
+    if (v.length === 0) return '[""]'
+    if (item.kind === 'any') throw UNHANDLED
+    const runtime = defaultRuntime(item)
+    const parts = new Array<string>(v.length)
+    for (let k = 0; k < v.length; k++) {
+      const x: unknown = v[k]
+      if (x === null || x === undefined) throw UNHANDLED
+      parts[k] = this.content(x, runtime)
+    }
+    const name = jettisonString(alphaTypeName(runtime, this.ctx))
+    return `[{${name}:${parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`}}]`
+  }
+}
+
+/** The text, or undefined when the element-tree writer must write this value (see DirectWriter). */
+export function tryWriteAlphaJson(value: unknown, declared: Descriptor, ctx: AlphaContext): string | undefined {
+  try {
+    return new DirectWriter(ctx).root(value, declared)
+  } catch {
+    return undefined
   }
 }
 

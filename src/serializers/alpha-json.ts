@@ -3,9 +3,8 @@ import { parseJson, type JsonNode } from '../json/parse'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
-import { javaDouble } from './java-text'
-import { tryReadAlphaJson } from './alpha-json-direct'
-import { jsonString, type JsonStringStyle } from './json-string'
+import { tryReadAlphaJson, tryWriteAlphaJson } from './alpha-json-direct'
+import { jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AliasMap,
   type AlphaContext,
@@ -17,28 +16,6 @@ import {
 
 /** Jettison "mapped" JSON keeps names as they are: no XML name coding. */
 export const JSON_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
-
-const LONG_MIN = -(2n ** 63n)
-const LONG_MAX = 2n ** 63n - 1n
-
-/** Jettison writes leaf text as a JSON primitive when it reads back identically; otherwise as a string. */
-export function jettisonPrimitive(text: string): string {
-  if (text === 'true' || text === 'false') return text
-  if (/^-?[0-9]+$/.test(text)) {
-    const n = BigInt(text)
-    if (n >= LONG_MIN && n <= LONG_MAX && n.toString() === text) return text
-  } else if (/^-?[0-9]+\.[0-9]+(E[0-9]+)?$/.test(text)) {
-    const x = Number(text)
-    if (Number.isFinite(x) && javaDouble(x) === text) return text.endsWith('.0') ? text.slice(0, -2) : text
-  }
-  return jettisonString(text)
-}
-
-const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false, escapeLineSeparators: true }
-
-export function jettisonString(s: string): string {
-  return jsonString(s, JETTISON)
-}
 
 function content(node: AlphaNode): string {
   if (node.collection) {
@@ -124,7 +101,7 @@ export function createAlphaJsonSerializer(
   return {
     format: 'json',
     serialize(value: unknown, type: Descriptor): string {
-      return renderAlphaJson(toAlphaNode(value, type, ctx))
+      return tryWriteAlphaJson(value, type, ctx) ?? renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       const direct = tryReadAlphaJson(bytes, type, ctx, limits)

@@ -106,7 +106,7 @@ export function xstreamInt(s: string): number {
  * most numbers look like: Long.decode gives them their decimal value, which BigInt arithmetic per
  * digit made cost 2 µs a number (a 1 MB list of ints: a third of its reading time).
  */
-function plainDecimal(s: string, maxDigits: number): number | null {
+export function plainDecimal(s: string, maxDigits: number): number | null {
   const n = s.length
   const negative = s.charCodeAt(0) === 0x2d
   const from = negative ? 1 : 0

@@ -1,15 +1,21 @@
-// alpha JSON has two readers: a direct one for the shapes XStream writes for plain data, and the
-// element-tree one for every form. The direct one must never give another answer: whatever it
-// reads, the tree reader reads to the same value; whatever the tree reader refuses, it leaves alone.
-// Checked on what our writer makes, on that text respaced, and on it with one byte changed.
+// alpha JSON has two readers and two writers: direct ones for the shapes XStream writes for plain
+// data, and element-tree ones for every form. The direct ones must never give another answer:
+// whatever the direct reader reads, the tree reader reads to the same value, and whatever the tree
+// reader refuses, it leaves alone (checked on what our writer makes, on that text respaced, and on it
+// with one byte changed); whatever the direct writer writes is the tree writer's text, byte for byte.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { t, type Descriptor } from '../../src/descriptors/types'
-import { createAlphaJsonSerializer, readAlphaJsonTree, JSON_NAMING } from '../../src/serializers/alpha-json'
-import { tryReadAlphaJson } from '../../src/serializers/alpha-json-direct'
+import {
+  createAlphaJsonSerializer,
+  readAlphaJsonTree,
+  renderAlphaJson,
+  JSON_NAMING
+} from '../../src/serializers/alpha-json'
+import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/serializers/alpha-json-direct'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/core/limits'
-import type { AlphaContext } from '../../src/serializers/alpha-node'
+import { toAlphaNode, type AlphaContext } from '../../src/serializers/alpha-node'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 
 const ctx: AlphaContext = { aliases: new Map([['com.example.In', 'in']]), naming: JSON_NAMING }
@@ -115,4 +121,51 @@ test('the forms only the tree reader knows are left to it: references, class att
   ] as const) {
     assert.equal(tryReadAlphaJson(Buffer.from(text), d, ctx, DEFAULT_READ_LIMITS), undefined, text)
   }
+})
+
+function treeText(v: unknown, d: Descriptor): string | { error: string } {
+  try {
+    return renderAlphaJson(toAlphaNode(v, d, ctx))
+  } catch (err) {
+    return { error: (err as Error).message }
+  }
+}
+
+test('the direct writer writes the text the tree writer writes, or leaves the value to it', () => {
+  let direct = 0
+  fc.assert(
+    fc.property(cases, ([d, v]) => {
+      for (const [dd, vv] of [
+        [d, v],
+        // The same value twice: XStream writes a reference the second time, which is the tree's to write.
+        [t.list(d), v === null ? [v] : [v, v]]
+      ] as const) {
+        const text = tryWriteAlphaJson(vv, dd, ctx)
+        if (text === undefined) continue
+        if (dd === d) direct++
+        assert.equal(text, treeText(vv, dd))
+      }
+    }),
+    { numRuns: Number(process.env.PROPERTY_RUNS ?? 400) }
+  )
+  assert.ok(direct > 100, `the direct writer wrote only ${direct} of 400`)
+})
+
+test('values the direct writer leaves to the tree: shared objects, Typed, null items, wrong kinds', () => {
+  const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
+  const shared = { a: 1, b: 2 }
+  for (const [d, v] of [
+    [t.list(In), [shared, shared]],
+    [t.list(t.Integer), [1, null]],
+    [t.Object(), 5],
+    [In, { a: 'x', b: 2 }],
+    [t.object('com.example.P', { a: t.int }), { a: null }],
+    [t.map(t.Integer), new Map([['k', 1]])]
+  ] as const) {
+    assert.equal(tryWriteAlphaJson(v, d, ctx), undefined)
+  }
+  assert.equal(
+    tryWriteAlphaJson([shared, { a: 3, b: 4 }], t.list(In), ctx),
+    '{"list":[{"in":[{"a":1,"b":2},{"a":3,"b":4}]}]}'
+  )
 })

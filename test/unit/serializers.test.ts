@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { t } from '../../src/descriptors/types'
 import { defaultSerializers, type Serializer } from '../../src/serializers'
 import { javaDouble } from '../../src/serializers/java-text'
-import { jettisonPrimitive } from '../../src/serializers/alpha-json'
+import { jettisonPrimitive } from '../../src/serializers/jettison-text'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
 const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })

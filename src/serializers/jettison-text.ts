@@ -1,0 +1,27 @@
+import { javaDouble } from './java-text'
+import { jsonString, type JsonStringStyle } from './json-string'
+import { plainDecimal } from './java-integers'
+
+const LONG_MIN = -(2n ** 63n)
+const LONG_MAX = 2n ** 63n - 1n
+
+/** Jettison writes leaf text as a JSON primitive when it reads back identically; otherwise as a string. */
+export function jettisonPrimitive(text: string): string {
+  if (text === 'true' || text === 'false') return text
+  // Most numbers: a plain decimal of up to 15 digits is a long that reads back identically.
+  if (plainDecimal(text, 15) !== null) return text
+  if (/^-?[0-9]+$/.test(text)) {
+    const n = BigInt(text)
+    if (n >= LONG_MIN && n <= LONG_MAX && n.toString() === text) return text
+  } else if (/^-?[0-9]+\.[0-9]+(E[0-9]+)?$/.test(text)) {
+    const x = Number(text)
+    if (Number.isFinite(x) && javaDouble(x) === text) return text.endsWith('.0') ? text.slice(0, -2) : text
+  }
+  return jettisonString(text)
+}
+
+const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false, escapeLineSeparators: true }
+
+export function jettisonString(s: string): string {
+  return jsonString(s, JETTISON)
+}
