@@ -13,12 +13,6 @@ export function putBytes(buf: Uint8Array, pos: number, bytes: Uint8Array): numbe
   return pos + n
 }
 
-/** A string known to be printable ASCII without '"' or '\\' (hex ids, addresses, codes). */
-export function putPlain(buf: Uint8Array, pos: number, s: string): number {
-  for (let k = 0; k < s.length; k++) buf[pos++] = s.charCodeAt(k)
-  return pos
-}
-
 /** A string as a JSON string, quotes included: at most `jsonBound(s)` bytes. */
 export function putJsonString(buf: Buffer, pos: number, s: string): number {
   buf[pos++] = 0x22

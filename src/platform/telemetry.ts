@@ -3,7 +3,7 @@ import type { CallObserver, ObservedCall } from '../invoke/ports'
 import type { MethodInfo } from '../dispatch/catalog'
 import { LinesAsBytes, type ByteLineSink, type LineSink } from '../core/line-writer'
 import { endSpan, startSpan, tracingActive } from '../core/tracing'
-import { jsonBound, putBytes, putJsonString, putMillis, putPlain, putUint } from '../core/json-bytes'
+import { jsonBound, putBytes, putJsonString, putMillis, putUint } from '../core/json-bytes'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
 export const LATENCY_BOUNDS = [
@@ -149,16 +149,14 @@ export class CallTelemetry implements CallObserver {
       this.clockBytes = Buffer.from(`{"level":"info","time":"${new Date(now).toISOString()}${this.pidPart}`)
     }
     const head = r.lineHead(call.httpMethod, call.url, call.status)
-    // The client address is formatted by the server from the socket's bytes, the code is one of the
-    // documented codes and the traceparent was validated (lower-case hex): nothing there to escape.
     const client = call.clientAddress()
     const room =
       this.clockBytes.length +
       head.length +
       r.logFields.length +
       jsonBound(call.requestId) +
-      call.code.length +
-      client.length +
+      jsonBound(call.code) +
+      jsonBound(client) +
       160
     const buf = sink.room(room)
     if (buf === null) return
@@ -166,8 +164,8 @@ export class CallTelemetry implements CallObserver {
     pos = putBytes(buf, pos, head)
     if (call.code !== '') {
       pos = putBytes(buf, pos, CODE_KEY)
-      pos = putPlain(buf, pos, call.code)
-      pos = putBytes(buf, pos, QUOTE_COMMA)
+      pos = putJsonString(buf, pos, call.code)
+      buf[pos++] = 0x2c
     }
     pos = putBytes(buf, pos, REQUEST_ID_KEY)
     pos = putJsonString(buf, pos, call.requestId)
@@ -176,10 +174,11 @@ export class CallTelemetry implements CallObserver {
     pos = putBytes(buf, pos, BYTES_OUT_KEY)
     pos = putUint(buf, pos, call.bytesOut)
     pos = putBytes(buf, pos, MS_KEY)
-    pos = putMillis(buf, pos, Math.round(elapsedMs * 1000))
+    pos = putMillis(buf, pos, Math.max(0, Math.round(elapsedMs * 1000)))
     buf[pos++] = 0x2c
     pos = putBytes(buf, pos, r.logFields)
     const tp = call.traceparent
+    // Validated or made here: lower-case hex and dashes, nothing to escape.
     if (tp !== '') {
       // version-traceid-parentid-flags: the trace id is characters 3 to 34.
       pos = putBytes(buf, pos, TRACE_ID_KEY)
@@ -187,18 +186,18 @@ export class CallTelemetry implements CallObserver {
       pos = putBytes(buf, pos, QUOTE_COMMA)
     }
     pos = putBytes(buf, pos, CLIENT_KEY)
-    pos = putPlain(buf, pos, client)
+    pos = putJsonString(buf, pos, client)
     sink.commit(putBytes(buf, pos, LINE_END))
   }
 }
 
 const EMPTY = new Uint8Array(0)
-const CODE_KEY = Buffer.from('"code":"')
+const CODE_KEY = Buffer.from('"code":')
 const QUOTE_COMMA = Buffer.from('",')
 const REQUEST_ID_KEY = Buffer.from('"requestId":')
 const BYTES_IN_KEY = Buffer.from(',"bytesIn":')
 const BYTES_OUT_KEY = Buffer.from(',"bytesOut":')
 const MS_KEY = Buffer.from(',"ms":')
 const TRACE_ID_KEY = Buffer.from('"traceId":"')
-const CLIENT_KEY = Buffer.from('"client":"')
-const LINE_END = Buffer.from('"}\n')
+const CLIENT_KEY = Buffer.from('"client":')
+const LINE_END = Buffer.from('}\n')
