@@ -25,7 +25,7 @@ const UNHANDLED = new Unhandled()
  *
  * Anything else — attributes (`@class`, `@reference`, attribute fields), `$` text, null elements,
  * Object or map slots, implicit or omitted fields, a repeated field, an input past a limit, and
- * every error — returns `undefined` (as `tryRead` says), and the caller reads the input again with
+ * every error — makes `tryReadAlphaJson` return undefined, and the caller reads the input again with
  * the element-tree reader, which knows all of XStream's forms and words every error. So what this
  * reader accepts it reads to the very value the tree reader makes, and it never has to word an error.
  */
