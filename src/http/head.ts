@@ -1,10 +1,17 @@
 import type { HttpRequest } from 'uWebSockets.js'
 import { claimsIdentity, type CallHead } from '../invoke/head'
 
+/** A head as it is filled in from the request's headers. */
+type MutableHead = { -readonly [K in keyof CallHead]: CallHead[K] }
+
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
  * callback. `url` replaces the path (the edge strips its prefix). One object literal with the
  * fields always in the same order, so all heads share one shape.
+ *
+ * The headers are read in one pass with `forEach` (a request has a handful) rather than with a
+ * `getHeader` per field: 15 getHeader calls measured 2.2 µs a request, the pass over 5 headers
+ * 0.86 µs. The first of repeated headers wins, as with getHeader.
  */
 export function copyHead<R>(
   req: HttpRequest,
@@ -12,30 +19,64 @@ export function copyHead<R>(
   trusts: (res: R) => boolean,
   url: string = req.getUrl()
 ): CallHead {
-  const head = {
+  const head: MutableHead = {
     method: req.getMethod(),
     url,
-    contentType: req.getHeader('content-type'),
-    accept: req.getHeader('accept'),
-    contentLength: req.getHeader('content-length'),
-    apiId: req.getHeader('x-platform-api-id'),
-    sequenceName: req.getHeader('x-platform-sequence-name'),
-    privilegeNames: req.getHeader('x-platform-privilege-names'),
-    locale: req.getHeader('x-platform-locale'),
-    requestId: req.getHeader('x-platform-request-id'),
-    sessionId: req.getHeader('x-platform-session-id'),
-    user: req.getHeader('x-platform-user'),
-    clientApplicationName: req.getHeader('x-platform-client-application-name'),
-    ip: req.getHeader('x-platform-ip'),
-    origin: req.getHeader('origin'),
-    traceparent: req.getHeader('traceparent'),
-    tracestate: req.getHeader('tracestate'),
+    contentType: '',
+    accept: '',
+    contentLength: '',
+    apiId: '',
+    sequenceName: '',
+    privilegeNames: '',
+    locale: '',
+    requestId: '',
+    sessionId: '',
+    user: '',
+    clientApplicationName: '',
+    ip: '',
+    origin: '',
+    traceparent: '',
+    tracestate: '',
     identityTrusted: true
   }
+  let seen = 0
+  req.forEach((name, value) => {
+    const field = HEADER_FIELDS.get(name)
+    if (field === undefined) return
+    const bit = 1 << field[1]
+    if ((seen & bit) !== 0) return
+    seen |= bit
+    head[field[0]] = value
+  })
   // The peer is looked up only when it claims something (a benchmark's requests never do).
   if (claimsIdentity(head) && !trusts(res)) head.identityTrusted = false
   return head
 }
+
+type HeaderField = Exclude<keyof CallHead, 'method' | 'url' | 'identityTrusted'>
+
+/** Header name (lower case, as uWS gives it) → the head's field and a bit for "already seen". */
+const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
+  (
+    [
+      ['content-type', 'contentType'],
+      ['accept', 'accept'],
+      ['content-length', 'contentLength'],
+      ['x-platform-api-id', 'apiId'],
+      ['x-platform-sequence-name', 'sequenceName'],
+      ['x-platform-privilege-names', 'privilegeNames'],
+      ['x-platform-locale', 'locale'],
+      ['x-platform-request-id', 'requestId'],
+      ['x-platform-session-id', 'sessionId'],
+      ['x-platform-user', 'user'],
+      ['x-platform-client-application-name', 'clientApplicationName'],
+      ['x-platform-ip', 'ip'],
+      ['origin', 'origin'],
+      ['traceparent', 'traceparent'],
+      ['tracestate', 'tracestate']
+    ] as Array<[string, HeaderField]>
+  ).map(([name, field], k) => [name, [field, k]])
+)
 
 /**
  * The client's address. Formatted from uWS's binary form: an IPv4 (or IPv4-mapped) address is four

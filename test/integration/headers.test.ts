@@ -1,5 +1,6 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { connect } from 'node:net'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
 import { PLATFORM_HEADERS } from '../../src/invoke/head'
 import { IDENTITY_HEADERS } from '../../src/core/http-names'
@@ -107,6 +108,35 @@ describe('headers, CORS and the call context', () => {
     assert.deepEqual(ctx.privilegeNames, [])
     assert.equal(ctx.privileged, false)
     assert.equal(ctx.requestId, r.headers.get('x-platform-request-id'), 'the generated id is the one the method sees')
+  })
+
+  test('a repeated header: the first one counts, in any letter case (as uWS getHeader reads)', async () => {
+    const port = Number(new URL(p.url).port)
+    // Written by hand: fetch would fold the repeated headers into one.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(
+          'POST /example/diagnostics/context HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+            'x-platform-api-id: RMC\r\nX-PLATFORM-User: first\r\nX-Platform-USER: second\r\n' +
+            'X-PLATFORM-Locale: \r\nx-platform-locale: fr_CH\r\nContent-Length: 2\r\n\r\n[]'
+        )
+      })
+      let text = ''
+      socket.on('data', (d: Buffer) => {
+        text += d.toString()
+        const end = text.indexOf('\r\n\r\n')
+        const length = /content-length: (\d+)/i.exec(text)
+        if (end >= 0 && length !== null && text.length >= end + 4 + Number(length[1])) {
+          socket.destroy()
+          resolve(text)
+        }
+      })
+      socket.on('error', reject)
+    })
+    assert.match(raw, /^HTTP\/1\.1 200 /)
+    const ctx = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>
+    assert.equal(ctx.user, 'first')
+    assert.equal(ctx.locale, null, 'the first Locale is empty: no locale')
   })
 
   test('the call context in alpha JSON (Jettison mapped lists)', async () => {
