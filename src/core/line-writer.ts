@@ -81,6 +81,12 @@ export class BatchedLineWriter implements ByteLineSink {
     if (b !== null) this.commit(this.used + b.write(line, this.used))
   }
 
+  /** A line that should not wait for the timer (a platform event): written now, after what is buffered. */
+  writeNow(line: string): void {
+    this.write(line)
+    this.flushAsync()
+  }
+
   /** Writes what is buffered now, blocking (at exit, and when a test wants the lines). */
   flushSync(): void {
     // Even with an asynchronous write in progress: each chunk holds whole lines, and at exit the
@@ -141,6 +147,17 @@ export class BatchedLineWriter implements ByteLineSink {
       }
     })
   }
+}
+
+let stdoutWriter: BatchedLineWriter | null = null
+
+/**
+ * The process's one writer to stdout. Everything written to fd 1 goes through it: a second writer
+ * (pino's own destination, say) could land a line inside one of these 64 KiB writes, which a pipe
+ * does not keep whole when it fills up.
+ */
+export function stdoutLines(): BatchedLineWriter {
+  return (stdoutWriter ??= new BatchedLineWriter(1))
 }
 
 function flush(w: BatchedLineWriter): void {
