@@ -1,13 +1,10 @@
 import type { HttpRequest } from 'uWebSockets.js'
-import { claimsIdentity, type CallHead } from '../invoke/head'
-
-/** A head as it is filled in from the request's headers. */
-type MutableHead = { -readonly [K in keyof CallHead]: CallHead[K] }
+import { blankHead, claimsIdentity, type CallHead } from '../invoke/head'
 
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
- * callback. `url` replaces the path (the edge strips its prefix). One object literal with the
- * fields always in the same order, so all heads share one shape.
+ * callback. `url` replaces the path (the edge strips its prefix). Every head starts as
+ * `blankHead`'s one object literal, so all heads share one shape.
  *
  * The headers are read in one pass with `forEach` (a request has a handful) rather than with a
  * `getHeader` per field: 15 getHeader calls measured 2.2 µs a request, the pass over 5 headers
@@ -19,26 +16,7 @@ export function copyHead<R>(
   trusts: (res: R) => boolean,
   url: string = req.getUrl()
 ): CallHead {
-  const head: MutableHead = {
-    method: req.getMethod(),
-    url,
-    contentType: '',
-    accept: '',
-    contentLength: '',
-    apiId: '',
-    sequenceName: '',
-    privilegeNames: '',
-    locale: '',
-    requestId: '',
-    sessionId: '',
-    user: '',
-    clientApplicationName: '',
-    ip: '',
-    origin: '',
-    traceparent: '',
-    tracestate: '',
-    identityTrusted: true
-  }
+  const head = blankHead(req.getMethod(), url)
   let seen = 0
   req.forEach((name, value) => {
     const field = HEADER_FIELDS.get(name)

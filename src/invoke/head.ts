@@ -30,6 +30,33 @@ export interface CallHead {
   readonly identityTrusted: boolean
 }
 
+/** A head as an adapter fills it in. */
+export type MutableHead = { -readonly [K in keyof CallHead]: CallHead[K] }
+
+/** A head with no headers: every field '' and identity trusted (nothing is claimed). */
+export function blankHead(method: string, url: string): MutableHead {
+  return {
+    method,
+    url,
+    contentType: '',
+    accept: '',
+    contentLength: '',
+    apiId: '',
+    sequenceName: '',
+    privilegeNames: '',
+    locale: '',
+    requestId: '',
+    sessionId: '',
+    user: '',
+    clientApplicationName: '',
+    ip: '',
+    origin: '',
+    traceparent: '',
+    tracestate: '',
+    identityTrusted: true
+  }
+}
+
 /** Whether a head carries any identity or privilege header. */
 export function claimsIdentity(h: CallHead): boolean {
   return h.ip !== '' || h.user !== '' || h.sessionId !== '' || h.clientApplicationName !== '' || h.privilegeNames !== ''

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { planCall, isRefusal, type CallPlan, type Refusal } from '../../../src/invoke/plan'
 import { BodyReader } from '../../../src/invoke/body'
 import { parseRoute } from '../../../src/invoke/route'
-import { splitNames, type CallHead } from '../../../src/invoke/head'
+import { blankHead, splitNames, type CallHead } from '../../../src/invoke/head'
 import { Pipeline, Invocation } from '../../../src/invoke/invoke'
 import type { Answer } from '../../../src/invoke/answer'
 import type { Backend, Backends, BodySink, HttpPort, Preparer } from '../../../src/invoke/ports'
@@ -22,24 +22,9 @@ const config = defaultConfig().gateway
 
 function head(over: Partial<CallHead> = {}): CallHead {
   return {
-    method: 'post',
-    url: '/example/calculator/multiply',
+    ...blankHead('post', '/example/calculator/multiply'),
     contentType: 'application/json',
-    accept: '',
     contentLength: '13',
-    apiId: '',
-    sequenceName: '',
-    privilegeNames: '',
-    locale: '',
-    requestId: '',
-    sessionId: '',
-    user: '',
-    clientApplicationName: '',
-    ip: '',
-    origin: '',
-    traceparent: '',
-    tracestate: '',
-    identityTrusted: true,
     ...over
   }
 }
