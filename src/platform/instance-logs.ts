@@ -21,9 +21,10 @@ export interface InstanceLogOptions {
   files: number
 }
 
-/** File names keep letters, digits and . _ @ # - of an instance id (name@version#generation.k). */
+/** How long an instance's output is gathered before one append. */
 const FLUSH_MS = 50
 
+/** File names keep letters, digits and . _ @ # - of an instance id (name@version#generation.k). */
 function fileName(id: string): string {
   return `${id.replace(/[^A-Za-z0-9._@#-]/g, '_')}.log`
 }
