@@ -2,7 +2,7 @@ import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } 
 import { decodeJsonString, latin1 } from '../json/parse'
 import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
-import { parseScalar, parseXStreamDate, scalarText, xstreamDate } from './java-text'
+import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate } from './java-text'
 import { jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AlphaContext,
@@ -249,7 +249,7 @@ class DirectWriter {
     if (typeof v === 'object' && v !== null && this.seen.has(v)) throw UNHANDLED
     switch (d.kind) {
       case 'scalar':
-        return jettisonPrimitive(scalarText(d.type, v))
+        return jettisonPrimitive(xstreamScalarText(d.type, v))
       case 'date':
         if (!(v instanceof Date)) throw UNHANDLED
         return jettisonPrimitive(xstreamDate(v))

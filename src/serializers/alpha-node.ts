@@ -12,7 +12,7 @@ import {
   LocalDate
 } from '../descriptors/types'
 import { ValueError, rethrowAt } from './errors'
-import { kindOf, parseScalar, scalarText, javaMapEntries, xstreamDate, parseXStreamDate } from './java-text'
+import { kindOf, parseScalar, xstreamScalarText, javaMapEntries, xstreamDate, parseXStreamDate } from './java-text'
 
 /**
  * The XStream element model the alpha family writes and reads. XStream produces a tree of
@@ -93,10 +93,35 @@ export function alphaTypeName(d: Descriptor, ctx: AlphaContext): string {
   }
 }
 
+/**
+ * The name of an array's component class before "-array". XStream uses the alias of the component
+ * class itself, not of its default implementation (asked of XStream 1.4.20 through the oracle):
+ * List[] is list-array but ArrayList[] java.util.ArrayList-array; Map[] map-array, HashMap[]
+ * java.util.HashMap-array; String[] string-array, Date[] date-array; boxed numbers keep their class
+ * name (java.lang.Integer-array).
+ */
 function componentName(d: Descriptor, ctx: AlphaContext): string {
-  if (d.kind === 'scalar') return d.type === d.type.toLowerCase() ? d.type : ctx.naming.className(javaClassName(d))
-  if (d.kind === 'object' || d.kind === 'any' || d.kind === 'array') return alphaTypeName(d, ctx)
-  return ctx.naming.className(javaClassName(d))
+  switch (d.kind) {
+    case 'scalar':
+      if (d.type === 'String') return 'string'
+      return d.type === d.type.toLowerCase() ? d.type : ctx.naming.className(javaClassName(d))
+    case 'date':
+      return 'date'
+    case 'list':
+      if (d.className === 'java.util.List') return 'list'
+      if (d.className === 'java.util.LinkedList') return 'linked-list'
+      return ctx.naming.className(d.className)
+    case 'map':
+      if (d.className === 'java.util.Map') return 'map'
+      if (d.className === 'java.util.LinkedHashMap') return 'linked-hash-map'
+      return ctx.naming.className(d.className)
+    case 'object':
+    case 'any':
+    case 'array':
+      return alphaTypeName(d, ctx)
+    default:
+      return ctx.naming.className(javaClassName(d))
+  }
 }
 
 /** The runtime class XStream assumes for a declared type when no class attribute says otherwise. */
@@ -157,7 +182,7 @@ class Writer {
     }
     switch (runtime.kind) {
       case 'scalar':
-        return leaf(name, attrs, scalarText(runtime.type, v), parent)
+        return leaf(name, attrs, xstreamScalarText(runtime.type, v), parent)
       case 'date':
         if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
         return leaf(name, attrs, xstreamDate(v), parent)
@@ -233,13 +258,16 @@ class Writer {
       try {
         if (f.attribute) {
           if (f.type.kind !== 'scalar') throw new ValueError('only scalars can be attributes')
-          attrs.push([naming.field(f.alias ?? f.name), scalarText(f.type.type, fv)])
+          attrs.push([naming.field(f.alias ?? f.name), xstreamScalarText(f.type.type, fv)])
         } else if (f.implicit !== undefined && f.type.kind === 'list') {
           const items = fv instanceof Typed ? fv.value : fv
           if (!Array.isArray(items)) throw new ValueError(`expected a list, got ${kindOf(items)}`)
           for (let k = 0; k < items.length; k++) {
             try {
-              node.children.push(this.node(items[k], f.type.item, f.implicit, node))
+              // XStream codes the item name like a field's (_ → __); a null item is <null/>.
+              const item = items[k] instanceof Typed ? (items[k] as Typed).value : items[k]
+              const itemName = item === null || item === undefined ? null : naming.field(f.implicit)
+              node.children.push(this.node(items[k], f.type.item, itemName, node))
             } catch (err) {
               rethrowAt(err, k)
             }
@@ -536,7 +564,7 @@ export function fieldsByElement(d: ObjectDescriptor, naming: AlphaNaming): Map<s
     index = new Map()
     for (const f of d.fields) {
       if (f.attribute) continue
-      index.set(f.implicit ?? naming.field(f.alias ?? f.name), f)
+      index.set(naming.field(f.implicit ?? f.alias ?? f.name), f)
     }
     byNaming.set(naming, index)
   }

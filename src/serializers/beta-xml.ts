@@ -13,9 +13,13 @@ const ALL_WS = /^[\t\n\r ]*$/
 
 const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
-/** The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus 's'. */
+/**
+ * The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus
+ * 's', and an array of a primitive keeps the primitive's name (int[] is <ints>, Integer[] <Integers>).
+ */
 export function betaRootName(d: Descriptor): string {
-  if (d.kind === 'array') return `${betaRootName(d.item)}s`
+  if (d.kind === 'array')
+    return d.item.kind === 'scalar' && BOXED[d.item.type] !== undefined ? `${d.item.type}s` : `${betaRootName(d.item)}s`
   // Primitives travel boxed: an int is written as <Integer>.
   return simpleName(javaClassName(d.kind === 'scalar' ? (BOXED[d.type] ?? d) : d))
 }

@@ -1,6 +1,6 @@
 import type { ScalarType } from '../descriptors/types'
 import { ValueError } from './errors'
-import { xstreamInt, xstreamLong } from './java-integers'
+import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 
 const INT_MIN = -2147483648
 const INT_MAX = 2147483647
@@ -20,6 +20,12 @@ export function javaDouble(x: number): string {
   }
   const [mantissa, exponent] = x.toExponential().split('e') as [string, string]
   return `${mantissa.includes('.') ? mantissa : mantissa + '.0'}E${exponent.startsWith('+') ? exponent.slice(1) : exponent}`
+}
+
+/** Text of a scalar value as XStream's converters write it: as toString, but a NUL char is "" (CharConverter). */
+export function xstreamScalarText(type: ScalarType, value: unknown): string {
+  if (value === '\u0000' && (type === 'char' || type === 'Character')) return ''
+  return scalarText(type, value)
 }
 
 /** Text of a scalar value the way Java's toString writes it. */
@@ -90,9 +96,38 @@ export function parseJavaInteger(text: string, type: 'int' | 'long', decode = fa
   return value
 }
 
+const HEX_FLOATING = /^([-+]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([-+]?[0-9]+)[fFdD]?$/
+
+/**
+ * Reads a number as Java's Double.parseDouble does: surrounding characters up to U+0020 trimmed
+ * (String.trim), an optional f/F/d/D suffix, and hexadecimal floating point (0x1.8p1 is 3.0).
+ */
 export function parseJavaDouble(text: string): number {
-  if (!FLOATING.test(text)) throw new ValueError(`'${text}' is not a number`)
-  return Number(text.replace(/[fFdD]$/, ''))
+  const trimmed = javaTrim(text)
+  if (FLOATING.test(trimmed)) return Number(trimmed.replace(/[fFdD]$/, ''))
+  const hex = HEX_FLOATING.exec(trimmed)
+  if (hex === null || hex[2]! + (hex[3] ?? '') === '') throw new ValueError(`'${text}' is not a number`)
+  const [, sign, whole, fraction = '', exponent] = hex as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string
+  ]
+  // BigInt to Number rounds to nearest even; the power of two is applied in steps that stay exact.
+  let x = Number(BigInt(`0x0${whole}${fraction}`))
+  let e = Number(exponent) - 4 * fraction.length
+  while (e > 0 && x !== 0 && Number.isFinite(x)) {
+    const k = Math.min(e, 1000)
+    x *= 2 ** k
+    e -= k
+  }
+  while (e < 0 && x !== 0) {
+    const k = Math.max(e, -1000)
+    x *= 2 ** k
+    e -= k
+  }
+  return sign === '-' ? -x : x
 }
 
 /** Parses scalar text into the value of `type` (the element text of XML, the leaf text of JSON). */
@@ -108,10 +143,21 @@ export function parseScalar(type: ScalarType, text: string, decodeInts = false):
     case 'Double':
       return parseJavaDouble(text)
     case 'boolean':
-    case 'Boolean':
-      return text.toLowerCase() === 'true'
+    case 'Boolean': {
+      // XStream: Boolean.valueOf (true ignoring case, anything else false).
+      if (decodeInts) return text.toLowerCase() === 'true'
+      // Jackson: true, True or TRUE (false likewise) after String.trim; anything else is refused.
+      const t = javaTrim(text)
+      if (t === 'true' || t === 'True' || t === 'TRUE') return true
+      if (t === 'false' || t === 'False' || t === 'FALSE') return false
+      throw new ValueError(`'${text.slice(0, 40)}' is not a boolean (only "true" or "false")`)
+    }
     case 'char':
     case 'Character':
+      // XStream's CharConverter: "" is NUL, otherwise the first UTF-16 unit (charAt(0)), the rest ignored.
+      if (decodeInts) return text === '' ? '\u0000' : text[0]!
+      // Jackson: an empty text is null for Character, NUL for char.
+      if (text === '') return type === 'Character' ? null : '\u0000'
       if ([...text].length !== 1) throw new ValueError(`expected one character, got '${text.slice(0, 40)}'`)
       return text
     case 'String':
@@ -160,15 +206,55 @@ export function javaMapEntries(v: unknown, className: string): Array<[string, un
 
 const pad2 = (n: number): string => String(n).padStart(2, '0')
 
-/** XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5). */
+const DAY = 86_400_000
+/** 1582-10-15T00:00Z: before it, java.util.GregorianCalendar (behind XStream's date format) counts Julian dates. */
+const GREGORIAN_CUTOVER = -12_219_292_800_000
+
+/** A day number from the epoch as a Julian calendar date (through the Julian Day Number). */
+function julianDate(epochDay: number): [number, number, number] {
+  const c = epochDay + 2440588 + 32082
+  const d = Math.floor((4 * c + 3) / 1461)
+  const e = c - Math.floor((1461 * d) / 4)
+  const m = Math.floor((5 * e + 2) / 153)
+  return [d - 4800 + Math.floor(m / 10), m + 3 - 12 * Math.floor(m / 10), e - Math.floor((153 * m + 2) / 5) + 1]
+}
+
+function julianEpochDay(y: number, mo: number, d: number): number {
+  const a = Math.floor((14 - mo) / 12)
+  const yy = y + 4800 - a
+  const mm = mo + 12 * a - 3
+  return d + Math.floor((153 * mm + 2) / 5) + 365 * yy + Math.floor(yy / 4) - 32083 - 2440588
+}
+
+/**
+ * XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5);
+ * dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as GregorianCalendar does.
+ */
 export function xstreamDate(d: Date): string {
-  if (Number.isNaN(d.getTime())) throw new ValueError('invalid Date')
-  return `${String(d.getUTCFullYear()).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
+  const ms = d.getTime()
+  if (Number.isNaN(ms)) throw new ValueError('invalid Date')
+  let [y, mo, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]
+  if (ms < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(ms / DAY))
+  return `${String(y).padStart(4, '0')}-${pad2(mo)}-${pad2(day)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
 }
 
 export function parseXStreamDate(text: string): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))? (UTC|GMT|Z)$/.exec(text)
   if (m === null) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
-  const [, y, mo, d, h, mi, s, ms] = m
-  return new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms ?? 0)))
+  const [y, mo, d, h, mi, s, ms] = m.slice(1, 8).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
+  const gregorian = Date.UTC(y, mo - 1, d) + time
+  const date = new Date(gregorian)
+  // Years 0-99 are years of the first century, not 1900 + year.
+  if (y < 100) date.setUTCFullYear(y, mo - 1, d)
+  if (date.getTime() >= GREGORIAN_CUTOVER) return date
+  return new Date(julianEpochDay(y, mo, d) * DAY + time)
 }

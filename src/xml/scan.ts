@@ -312,11 +312,21 @@ export function scanXml(b: Uint8Array, h: XmlHandler, maxDepth = DEFAULT_MAX_XML
  * references. With `xml10`, a reference to a code point outside XML 1.0's Char is refused, as
  * Woodstox refuses it.
  */
-export function decodeText(b: Uint8Array, start: number, end: number, hasRefs: boolean, xml10 = false): string {
+export function decodeText(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  hasRefs: boolean,
+  xml10 = false,
+  attribute = false
+): string {
   // XML 1.0 section 2.11: CRLF and lone CR are read as LF; a CR written as &#xd; survives.
-  const raw = Buffer.from(b.buffer, b.byteOffset + start, end - start)
+  let raw = Buffer.from(b.buffer, b.byteOffset + start, end - start)
     .toString('utf8')
     .replace(/\r\n?/g, '\n')
+  // Attribute-value normalisation (section 3.3.3): literal whitespace becomes a space, before
+  // references are replaced, so that a &#xd; or &#9; written by the writer survives.
+  if (attribute) raw = raw.replace(/[\t\n]/g, ' ')
   if (!hasRefs) return raw
   return raw.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (_m, ref: string) => {
     if (ref.charCodeAt(0) !== 0x23) return PREDEFINED_ENTITIES[ref]!

@@ -34,11 +34,7 @@ class TreeBuilder implements XmlHandler {
           hasRef = true
           break
         }
-      // Attribute-value normalisation (XML 1.0 section 3.3.3): literal whitespace becomes a space.
-      attributes.push([
-        utf8(b, attrs[k]!, attrs[k + 1]!),
-        decodeText(b, v0, v1, hasRef, this.xml10).replace(/[\t\n\r]/g, ' ')
-      ])
+      attributes.push([utf8(b, attrs[k]!, attrs[k + 1]!), decodeText(b, v0, v1, hasRef, this.xml10, true)])
     }
     const el: XmlElement = { name: utf8(b, nameStart, nameEnd), attributes, children: [], text: '' }
     const parent = this.stack[this.stack.length - 1]
