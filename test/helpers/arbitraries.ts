@@ -23,6 +23,10 @@ export interface Profile {
   nestedLists: boolean
   /** Map keys must be XML names. */
   xmlKeys: boolean
+  /** Strings, characters and map keys from these instead of the default generators (the oracle's). */
+  text?: fc.Arbitrary<string>
+  char1?: fc.Arbitrary<string>
+  key?: fc.Arbitrary<string>
 }
 
 const noSurrogate = (c: string): boolean => !/[\ud800-\udfff]/.test(c)
@@ -145,7 +149,7 @@ const INT32 = fc.integer({ min: -2147483648, max: 2147483647 })
 const LONG = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
 
 export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitrary<unknown> {
-  const str = fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => [...s].every(p.char))
+  const str = p.text ?? fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => [...s].every(p.char))
   const withNull = (a: fc.Arbitrary<unknown>, nullable: boolean): fc.Arbitrary<unknown> =>
     nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: a }) : a
   switch (d.kind) {
@@ -167,7 +171,10 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
           return withNull(fc.boolean(), nullable)
         case 'char':
         case 'Character':
-          return withNull(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }).filter(p.char), nullable)
+          return withNull(
+            p.char1 ?? fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }).filter(p.char),
+            nullable
+          )
         default:
           return withNull(str, nullable)
       }
@@ -198,9 +205,11 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
       return withNull(items, true)
     }
     case 'map': {
-      const key = p.xmlKeys
-        ? fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/)
-        : fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => [...s].every(p.char))
+      const key =
+        p.key ??
+        (p.xmlKeys
+          ? fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/)
+          : fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => [...s].every(p.char)))
       // Map values are collection items too: null ones follow the nullItems rule.
       const value = valueArb(d.value, p, false).filter((x) => p.nullItems || x !== null)
       return withNull(

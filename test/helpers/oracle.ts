@@ -1,0 +1,210 @@
+// The client of test/oracle/Oracle.java, the real Java serializers running as a process of their own
+// (scripts/ensure-oracle.sh installs the JDK and Debian's jars when missing and compiles the oracle).
+// Values cross as JSON in one agreed form (see Oracle.java): this module turns descriptors into the
+// oracle's type specs and our values into that form, so Java's answers compare with ours as data.
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { join } from 'node:path'
+import { Typed, type Descriptor, type ObjectDescriptor } from '../../src/descriptors/types'
+import { hashMapOrder } from '../../src/serializers/java-text'
+
+const ROOT = join(__dirname, '..', '..', '..')
+
+/** The setups the oracle builds (Oracle.java `setups`). */
+export type Setup = 'alphaXml' | 'alphaJson' | 'alphaXml+aliases' | 'alphaJson+aliases' | 'betaXml' | 'betaJson'
+/** The alpha JSON setups as XStream 1.4.21 reads root collections (NOTES.md, "VERSION TRAP"). */
+export type Variant = 'alphaJson~1.4.21' | 'alphaJson+aliases~1.4.21'
+export const SETUPS: readonly Setup[] = [
+  'alphaXml',
+  'alphaJson',
+  'alphaXml+aliases',
+  'alphaJson+aliases',
+  'betaXml',
+  'betaJson'
+]
+
+export type Spec =
+  | { k: string }
+  | { k: 'object'; c: string; f: Array<{ n: string; t: Spec }> }
+  | { k: 'list' | 'map'; c: string; i: Spec }
+  | { k: 'array'; i: Spec }
+
+export type Wire = null | number | string | boolean | Wire[] | { [k: string]: Wire }
+
+export type Request =
+  | { op: 'write'; setup: Setup; type: Spec; value: Wire }
+  | { op: 'read'; setup: Setup | Variant; type: Spec; text: string }
+  | { op: 'compile'; sources: Record<string, string>; aliases: Record<string, string> }
+  | { op: 'versions' }
+
+export interface Answer {
+  text?: string
+  value?: Wire
+  error?: string
+  message?: string
+  classes?: number
+  java?: string
+  xstream?: string
+  jackson?: string
+}
+
+export function specOf(d: Descriptor): Spec {
+  switch (d.kind) {
+    case 'scalar':
+      return { k: d.type }
+    case 'date':
+      return { k: 'Date' }
+    case 'object':
+      return { k: 'object', c: d.className, f: d.fields.map((f) => ({ n: f.name, t: specOf(f.type) })) }
+    case 'list':
+    case 'map':
+      return { k: d.kind, c: d.className, i: specOf(d.kind === 'list' ? d.item : d.value) }
+    case 'array':
+      return { k: 'array', i: specOf(d.item) }
+    default:
+      throw new Error(`the oracle takes no ${d.kind}`)
+  }
+}
+
+const f64 = new Float64Array(1)
+const u64 = new BigUint64Array(f64.buffer)
+
+/** Double.doubleToLongBits as 16 hex digits (every NaN is Java's one NaN). */
+export function doubleBits(x: number): string {
+  if (Number.isNaN(x)) return '7ff8000000000000'
+  f64[0] = x
+  return u64[0]!.toString(16).padStart(16, '0')
+}
+
+/**
+ * A value of ours in the oracle's form. `hashOrder` puts HashMap entries in Java's iteration order
+ * (what Java builds from them then iterates the same way); comparisons sort them instead.
+ */
+export function toWire(v: unknown, d: Descriptor): Wire {
+  const x = v instanceof Typed ? v.value : v
+  if (x === null || x === undefined) return null
+  switch (d.kind) {
+    case 'scalar':
+      if (typeof x === 'bigint') return x.toString()
+      if (typeof x === 'number') return d.type === 'double' || d.type === 'Double' ? doubleBits(x) : x === 0 ? 0 : x
+      if (typeof x === 'string' || typeof x === 'boolean') return x
+      return { '!class': `js ${typeof x}` }
+    case 'date':
+      return x instanceof Date ? x.getTime() : { '!class': 'js non-Date' }
+    case 'object': {
+      const o = x as Record<string, unknown>
+      return Object.fromEntries(d.fields.map((f) => [f.name, toWire(o[f.name], f.type)]))
+    }
+    case 'list':
+    case 'array':
+      return Array.isArray(x) ? x.map((i) => toWire(i, d.item)) : { '!class': 'js non-array' }
+    case 'map': {
+      if (!(x instanceof Map)) return { '!class': 'js non-Map' }
+      const m = x as Map<string, unknown>
+      const keys = d.className === 'java.util.LinkedHashMap' ? [...m.keys()] : hashMapOrder([...m.keys()])
+      return keys.map((k) => [k, toWire(m.get(k), d.value)])
+    }
+    default:
+      return { '!class': d.kind }
+  }
+}
+
+/** The wire form with HashMap entries sorted by key, for comparing values whatever their order. */
+export function canonWire(w: Wire, d: Descriptor): Wire {
+  if (w === null || typeof w !== 'object' || (!Array.isArray(w) && '!class' in w)) return w
+  switch (d.kind) {
+    case 'object': {
+      const o = w as Record<string, Wire>
+      return Object.fromEntries(d.fields.map((f) => [f.name, canonWire(o[f.name] ?? null, f.type)]))
+    }
+    case 'list':
+    case 'array':
+      return (w as Wire[]).map((i) => canonWire(i, d.item))
+    case 'map': {
+      const entries = (w as Array<[string, Wire]>).map(([k, i]) => [k, canonWire(i, d.value)] as [string, Wire])
+      if (d.className !== 'java.util.LinkedHashMap') entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      return entries
+    }
+    default:
+      return w
+  }
+}
+
+/** Every class a descriptor reaches (superclasses are found through `parents`). */
+export function classesOf(d: Descriptor, into = new Map<string, ObjectDescriptor>()): Map<string, ObjectDescriptor> {
+  switch (d.kind) {
+    case 'object':
+      if (!into.has(d.className)) {
+        into.set(d.className, d)
+        for (const f of d.fields) classesOf(f.type, into)
+      }
+      break
+    case 'list':
+    case 'array':
+      classesOf(d.item, into)
+      break
+    case 'map':
+      classesOf(d.value, into)
+      break
+    default:
+      break
+  }
+  return into
+}
+
+/** The running oracle. Requests are answered in order, one line each. */
+export class Oracle {
+  private readonly waiting: Array<{ resolve: (a: Answer) => void; reject: (e: Error) => void }> = []
+  private exited: Error | null = null
+  private stderr = ''
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const w = this.waiting.shift()
+      if (w !== undefined) w.resolve(JSON.parse(line) as Answer)
+    })
+    child.stderr.on('data', (b: Buffer) => {
+      this.stderr = (this.stderr + b.toString()).slice(-4000)
+    })
+    child.on('exit', (code, signal) => {
+      this.exited = new Error(`the Java oracle exited (${code ?? signal}): ${this.stderr}`)
+      for (const w of this.waiting.splice(0)) w.reject(this.exited)
+    })
+  }
+
+  /** Installs what is missing (JDK, Debian's jars), compiles the oracle and starts it. */
+  static start(): Oracle {
+    const cp = execFileSync('bash', [join(ROOT, 'scripts', 'ensure-oracle.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit']
+    }).trim()
+    const child = spawn('java', ['-Xss8m', '-XX:+UseSerialGC', '-cp', cp, 'Oracle'], { stdio: 'pipe' })
+    return new Oracle(child)
+  }
+
+  ask(request: Request): Promise<Answer> {
+    return this.send(request)
+  }
+
+  async batch(requests: Request[]): Promise<Answer[]> {
+    const a = await this.send({ op: 'batch', requests })
+    return (a as { results: Answer[] }).results
+  }
+
+  private send(request: object): Promise<Answer> {
+    if (this.exited !== null) return Promise.reject(this.exited)
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject })
+      this.child.stdin.write(`${JSON.stringify(request)}\n`)
+    })
+  }
+
+  async close(): Promise<void> {
+    if (this.exited !== null) return
+    const done = new Promise<void>((resolve) => this.child.once('exit', () => resolve()))
+    this.child.stdin.end()
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000)
+    await done
+    clearTimeout(timer)
+  }
+}
