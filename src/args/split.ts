@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer'
-import { splitJsonArray, validateJsonDocument } from '../json/scan'
+import { skipBom, splitJsonArray, validateJsonDocument } from '../json/scan'
 import { DEFAULT_MAX_DEPTH } from '../core/limits'
 import { PARAM_ARRAY, type ApiMode, type BodyFormat } from '../core/vocabulary'
 import { scanXml, XmlSyntaxError, type XmlHandler } from '../xml/scan'
@@ -23,11 +23,12 @@ export function splitArguments(
     if (format === 'json') {
       if (mode === 'RMC') return splitJsonArray(body, maxDepth)
       validateJsonDocument(body, maxDepth)
-      return [0, body.length]
+      // A BOM belongs to the body's encoding, not to the argument (Java's readers of a String refuse it).
+      return [skipBom(body), body.length]
     }
     if (mode === 'RMC') return splitParamArray(body, maxDepth)
     scanXml(body, IGNORE, maxDepth)
-    return [0, body.length]
+    return [skipBom(body), body.length]
   } catch (err) {
     if (err instanceof SyntaxErrorAt) {
       throw new GatewayError('MALFORMED_BODY', `malformed ${format === 'json' ? 'JSON' : 'XML'} body: ${err.message}`)

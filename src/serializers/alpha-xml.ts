@@ -103,7 +103,7 @@ export function createAlphaXmlSerializer(
       return renderAlphaXml(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      return fromAlphaNode(fromElement(parseXml(bytes, limits)), type, ctx)
+      return fromAlphaNode(fromElement(parseXml(bytes, limits, false, ['1.0'])), type, ctx)
     }
   }
 }

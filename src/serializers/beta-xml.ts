@@ -236,7 +236,7 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       return w.out.join('')
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true)
+      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true, ['1.0', '1.1'])
       if (root.name === 'null' && root.children.length === 0 && isNullable(type)) return null
       // Jackson's XML parser drops whitespace-only text of the root element (XmlTokenStream._allWs):
       // <String> </String> reads as "", while a field keeps its spaces.

@@ -137,7 +137,7 @@ function scanComment(b: Uint8Array, i: number): number {
 }
 
 /** i points after '<?'; returns the index after '?>'. */
-function scanPi(b: Uint8Array, i: number, allowDeclaration: boolean): number {
+function scanPi(b: Uint8Array, i: number, allowDeclaration: boolean, versions: readonly string[] | null): number {
   const nameEnd = scanName(b, i)
   const isDecl =
     nameEnd - i === 3 && (b[i]! | 0x20) === 0x78 && (b[i + 1]! | 0x20) === 0x6d && (b[i + 2]! | 0x20) === 0x6c
@@ -146,6 +146,9 @@ function scanPi(b: Uint8Array, i: number, allowDeclaration: boolean): number {
   if (end < 0) throw new XmlSyntaxError('unterminated processing instruction', i)
   if (isDecl) {
     const decl = Buffer.from(b.buffer, b.byteOffset + nameEnd, end - nameEnd).toString('latin1')
+    const version = /version\s*=\s*["']([^"']*)["']/.exec(decl)?.[1]
+    if (versions !== null && version !== undefined && !versions.includes(version))
+      throw new XmlSyntaxError(`XML version '${version}' is not read here (only ${versions.join(' or ')})`, i)
     const enc = /encoding\s*=\s*["']([^"']*)["']/.exec(decl)
     if (enc !== null && !/^utf-?8$/i.test(enc[1]!))
       throw new XmlSyntaxError(`encoding '${enc[1]}' is not accepted, only UTF-8`, i)
@@ -174,7 +177,12 @@ function checkText(b: Uint8Array, i: number, end: number): boolean {
  * Scans a whole document and reports its structure to `h`. Throws XmlSyntaxError at the first
  * violation. Returns the offset after the root element.
  */
-export function scanXml(b: Uint8Array, h: XmlHandler, maxDepth = DEFAULT_MAX_XML_DEPTH): number {
+export function scanXml(
+  b: Uint8Array,
+  h: XmlHandler,
+  maxDepth = DEFAULT_MAX_XML_DEPTH,
+  versions: readonly string[] | null = null
+): number {
   const n = b.length
   let i = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0
   const docStart = i
@@ -221,7 +229,7 @@ export function scanXml(b: Uint8Array, h: XmlHandler, maxDepth = DEFAULT_MAX_XML
       throw new XmlSyntaxError('markup declarations are not accepted', i)
     }
     if (d === QMARK) {
-      i = scanPi(b, i + 2, i === docStart)
+      i = scanPi(b, i + 2, i === docStart, versions)
       continue
     }
     if (d === SLASH) {

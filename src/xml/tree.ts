@@ -70,10 +70,16 @@ function utf8(b: Uint8Array, start: number, end: number): string {
 /**
  * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
  * character references outside XML 1.0's Char, as Woodstox does; without it they are read as
- * XStream's XPP3 reads them.
+ * XStream's XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
+ * Woodstox 1.0 and 1.1).
  */
-export function parseXml(b: Uint8Array, limits: ReadLimits = DEFAULT_READ_LIMITS, xml10 = false): XmlElement {
+export function parseXml(
+  b: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  xml10 = false,
+  versions: readonly string[] | null = null
+): XmlElement {
   const builder = new TreeBuilder(b, limits, xml10)
-  scanXml(b, builder, limits.maxDepth)
+  scanXml(b, builder, limits.maxDepth, versions)
   return builder.root!
 }

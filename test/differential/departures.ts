@@ -166,20 +166,6 @@ export const OPEN: readonly Departure[] = [
       /"kind":"(list|array|map)"[^{}]*"(item|value)":\{"kind":"(list|array|map)"/.test(shape(c))
   },
   {
-    id: 'xpp3-xml-1.1',
-    why: 'XPP3 refuses an XML declaration other than version 1.0 (StreamException); our scanner takes any version.',
-    applies: (c) =>
-      c.setup.startsWith('alphaXml') &&
-      c.direction === 'notation' &&
-      /^<\?xml version="1\.1"/.test(c.input ?? '') &&
-      c.java.error !== undefined
-  },
-  {
-    id: 'byte-order-mark-in-json',
-    why: 'Jettison and Jackson, reading a String, refuse a leading U+FEFF; we skip it.',
-    applies: (c) => c.direction === 'notation' && (c.input ?? '').startsWith('\ufeff') && c.java.error !== undefined
-  },
-  {
     id: 'xstream-implicit-null-item',
     why:
       "XStream writes a null item of an implicit collection as <null/> and reads it into one of the class's implicit " +
