@@ -3,7 +3,7 @@ import { decodeJsonString, latin1 } from '../json/parse'
 import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
 import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate } from './java-text'
-import { jettisonPrimitive, jettisonString } from './jettison-text'
+import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AlphaContext,
   alphaTypeName,
@@ -94,7 +94,7 @@ class DirectReader {
     }
     if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) {
       this.i = scanNumber(b, start)
-      return latin1(b, start, this.i)
+      return jettisonNumberText(latin1(b, start, this.i))
     }
     if (this.word('true')) return 'true'
     if (this.word('false')) return 'false'

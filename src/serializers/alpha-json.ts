@@ -5,7 +5,7 @@ import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
 import { tryReadAlphaJson, tryWriteAlphaJson } from './alpha-json-direct'
-import { jettisonPrimitive, jettisonString } from './jettison-text'
+import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AliasMap,
   type AlphaContext,
@@ -68,7 +68,7 @@ function leafText(v: JsonNode): string | null {
     case 'bool':
       return v.v ? 'true' : 'false'
     case 'num':
-      return v.text
+      return jettisonNumberText(v.text)
     case 'str':
       return v.v
     default:

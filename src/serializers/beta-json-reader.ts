@@ -339,6 +339,11 @@ class Reader {
           return +text
         case 'String':
           return text
+        case 'boolean':
+        case 'Boolean':
+          // Jackson coerces an integer to a boolean: 0 is false, any other true.
+          if (this.integral) return !/^-?0$/.test(text)
+          return this.cannot(d, c)
         default:
           return this.cannot(d, c)
       }

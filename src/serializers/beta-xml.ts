@@ -18,8 +18,13 @@ const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
  * 's', and an array of a primitive keeps the primitive's name (int[] is <ints>, Integer[] <Integers>).
  */
 export function betaRootName(d: Descriptor): string {
-  if (d.kind === 'array')
-    return d.item.kind === 'scalar' && BOXED[d.item.type] !== undefined ? `${d.item.type}s` : `${betaRootName(d.item)}s`
+  if (d.kind === 'array') {
+    const item = d.item
+    if (item.kind === 'scalar' && BOXED[item.type] !== undefined) return `${item.type}s`
+    // The component class is the declared one: Map[] is <Maps>, not the HashMap a Map is written as.
+    if (item.kind === 'list' || item.kind === 'map') return `${simpleName(item.className)}s`
+    return `${betaRootName(item)}s`
+  }
   // Primitives travel boxed: an int is written as <Integer>.
   return simpleName(javaClassName(d.kind === 'scalar' ? (BOXED[d.type] ?? d) : d))
 }
@@ -134,11 +139,18 @@ class Writer {
   }
 }
 
-function read(el: XmlElement, d: Descriptor): unknown {
+/**
+ * `blankDropped`: the element is the root or a collection item, where Jackson's XML parser drops text
+ * of only whitespace (references included: &#xd;), so a Character there reads as null (char as NUL);
+ * a field keeps it.
+ */
+function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
   switch (d.kind) {
     case 'scalar': {
       if (el.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
-      if (d.type === 'String' || d.type === 'Character' || d.type === 'char') return parseScalar(d.type, el.text)
+      if (d.type === 'Character' || d.type === 'char')
+        return parseScalar(d.type, blankDropped && ALL_WS.test(el.text) ? '' : el.text)
+      if (d.type === 'String') return parseScalar(d.type, el.text)
       const text = javaTrim(el.text)
       if (text === '') return isNullable(d) ? null : primitiveDefault(d)
       // Jackson reads XML text as it coerces strings: Integer.parseInt / Long.parseLong after trim.
@@ -186,7 +198,7 @@ function read(el: XmlElement, d: Descriptor): unknown {
       // Root lists hold <item> elements; a List property wraps items named like the property.
       return el.children.map((c, k) => {
         try {
-          return read(c, d.item)
+          return read(c, d.item, true)
         } catch (err) {
           return rethrowAt(err, k)
         }
@@ -242,7 +254,7 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       // <String> </String> reads as "", while a field keeps its spaces.
       if (type.kind === 'scalar' && type.type === 'String' && root.children.length === 0 && ALL_WS.test(root.text))
         return ''
-      return read(root, type)
+      return read(root, type, true)
     }
   }
 }

@@ -156,7 +156,7 @@ export function parseScalar(type: ScalarType, text: string, decodeInts = false):
     case 'Character':
       // XStream's CharConverter: "" is NUL, otherwise the first UTF-16 unit (charAt(0)), the rest ignored.
       if (decodeInts) return text === '' ? '\u0000' : text[0]!
-      // Jackson: an empty text is null for Character, NUL for char.
+      // Jackson XML: an empty text is null for Character, NUL for char.
       if (text === '') return type === 'Character' ? null : '\u0000'
       if ([...text].length !== 1) throw new ValueError(`expected one character, got '${text.slice(0, 40)}'`)
       return text

@@ -25,3 +25,11 @@ const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false, escap
 export function jettisonString(s: string): string {
   return jsonString(s, JETTISON)
 }
+
+/**
+ * The text Jettison gives a JSON number token: an integral one passes through Long (so -0 is "0" and
+ * XStream reads +0.0 from it); any other keeps its characters.
+ */
+export function jettisonNumberText(token: string): string {
+  return token === '-0' ? '0' : token
+}

@@ -185,17 +185,6 @@ export const OPEN: readonly Departure[] = [
       (/got text/.test(c.ours.message ?? '') || (c.java.error === 'ConversionException' && c.ours.value !== undefined))
   },
   {
-    id: 'jackson-blank-character',
-    why: 'Jackson XML reads a Character element holding only whitespace (" ", CR) as null; we read the character.',
-    applies: (c) =>
-      c.setup === 'betaXml' &&
-      c.direction !== 'write' &&
-      /"type":"(char|Character)"/.test(shape(c)) &&
-      c.java.value !== undefined &&
-      c.ours.value !== undefined &&
-      differsOnlyWhereOursNull(c.ours.value, c.java.value)
-  },
-  {
     id: 'xstream-date-lenient',
     why: "XStream's SimpleDateFormat takes spaces around and inside a date's numbers; we take only the written form.",
     applies: (c) =>

@@ -66,6 +66,10 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
   // read back as "" or an empty one; a list inside a list is flattened; map keys become element names.
   betaXmlSerializer: {
     char: xmlSafe,
+    // A Character of only whitespace is read back as null (Jackson XML drops whitespace-only text).
+    char1: fc
+      .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 })
+      .filter((c) => xmlSafe(c) && !/[ \t\n\r]/.test(c)),
     localDate: false,
     nullItems: false,
     nullTextFields: false,
