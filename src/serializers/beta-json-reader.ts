@@ -9,7 +9,7 @@ import {
 } from '../descriptors/types'
 import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
-import { parseJavaInteger, parseJavaDouble } from './java-text'
+import { jacksonDate, parseJavaInteger, parseJavaDouble } from './java-text'
 import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
@@ -253,7 +253,13 @@ class Reader {
       case 'date':
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
           const text = this.number()
-          if (this.integral) return new Date(Number(text))
+          if (this.integral) {
+            try {
+              return jacksonDate(text)
+            } catch (err) {
+              return this.fail((err as Error).message)
+            }
+          }
         } else if (c === 0x22) {
           const ms = Date.parse(this.string())
           if (!Number.isNaN(ms)) return new Date(ms)

@@ -3,7 +3,7 @@ import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError, rethrowAt } from './errors'
-import { kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
+import { jacksonDate, kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
@@ -162,7 +162,7 @@ function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
       const text = el.text.trim()
       if (text === '') return null
       if (!/^-?[0-9]+$/.test(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a time in milliseconds`)
-      return new Date(Number(text))
+      return jacksonDate(text)
     }
     case 'localDate':
       throw new ValueError(LOCAL_DATE_UNSUPPORTED)
@@ -194,20 +194,24 @@ function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
       return out
     }
     case 'list':
-    case 'array':
+    case 'array': {
       // Root lists hold <item> elements; a List property wraps items named like the property.
+      // A list's items are objects in Java (List<Character>): what reads as null stays null.
+      const itemType = d.kind === 'list' && d.item.kind === 'scalar' ? (BOXED[d.item.type] ?? d.item) : d.item
       return el.children.map((c, k) => {
         try {
-          return read(c, d.item, true)
+          return read(c, itemType, true)
         } catch (err) {
           return rethrowAt(err, k)
         }
       })
+    }
     case 'map': {
       const out = new Map<string, unknown>()
+      const valueType = d.value.kind === 'scalar' ? (BOXED[d.value.type] ?? d.value) : d.value
       for (const c of el.children) {
         try {
-          out.set(c.name, read(c, d.value))
+          out.set(c.name, read(c, valueType))
         } catch (err) {
           rethrowAt(err, c.name)
         }

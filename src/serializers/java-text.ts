@@ -206,6 +206,21 @@ export function javaMapEntries(v: unknown, className: string): Array<[string, un
 
 const pad2 = (n: number): string => String(n).padStart(2, '0')
 
+/**
+ * A java.util.Date from Jackson's epoch milliseconds: a long, as Jackson reads it (past the range it
+ * refuses); a JavaScript Date holds ±8.64e15 ms, so a time beyond that (year 275760) is refused too.
+ */
+export function jacksonDate(text: string): Date {
+  const ms = BigInt(text)
+  if (ms < LONG_MIN || ms > LONG_MAX)
+    throw new ValueError(
+      `Cannot deserialize value of type \`java.util.Date\` from number ${text.slice(0, 40)}: not a valid long`
+    )
+  if (ms < -8_640_000_000_000_000n || ms > 8_640_000_000_000_000n)
+    throw new ValueError(`${text} ms is outside the range of a JavaScript Date (±8.64e15 ms)`)
+  return new Date(Number(ms))
+}
+
 const DAY = 86_400_000
 /** 1582-10-15T00:00Z: before it, java.util.GregorianCalendar (behind XStream's date format) counts Julian dates. */
 const GREGORIAN_CUTOVER = -12_219_292_800_000

@@ -173,7 +173,7 @@ export const OPEN: readonly Departure[] = [
     applies: (c) =>
       c.setup.startsWith('alpha') &&
       shape(c).includes('"implicit"') &&
-      /<null\/>|"null":""/.test(c.input ?? c.java.text ?? '')
+      /<null\/>|"null":\s*(""|\[)/.test(c.input ?? c.java.text ?? '')
   },
   {
     id: 'xstream-text-in-structure',
