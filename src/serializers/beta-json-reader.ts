@@ -14,7 +14,7 @@ import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
 
-import { LOCAL_DATE_UNSUPPORTED } from './beta-common'
+import { LOCAL_DATE_UNSUPPORTED, elementType } from './beta-common'
 
 /** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
 interface ClassPlan {
@@ -230,9 +230,10 @@ class Reader {
           this.i++
           return out
         }
+        const item = elementType(d)
         for (let k = 0; ; k++) {
           this.path.push(k)
-          out.push(this.value(d.item, depth + 1))
+          out.push(this.value(item, depth + 1))
           this.path.pop()
           if (!this.more(0x5d)) return out
         }
@@ -241,11 +242,12 @@ class Reader {
         if (c !== 0x7b) this.cannot(d, c)
         if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
         const out = new Map<string, unknown>()
+        const value = elementType(d)
         this.members(() => {
           const key = this.string()
           this.colon()
           this.path.push(key)
-          out.set(key, this.value(d.value, depth + 1))
+          out.set(key, this.value(value, depth + 1))
           this.path.pop()
         })
         return out
@@ -594,7 +596,7 @@ function compile(d: Descriptor): Check {
     case 'list':
     case 'array': {
       checkers.set(d, (v, b) => listCheck(v, b))
-      const item = compile(d.item)
+      const item = compile(elementType(d))
       const listCheck: Check = (v, b) => {
         if (v === null) return null
         if (!Array.isArray(v)) throw FALLBACK

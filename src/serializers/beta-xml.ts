@@ -1,4 +1,4 @@
-import { t, type Descriptor, isNullable, simpleName, typeName, javaClassName, plain, Typed } from '../descriptors/types'
+import { type Descriptor, isNullable, simpleName, typeName, javaClassName, plain, Typed } from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
@@ -6,7 +6,7 @@ import { ValueError, rethrowAt } from './errors'
 import { jacksonDate, kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
-import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
+import { LOCAL_DATE_UNSUPPORTED, boxed, elementType, jacksonRuntimeType } from './beta-common'
 import { escapeWoodstoxText } from './woodstox-text'
 
 const ALL_WS = /^[\t\n\r ]*$/
@@ -20,21 +20,13 @@ const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 export function betaRootName(d: Descriptor): string {
   if (d.kind === 'array') {
     const item = d.item
-    if (item.kind === 'scalar' && BOXED[item.type] !== undefined) return `${item.type}s`
+    if (item.kind === 'scalar' && boxed(item) !== item) return `${item.type}s`
     // The component class is the declared one: Map[] is <Maps>, not the HashMap a Map is written as.
     if (item.kind === 'list' || item.kind === 'map') return `${simpleName(item.className)}s`
     return `${betaRootName(item)}s`
   }
   // Primitives travel boxed: an int is written as <Integer>.
-  return simpleName(javaClassName(d.kind === 'scalar' ? (BOXED[d.type] ?? d) : d))
-}
-
-const BOXED: Partial<Record<string, Descriptor>> = {
-  int: t.Integer,
-  long: t.Long,
-  double: t.Double,
-  boolean: t.Boolean,
-  char: t.Character
+  return simpleName(javaClassName(boxed(d)))
 }
 
 class Writer {
@@ -140,11 +132,12 @@ class Writer {
 }
 
 /**
- * `blankDropped`: the element is the root or a collection item, where Jackson's XML parser drops text
+ * `position`: at the root and in a collection item, Jackson's XML parser drops text
  * of only whitespace (references included: &#xd;), so a Character there reads as null (char as NUL);
  * a field keeps it.
  */
-function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
+function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field' = 'field'): unknown {
+  const blankDropped = position !== 'field'
   switch (d.kind) {
     case 'scalar': {
       if (el.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
@@ -160,7 +153,8 @@ function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
     }
     case 'date': {
       const text = el.text.trim()
-      if (text === '') return null
+      // Jackson XML reads an empty Date element (how a null Date field is written) as the epoch.
+      if (text === '' && el.children.length === 0) return new Date(0)
       if (!/^-?[0-9]+$/.test(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a time in milliseconds`)
       return jacksonDate(text)
     }
@@ -197,10 +191,19 @@ function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
     case 'array': {
       // Root lists hold <item> elements; a List property wraps items named like the property.
       // A list's items are objects in Java (List<Character>): what reads as null stays null.
-      const itemType = d.kind === 'list' && d.item.kind === 'scalar' ? (BOXED[d.item.type] ?? d.item) : d.item
+      const itemType = elementType(d)
+      // Jackson's String collections take an empty root element as the String "" and refuse it.
+      if (
+        position === 'root' &&
+        el.children.length === 0 &&
+        d.item.kind === 'scalar' &&
+        d.item.type === 'String' &&
+        ALL_WS.test(el.text)
+      )
+        throw new ValueError(`Cannot deserialize value of type \`${typeName(d)}\` from an empty element`)
       return el.children.map((c, k) => {
         try {
-          return read(c, itemType, true)
+          return read(c, itemType, 'item')
         } catch (err) {
           return rethrowAt(err, k)
         }
@@ -208,7 +211,7 @@ function read(el: XmlElement, d: Descriptor, blankDropped = false): unknown {
     }
     case 'map': {
       const out = new Map<string, unknown>()
-      const valueType = d.value.kind === 'scalar' ? (BOXED[d.value.type] ?? d.value) : d.value
+      const valueType = elementType(d)
       for (const c of el.children) {
         try {
           out.set(c.name, read(c, valueType))
@@ -253,12 +256,13 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true, ['1.0', '1.1'])
-      if (root.name === 'null' && root.children.length === 0 && isNullable(type)) return null
+      // The root's name is not read: a top-level null, written <null/>, reads back as the type's empty
+      // element does (an object of nulls, "", an empty list), as Jackson reads it.
       // Jackson's XML parser drops whitespace-only text of the root element (XmlTokenStream._allWs):
       // <String> </String> reads as "", while a field keeps its spaces.
       if (type.kind === 'scalar' && type.type === 'String' && root.children.length === 0 && ALL_WS.test(root.text))
         return ''
-      return read(root, type, true)
+      return read(root, type, 'root')
     }
   }
 }

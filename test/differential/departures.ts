@@ -108,18 +108,6 @@ function sameButNumbers(a: string, b: string): boolean {
   return x.length === y.length && x.every((n, i) => Number(n) === Number(y[i]))
 }
 
-/** The first value differs from the second only where the second is null (an empty element read as "", 0, {...}). */
-function differsOnlyWhereOursNull(java: unknown, ours: unknown): boolean {
-  if (ours === null) return true
-  if (Array.isArray(java) && Array.isArray(ours))
-    return java.length === ours.length && java.every((x, i) => differsOnlyWhereOursNull(x, ours[i]))
-  if (typeof java === 'object' && java !== null && typeof ours === 'object')
-    return Object.keys(java).every((k) =>
-      differsOnlyWhereOursNull((java as Record<string, unknown>)[k], (ours as Record<string, unknown>)[k])
-    )
-  return java === ours
-}
-
 /**
  * Differences the oracle found that are not fixed yet: each is counted, and a difference outside
  * these and DEPARTURES fails. Their fix is open work (the README's serializer section lists them).
@@ -147,16 +135,6 @@ export const OPEN: readonly Departure[] = [
     why: 'Jackson XML unwraps a collection inside a collection or map (<c1>true</c1><c1>false</c1>) and cannot read it back; we wrap it.',
     applies: (c) =>
       c.setup === 'betaXml' && /"kind":"(list|array|map)"[^{}]*"(item|value)":\{"kind":"(list|array)"/.test(shape(c))
-  },
-  {
-    id: 'beta-xml-empty-element',
-    why: 'Jackson XML reads an empty element (<x/>, <null/> at the root) as "", 0 or an object of nulls by type; we read null.',
-    applies: (c) =>
-      c.setup === 'betaXml' &&
-      c.direction !== 'write' &&
-      c.java.value !== undefined &&
-      c.ours.value !== undefined &&
-      differsOnlyWhereOursNull(c.java.value, c.ours.value)
   },
   {
     id: 'alpha-json-nested-collections',

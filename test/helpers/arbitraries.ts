@@ -23,6 +23,8 @@ export interface Profile {
   nestedLists: boolean
   /** Map keys must be XML names. */
   xmlKeys: boolean
+  /** Empty lists and arrays of String (Jackson XML cannot read its own <Strings/> back). */
+  emptyStringLists?: boolean
   /** Strings, characters and map keys from these instead of the default generators (the oracle's). */
   text?: fc.Arbitrary<string>
   char1?: fc.Arbitrary<string>
@@ -62,8 +64,8 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
     nestedLists: true,
     xmlKeys: false
   },
-  // Woodstox refuses control characters; a null String, object or map field is written <x/> and
-  // read back as "" or an empty one; a list inside a list is flattened; map keys become element names.
+  // Woodstox refuses control characters; a null String, Date, object or map field is written <x/> and
+  // read back as "", the epoch or an empty one; a list inside a list is flattened; map keys become element names.
   betaXmlSerializer: {
     char: xmlSafe,
     // A Character of only whitespace is read back as null (Jackson XML drops whitespace-only text).
@@ -74,7 +76,8 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
     nullItems: false,
     nullTextFields: false,
     nestedLists: false,
-    xmlKeys: true
+    xmlKeys: true,
+    emptyStringLists: false
   }
 }
 
@@ -184,9 +187,10 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
       }
     }
     case 'date':
+      // beta XML writes a null Date field as <x/>, which Jackson reads back as the epoch.
       return withNull(
         fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
-        true
+        !(asField && !p.nullTextFields)
       )
     case 'localDate':
       return withNull(
@@ -202,9 +206,10 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
       )
     case 'list':
     case 'array': {
+      const strings = d.item.kind === 'scalar' && d.item.type === 'String'
       const items = fc.array(
         valueArb(d.item, p, false).filter((x) => p.nullItems || x !== null),
-        { maxLength: 4 }
+        { maxLength: 4, minLength: strings && p.emptyStringLists === false ? 1 : 0 }
       )
       return withNull(items, true)
     }

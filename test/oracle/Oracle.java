@@ -249,11 +249,20 @@ public class Oracle {
   static JavaType javaType(JsonNode spec) throws Exception {
     TypeFactory f = betaJson.getTypeFactory();
     switch (spec.get("k").asText()) {
-      case "list": return f.constructCollectionType(asCollection(listClass(spec.get("c").asText())), javaType(spec.get("i")));
-      case "map": return f.constructMapType(asMap(mapClass(spec.get("c").asText())), f.constructType(String.class), javaType(spec.get("i")));
+      // A type argument is always a class: List<int> is List<Integer> in Java.
+      case "list": return f.constructCollectionType(asCollection(listClass(spec.get("c").asText())), boxed(javaType(spec.get("i"))));
+      case "map": return f.constructMapType(asMap(mapClass(spec.get("c").asText())), f.constructType(String.class), boxed(javaType(spec.get("i"))));
       case "array": return f.constructArrayType(javaType(spec.get("i")));
       default: return f.constructType(rawClass(spec));
     }
+  }
+
+  static JavaType boxed(JavaType t) {
+    if (!t.isPrimitive()) return t;
+    Class<?> c = t.getRawClass();
+    Class<?> box = c == int.class ? Integer.class : c == long.class ? Long.class : c == double.class ? Double.class
+        : c == boolean.class ? Boolean.class : Character.class;
+    return betaJson.getTypeFactory().constructType(box);
   }
 
   @SuppressWarnings("unchecked")

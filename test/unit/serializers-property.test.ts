@@ -14,7 +14,13 @@ for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
     const s = defaultSerializers()[bean]
     fc.assert(
       fc.property(
-        descriptorArb(p, 3).chain((d) => fc.tuple(fc.constant(d), valueArb(d, p, false))),
+        descriptorArb(p, 3).chain((d) =>
+          // Jackson reads a top-level null (<null/>) back as the type's empty element, not null.
+          fc.tuple(
+            fc.constant(d),
+            valueArb(d, p, false).filter((v) => bean !== 'betaXmlSerializer' || v !== null)
+          )
+        ),
         ([d, v]) => {
           const bytes = s.serialize(v, d)
           const back = s.deserialize(typeof bytes === 'string' ? Buffer.from(bytes) : bytes, d)

@@ -66,8 +66,10 @@ describe('SPEC shapes of the four default serializers (values from shared/confor
   for (const [bean, value, type, bytes] of expected) {
     test(`${bean}: ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))} → ${bytes}`, () => {
       assert.equal(text(s[bean].serialize(value, type)), bytes)
+      // Jackson reads a top-level null written <null/> back as the type's empty element: an object of nulls.
+      const back = bean === 'betaXmlSerializer' && value === null ? { a: null, b: null } : value
       if (!(typeof value === 'number' && Number.isNaN(value)))
-        assert.deepEqual(s[bean].deserialize(enc(bytes), type), value === undefined ? null : value)
+        assert.deepEqual(s[bean].deserialize(enc(bytes), type), back === undefined ? null : back)
     })
   }
 })
