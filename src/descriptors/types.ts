@@ -345,6 +345,19 @@ export function typeName(d: Descriptor): string {
   }
 }
 
+const BOXES: Partial<Record<ScalarType, Descriptor>> = {
+  int: t.Integer,
+  long: t.Long,
+  double: t.Double,
+  boolean: t.Boolean,
+  char: t.Character
+}
+
+/** The boxed type of a primitive (int → Integer), as a Java type argument is; any other as it is. */
+export function boxed(d: Descriptor): Descriptor {
+  return d.kind === 'scalar' ? (BOXES[d.type] ?? d) : d
+}
+
 export function isNullable(d: Descriptor): boolean {
   return (
     d.kind !== 'scalar' ||

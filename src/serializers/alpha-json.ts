@@ -85,7 +85,8 @@ function toNode(name: string, v: JsonNode): AlphaNode {
   for (const [key, value] of v.members) {
     if (key === '$') text = leafText(value)
     else if (key.startsWith('@')) {
-      const a = leafText(value)
+      // Jettison gives a JSON null attribute the text "null" (a Boolean reads it as false).
+      const a = value.t === 'null' ? 'null' : leafText(value)
       if (a === null) throw new ValueError(`attribute '${key}' must have a scalar value`)
       attrs.push([key.slice(1), a])
     } else toNodes(key, value, children)

@@ -3,6 +3,7 @@ import {
   type Descriptor,
   type ObjectDescriptor,
   type FieldDescriptor,
+  boxed,
   isNullable,
   typeName,
   javaClassName,
@@ -525,14 +526,16 @@ class Reader {
     let seen: Set<string> | null = null
     let implicit: Map<FieldDescriptor, unknown[]> | null = null
     for (const child of node.children) {
-      const field = fieldFor(d, child.name, naming)
+      const field = fieldFor(d, child.name, naming) ?? nullItemField(d, child)
       if (field === undefined) throw new ValueError(`No such field ${d.className}.${child.name}`)
       if (field.omit) continue
       if (field.implicit !== undefined && field.type.kind === 'list') {
         implicit ??= new Map()
         const items = implicit.get(field) ?? []
         implicit.set(field, items)
-        items.push(this.child(node, child, field.type.item, true, field.name))
+        // A null item is <null/>; the list holds objects in Java (List<Integer>), so it may be null.
+        const isNull = child.name === 'null' && fieldFor(d, 'null', naming) === undefined
+        items.push(this.child(node, child, isNull ? boxed(field.type.item) : field.type.item, !isNull, field.name))
         continue
       }
       seen ??= new Set()
@@ -543,6 +546,19 @@ class Reader {
     if (implicit !== null) for (const [f, items] of implicit) out[f.name] = items
     return out
   }
+}
+
+/**
+ * The implicit collection a null item (<null/>, written without the item name) belongs to. XStream
+ * takes the first of the class's implicit collections in a HashMap keyed by identity hash codes: one
+ * when there is one, and no telling which when there are several, so those are refused.
+ */
+function nullItemField(d: ObjectDescriptor, child: AlphaNode): FieldDescriptor | undefined {
+  if (child.name !== 'null') return undefined
+  const implicit = d.fields.filter((f) => f.implicit !== undefined && f.type.kind === 'list')
+  if (implicit.length > 1)
+    throw new ValueError(`a null item (<null/>) in ${d.className}, which has ${implicit.length} implicit collections`)
+  return implicit[0]
 }
 
 /** Element name → field, per class and naming, computed once. */

@@ -1,5 +1,5 @@
 // What the two beta (Jackson) serializers share.
-import { type Descriptor, inferType, t, Typed } from '../descriptors/types'
+import { type Descriptor, boxed, inferType, Typed } from '../descriptors/types'
 import { ValueError } from './errors'
 import { kindOf } from './java-text'
 
@@ -16,19 +16,6 @@ export function jacksonRuntimeType(value: unknown, d: Descriptor): Descriptor {
     return r
   }
   return d
-}
-
-const BOXES: Partial<Record<string, Descriptor>> = {
-  int: t.Integer,
-  long: t.Long,
-  double: t.Double,
-  boolean: t.Boolean,
-  char: t.Character
-}
-
-/** The boxed type of a primitive (int → Integer); any other descriptor as it is. */
-export function boxed(d: Descriptor): Descriptor {
-  return d.kind === 'scalar' ? (BOXES[d.type] ?? d) : d
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../descriptors/types'
 import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
-import { jacksonDate, parseJavaInteger, parseJavaDouble } from './java-text'
+import { jacksonChar, jacksonDate, parseJavaInteger, parseJavaDouble } from './java-text'
 import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
@@ -263,7 +263,16 @@ class Reader {
             }
           }
         } else if (c === 0x22) {
-          const ms = Date.parse(this.string())
+          const text = this.string()
+          // Jackson reads a String of digits as epoch milliseconds, any other as a date.
+          if (/^-?[0-9]+$/.test(text)) {
+            try {
+              return jacksonDate(text)
+            } catch (err) {
+              return this.fail((err as Error).message)
+            }
+          }
+          const ms = Date.parse(text)
           if (!Number.isNaN(ms)) return new Date(ms)
         }
         return this.cannot(d, c)
@@ -363,10 +372,11 @@ class Reader {
           return v
         case 'char':
         case 'Character':
-          if (v.length === 1) return v
-          return this.fail(
-            `Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": expected a single character`
-          )
+          try {
+            return jacksonChar(v, type)
+          } catch (err) {
+            return this.fail((err as Error).message)
+          }
         case 'boolean':
         case 'Boolean':
           if (v === 'true' || v === 'false') return v === 'true'

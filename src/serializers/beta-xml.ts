@@ -1,4 +1,13 @@
-import { type Descriptor, isNullable, simpleName, typeName, javaClassName, plain, Typed } from '../descriptors/types'
+import {
+  type Descriptor,
+  boxed,
+  isNullable,
+  simpleName,
+  typeName,
+  javaClassName,
+  plain,
+  Typed
+} from '../descriptors/types'
 import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
@@ -6,7 +15,7 @@ import { ValueError, rethrowAt } from './errors'
 import { jacksonDate, kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
-import { LOCAL_DATE_UNSUPPORTED, boxed, elementType, jacksonRuntimeType } from './beta-common'
+import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-common'
 import { escapeWoodstoxText } from './woodstox-text'
 
 const ALL_WS = /^[\t\n\r ]*$/

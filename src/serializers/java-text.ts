@@ -79,7 +79,7 @@ function checkNumber(v: unknown): number {
 }
 
 const DECIMAL = /^[-+]?[0-9]+$/
-const FLOATING = /^[-+]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)[fFdD]?$/
+const FLOATING = /^[-+]?(NaN|Infinity|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[fFdD]?)$/
 
 /** Reads an integer as Java's Integer.parseInt / Long.parseLong do (no spaces, optional sign). */
 export function parseJavaInteger(text: string, type: 'int' | 'long', decode = false): number | bigint {
@@ -130,6 +130,18 @@ export function parseJavaDouble(text: string): number {
   return sign === '-' ? -x : x
 }
 
+/**
+ * Jackson's CharacterDeserializer on a String: one UTF-16 unit as it is; otherwise trimmed, and empty
+ * is null for Character (NUL for char); anything else is refused.
+ */
+export function jacksonChar(text: string, type: 'char' | 'Character'): string | null {
+  if (text.length === 1) return text
+  if (javaTrim(text) === '') return type === 'Character' ? null : '\u0000'
+  throw new ValueError(
+    `Cannot deserialize value of type \`${type}\` from String "${text.slice(0, 40)}": expected either Integer value code or 1-character String`
+  )
+}
+
 /** Parses scalar text into the value of `type` (the element text of XML, the leaf text of JSON). */
 export function parseScalar(type: ScalarType, text: string, decodeInts = false): unknown {
   switch (type) {
@@ -156,8 +168,7 @@ export function parseScalar(type: ScalarType, text: string, decodeInts = false):
     case 'Character':
       // XStream's CharConverter: "" is NUL, otherwise the first UTF-16 unit (charAt(0)), the rest ignored.
       if (decodeInts) return text === '' ? '\u0000' : text[0]!
-      // Jackson XML: an empty text is null for Character, NUL for char.
-      if (text === '') return type === 'Character' ? null : '\u0000'
+      return jacksonChar(text, type)
       if ([...text].length !== 1) throw new ValueError(`expected one character, got '${text.slice(0, 40)}'`)
       return text
     case 'String':
