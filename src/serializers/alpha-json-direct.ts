@@ -2,7 +2,7 @@ import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } 
 import { decodeJsonString, latin1 } from '../json/parse'
 import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
-import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate } from './java-text'
+import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AlphaContext,
@@ -75,6 +75,7 @@ class DirectReader {
         return this.object(d, depth)
       case 'list':
       case 'array':
+        if (isCharArray(d)) throw UNHANDLED
         return this.items(d.item, depth)
       default:
         throw UNHANDLED
@@ -130,7 +131,8 @@ class DirectReader {
     }
     this.open(0x7b, depth + 1)
     if (this.closes(0x7d)) return out
-    if (item.kind === 'any') throw UNHANDLED
+    // Collections inside collections (Jettison merges their arrays) go to the tree reader.
+    if (item.kind === 'any' || isCollection(item)) throw UNHANDLED
     const runtime = defaultRuntime(item)
     const name = alphaTypeNameOrNull(runtime, this.ctx)
     do {
@@ -207,6 +209,11 @@ class DirectReader {
   }
 }
 
+/** A list, array (char[] included) or map: what Jettison writes as a JSON array. */
+function isCollection(d: Descriptor): boolean {
+  return d.kind === 'list' || d.kind === 'array' || d.kind === 'map'
+}
+
 /** Per class and naming: its fields as JSON keys; null when a field is one the direct writer leaves to the tree. */
 const plainClasses = new WeakMap<ObjectDescriptor, Map<AlphaContext['naming'], string[] | null>>()
 
@@ -244,22 +251,24 @@ class DirectWriter {
     return `{${jettisonString(alphaTypeName(runtime, this.ctx))}:${this.content(value, runtime)}}`
   }
 
-  private content(v: unknown, d: Descriptor): string {
+  /** `inArray`: one of several items, an element of a JSON array (Jettison escapes every '/' there). */
+  private content(v: unknown, d: Descriptor, inArray = false): string {
     if (v instanceof Typed) throw UNHANDLED
     if (typeof v === 'object' && v !== null && this.seen.has(v)) throw UNHANDLED
     switch (d.kind) {
       case 'scalar':
-        return jettisonPrimitive(xstreamScalarText(d.type, v))
+        return jettisonPrimitive(xstreamScalarText(d.type, v), inArray)
       case 'date':
         if (!(v instanceof Date)) throw UNHANDLED
-        return jettisonPrimitive(xstreamDate(v))
+        return jettisonPrimitive(xstreamDate(v), inArray)
       case 'localDate':
         if (!(v instanceof LocalDate)) throw UNHANDLED
-        return jettisonPrimitive(v.iso)
+        return jettisonPrimitive(v.iso, inArray)
       case 'object':
         return this.object(v, d)
       case 'list':
       case 'array':
+        if (isCharArray(d)) throw UNHANDLED
         return this.items(v, d.item)
       default:
         throw UNHANDLED
@@ -291,13 +300,13 @@ class DirectWriter {
     if (!Array.isArray(v)) throw UNHANDLED
     this.seen.add(v)
     if (v.length === 0) return '[""]'
-    if (item.kind === 'any') throw UNHANDLED
+    if (item.kind === 'any' || isCollection(item)) throw UNHANDLED
     const runtime = defaultRuntime(item)
     const parts = new Array<string>(v.length)
     for (let k = 0; k < v.length; k++) {
       const x: unknown = v[k]
       if (x === null || x === undefined) throw UNHANDLED
-      parts[k] = this.content(x, runtime)
+      parts[k] = this.content(x, runtime, v.length > 1)
     }
     const name = jettisonString(alphaTypeName(runtime, this.ctx))
     return `[{${name}:${parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`}}]`

@@ -18,13 +18,18 @@ import {
 /** Jettison "mapped" JSON keeps names as they are: no XML name coding. */
 export const JSON_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
 
-function content(node: AlphaNode): string {
-  if (node.collection) {
-    // A collection's content is wrapped in [ ]; an empty one is [""].
-    return node.children.length === 0 && node.attrs.length === 0 ? '[""]' : `[${members(node, false)}]`
-  }
+/** `inArray`: the node is one of several of its name, an element of a JSON array. */
+function content(node: AlphaNode, inArray = false): string {
+  // A collection's content is wrapped in [ ]; an empty one is [""].
+  if (node.collection) return `[${collectionItem(node)}]`
   if (node.children.length > 0 || node.attrs.length > 0) return members(node, true)
-  return node.text === null ? '""' : jettisonPrimitive(node.text)
+  return node.text === null ? '""' : jettisonPrimitive(node.text, inArray)
+}
+
+/** What a collection puts inside its [ ]: its members, its text (a char[]), or "" when empty. */
+function collectionItem(node: AlphaNode): string {
+  if (node.children.length > 0 || node.attrs.length > 0) return members(node, false)
+  return node.text === null || node.text === '' ? '""' : jettisonPrimitive(node.text, true)
 }
 
 /**
@@ -43,9 +48,9 @@ function members(node: AlphaNode, withText: boolean): string {
     else list.push(c)
   }
   for (const [name, nodes] of byName) {
-    parts.push(
-      `${jettisonString(name)}:${nodes.length === 1 ? content(nodes[0]!) : `[${nodes.map(content).join(',')}]`}`
-    )
+    // Repeated collections share one array: Jettison appends each one's content to it.
+    const many = nodes.map((n) => (n.collection ? collectionItem(n) : content(n, true)))
+    parts.push(`${jettisonString(name)}:${nodes.length === 1 ? content(nodes[0]!) : `[${many.join(',')}]`}`)
   }
   return `{${parts.join(',')}}`
 }

@@ -13,7 +13,17 @@ import {
   LocalDate
 } from '../descriptors/types'
 import { ValueError, rethrowAt } from './errors'
-import { kindOf, parseScalar, xstreamScalarText, javaMapEntries, xstreamDate, parseXStreamDate } from './java-text'
+import {
+  kindOf,
+  parseScalar,
+  xstreamScalarText,
+  javaMapEntries,
+  xstreamDate,
+  parseXStreamDate,
+  isCharArray,
+  charArrayText,
+  splitChars
+} from './java-text'
 
 /**
  * The XStream element model the alpha family writes and reads. XStream produces a tree of
@@ -195,6 +205,7 @@ class Writer {
       case 'list':
       case 'array': {
         if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(runtime)} (an array), got ${kindOf(v)}`)
+        if (isCharArray(runtime)) return { name, attrs, text: charArrayText(v), children: [], collection: true, parent }
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
         const item = runtime.item
@@ -482,6 +493,11 @@ class Reader {
         return this.object(node, d)
       case 'list':
       case 'array': {
+        // XStream's CharArrayConverter: the element's text, one char per UTF-16 unit.
+        if (isCharArray(d)) {
+          if (node.children.length > 0) throw new ValueError('expected the text of a char[], got elements')
+          return splitChars(node.text ?? '')
+        }
         const out = new Array<unknown>(node.children.length)
         node.value = out
         for (let k = 0; k < out.length; k++) out[k] = this.child(node, node.children[k]!, d.item, false, k)

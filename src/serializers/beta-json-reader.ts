@@ -9,7 +9,7 @@ import {
 } from '../descriptors/types'
 import { ValueError } from './errors'
 import { JsonSyntaxError } from '../json/scan'
-import { jacksonChar, jacksonDate, parseJavaInteger, parseJavaDouble } from './java-text'
+import { jacksonChar, jacksonDate, parseJavaInteger, parseJavaDouble, isCharArray, splitChars } from './java-text'
 import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
@@ -222,6 +222,8 @@ class Reader {
       }
       case 'list':
       case 'array': {
+        // Jackson reads a char[] from a String too.
+        if (c === 0x22 && isCharArray(d)) return splitChars(this.string())
         if (c !== 0x5b) this.cannot(d, c)
         if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
         this.i++

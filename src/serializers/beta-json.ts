@@ -7,6 +7,7 @@ import { javaDouble, kindOf, javaMapEntries } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
+import { charArrayText, isCharArray } from './java-text'
 
 const JACKSON: JsonStringStyle = { escapeCloseTag: false, upperHex: true, escapeLineSeparators: false }
 
@@ -93,6 +94,8 @@ function write(value: unknown, declared: Descriptor, indent: string | null): str
     case 'list':
     case 'array': {
       if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(d)} (an array), got ${kindOf(v)}`)
+      // Jackson writes a char[] as one String.
+      if (isCharArray(d)) return jacksonString(charArrayText(v))
       const item = d.item
       const sub = indent === null ? null : indent + '  '
       let out = ''

@@ -15,6 +15,7 @@ import { ValueError, rethrowAt } from './errors'
 import { jacksonDate, kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
+import { charArrayText, isCharArray, splitChars } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-common'
 import { escapeWoodstoxText } from './woodstox-text'
 
@@ -66,7 +67,7 @@ class Writer {
         const before = this.out.length
         for (const f of d.fields) {
           const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
-          const isList = f.type.kind === 'list' || f.type.kind === 'array'
+          const isList = (f.type.kind === 'list' || f.type.kind === 'array') && !isCharArray(f.type)
           // A null List property is left out; other nulls are written as an empty element.
           if ((fv === null || fv === undefined) && isList) continue
           try {
@@ -83,6 +84,12 @@ class Writer {
       }
       case 'list':
       case 'array':
+        // A char[] is one text (<chars>ab</chars>), as Jackson writes it.
+        if (isCharArray(d)) {
+          if (!Array.isArray(v)) throw new ValueError(`expected char[] (an array), got ${kindOf(v)}`)
+          this.out.push(`<${name}>${escapeWoodstoxText(charArrayText(v))}</${name}>`)
+          return
+        }
         this.wrappedList(v, d.item, name, 'item')
         return
       case 'map': {
@@ -127,7 +134,7 @@ class Writer {
       const x = values[k]
       const inner = plain(x)
       try {
-        if (Array.isArray(inner)) {
+        if (Array.isArray(inner) && !isCharArray(item)) {
           const r = jacksonRuntimeType(x, item)
           this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
         } else {
@@ -198,6 +205,13 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
     }
     case 'list':
     case 'array': {
+      // A char[] field is its text; a root one too, but Jackson cannot read that back (only <item>s).
+      if (isCharArray(d) && el.children.length === 0 && position !== 'item') {
+        if (position !== 'root') return splitChars(el.text)
+        if (!ALL_WS.test(el.text))
+          throw new ValueError(`Unexpected non-whitespace text ('${el.text.slice(0, 40)}' in Array context)`)
+        return []
+      }
       // Root lists hold <item> elements; a List property wraps items named like the property.
       // A list's items are objects in Java (List<Character>): what reads as null stays null.
       const itemType = elementType(d)

@@ -1,4 +1,4 @@
-import type { ScalarType } from '../descriptors/types'
+import type { Descriptor, ScalarType } from '../descriptors/types'
 import { ValueError } from './errors'
 import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 
@@ -283,4 +283,28 @@ export function parseXStreamDate(text: string): Date {
   if (y < 100) date.setUTCFullYear(y, mo - 1, d)
   if (date.getTime() >= GREGORIAN_CUTOVER) return date
   return new Date(julianEpochDay(y, mo, d) * DAY + time)
+}
+
+/** char[]: XStream and Jackson write it as one text, not as an array of chars. */
+export function isCharArray(d: Descriptor): boolean {
+  return d.kind === 'array' && d.item.kind === 'scalar' && d.item.type === 'char'
+}
+
+/** The text of a char[] value: its chars (one UTF-16 unit each) joined. */
+export function charArrayText(v: readonly unknown[]): string {
+  let text = ''
+  for (let k = 0; k < v.length; k++) {
+    const c = v[k]
+    if (typeof c !== 'string' || c.length !== 1)
+      throw new ValueError(`expected one character, got ${kindOf(c)}`, `/${k}`)
+    text += c
+  }
+  return text
+}
+
+/** A text as a char[]: one string per UTF-16 unit. */
+export function splitChars(text: string): string[] {
+  const out = new Array<string>(text.length)
+  for (let k = 0; k < text.length; k++) out[k] = text[k]!
+  return out
 }

@@ -5,8 +5,12 @@ import { plainDecimal } from './java-integers'
 const LONG_MIN = -(2n ** 63n)
 const LONG_MAX = 2n ** 63n - 1n
 
-/** Jettison writes leaf text as a JSON primitive when it reads back identically; otherwise as a string. */
-export function jettisonPrimitive(text: string): string {
+/**
+ * Jettison writes leaf text as a JSON primitive when it reads back identically; otherwise as a string.
+ * `inArray`: the text is an element of a JSON array (a repeated element), where Jettison's JSONArray
+ * escapes every `/`, not only the one of `</`.
+ */
+export function jettisonPrimitive(text: string, inArray = false): string {
   if (text === 'true' || text === 'false') return text
   // Most numbers: a plain decimal of up to 15 digits is a long that reads back identically.
   if (plainDecimal(text, 15) !== null) return text
@@ -17,13 +21,16 @@ export function jettisonPrimitive(text: string): string {
     const x = Number(text)
     if (Number.isFinite(x) && javaDouble(x) === text) return text.endsWith('.0') ? text.slice(0, -2) : text
   }
-  return jettisonString(text)
+  return jettisonString(text, inArray)
 }
 
 const JETTISON: JsonStringStyle = { escapeCloseTag: true, upperHex: false, escapeLineSeparators: true }
 
-export function jettisonString(s: string): string {
-  return jsonString(s, JETTISON)
+export function jettisonString(s: string, inArray = false): string {
+  const quoted = jsonString(s, JETTISON)
+  if (!inArray || !s.includes('/')) return quoted
+  // Escape pairs are stepped over whole, so a '/' met alone is one of the text's own.
+  return quoted.replace(/\\.|\//g, (m) => (m === '/' ? '\\/' : m))
 }
 
 /**

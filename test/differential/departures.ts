@@ -92,6 +92,20 @@ export const DEPARTURES: readonly Departure[] = [
       /is not an XML name/.test(c.ours.message ?? '')
   },
   {
+    id: 'jettison-root-char-array',
+    why:
+      'XStream 1.4.20 with Jettison reads a root char[] wrongly ({"char-array":["ab"]} gives [] and ' +
+      '{"char-array":[""]} the characters of \'[""]\'), with the 1.4.21 reading too. We read the text, as XStream ' +
+      'does for a char[] field, so our own output reads back.',
+    applies: (c) =>
+      c.setup.startsWith('alphaJson') &&
+      c.direction !== 'write' &&
+      c.descriptor.kind === 'array' &&
+      c.descriptor.item.kind === 'scalar' &&
+      c.descriptor.item.type === 'char' &&
+      (c.direction === 'notation' || c.agrees({ value: c.value }))
+  },
+  {
     id: 'xstream-implicit-null-item',
     why:
       'XStream writes a null item of an implicit collection as <null/> and reads it into the first implicit ' +
@@ -137,22 +151,10 @@ export const OPEN: readonly Departure[] = [
       sameButNumbers(c.java.text, c.ours.text)
   },
   {
-    id: 'char-array-as-text',
-    why: 'Jackson writes a char[] as one string ("ab", <chars>ab</chars>) and XStream as <char-array>ab</char-array>; we write it as an array of chars.',
-    applies: (c) => shape(c).includes('"kind":"array","item":{"kind":"scalar","type":"char"}')
-  },
-  {
     id: 'beta-xml-nested-collections',
     why: 'Jackson XML unwraps a collection inside a collection or map (<c1>true</c1><c1>false</c1>) and cannot read it back; we wrap it.',
     applies: (c) =>
       c.setup === 'betaXml' && /"kind":"(list|array|map)"[^{}]*"(item|value)":\{"kind":"(list|array)"/.test(shape(c))
-  },
-  {
-    id: 'alpha-json-nested-collections',
-    why: 'Jettison groups the children of a collection inside a collection differently from our writer ([{...},{...}] against [[{...}],[{...}]]).',
-    applies: (c) =>
-      c.setup.startsWith('alphaJson') &&
-      /"kind":"(list|array|map)"[^{}]*"(item|value)":\{"kind":"(list|array|map)"/.test(shape(c))
   },
   {
     id: 'xstream-text-in-structure',
@@ -161,7 +163,9 @@ export const OPEN: readonly Departure[] = [
       c.setup.startsWith('alpha') &&
       c.direction === 'notation' &&
       c.kind === 'text' &&
-      (/got text/.test(c.ours.message ?? '') || (c.java.error === 'ConversionException' && c.ours.value !== undefined))
+      (/got text/.test(c.ours.message ?? '') ||
+        (c.java.error === 'ConversionException' && c.ours.value !== undefined) ||
+        /:\s*\[\s*"/.test(c.input ?? ''))
   },
   {
     id: 'xstream-date-lenient',
@@ -170,14 +174,6 @@ export const OPEN: readonly Departure[] = [
       c.setup.startsWith('alpha') &&
       c.java.value !== undefined &&
       /is not a date of the form/.test(c.ours.message ?? '')
-  },
-  {
-    id: 'jettison-slash',
-    why: 'Jettison 1.5.3 escapes some "/" that are not after "<" ("\\/" at the start of a string in an array); we escape only "</".',
-    applies: (c) =>
-      c.setup.startsWith('alphaJson') &&
-      c.direction === 'write' &&
-      c.java.text?.replaceAll('\\/', '/') === c.ours.text?.replaceAll('\\/', '/')
   },
   {
     id: 'jettison-root-list-items',

@@ -25,6 +25,8 @@ export interface Profile {
   xmlKeys: boolean
   /** Empty lists and arrays of String (Jackson XML cannot read its own <Strings/> back). */
   emptyStringLists?: boolean
+  /** -0.0 (Jettison writes it -0, which XStream reads back as +0.0). */
+  negativeZero?: boolean
   /** Strings, characters and map keys from these instead of the default generators (the oracle's). */
   text?: fc.Arbitrary<string>
   char1?: fc.Arbitrary<string>
@@ -49,6 +51,7 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
   // others moves: Java loses that order the same way.
   alphaJsonSerializer: {
     char: (c) => noSurrogate(c) && c !== '\u0000',
+    negativeZero: false,
     localDate: true,
     nullItems: false,
     nullTextFields: true,
@@ -172,7 +175,10 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
           return withNull(LONG, nullable)
         case 'double':
         case 'Double':
-          return withNull(fc.double(), nullable)
+          return withNull(
+            fc.double().filter((x) => p.negativeZero !== false || !Object.is(x, -0)),
+            nullable
+          )
         case 'boolean':
         case 'Boolean':
           return withNull(fc.boolean(), nullable)
@@ -211,7 +217,9 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
         valueArb(d.item, p, false).filter((x) => p.nullItems || x !== null),
         { maxLength: 4, minLength: strings && p.emptyStringLists === false ? 1 : 0 }
       )
-      return withNull(items, true)
+      // A null char[] field is written as an empty element in beta XML, read back as an empty one.
+      const charArray = d.kind === 'array' && d.item.kind === 'scalar' && d.item.type === 'char'
+      return withNull(items, !(charArray && asField && !p.nullTextFields))
     }
     case 'map': {
       const key =

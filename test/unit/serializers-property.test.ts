@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { defaultSerializers } from '../../src/serializers'
+import { isCharArray } from '../../src/serializers/java-text'
 import type { SerializerBeanName } from '../../src/core/vocabulary'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 
@@ -14,13 +15,16 @@ for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
     const s = defaultSerializers()[bean]
     fc.assert(
       fc.property(
-        descriptorArb(p, 3).chain((d) =>
-          // Jackson reads a top-level null (<null/>) back as the type's empty element, not null.
-          fc.tuple(
-            fc.constant(d),
-            valueArb(d, p, false).filter((v) => bean !== 'betaXmlSerializer' || v !== null)
-          )
-        ),
+        descriptorArb(p, 3)
+          // Jackson writes a root char[] as text (<chars>ab</chars>) and cannot read that back.
+          .filter((d) => bean !== 'betaXmlSerializer' || !isCharArray(d))
+          .chain((d) =>
+            // Jackson reads a top-level null (<null/>) back as the type's empty element, not null.
+            fc.tuple(
+              fc.constant(d),
+              valueArb(d, p, false).filter((v) => bean !== 'betaXmlSerializer' || v !== null)
+            )
+          ),
         ([d, v]) => {
           const bytes = s.serialize(v, d)
           const back = s.deserialize(typeof bytes === 'string' ? Buffer.from(bytes) : bytes, d)
