@@ -123,33 +123,11 @@ function shape(c: Checked): string {
   return JSON.stringify(descriptorToJson(c.descriptor))
 }
 
-const NUMBER = /-?\d+(?:\.\d+)?(?:E-?\d+)?/g
-
-/** The two texts are the same but for how some numbers are spelled (each pair the same double). */
-function sameButNumbers(a: string, b: string): boolean {
-  if (a.replace(NUMBER, '#') !== b.replace(NUMBER, '#')) return false
-  const x = a.match(NUMBER) ?? []
-  const y = b.match(NUMBER) ?? []
-  return x.length === y.length && x.every((n, i) => Number(n) === Number(y[i]))
-}
-
 /**
  * Differences the oracle found that are not fixed yet: each is counted, and a difference outside
  * these and DEPARTURES fails. Their fix is open work (the README's serializer section lists them).
  */
 export const OPEN: readonly Departure[] = [
-  {
-    id: 'jdk17-double-tostring',
-    why:
-      "Java 17's Double.toString is not the shortest form for some values (JDK-4511638, fixed in Java 19): " +
-      '-4.9E-323 where the shortest is -5.0E-323, 1.38545688736438432E17 with 18 digits. We write the shortest; ' +
-      'the same double either way.',
-    applies: (c) =>
-      c.direction === 'write' &&
-      c.java.text !== undefined &&
-      c.ours.text !== undefined &&
-      sameButNumbers(c.java.text, c.ours.text)
-  },
   {
     id: 'beta-xml-nested-collections',
     why: 'Jackson XML unwraps a collection inside a collection or map (<c1>true</c1><c1>false</c1>) and cannot read it back; we wrap it.',
