@@ -95,7 +95,10 @@ class DirectReader {
     }
     if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) {
       this.i = scanNumber(b, start)
-      return jettisonNumberText(latin1(b, start, this.i))
+      const token = latin1(b, start, this.i)
+      // Whether Jettison takes a number past double's range depends on where it is: the tree reader knows.
+      if (!Number.isFinite(Number(token))) throw UNHANDLED
+      return jettisonNumberText(token)
     }
     if (this.word('true')) return 'true'
     if (this.word('false')) return 'false'

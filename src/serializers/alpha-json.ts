@@ -62,18 +62,18 @@ export function renderAlphaJson(node: AlphaNode): string {
 /** Reads mapped JSON back into elements: an array value means repeated elements of that name. */
 function toNodes(name: string, v: JsonNode, out: AlphaNode[]): void {
   if (v.t === 'arr') {
-    for (const item of v.items) toNodes(name, item, out)
+    for (const item of v.items) out.push(toNode(name, item, true))
     return
   }
   out.push(toNode(name, v))
 }
 
-function leafText(v: JsonNode): string | null {
+function leafText(v: JsonNode, inArray = false): string | null {
   switch (v.t) {
     case 'bool':
       return v.v ? 'true' : 'false'
     case 'num':
-      return jettisonNumberText(v.text)
+      return jettisonNumberText(v.text, inArray)
     case 'str':
       return v.v
     default:
@@ -81,9 +81,9 @@ function leafText(v: JsonNode): string | null {
   }
 }
 
-function toNode(name: string, v: JsonNode): AlphaNode {
+function toNode(name: string, v: JsonNode, inArray = false): AlphaNode {
   if (v.t === 'arr') throw new ValueError('nested arrays are not accepted here')
-  if (v.t !== 'obj') return { name, attrs: [], text: leafText(v), children: [], collection: false }
+  if (v.t !== 'obj') return { name, attrs: [], text: leafText(v, inArray), children: [], collection: false }
   const children: AlphaNode[] = []
   const attrs: Array<[string, string]> = []
   let text: string | null = null

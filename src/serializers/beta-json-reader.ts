@@ -417,11 +417,14 @@ class Reader {
   private integralValue(text: string, kind: 'int' | 'long'): number | bigint {
     try {
       if (this.integral) return parseJavaInteger(text, kind)
+      // Jackson goes through the double: range-checked against (double) MIN/MAX, then cast (truncated).
       const x = Number(text)
-      if (!Number.isFinite(x))
+      const [min, max] = kind === 'int' ? [-2147483648, 2147483647] : [-(2 ** 63), 2 ** 63]
+      if (!(x >= min && x <= max))
         throw new ValueError(`${text.slice(0, 40)} is out of range of a ${kind === 'int' ? '32' : '64'}-bit integer`)
-      const m = /^(-?[0-9]+)\.[0-9]+$/.exec(text)
-      return parseJavaInteger(m !== null ? m[1]! : BigInt(Math.trunc(x)).toString(), kind)
+      if (kind === 'int') return Math.trunc(x) | 0
+      const n = BigInt(Math.trunc(x))
+      return n > 2n ** 63n - 1n ? 2n ** 63n - 1n : n
     } catch (err) {
       return this.fail((err as Error).message)
     }

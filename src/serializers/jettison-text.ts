@@ -1,6 +1,7 @@
 import { javaDouble } from './java-text'
 import { jsonString, type JsonStringStyle } from './json-string'
 import { plainDecimal } from './java-integers'
+import { ValueError } from './errors'
 
 const LONG_MIN = -(2n ** 63n)
 const LONG_MAX = 2n ** 63n - 1n
@@ -37,6 +38,11 @@ export function jettisonString(s: string, inArray = false): string {
  * The text Jettison gives a JSON number token: an integral one passes through Long (so -0 is "0" and
  * XStream reads +0.0 from it); any other keeps its characters.
  */
-export function jettisonNumberText(token: string): string {
-  return token === '-0' ? '0' : token
+export function jettisonNumberText(token: string, inArray = false): string {
+  if (token === '-0') return '0'
+  // A JSONObject member refuses a number past double's range (1e400): "JSON does not allow non-finite
+  // numbers"; a JSONArray element takes it (Infinity).
+  if (!inArray && /[.eE]/.test(token) && !Number.isFinite(Number(token)))
+    throw new ValueError(`${token.slice(0, 40)}: JSON does not allow non-finite numbers`)
+  return token
 }

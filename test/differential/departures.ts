@@ -160,20 +160,5 @@ export const OPEN: readonly Departure[] = [
       c.setup.startsWith('alphaJson') &&
       c.direction !== 'write' &&
       JSON.stringify(c.java.value ?? null).includes('"!class"')
-  },
-  {
-    id: 'jackson-decimal-to-long',
-    why: 'Jackson reads a decimal such as 7493358903381639197.0 into a long through a double (7493358903381639168); we keep every digit.',
-    applies: (c) =>
-      c.setup.startsWith('beta') && c.kind === 'number' && /\.\d|[eE]/.test(c.input ?? '') && c.java.value !== undefined
-  },
-  {
-    id: 'jettison-number-overflow',
-    why: "Jettison refuses a number literal past double's range (1e400); we read Infinity (XStream's own Double.parseDouble would).",
-    applies: (c) =>
-      c.setup.startsWith('alphaJson') &&
-      c.kind === 'number' &&
-      c.java.error === 'StreamException' &&
-      /\de\d{3}/i.test(c.input ?? '')
   }
 ]
