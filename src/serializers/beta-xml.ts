@@ -29,7 +29,9 @@ const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
  */
 export function betaRootName(d: Descriptor): string {
   if (d.kind === 'array') {
-    const item = d.item
+    // An array of arrays is named after its innermost component (boolean[][] is <booleans>).
+    let item = d.item
+    while (item.kind === 'array') item = item.item
     if (item.kind === 'scalar' && boxed(item) !== item) return `${item.type}s`
     // The component class is the declared one: Map[] is <Maps>, not the HashMap a Map is written as.
     if (item.kind === 'list' || item.kind === 'map') return `${simpleName(item.className)}s`
@@ -99,15 +101,23 @@ class Writer {
           return
         }
         this.out.push(`<${name}>`)
+        const before = this.out.length
         for (const [k, x] of entries) {
           if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
           try {
-            this.element(x, d.value, k)
+            // A collection as a map value is written unwrapped: each item an element named by the key.
+            const inner = plain(x)
+            if (Array.isArray(inner) && !isCharArray(jacksonRuntimeType(x, d.value))) {
+              const r = jacksonRuntimeType(x, d.value)
+              this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : d.value, k)
+            } else this.element(x, d.value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
         }
-        this.out.push(`</${name}>`)
+        // Only empty collections as values: nothing was written, and Jackson closes the element at once.
+        if (this.out.length === before) this.out[before - 1] = `<${name}/>`
+        else this.out.push(`</${name}>`)
         return
       }
       case 'any':
@@ -124,8 +134,11 @@ class Writer {
       return
     }
     this.out.push(`<${wrapper}>`)
+    const before = this.out.length
     this.items(v, item, itemName)
-    this.out.push(`</${wrapper}>`)
+    // Only empty collections inside: nothing was written, and Jackson closes the element at once.
+    if (this.out.length === before) this.out[before - 1] = `<${wrapper}/>`
+    else this.out.push(`</${wrapper}>`)
   }
 
   /** Jackson's XML module unwraps a list inside a list: its items join the outer list's items. */
@@ -206,7 +219,10 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
     case 'list':
     case 'array': {
       // A char[] field is its text; a root one too, but Jackson cannot read that back (only <item>s).
-      if (isCharArray(d) && el.children.length === 0 && position !== 'item') {
+      if (isCharArray(d) && el.children.length === 0) {
+        // An item that is a char[] must have text (Jackson fails on an empty one).
+        if (position === 'item' && ALL_WS.test(el.text))
+          throw new ValueError('Cannot deserialize char[] from an empty element in a collection')
         if (position !== 'root') return splitChars(el.text)
         if (!ALL_WS.test(el.text))
           throw new ValueError(`Unexpected non-whitespace text ('${el.text.slice(0, 40)}' in Array context)`)
@@ -215,6 +231,11 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
       // Root lists hold <item> elements; a List property wraps items named like the property.
       // A list's items are objects in Java (List<Character>): what reads as null stays null.
       const itemType = elementType(d)
+      // Jackson's XML module writes a collection inside a collection flattened and cannot read it back.
+      if ((itemType.kind === 'list' || itemType.kind === 'array') && !isCharArray(itemType) && el.children.length > 0)
+        throw new ValueError(
+          `Cannot deserialize ${typeName(d)}: a collection inside a collection cannot be read from XML`
+        )
       // Jackson's String collections take an empty root element as the String "" and refuse it.
       if (
         position === 'root' &&
@@ -235,6 +256,13 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
     case 'map': {
       const out = new Map<string, unknown>()
       const valueType = elementType(d)
+      // Jackson's XML module writes a collection as a map value unwrapped and cannot read it back.
+      if (
+        (valueType.kind === 'list' || valueType.kind === 'array') &&
+        !isCharArray(valueType) &&
+        el.children.some((c) => c.children.length > 0 || !ALL_WS.test(c.text))
+      )
+        throw new ValueError(`Cannot deserialize ${typeName(d)}: a collection as a map value cannot be read from XML`)
       for (const c of el.children) {
         try {
           out.set(c.name, read(c, valueType))

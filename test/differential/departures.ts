@@ -4,7 +4,6 @@
 import type { Descriptor } from '../../src/descriptors/types'
 import type { Setup, Wire } from '../helpers/oracle'
 import type { Outcome } from './fidelity'
-import { descriptorToJson } from './descriptor-json'
 
 export interface Checked {
   readonly setup: Setup
@@ -118,22 +117,11 @@ export const DEPARTURES: readonly Departure[] = [
   }
 ]
 
-/** A descriptor's shape as text, for the predicates below. */
-function shape(c: Checked): string {
-  return JSON.stringify(descriptorToJson(c.descriptor))
-}
-
 /**
  * Differences the oracle found that are not fixed yet: each is counted, and a difference outside
  * these and DEPARTURES fails. Their fix is open work (the README's serializer section lists them).
  */
 export const OPEN: readonly Departure[] = [
-  {
-    id: 'beta-xml-nested-collections',
-    why: 'Jackson XML unwraps a collection inside a collection or map (<c1>true</c1><c1>false</c1>) and cannot read it back; we wrap it.',
-    applies: (c) =>
-      c.setup === 'betaXml' && /"kind":"(list|array|map)"[^{}]*"(item|value)":\{"kind":"(list|array)"/.test(shape(c))
-  },
   {
     id: 'xstream-text-in-structure',
     why: 'XStream ignores text where it expects elements ({"c17":"A"} reads as an object of nulls) and refuses some; we refuse it.',
@@ -160,5 +148,16 @@ export const OPEN: readonly Departure[] = [
       c.setup.startsWith('alphaJson') &&
       c.direction !== 'write' &&
       JSON.stringify(c.java.value ?? null).includes('"!class"')
+  },
+  {
+    id: 'woodstox-gt-after-escape',
+    why:
+      'Woodstox sometimes escapes a ">" right after an escaped character in a short text (a\u058b&amp;&gt;) and ' +
+      'sometimes not (a&amp;> written alone): it depends on where the text falls in its output buffer. We escape ' +
+      'it by the length rules of woodstox-text.ts; the two texts differ only in that ">".',
+    applies: (c) =>
+      c.setup === 'betaXml' &&
+      c.direction === 'write' &&
+      c.java.text?.replaceAll('&gt;', '>') === c.ours.text?.replaceAll('&gt;', '>')
   }
 ]

@@ -68,7 +68,8 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
     xmlKeys: false
   },
   // Woodstox refuses control characters; a null String, Date, object or map field is written <x/> and
-  // read back as "", the epoch or an empty one; a list inside a list is flattened; map keys become element names.
+  // read back as "", the epoch or an empty one; a list inside a list or a map is flattened; map keys
+  // become element names.
   betaXmlSerializer: {
     char: xmlSafe,
     // A Character of only whitespace is read back as null (Jackson XML drops whitespace-only text).
@@ -147,7 +148,8 @@ export function descriptorArb(p: Profile, depth: number): fc.Arbitrary<Descripto
       weight: 1,
       arbitrary: fc
         .tuple(
-          inner,
+          // Jackson XML writes a list as a map value unwrapped, as it does inside a list.
+          listItem,
           fc.constantFrom('java.util.HashMap', 'java.util.LinkedHashMap') as fc.Arbitrary<'java.util.HashMap'>
         )
         .map(([v, c]) => t.map(v, c))
