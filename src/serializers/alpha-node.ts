@@ -524,7 +524,7 @@ class Reader {
   }
 
   private object(node: AlphaNode, d: ObjectDescriptor): Record<string, unknown> {
-    if (node.text !== null && node.text.trim() !== '') throw new ValueError(`expected ${d.className}, got text`)
+    // XStream's reflection converter reads the child elements and ignores any text beside them.
     const out: Record<string, unknown> = {}
     for (const f of d.fields) out[f.name] = primitiveDefault(f.type)
     node.value = out

@@ -281,9 +281,19 @@ export function xstreamDate(d: Date): string {
   return `${String(y).padStart(4, '0')}-${pad2(mo)}-${pad2(day)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
 }
 
+/**
+ * XStream's DateConverter reads with a non-lenient SimpleDateFormat (`yyyy-MM-dd HH:mm:ss.S z`):
+ * spaces and tabs before each number are skipped, a number takes all its digits, each field must be
+ * in range (the Julian calendar before 1582-10-15), and text after the zone is ignored
+ * (DateFormat.parse stops there).
+ */
 export function parseXStreamDate(text: string): Date {
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))? (UTC|GMT|Z)$/.exec(text)
-  if (m === null) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
+  const m =
+    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+) [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+))? (UTC|GMT|Z)/.exec(text)
+  const fail = (): never => {
+    throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
+  }
+  if (m === null) return fail()
   const [y, mo, d, h, mi, s, ms] = m.slice(1, 8).map((x) => Number(x ?? 0)) as [
     number,
     number,
@@ -293,13 +303,18 @@ export function parseXStreamDate(text: string): Date {
     number,
     number
   ]
+  const julian = y < 1582 || (y === 1582 && (mo < 10 || (mo === 10 && d < 15)))
+  const leap = julian ? y % 4 === 0 : (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+  if (y < 1 || days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59 || ms > 999) return fail()
+  // The ten days the Gregorian reform skipped do not exist.
+  if (y === 1582 && mo === 10 && d >= 5 && d <= 14) return fail()
   const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
-  const gregorian = Date.UTC(y, mo - 1, d) + time
-  const date = new Date(gregorian)
+  if (julian) return new Date(julianEpochDay(y, mo, d) * DAY + time)
+  const date = new Date(Date.UTC(y, mo - 1, d) + time)
   // Years 0-99 are years of the first century, not 1900 + year.
   if (y < 100) date.setUTCFullYear(y, mo - 1, d)
-  if (date.getTime() >= GREGORIAN_CUTOVER) return date
-  return new Date(julianEpochDay(y, mo, d) * DAY + time)
+  return date
 }
 
 /** char[]: XStream and Jackson write it as one text, not as an array of chars. */
