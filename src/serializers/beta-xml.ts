@@ -17,7 +17,7 @@ import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
 import { charArrayText, isCharArray, splitChars } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-common'
-import { escapeWoodstoxText } from './woodstox-text'
+import { escapeWoodstoxChars, escapeWoodstoxText } from './woodstox-text'
 
 const ALL_WS = /^[\t\n\r ]*$/
 
@@ -89,7 +89,7 @@ class Writer {
         // A char[] is one text (<chars>ab</chars>), as Jackson writes it.
         if (isCharArray(d)) {
           if (!Array.isArray(v)) throw new ValueError(`expected char[] (an array), got ${kindOf(v)}`)
-          this.out.push(`<${name}>${escapeWoodstoxText(charArrayText(v))}</${name}>`)
+          this.out.push(`<${name}>${escapeWoodstoxChars(charArrayText(v))}</${name}>`)
           return
         }
         this.wrappedList(v, d.item, name, 'item')

@@ -49,11 +49,19 @@ function escapeShort(s: string): string {
   return out + s.slice(from)
 }
 
-function escapeChunked(s: string): string {
+/**
+ * A char[] (Jackson writes one through writeCharacters(char[], …)): one walk over the whole array,
+ * restarting after every escaped character, whatever its length.
+ */
+export function escapeWoodstoxChars(s: string): string {
+  return SPECIAL.test(s) ? escapeChunked(s, s.length) : s
+}
+
+function escapeChunked(s: string, chunkLength = COPY_BUFFER): string {
   let out = ''
   let from = 0
-  for (let chunk = 0; chunk < s.length; chunk += COPY_BUFFER) {
-    const end = Math.min(chunk + COPY_BUFFER, s.length)
+  for (let chunk = 0; chunk < s.length; chunk += chunkLength) {
+    const end = Math.min(chunk + chunkLength, s.length)
     let start = chunk
     for (let i = chunk; i < end; i++) {
       const c = s.charCodeAt(i)

@@ -144,17 +144,6 @@ export const OPEN: readonly Departure[] = [
       JSON.stringify(c.java.value ?? null).includes('"!class"')
   },
   {
-    id: 'woodstox-gt-after-escape',
-    why:
-      'Woodstox sometimes escapes a ">" right after an escaped character in a short text (a\u058b&amp;&gt;) and ' +
-      'sometimes not (a&amp;> written alone): it depends on where the text falls in its output buffer. We escape ' +
-      'it by the length rules of woodstox-text.ts; the two texts differ only in that ">".',
-    applies: (c) =>
-      c.setup === 'betaXml' &&
-      c.direction === 'write' &&
-      c.java.text?.replaceAll('&gt;', '>') === c.ours.text?.replaceAll('&gt;', '>')
-  },
-  {
     id: 'jackson-xml-nested-collection-read',
     why:
       'Jackson XML reads a collection inside a collection by its own "virtual array" rules (the children of an ' +
