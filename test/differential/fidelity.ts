@@ -57,8 +57,9 @@ export const ORACLE_PROFILE: Profile = {
   key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/), fc.string({ unit, maxLength: 5 }))
 }
 
-function serializerFor(setup: Setup, u: Universe): Serializer {
-  const aliases = setup.endsWith('+aliases') ? new Map(u.aliases) : new Map<string, string>()
+/** Our serializer of a setup; the "+aliases" setups get the registered aliases. */
+export function serializerFor(setup: Setup, registered: ReadonlyMap<string, string>): Serializer {
+  const aliases = setup.endsWith('+aliases') ? new Map(registered) : new Map<string, string>()
   switch (setup) {
     case 'alphaXml':
     case 'alphaXml+aliases':
@@ -83,9 +84,9 @@ export interface Outcome {
   crash?: boolean
 }
 
-const DECODER = new TextDecoder('utf-8', { fatal: false })
+export const DECODER = new TextDecoder('utf-8', { fatal: false })
 
-function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
+export function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
   try {
     return as(f())
   } catch (e) {
@@ -98,13 +99,13 @@ function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
   }
 }
 
-function javaOutcome(a: Answer | undefined): Outcome {
+export function javaOutcome(a: Answer | undefined): Outcome {
   if (a === undefined) return { error: 'NoAnswer' }
   if (a.error !== undefined) return { error: a.error, message: a.message ?? '' }
   return a.text !== undefined ? { text: a.text } : { value: a.value ?? null }
 }
 
-function agree(o: Outcome, j: Outcome, d: Descriptor): boolean {
+export function agree(o: Outcome, j: Outcome, d: Descriptor): boolean {
   if (o.crash === true) return false
   if (j.error !== undefined || o.error !== undefined) return j.error !== undefined && o.error !== undefined
   if (j.text !== undefined) return o.text === j.text
@@ -184,7 +185,7 @@ export async function runFidelity(oracle: Oracle, o: FidelityOptions): Promise<F
     report.universes++
     const compiled = await oracle.ask({ op: 'compile', sources: u.sources, aliases: Object.fromEntries(u.aliases) })
     if (compiled.error !== undefined) throw new Error(`the test types did not compile: ${compiled.message}`)
-    const serializers = new Map(SETUPS.map((s) => [s, serializerFor(s, u)]))
+    const serializers = new Map(SETUPS.map((s) => [s, serializerFor(s, u.aliases)]))
     const caseArb: fc.Arbitrary<Case> = fc
       .tuple(fc.constantFrom(...SETUPS), fc.nat(u.roots.length - 1))
       .chain(([setup, root]) =>

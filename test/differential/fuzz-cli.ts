@@ -1,11 +1,16 @@
-// npm run fuzz:fidelity -- --runs 100000 [--seed N] [--per-universe 500] [--roots 60]
+// npm run fuzz:fidelity -- --runs 100000 [--seed N] [--per-universe 500] [--roots 60] [--survey]
+// npm run fuzz:fidelity -- --record   (writes found-cases.json, see found.ts)
 // The differential property of fidelity.ts for as long as asked, with progress on stderr. A
 // difference stops the run with its seed and the case (also written to reports/fidelity-difference.json).
 import { parseArgs } from 'node:util'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Oracle } from '../helpers/oracle'
-import { DifferenceError, runFidelity, type Difference } from './fidelity'
+import { DifferenceError, javaOutcome, runFidelity, type Difference } from './fidelity'
+import { FOUND, FOUND_SOURCES } from './found'
+import { FOUND_FILE, disagreement, requestFor, type RecordedCase } from './found-check'
+import { descriptorToJson } from './descriptor-json'
+import { toWire } from '../helpers/oracle'
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -14,9 +19,11 @@ async function main(): Promise<number> {
       seed: { type: 'string' },
       'per-universe': { type: 'string', default: '500' },
       roots: { type: 'string', default: '60' },
-      survey: { type: 'boolean', default: false }
+      survey: { type: 'boolean', default: false },
+      record: { type: 'boolean', default: false }
     }
   })
+  if (values.record) return record()
   const runs = Number(values.runs)
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed)
   if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) throw new Error('--runs and --seed take integers')
@@ -53,6 +60,47 @@ async function main(): Promise<number> {
       console.error(`the case: ${out}`)
     }
     return 1
+  } finally {
+    await oracle.close()
+  }
+}
+
+/** --record: asks Java for the found cases (found.ts) and writes them with its answers to found-cases.json. */
+async function record(): Promise<number> {
+  const oracle = Oracle.start()
+  try {
+    const versions = await oracle.ask({ op: 'versions' })
+    const compiled = await oracle.ask({ op: 'compile', sources: FOUND_SOURCES, aliases: {} })
+    if (compiled.error !== undefined) throw new Error(`the found cases' classes did not compile: ${compiled.message}`)
+    const cases: RecordedCase[] = FOUND.map((f) => ({
+      found: f.found,
+      setup: f.setup,
+      type: descriptorToJson(f.type),
+      ...(f.text !== undefined ? { text: f.text } : { value: toWire(f.value, f.type) }),
+      java: {}
+    }))
+    const answers = await oracle.batch(cases.map(requestFor))
+    let differ = 0
+    cases.forEach((c, k) => {
+      c.java = javaOutcome(answers[k])
+      const d = disagreement(c, c.java)
+      if (d !== null) {
+        differ++
+        console.error(`ours differs: ${d}`)
+      }
+    })
+    const file = FOUND_FILE
+    const provenance = {
+      made: new Date().toISOString().slice(0, 10),
+      by: 'npm run fuzz:fidelity -- --record (test/differential/found.ts asked of test/oracle/Oracle.java)',
+      java: versions.java,
+      xstream: versions.xstream,
+      jackson: versions.jackson,
+      note: "Java's answers to the cases of each class of difference the differential tests found; checked without Java by found-cases.test.ts and against live Java by fidelity.test.ts."
+    }
+    writeFileSync(file, `${JSON.stringify({ provenance, sources: FOUND_SOURCES, cases }, null, 1)}\n`)
+    console.log(`${cases.length} cases written to ${file}; ours differs from Java in ${differ}`)
+    return differ === 0 ? 0 : 1
   } finally {
     await oracle.close()
   }

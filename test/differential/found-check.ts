@@ -1,0 +1,57 @@
+// A found case against an answer of Java's: the recorded one (found-cases.test.ts) or a live one.
+import { join } from 'node:path'
+import type { Descriptor } from '../../src/descriptors/types'
+import { toWire, specOf, type Request, type Setup, type Wire } from '../helpers/oracle'
+import { DECODER, agree, ours, serializerFor, type Outcome } from './fidelity'
+import { descriptorFromJson, fromWire, type DescriptorJson } from './descriptor-json'
+
+// The tests run compiled from dist/test/differential; the recording stays in the source tree.
+export const FOUND_FILE = join(__dirname, '..', '..', '..', 'test', 'differential', 'found-cases.json')
+
+/** A case as found-cases.json keeps it. */
+export interface RecordedCase {
+  found: string
+  setup: Setup
+  type: DescriptorJson
+  value?: Wire
+  text?: string
+  java: Outcome
+}
+
+/** What the oracle is asked for this case. */
+export function requestFor(c: RecordedCase): Request {
+  const type = specOf(descriptorFromJson(c.type))
+  return c.text !== undefined
+    ? { op: 'read', setup: c.setup, type, text: c.text }
+    : { op: 'write', setup: c.setup, type, value: c.value ?? null }
+}
+
+/** Our answer to the case. */
+export function ourOutcome(c: RecordedCase): { d: Descriptor; outcome: Outcome } {
+  const d = descriptorFromJson(c.type)
+  const s = serializerFor(c.setup, new Map())
+  if (c.text !== undefined) {
+    const text = c.text
+    return {
+      d,
+      outcome: ours(
+        () => s.deserialize(Buffer.from(text, 'utf8'), d),
+        (v) => ({ value: toWire(v, d) })
+      )
+    }
+  }
+  const value = fromWire(c.value ?? null, d)
+  return {
+    d,
+    outcome: ours(
+      () => s.serialize(value, d),
+      (b) => ({ text: typeof b === 'string' ? b : DECODER.decode(b) })
+    )
+  }
+}
+
+/** Null when ours agrees with Java's answer, else what differs. */
+export function disagreement(c: RecordedCase, java: Outcome): string | null {
+  const { d, outcome } = ourOutcome(c)
+  return agree(outcome, java, d) ? null : `${c.found}: Java ${JSON.stringify(java)}, ours ${JSON.stringify(outcome)}`
+}

@@ -1,0 +1,107 @@
+// The cases of each class of difference the differential tests found (and that are fixed or listed as
+// departures): recorded with Java's answers into found-cases.json by `npm run fuzz:fidelity -- --record`,
+// checked against that file without Java (found-cases.test.ts), and the file against live Java
+// (fidelity.test.ts), so neither can drift.
+import { t, type Descriptor } from '../../src/descriptors/types'
+import type { Setup } from '../helpers/oracle'
+
+const A = 'com.thoughtworks.xstream.annotations'
+
+/** The test classes the cases use, as Java source. */
+export const FOUND_SOURCES: Record<string, string> = {
+  'com.fixed.C': `package com.fixed; public class C { @${A}.XStreamAsAttribute public char a; }`,
+  'com.fixed.I': `package com.fixed; public class I { @${A}.XStreamImplicit(itemFieldName = "i_n") public java.util.List<Integer> n; }`,
+  'com.fixed.B': `package com.fixed; public class B { @${A}.XStreamAsAttribute public Boolean b; public Integer x; }`,
+  'com.fixed.O': 'package com.fixed; public class O { public String f; public char[] c; }',
+  'com.fixed.D': 'package com.fixed; public class D { public Double[] d; }'
+}
+
+const C = t.object('com.fixed.C', { a: t.field(t.char, { attribute: true }) })
+const I = t.object('com.fixed.I', { n: t.field(t.list(t.Integer), { implicit: 'i_n' }) })
+const B = t.object('com.fixed.B', { b: t.field(t.Boolean, { attribute: true }), x: t.Integer })
+const O = t.object('com.fixed.O', { f: t.String, c: t.array(t.char) })
+const D = t.object('com.fixed.D', { d: t.array(t.Double) })
+
+export interface FoundCase {
+  /** The class of difference, as the closing notes and the README name it. */
+  readonly found: string
+  readonly setup: Setup
+  readonly type: Descriptor
+  /** A value to write, or a text to read. */
+  readonly value?: unknown
+  readonly text?: string
+}
+
+const w = (found: string, setup: Setup, type: Descriptor, value: unknown): FoundCase => ({ found, setup, type, value })
+const r = (found: string, setup: Setup, type: Descriptor, text: string): FoundCase => ({ found, setup, type, text })
+
+export const FOUND: readonly FoundCase[] = [
+  r('attribute-reference', 'alphaXml', C, '<com.fixed.C a="&#xd;"/>'),
+  w('xstream-array-names', 'alphaXml', t.array(t.Date), [new Date(0)]),
+  w('xstream-array-names', 'alphaXml', t.array(t.list(t.Integer, 'java.util.LinkedList')), [[1]]),
+  w('xstream-array-names', 'alphaJson', t.array(t.String), ['a']),
+  w('xstream-array-names', 'alphaXml', t.array(t.map(t.Integer, 'java.util.HashMap')), []),
+  w('xstream-array-names', 'alphaXml', t.array(t.list(t.Integer)), [[]]),
+  w('xstream-char-nul', 'alphaXml', t.Character, '\u0000'),
+  r('xstream-char-nul', 'alphaXml', t.Character, '<char></char>'),
+  r('xstream-char-nul', 'alphaXml', t.Character, '<char>ab</char>'),
+  w('xstream-julian-dates', 'alphaXml', t.Date, new Date('1411-01-30T01:52:43.915Z')),
+  r('xstream-julian-dates', 'alphaJson', t.Date, '{"date":"1000-01-01 00:00:00.41 UTC"}'),
+  r('java-parse-double', 'alphaXml', t.Double, '<double>0x1.8P1</double>'),
+  r('java-parse-double', 'alphaXml', t.Double, '<double> 1.5d </double>'),
+  r('java-parse-double', 'alphaXml', t.Double, '<double>-InfinityF</double>'),
+  r('jackson-booleans', 'betaXml', t.Boolean, '<Boolean>truE</Boolean>'),
+  r('jackson-booleans', 'betaXml', t.Boolean, '<Boolean>TRUE</Boolean>'),
+  w('jackson-primitive-array-root', 'betaXml', t.array(t.int), [1, 2]),
+  w('xstream-implicit-items', 'alphaXml', I, { n: [1, null] }),
+  r('xstream-implicit-items', 'alphaXml', I, '<com.fixed.I>\n  <i__n>1</i__n>\n  <null/>\n</com.fixed.I>'),
+  r('byte-order-mark', 'betaJson', t.Integer, '\ufeff1'),
+  r('byte-order-mark', 'alphaJson', t.Integer, '\ufeff{"int":1}'),
+  r('xml-version', 'alphaXml', t.Integer, '<?xml version="1.1"?><int>1</int>'),
+  r('xml-version', 'betaXml', t.Integer, '<?xml version="1.1"?><Integer>1</Integer>'),
+  r('jettison-minus-zero', 'alphaJson', t.Double, '{"double":-0}'),
+  r('jackson-int-to-boolean', 'betaJson', t.list(t.Boolean), '[1,0,2]'),
+  r('jackson-xml-blank', 'betaXml', t.Character, '<Character> </Character>'),
+  r('jackson-xml-blank', 'betaXml', t.list(t.Character), '<ArrayList><item>&#xd;</item></ArrayList>'),
+  r('jackson-date-millis', 'betaJson', t.Date, '18446751092537030975'),
+  r('jackson-date-millis', 'betaJson', t.Date, '"-15930930219432"'),
+  r('jackson-boxed-items', 'betaXml', t.list(t.boolean), '<ArrayList><item/></ArrayList>'),
+  r('jackson-boxed-items', 'betaJson', t.list(t.boolean), '[false,true,null]'),
+  r('jackson-xml-empty-element', 'betaXml', t.String, '<null/>'),
+  r('jackson-xml-empty-element', 'betaXml', O, '<null/>'),
+  r('jackson-xml-empty-element', 'betaXml', t.Date, '<Date/>'),
+  r('jackson-xml-empty-element', 'betaXml', t.list(t.String), '<ArrayList/>'),
+  r('jettison-null-attribute', 'alphaJson', B, '{"com.fixed.B":{"@b":null}}'),
+  r('jackson-char-from-string', 'betaJson', t.Character, '" \\n"'),
+  r('jackson-char-from-string', 'betaJson', t.Character, '"ab"'),
+  w('char-array', 'alphaXml', t.array(t.char), ['a', '<', '\r', ' ']),
+  w('char-array', 'alphaJson', t.array(t.char), ['a', '<', '\r', ' ']),
+  w('char-array', 'betaXml', O, { f: null, c: ['a', '&', '>'] }),
+  w('char-array', 'betaJson', t.array(t.char), ['a', '<', '\r', ' ']),
+  r('char-array', 'alphaJson', O, '{"com.fixed.O":{"c":["xy"]}}'),
+  r('char-array', 'betaJson', t.array(t.char), '"ab"'),
+  w('jettison-repeated-collections', 'alphaJson', t.list(t.array(t.Integer)), [[1], [2]]),
+  w('jettison-array-slash', 'alphaJson', t.list(t.String), ['a/b', 'c']),
+  w('java17-double-tostring', 'betaJson', t.Double, 1e23),
+  w('java17-double-tostring', 'alphaXml', t.Double, 2 ** -44),
+  w('java17-double-tostring', 'betaXml', t.Double, 138545688736438432),
+  w('java17-double-tostring', 'alphaJson', t.Double, -4.94e-323),
+  r('jackson-decimal-to-long', 'betaJson', t.long, '7493358903381639197.0'),
+  r('jettison-number-range', 'alphaJson', t.Double, '{"double":1e400}'),
+  r('jettison-number-range', 'alphaJson', D, '{"com.fixed.D":{"d":[{"double":[1e400,1.5]}]}}'),
+  w(
+    'jackson-xml-nested-collections',
+    'betaXml',
+    t.map(t.list(t.Integer), 'java.util.LinkedHashMap'),
+    new Map([
+      ['k', [1, 2]],
+      ['e', []]
+    ])
+  ),
+  w('jackson-xml-nested-collections', 'betaXml', t.list(t.list(t.Integer)), [[], []]),
+  w('jackson-xml-nested-collections', 'betaXml', t.array(t.array(t.boolean)), [[true]]),
+  r('jackson-xml-nested-collections', 'betaXml', t.list(t.list(t.Integer)), '<ArrayList><item>5</item></ArrayList>'),
+  r('xstream-date-lenient', 'alphaXml', t.Date, '<date> 2020-01-02 03: 04:05.6 UTC</date>'),
+  r('xstream-date-lenient', 'alphaXml', t.Date, '<date>2020-13-01 00:00:00.0 UTC</date>'),
+  r('xstream-text-ignored', 'alphaJson', B, '{"com.fixed.B":"A"}')
+]
