@@ -107,10 +107,10 @@ class Writer {
           try {
             // A collection as a map value is written unwrapped: each item an element named by the key.
             const inner = plain(x)
-            if (Array.isArray(inner) && !isCharArray(jacksonRuntimeType(x, d.value))) {
-              const r = jacksonRuntimeType(x, d.value)
-              this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : d.value, k)
-            } else this.element(x, d.value, k)
+            const r = Array.isArray(inner) ? jacksonRuntimeType(x, d.value) : null
+            if (r !== null && (r.kind === 'list' || r.kind === 'array') && !isCharArray(r))
+              this.items(inner as unknown[], r.item, k)
+            else this.element(x, d.value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
