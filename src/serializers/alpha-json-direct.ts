@@ -96,8 +96,9 @@ class DirectReader {
     if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) {
       this.i = scanNumber(b, start)
       const token = latin1(b, start, this.i)
-      // Whether Jettison takes a number past double's range depends on where it is: the tree reader knows.
-      if (!Number.isFinite(Number(token))) throw UNHANDLED
+      // Whether Jettison takes a number past double's range depends on where it is: the tree reader
+      // knows. Only a token with an exponent can be past it (a plain one would need 309 digits).
+      if ((this.i - start > 300 || hasExponent(b, start, this.i)) && !Number.isFinite(Number(token))) throw UNHANDLED
       return jettisonNumberText(token)
     }
     if (this.word('true')) return 'true'
@@ -210,6 +211,11 @@ class DirectReader {
     this.i += w.length
     return true
   }
+}
+
+function hasExponent(b: Uint8Array, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if ((b[k]! | 0x20) === 0x65) return true
+  return false
 }
 
 /** A list, array (char[] included) or map: what Jettison writes as a JSON array. */
