@@ -27,3 +27,15 @@ export const DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_BODY_BYTES + 1024 * 1024
 
 /** DESIGN's worker pool size, kept as the most a config may ask for. */
 export const MAX_POOL_THREADS = 128
+
+/**
+ * The nice value of the worker threads that split large bodies (gateway) and run large or CPU-bound
+ * calls (microservice): 10 by default, above the event-loop threads' 0, so that small calls are
+ * scheduled first when cores are short; PLATFORM_WORKER_NICENESS=0 turns it off (0 to 19).
+ */
+export const WORKER_NICENESS = workerNiceness(process.env.PLATFORM_WORKER_NICENESS)
+
+function workerNiceness(text: string | undefined): number {
+  const n = text === undefined || text === '' ? 10 : Number(text)
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : 10
+}

@@ -5,6 +5,11 @@ import { loadMicroservice } from './load'
 import { Executor } from './executor'
 import type { RuntimeSettings } from './settings'
 import type { WorkerOutcome, WorkerTask } from './method-pool'
+import { lowerThreadPriority } from '../core/thread-priority'
+import { WORKER_NICENESS } from '../core/limits'
+
+// Large and CPU-bound calls run here; the microservice's event loop, which answers small calls, goes first.
+lowerThreadPriority(WORKER_NICENESS)
 
 const data = workerData as { dir: string; settings: RuntimeSettings; privilegedNames: string[] }
 const { config, def } = loadMicroservice(data.dir)
