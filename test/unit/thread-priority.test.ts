@@ -7,26 +7,22 @@ import { join } from 'node:path'
 
 const MODULE = join(__dirname, '..', '..', 'src', 'core', 'thread-priority.js')
 
-test(
-  'lowerThreadPriority lowers the calling worker thread only, not the process',
-  { skip: !existsSync('/proc/thread-self') },
-  async () => {
-    const before = getPriority(0)
-    const inWorker = await new Promise<[boolean, number]>((resolve, reject) => {
-      const w = new Worker(
-        `const { lowerThreadPriority } = require(${JSON.stringify(MODULE)})
+test('lowerThreadPriority lowers the calling worker thread only, not the process (Linux)', async () => {
+  const before = getPriority(0)
+  const inWorker = await new Promise<[boolean, number]>((resolve, reject) => {
+    const w = new Worker(
+      `const { lowerThreadPriority } = require(${JSON.stringify(MODULE)})
        const { getPriority } = require('node:os')
        const done = lowerThreadPriority(7)
        require('node:worker_threads').parentPort.postMessage([done, getPriority(0)])`,
-        { eval: true }
-      )
-      w.once('message', (m: [boolean, number]) => {
-        resolve(m)
-        void w.terminate()
-      })
-      w.once('error', reject)
+      { eval: true }
+    )
+    w.once('message', (m: [boolean, number]) => {
+      resolve(m)
+      void w.terminate()
     })
-    assert.deepEqual(inWorker, [true, 7])
-    assert.equal(getPriority(0), before)
-  }
-)
+    w.once('error', reject)
+  })
+  assert.deepEqual(inWorker, [true, 7])
+  assert.equal(getPriority(0), before)
+})
