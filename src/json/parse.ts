@@ -1,4 +1,4 @@
-import { JsonSyntaxError, scanNumber, scanString, skipWhitespace, skipBom } from './scan'
+import { BOM_REFUSED, JsonSyntaxError, scanNumber, scanString, skipWhitespace, skipBom } from './scan'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 
 /**
@@ -25,7 +25,8 @@ class Parser {
     readonly b: Uint8Array,
     readonly limits: ReadLimits
   ) {
-    this.i = skipBom(b)
+    if (skipBom(b) > 0) throw new JsonSyntaxError(BOM_REFUSED, 0)
+    this.i = 0
   }
 
   value(depth: number): JsonNode {

@@ -30,12 +30,11 @@ export function skipWhitespace(b: Uint8Array, i: number): number {
 }
 
 /**
- * A microservice reads each argument as a String, and Jackson and Jettison refuse one that starts
- * with U+FEFF (the gateway takes a BOM off the HTTP body, as Jackson reading bytes does).
+ * Why the serializers' readers refuse a leading U+FEFF: a microservice reads each argument as a
+ * String, and Jackson and Jettison refuse one that starts with it (the gateway takes a BOM off the
+ * HTTP body, as Jackson reading bytes does).
  */
-export function refuseBom(b: Uint8Array): void {
-  if (skipBom(b) > 0) throw new JsonSyntaxError('a byte order mark (U+FEFF) before the JSON value', 0)
-}
+export const BOM_REFUSED = 'a byte order mark (U+FEFF) before the JSON value'
 
 /** Skips a UTF-8 byte order mark, which Jackson accepts too. */
 export function skipBom(b: Uint8Array): number {

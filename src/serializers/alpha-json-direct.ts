@@ -1,6 +1,6 @@
 import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors/types'
 import { decodeJsonString, latin1 } from '../json/parse'
-import { scanNumber, scanString, skipBom, skipWhitespace } from '../json/scan'
+import { scanNumber, scanString, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
 import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
@@ -38,7 +38,8 @@ class DirectReader {
     private readonly limits: ReadLimits,
     private readonly ctx: AlphaContext
   ) {
-    this.i = skipBom(b)
+    // A BOM is refused, by the tree reader (which words the error).
+    this.i = 0
   }
 
   /** `{"<root element>": content}` and nothing after it. */

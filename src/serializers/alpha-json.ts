@@ -1,6 +1,5 @@
 import type { Descriptor } from '../descriptors/types'
 import { parseJson, type JsonNode } from '../json/parse'
-import { refuseBom } from '../json/scan'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError } from './errors'
@@ -111,7 +110,6 @@ export function createAlphaJsonSerializer(
       return tryWriteAlphaJson(value, type, ctx) ?? renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      refuseBom(bytes)
       const direct = tryReadAlphaJson(bytes, type, ctx, limits)
       return direct !== undefined ? direct : readAlphaJsonTree(bytes, type, ctx, limits)
     }

@@ -8,7 +8,7 @@ import {
   typeName
 } from '../descriptors/types'
 import { ValueError } from './errors'
-import { JsonSyntaxError } from '../json/scan'
+import { BOM_REFUSED, JsonSyntaxError } from '../json/scan'
 import { jacksonChar, jacksonDate, parseJavaInteger, parseJavaDouble, isCharArray, splitChars } from './java-text'
 import { jacksonInteger } from './java-integers'
 import { primitiveDefault } from './alpha-node'
@@ -52,7 +52,7 @@ class Reader {
     private readonly s: string,
     private readonly limits: ReadLimits
   ) {
-    if (s.charCodeAt(0) === 0xfeff) this.i = 1
+    if (s.charCodeAt(0) === 0xfeff) throw new JsonSyntaxError(BOM_REFUSED, 0, 'character')
   }
 
   private fail(message: string): never {

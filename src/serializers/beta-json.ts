@@ -1,6 +1,5 @@
 import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../descriptors/types'
 import type { Serializer } from './serializer'
-import { refuseBom } from '../json/scan'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError, rethrowAt } from './errors'
 import { javaDouble, kindOf, javaMapEntries } from './java-text'
@@ -154,7 +153,6 @@ export function createBetaJsonSerializer(options: BetaJsonOptions = {}): Seriali
     serialize: (value, type) => write(value, type, indent),
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       // Jackson stops after the root value and ignores what follows it.
-      refuseBom(bytes)
       return readBetaJsonBytes(bytes, type, options.limits ?? DEFAULT_READ_LIMITS)
     }
   }
