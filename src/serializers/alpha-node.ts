@@ -9,6 +9,7 @@ import {
   javaClassName,
   inferType,
   sameType,
+  plain,
   Typed,
   LocalDate
 } from '../descriptors/types'
@@ -277,7 +278,7 @@ class Writer {
           for (let k = 0; k < items.length; k++) {
             try {
               // XStream codes the item name like a field's (_ → __); a null item is <null/>.
-              const item = items[k] instanceof Typed ? (items[k] as Typed).value : items[k]
+              const item = plain(items[k])
               const itemName = item === null || item === undefined ? null : naming.field(f.implicit)
               node.children.push(this.node(items[k], f.type.item, itemName, node))
             } catch (err) {
@@ -542,7 +543,8 @@ class Reader {
     let seen: Set<string> | null = null
     let implicit: Map<FieldDescriptor, unknown[]> | null = null
     for (const child of node.children) {
-      const field = fieldFor(d, child.name, naming) ?? nullItemField(d, child)
+      const named = fieldFor(d, child.name, naming)
+      const field = named ?? nullItemField(d, child)
       if (field === undefined) throw new ValueError(`No such field ${d.className}.${child.name}`)
       if (field.omit) continue
       if (field.implicit !== undefined && field.type.kind === 'list') {
@@ -550,7 +552,8 @@ class Reader {
         const items = implicit.get(field) ?? []
         implicit.set(field, items)
         // A null item is <null/>; the list holds objects in Java (List<Integer>), so it may be null.
-        const isNull = child.name === 'null' && fieldFor(d, 'null', naming) === undefined
+        // Found by nullItemField: the <null/> item of the class's implicit collection.
+        const isNull = named === undefined
         items.push(this.child(node, child, isNull ? boxed(field.type.item) : field.type.item, !isNull, field.name))
         continue
       }

@@ -1,5 +1,7 @@
 import {
+  type ArrayDescriptor,
   type Descriptor,
+  type ListDescriptor,
   boxed,
   isNullable,
   simpleName,
@@ -12,10 +14,18 @@ import { parseXml, type XmlElement } from '../xml/tree'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/limits'
 import { ValueError, rethrowAt } from './errors'
-import { jacksonDate, kindOf, parseScalar, scalarText, javaMapEntries } from './java-text'
+import {
+  charArrayText,
+  isCharArray,
+  jacksonDate,
+  javaMapEntries,
+  kindOf,
+  parseScalar,
+  scalarText,
+  splitChars
+} from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
 import { primitiveDefault } from './alpha-node'
-import { charArrayText, isCharArray, splitChars } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-common'
 import { escapeWoodstoxChars, escapeWoodstoxText } from './woodstox-text'
 
@@ -39,6 +49,11 @@ export function betaRootName(d: Descriptor): string {
   }
   // Primitives travel boxed: an int is written as <Integer>.
   return simpleName(javaClassName(boxed(d)))
+}
+
+/** A list or array Jackson writes as repeated elements (a char[] is one text instead). */
+function isRepeated(d: Descriptor): d is ListDescriptor | ArrayDescriptor {
+  return (d.kind === 'list' || d.kind === 'array') && !isCharArray(d)
 }
 
 class Writer {
@@ -65,23 +80,20 @@ class Writer {
       case 'object': {
         if (typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`expected ${d.className}, got ${kindOf(v)}`)
         const record = v as Record<string, unknown>
-        this.out.push(`<${name}>`)
-        const before = this.out.length
+        const before = this.open(name)
         for (const f of d.fields) {
           const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
-          const isList = (f.type.kind === 'list' || f.type.kind === 'array') && !isCharArray(f.type)
+          const list = isRepeated(f.type)
           // A null List property is left out; other nulls are written as an empty element.
-          if ((fv === null || fv === undefined) && isList) continue
+          if ((fv === null || fv === undefined) && list) continue
           try {
-            if (isList && !(plain(fv) instanceof Typed))
-              this.wrappedList(fv, (f.type as { item: Descriptor }).item, f.name, f.name)
+            if (list && !(plain(fv) instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
             else this.element(fv, f.type, f.name)
           } catch (err) {
             rethrowAt(err, f.name)
           }
         }
-        if (this.out.length === before) this.out[before - 1] = `<${name}/>`
-        else this.out.push(`</${name}>`)
+        this.close(name, before)
         return
       }
       case 'list':
@@ -95,29 +107,20 @@ class Writer {
         this.wrappedList(v, d.item, name, 'item')
         return
       case 'map': {
-        const entries = javaMapEntries(v, d.className)
-        if (entries.length === 0) {
-          this.out.push(`<${name}/>`)
-          return
-        }
-        this.out.push(`<${name}>`)
-        const before = this.out.length
-        for (const [k, x] of entries) {
+        const before = this.open(name)
+        for (const [k, x] of javaMapEntries(v, d.className)) {
           if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
           try {
             // A collection as a map value is written unwrapped: each item an element named by the key.
             const inner = plain(x)
             const r = Array.isArray(inner) ? jacksonRuntimeType(x, d.value) : null
-            if (r !== null && (r.kind === 'list' || r.kind === 'array') && !isCharArray(r))
-              this.items(inner as unknown[], r.item, k)
+            if (r !== null && isRepeated(r)) this.items(inner as unknown[], r.item, k)
             else this.element(x, d.value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
         }
-        // Only empty collections as values: nothing was written, and Jackson closes the element at once.
-        if (this.out.length === before) this.out[before - 1] = `<${name}/>`
-        else this.out.push(`</${name}>`)
+        this.close(name, before)
         return
       }
       case 'any':
@@ -129,16 +132,24 @@ class Writer {
   private wrappedList(value: unknown, item: Descriptor, wrapper: string, itemName: string): void {
     const v = plain(value)
     if (!Array.isArray(v)) throw new ValueError(`expected a list, got ${kindOf(v)}`)
-    if (v.length === 0) {
-      this.out.push(`<${wrapper}/>`)
-      return
-    }
-    this.out.push(`<${wrapper}>`)
-    const before = this.out.length
+    const before = this.open(wrapper)
     this.items(v, item, itemName)
-    // Only empty collections inside: nothing was written, and Jackson closes the element at once.
-    if (this.out.length === before) this.out[before - 1] = `<${wrapper}/>`
-    else this.out.push(`</${wrapper}>`)
+    this.close(wrapper, before)
+  }
+
+  /** Opens an element; returns where its content starts, for close. */
+  private open(name: string): number {
+    this.out.push(`<${name}>`)
+    return this.out.length
+  }
+
+  /**
+   * Closes the element open since `before`. With nothing written inside (no fields, no entries, only
+   * empty collections, which Jackson leaves out), it is written empty instead: <name/>.
+   */
+  private close(name: string, before: number): void {
+    if (this.out.length === before) this.out[before - 1] = `<${name}/>`
+    else this.out.push(`</${name}>`)
   }
 
   /** Jackson's XML module unwraps a list inside a list: its items join the outer list's items. */
@@ -149,7 +160,7 @@ class Writer {
       try {
         if (Array.isArray(inner) && !isCharArray(item)) {
           const r = jacksonRuntimeType(x, item)
-          this.items(inner, r.kind === 'list' || r.kind === 'array' ? r.item : item, itemName)
+          this.items(inner, isRepeated(r) ? r.item : item, itemName)
         } else {
           this.element(x, item, itemName)
         }
@@ -232,7 +243,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
       // A list's items are objects in Java (List<Character>): what reads as null stays null.
       const itemType = elementType(d)
       // Jackson's XML module writes a collection inside a collection flattened and cannot read it back.
-      if ((itemType.kind === 'list' || itemType.kind === 'array') && !isCharArray(itemType) && el.children.length > 0)
+      if (isRepeated(itemType) && el.children.length > 0)
         throw new ValueError(
           `Cannot deserialize ${typeName(d)}: a collection inside a collection cannot be read from XML`
         )
@@ -257,11 +268,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
       const out = new Map<string, unknown>()
       const valueType = elementType(d)
       // Jackson's XML module writes a collection as a map value unwrapped and cannot read it back.
-      if (
-        (valueType.kind === 'list' || valueType.kind === 'array') &&
-        !isCharArray(valueType) &&
-        el.children.some((c) => c.children.length > 0 || !ALL_WS.test(c.text))
-      )
+      if (isRepeated(valueType) && el.children.some((c) => c.children.length > 0 || !ALL_WS.test(c.text)))
         throw new ValueError(`Cannot deserialize ${typeName(d)}: a collection as a map value cannot be read from XML`)
       for (const c of el.children) {
         try {

@@ -127,7 +127,7 @@ function dtoa(binExp: number, fractBits: bigint, nSignificantBits: number): Digi
   let lowDigitDifference: number
   // After the first digit, E-form output needs a second one.
   const eForm = (): boolean => decExp < -3 || decExp >= 8
-  if (bBits < 64 && tenSBits < 64 && bBits < 32 && tenSBits < 32) {
+  if (bBits < 32 && tenSBits < 32) {
     // 32-bit arithmetic, wrapping as Java's int does.
     let b = Math.imul(Number(fract), SMALL_5_POW[B5]!) << B2
     const s = SMALL_5_POW[S5]! << S2
