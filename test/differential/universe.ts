@@ -2,13 +2,8 @@
 // field aliases, attributes, omitted and implicit fields (the XStream annotations descriptors
 // support), class aliases and registered aliases; and the same classes as Java source, so that the
 // oracle compiles them once per universe. Made from a seed, so a failing case can be made again.
-import {
-  t,
-  type Descriptor,
-  type FieldInput,
-  type ObjectDescriptor,
-  type ScalarDescriptor
-} from '../../src/descriptors/types'
+import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/descriptors/types'
+import { SCALARS } from '../helpers/arbitraries'
 
 export interface Universe {
   readonly pkg: string
@@ -22,19 +17,9 @@ export interface Universe {
   readonly sources: Record<string, string>
 }
 
-const SCALARS: ScalarDescriptor[] = [
-  t.int,
-  t.Integer,
-  t.long,
-  t.Long,
-  t.double,
-  t.Double,
-  t.boolean,
-  t.Boolean,
-  t.char,
-  t.Character,
-  t.String
-]
+const LETTERS = [...'abcdefghijklmnopqrstuvwxyz']
+/** Letters twice as likely as digits and '_'. */
+const NAME_CHARS = [...LETTERS, ...LETTERS, ...'0123456789_']
 
 const JAVA_KEYWORDS = new Set(
   (
@@ -69,10 +54,9 @@ export function makeUniverse(seed: number, rootCount: number, maxDepth = 3): Uni
 
   const fieldName = (taken: Set<string>): string => {
     for (;;) {
-      const letters = 'abcdefghijklmnopqrstuvwxyz'
-      let n = pick([...letters])
+      let n = pick(LETTERS)
       const len = Math.floor(rng() * 6)
-      for (let i = 0; i < len; i++) n += pick([...letters, ...letters, ...'0123456789_'])
+      for (let i = 0; i < len; i++) n += pick(NAME_CHARS)
       if (!JAVA_KEYWORDS.has(n) && !taken.has(n)) return n
     }
   }

@@ -85,7 +85,8 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
   }
 }
 
-const SCALARS: ScalarDescriptor[] = [
+/** Every scalar kind a descriptor has. */
+export const SCALARS: readonly ScalarDescriptor[] = [
   t.int,
   t.Integer,
   t.long,
