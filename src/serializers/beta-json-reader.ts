@@ -15,6 +15,7 @@ import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../core/limits'
 
 import { LOCAL_DATE_UNSUPPORTED, elementType } from './beta-common'
+import { readBetaJsonDirect, NOT_HANDLED } from './beta-json-direct'
 
 /** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
 interface ClassPlan {
@@ -634,22 +635,27 @@ function compile(d: Descriptor): Check {
 
 /** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
 export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
+  const direct = readBetaJsonDirect(bytes, d, limits)
+  if (direct !== NOT_HANDLED) return direct
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
-  if (fastEligible(d)) {
+  const parsed = readBetaJsonParsed(text, d, limits)
+  return parsed !== NOT_HANDLED ? parsed : new Reader(text, limits).value(d, 0)
+}
+
+/** JSON.parse and a check against the descriptor, or NOT_HANDLED when the exact reader must decide. */
+export function readBetaJsonParsed(text: string, d: Descriptor, limits: ReadLimits): unknown {
+  if (!fastEligible(d)) return NOT_HANDLED
+  let parsed: unknown
+  try {
     // JSON.parse refuses a BOM, trailing content and any syntax error: all go to the exact reader.
-    let parsed: unknown = FALLBACK
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      /* exact reader below */
-    }
-    if (parsed !== FALLBACK) {
-      try {
-        return compile(d)(parsed, { nodes: limits.maxNodes, maxStringLength: limits.maxStringLength })
-      } catch (err) {
-        if (err !== FALLBACK) throw err
-      }
-    }
+    parsed = JSON.parse(text)
+  } catch {
+    return NOT_HANDLED
   }
-  return new Reader(text, limits).value(d, 0)
+  try {
+    return compile(d)(parsed, { nodes: limits.maxNodes, maxStringLength: limits.maxStringLength })
+  } catch (err) {
+    if (err !== FALLBACK) throw err
+    return NOT_HANDLED
+  }
 }
