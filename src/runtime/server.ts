@@ -11,6 +11,7 @@ import { toCatalog } from './catalog'
 import type { RuntimeSettings } from './settings'
 import { Executor, fail } from './executor'
 import { MethodPool } from './method-pool'
+import { DeadlineList, type Deadline } from '../core/deadlines'
 
 export interface RuntimeOptions {
   name: string
@@ -30,8 +31,13 @@ export interface RuntimeOptions {
 }
 
 /** One call being executed; kept per connection by id so a Cancel can find it. */
-class Execution {
-  timer: NodeJS.Timeout | null = null
+class Execution implements Deadline {
+  /** Holds an execution slot, under `limit` in a deadline list (not while it waits for a slot). */
+  started = false
+  limit = 0
+  deadlineAt = 0
+  deadlinePrev: Deadline | null = null
+  deadlineNext: Deadline | null = null
   done = false
   /**
    * For a call on the method pool: aborted only when the call passes its executing timeout, which
@@ -45,8 +51,13 @@ class Execution {
   private abortReason: Error | null = null
   constructor(
     readonly conn: RuntimeConnection,
-    readonly invoke: gateway.Invoke
+    readonly invoke: gateway.Invoke,
+    private readonly server: MicroserviceServer
   ) {}
+
+  onDeadline(): void {
+    this.server.timeout(this, this.limit)
+  }
 
   get signal(): AbortSignal {
     if (this.controller === null) {
@@ -108,6 +119,12 @@ export class MicroserviceServer {
   private readonly connections = new Set<RuntimeConnection>()
   private readonly waiting: Execution[] = []
   private running = 0
+  /**
+   * The executing deadlines, one list per limit: a call's limit is the lesser of the gateway's and
+   * threadExecutingTimeOut, the same for nearly every call, so each list expires in the order it was
+   * filled (no setTimeout and clearTimeout per call: 3.7% of a small call's CPU here).
+   */
+  private readonly deadlines = new Map<number, DeadlineList>()
   private server: Server | null = null
   /** The user availability flag reported in every Pong. */
   available = true
@@ -239,7 +256,7 @@ export class MicroserviceServer {
   }
 
   private onInvoke(conn: RuntimeConnection, inv: gateway.Invoke): void {
-    const ex = new Execution(conn, inv)
+    const ex = new Execution(conn, inv, this)
     conn.executions.set(inv.id, ex)
     if (this.running < this.options.settings.threadPoolSize) {
       this.start(ex)
@@ -263,7 +280,9 @@ export class MicroserviceServer {
       ex.invoke.timeoutMs > 0
         ? Math.min(ex.invoke.timeoutMs, settings.threadExecutingTimeOut)
         : settings.threadExecutingTimeOut
-    ex.timer = setTimeout(onExecutionTimeout, limit, this, ex, limit)
+    ex.started = true
+    ex.limit = limit
+    this.deadlinesOf(limit).add(ex)
     const inv = ex.invoke
     const m = this.pool === null ? undefined : this.executor.method(inv.service, inv.method)
     if (m !== undefined && this.offloads(m, inv)) {
@@ -311,9 +330,9 @@ export class MicroserviceServer {
   private finish(ex: Execution): void {
     ex.done = true
     ex.conn.executions.delete(ex.invoke.id)
-    if (ex.timer !== null) {
-      clearTimeout(ex.timer)
-      ex.timer = null
+    if (ex.started) {
+      ex.started = false
+      this.deadlinesOf(ex.limit).remove(ex)
       this.running--
       const next = this.waiting.shift()
       if (next !== undefined && !next.done) this.start(next)
@@ -323,14 +342,19 @@ export class MicroserviceServer {
     }
   }
 
+  private deadlinesOf(limit: number): DeadlineList {
+    let list = this.deadlines.get(limit)
+    if (list === undefined) {
+      list = new DeadlineList(limit)
+      this.deadlines.set(limit, list)
+    }
+    return list
+  }
+
   private reply(ex: Execution, result: gateway.IResult): void {
     if (ex.done) return
     this.finish(ex)
     result.id = ex.invoke.id
     ex.conn.framed.sendBytes(encodeFrame({ result }))
   }
-}
-
-function onExecutionTimeout(server: MicroserviceServer, ex: Execution, limit: number): void {
-  server.timeout(ex, limit)
 }
