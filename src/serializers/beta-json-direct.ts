@@ -5,18 +5,18 @@ import type { ReadLimits } from '../core/limits'
 
 /**
  * Beta JSON read straight from the argument's bytes into values, for the common documents only:
- * no escapes in strings, numbers that fit their slot, declared members. It returns exactly what
- * `JSON.parse` plus the descriptor check returns (same values, same member order, defaults for
- * missing members appended in declared order), and gives up with NOT_HANDLED on anything else,
- * leaving it to that path and the exact reader, which word the errors.
+ * no escapes in strings, numbers that fit their slot, members in declared order. It returns exactly
+ * what `JSON.parse` plus the descriptor check returns (same values, same member order, defaults
+ * for missing trailing members), and gives up with NOT_HANDLED on anything else, leaving it to that
+ * path and the exact reader, which word the errors.
  *
- * Why: a microservice reading a 1 MB argument spent ~9 ms in JSON.parse and the check, more than
- * the gateway's whole hop; reading the bytes with the types known skips the text decode, the
- * generic parse and the second walk.
+ * The reader of a type is generated once as JavaScript source: one function with the cursor in a
+ * local variable, every nested object and list inlined, members matched byte by byte and objects
+ * built by an object literal. Measured on a 1 MB List<In> (same process, medians): 1.8 ms, against
+ * 6.1 ms for the same logic as closures over shared state and 6.7 ms for JSON.parse alone. Only
+ * descriptors reach the source: member names as JSON string literals, defaults by index.
  */
 export const NOT_HANDLED: unique symbol = Symbol('not handled')
-
-type Read = () => unknown
 
 /** Buffer's slice decoders without toString's argument handling (Node has them; its typings do not). */
 interface Decoding extends Buffer {
@@ -24,318 +24,333 @@ interface Decoding extends Buffer {
   utf8Slice(start: number, end: number): string
 }
 
-// The document being read. Module state rather than an object passed around: every reader is a
-// closure compiled once per descriptor, and the cursor is touched on every byte.
-const EMPTY = Buffer.alloc(0) as Decoding
-let b: Uint8Array = EMPTY
-let text = EMPTY
-let i = 0
-let nodes = 0
-let depth = 0
-let maxDepth = 0
-let maxStringLength = 0
+type Generated = (b: Uint8Array, text: Decoding, limits: ReadLimits) => unknown
 
-/** Thrown inside, caught at the top: cheaper than checking a result after every value. */
+/** Thrown by generated code on anything it does not read; caught by readBetaJsonDirect. */
 const GIVE_UP = NOT_HANDLED
 
-const readers = new WeakMap<Descriptor, Read | null>()
+const generated = new WeakMap<Descriptor, Generated | null>()
 
 /** Reads one beta JSON document of type d, or returns NOT_HANDLED. */
 export function readBetaJsonDirect(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
-  const read = readerOf(d)
+  let read = generated.get(d)
+  if (read === undefined) {
+    read = generate(d)
+    generated.set(d, read)
+  }
   if (read === null) return NOT_HANDLED
-  b = bytes
-  text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Decoding
-  i = 0
-  nodes = limits.maxNodes
-  depth = 0
-  maxDepth = limits.maxDepth
-  maxStringLength = limits.maxStringLength
   try {
-    skip()
-    const v = read()
-    skip()
-    return i === b.length ? v : NOT_HANDLED
+    return read(bytes, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Decoding, limits)
   } catch (err) {
     if (err === GIVE_UP) return NOT_HANDLED
     throw err
-  } finally {
-    b = EMPTY
-    text = EMPTY
   }
 }
 
-function skip(): void {
-  let c = b[i]
-  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i]
+/** A generated reader past this size is not worth its compilation (a type tree with much sharing). */
+const MAX_SOURCE = 256 * 1024
+
+/** The reader of d, or null when d holds a type this path does not read (or refers to itself). */
+function generate(d: Descriptor): Generated | null {
+  const g = new Emitter()
+  const body = g.value(d, 'r', new Set())
+  if (body === null || body.length > MAX_SOURCE) return null
+  const source = `
+    let i = 0, c = 0, nodes = limits.maxNodes, depth = 0
+    const maxDepth = limits.maxDepth, maxString = limits.maxStringLength
+    ${SKIP}
+    let r
+    ${body}
+    ${SKIP}
+    if (i !== b.length) throw G
+    return r`
+  const make = new Function('G', 'K', 'D', 'P', `return function read(b, text, limits) {${source}}`) as (
+    g: symbol,
+    k: Uint8Array[],
+    defaults: unknown[],
+    pow10: number[]
+  ) => Generated
+  return make(GIVE_UP, g.keys, g.defaults, POW10)
 }
 
-/** The reader for d, compiled once; null when d holds a type this path does not read. */
-function readerOf(d: Descriptor): Read | null {
-  let r = readers.get(d)
-  if (r !== undefined) return r
-  r = compile(d)
-  readers.set(d, r)
-  return r
+const SKIP = 'for (c = b[i]; c === 32 || c === 10 || c === 13 || c === 9; c = b[++i]);'
+
+/** `null` at i: the value `absent` goes to `target`; otherwise `other` runs. */
+function orNull(target: string, absent: string, other: string): string {
+  return `if (b[i] === 110) {
+    if (b[i + 1] !== 117 || b[i + 2] !== 108 || b[i + 3] !== 108) throw G
+    i += 4
+    ${target} = ${absent}
+  } else {
+    ${other}
+  }`
 }
 
-function compile(d: Descriptor): Read | null {
-  switch (d.kind) {
-    case 'scalar': {
-      const absent = isNullable(d) ? null : primitiveDefault(d)
-      switch (d.type) {
-        case 'int':
-        case 'Integer':
-          return () => (b[i] === 0x6e ? literal(NULL, absent) : int())
-        case 'double':
-        case 'Double':
-          return () => (b[i] === 0x6e ? literal(NULL, absent) : double())
-        case 'boolean':
-        case 'Boolean':
-          return () => {
-            const c = b[i]
-            return c === 0x74 ? literal(TRUE, true) : c === 0x66 ? literal(FALSE, false) : literal(NULL, absent)
-          }
-        case 'char':
-        case 'Character':
-          return () => {
-            if (b[i] !== 0x22) return literal(NULL, absent)
-            const s = string()
-            if (s.length !== 1) throw GIVE_UP
-            return s
-          }
-        case 'String':
-          return () => (b[i] === 0x22 ? string() : literal(NULL, null))
-        default:
-          // long and Long: JSON.parse's path does not take them either (53-bit doubles).
-          return null
+class Emitter {
+  /** Member names as bytes (K[n] in the source) and default values (D[n]). */
+  readonly keys: Uint8Array[] = []
+  readonly defaults: unknown[] = []
+  private n = 0
+
+  private id(): number {
+    return this.n++
+  }
+
+  private constant(v: unknown): string {
+    if (v === null) return 'null'
+    if (typeof v === 'number' || typeof v === 'boolean') return Object.is(v, -0) ? '-0' : String(v)
+    this.defaults.push(v)
+    return `D[${this.defaults.length - 1}]`
+  }
+
+  /** Source that reads a value of type d at i into `target`, or null when this path cannot read d. */
+  value(d: Descriptor, target: string, path: Set<Descriptor>): string | null {
+    switch (d.kind) {
+      case 'scalar': {
+        const absent = this.constant(isNullable(d) ? null : primitiveDefault(d))
+        switch (d.type) {
+          case 'int':
+          case 'Integer':
+            return orNull(target, absent, this.int(target))
+          case 'double':
+          case 'Double':
+            return orNull(target, absent, this.double(target))
+          case 'boolean':
+          case 'Boolean':
+            return `if (b[i] === 116) {
+              if (b[i + 1] !== 114 || b[i + 2] !== 117 || b[i + 3] !== 101) throw G
+              i += 4
+              ${target} = true
+            } else if (b[i] === 102) {
+              if (b[i + 1] !== 97 || b[i + 2] !== 108 || b[i + 3] !== 115 || b[i + 4] !== 101) throw G
+              i += 5
+              ${target} = false
+            } else {
+              ${orNull(target, absent, 'throw G')}
+            }`
+          case 'char':
+          case 'Character':
+            return orNull(target, absent, `${this.string(target)}\nif (${target}.length !== 1) throw G`)
+          case 'String':
+            return orNull(target, 'null', this.string(target))
+          default:
+            // long and Long: the JSON.parse path does not take them either (53-bit doubles).
+            return null
+        }
       }
-    }
-    case 'object':
-      return objectReader(d)
-    case 'list':
-    case 'array': {
-      // Placeholder first: a recursive type reaches itself through its items.
-      let item: Read | null = null
-      const read: Read = () => {
-        if (b[i] !== 0x5b) return literal(NULL, null)
-        // Reached through a recursive type whose compilation found something this path cannot read.
-        if (item === null) throw GIVE_UP
-        if (++depth > maxDepth) throw GIVE_UP
-        i++
-        skip()
-        const out: unknown[] = []
-        if (b[i] === 0x5d) i++
-        else {
-          for (;;) {
-            out.push(item!())
-            skip()
-            const c = b[i]
-            if (c === 0x2c) {
+      case 'object':
+        return this.object(d, target, path)
+      case 'list':
+      case 'array': {
+        if (path.has(d)) return null
+        path.add(d)
+        const k = this.id()
+        const item = this.value(elementType(d), `x${k}`, path)
+        path.delete(d)
+        if (item === null) return null
+        return orNull(
+          target,
+          'null',
+          `if (b[i] !== 91 || ++depth > maxDepth) throw G
+          i++
+          ${SKIP}
+          const a${k} = []
+          if (b[i] === 93) i++
+          else for (;;) {
+            let x${k}
+            ${item}
+            a${k}.push(x${k})
+            ${SKIP}
+            if (c === 44) {
               i++
-              skip()
-            } else if (c === 0x5d) {
+              ${SKIP}
+            } else if (c === 93) {
               i++
               break
-            } else throw GIVE_UP
+            } else throw G
           }
-        }
-        depth--
-        nodes -= out.length
-        if (nodes < 0) throw GIVE_UP
-        return out
+          depth--
+          nodes -= a${k}.length
+          if (nodes < 0) throw G
+          ${target} = a${k}`
+        )
       }
-      readers.set(d, read)
-      item = readerOf(elementType(d))
-      return item === null ? null : read
+      default:
+        return null
     }
-    default:
-      return null
   }
-}
 
-function objectReader(d: ObjectDescriptor): Read | null {
-  const n = d.fields.length
-  const names = d.fields.map((f) => f.name)
-  // Assigning '__proto__' would set the prototype, not a member as JSON.parse makes.
-  if (names.includes('__proto__')) return null
-  const keys = names.map((name) => Buffer.from(name, 'utf8'))
-  // Every object starts as a copy of this one: the members in declared order with their defaults,
-  // which is what JSON.parse and the check make of members that come in declared order, the
-  // missing ones last. Members in another order (or twice) go to the other path.
-  const template: Record<string, unknown> = {}
-  d.fields.forEach((f) => (template[f.name] = primitiveDefault(f.type)))
-  const fields: Read[] = []
-  let ready = false
-  const read: Read = () => {
-    if (b[i] !== 0x7b) return literal(NULL, null)
-    if (!ready) throw GIVE_UP
-    if (--nodes < 0 || ++depth > maxDepth) throw GIVE_UP
-    i++
-    skip()
-    const o = { ...template }
-    if (b[i] === 0x7d) i++
-    else {
-      for (let k = 0; ; k++) {
-        if (k === n || b[i] !== 0x22) throw GIVE_UP
-        key(keys[k]!)
-        skip()
-        if (b[i] !== 0x3a) throw GIVE_UP
+  /**
+   * Members must come in declared order (each at most once, a prefix of the declared list): then the
+   * object literal, the missing ones with their defaults, has JSON.parse's member order.
+   */
+  private object(d: ObjectDescriptor, target: string, path: Set<Descriptor>): string | null {
+    // '__proto__' in an object literal sets the prototype, not a member as JSON.parse makes.
+    if (path.has(d) || d.fields.some((f) => f.name === '__proto__')) return null
+    path.add(d)
+    const k = this.id()
+    const vars = d.fields.map((_, n) => `o${k}_${n}`)
+    const members: string[] = []
+    for (const [n, f] of d.fields.entries()) {
+      const read = this.value(f.type, vars[n]!, path)
+      if (read === null) {
+        path.delete(d)
+        return null
+      }
+      const last = n === d.fields.length - 1
+      members.push(`${this.key(f.name)}
+        ${SKIP}
+        if (c !== 58) throw G
         i++
-        skip()
-        o[names[k]!] = fields[k]!()
-        skip()
-        const c = b[i]
-        if (c === 0x2c) {
+        ${SKIP}
+        ${read}
+        ${SKIP}
+        if (c === 125) {
           i++
-          skip()
-        } else if (c === 0x7d) {
+          break m${k}
+        }
+        ${last ? 'throw G' : `if (c !== 44) throw G\ni++\n${SKIP}`}`)
+    }
+    path.delete(d)
+    const declare = d.fields.map((f, n) => `let ${vars[n]!} = ${this.constant(primitiveDefault(f.type))}`).join('\n')
+    const literal = d.fields.map((f, n) => `${JSON.stringify(f.name)}: ${vars[n]!}`).join(', ')
+    return orNull(
+      target,
+      'null',
+      `if (b[i] !== 123 || --nodes < 0 || ++depth > maxDepth) throw G
+      i++
+      ${SKIP}
+      ${declare}
+      m${k}: {
+        if (c === 125) {
           i++
-          break
-        } else throw GIVE_UP
+          break m${k}
+        }
+        ${members.join('\n')}
+        throw G
       }
+      depth--
+      ${target} = {${literal}}`
+    )
+  }
+
+  /** Matches `"name"` at i byte by byte and steps over it. */
+  private key(name: string): string {
+    const bytes = Buffer.from(name, 'utf8')
+    if (bytes.length > 24) {
+      this.keys.push(bytes)
+      const n = this.keys.length - 1
+      return `if (b[i] !== 34 || b[i + ${bytes.length + 1}] !== 34) throw G
+        for (let j = 0; j < ${bytes.length}; j++) if (b[i + 1 + j] !== K[${n}][j]) throw G
+        i += ${bytes.length + 2}`
     }
-    depth--
-    return o
+    const checks = [
+      `b[i] !== 34`,
+      ...[...bytes].map((x, j) => `b[i + ${j + 1}] !== ${x}`),
+      `b[i + ${bytes.length + 1}] !== 34`
+    ]
+    return `if (${checks.join(' || ')}) throw G
+      i += ${bytes.length + 2}`
   }
-  readers.set(d, read)
-  for (const f of d.fields) {
-    const r = readerOf(f.type)
-    if (r === null) return null
-    fields.push(r)
+
+  /** A string without escapes or control characters, decoded from UTF-8 as the whole text would be. */
+  private string(target: string): string {
+    const k = this.id()
+    return `if (b[i] !== 34) throw G
+      const s${k} = ++i
+      let ascii${k} = true
+      for (c = b[i]; c !== 34; c = b[++i]) {
+        if (c === 92 || c === undefined || c < 32) throw G
+        if (c >= 128) ascii${k} = false
+      }
+      ${target} = ascii${k} ? text.latin1Slice(s${k}, i) : text.utf8Slice(s${k}, i)
+      i++
+      if (${target}.length > maxString) throw G`
   }
-  ready = true
-  return read
+
+  /** An int slot: JSON integers of up to 10 digits in int's range; anything else goes to the other path. */
+  private int(target: string): string {
+    const k = this.id()
+    return `let neg${k} = false
+      c = b[i]
+      if (c === 45) {
+        neg${k} = true
+        c = b[++i]
+      }
+      if (c === 48) {
+        c = b[++i]
+        if ((c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69) throw G
+        ${target} = neg${k} ? -0 : 0
+      } else {
+        const s${k} = i
+        let v${k} = 0
+        while (c >= 48 && c <= 57) {
+          v${k} = v${k} * 10 + (c - 48)
+          c = b[++i]
+        }
+        if (i === s${k} || i - s${k} > 10 || c === 46 || c === 101 || c === 69) throw G
+        if (neg${k}) v${k} = -v${k}
+        if (v${k} < -2147483648 || v${k} >= 2147483648) throw G
+        ${target} = v${k}
+      }`
+  }
+
+  /**
+   * A double slot: JSON numbers of up to 15 significant digits and a power of ten up to 22, whose
+   * value is one exact division or product (Clinger's fast path), so it rounds as JSON.parse does.
+   * Converting other numbers' text here (Number) costs several times what JSON.parse spends.
+   */
+  private double(target: string): string {
+    const k = this.id()
+    return `{
+      let neg = false, m = 0, digits = 0, scale = 0, exp = 0
+      c = b[i]
+      if (c === 45) {
+        neg = true
+        c = b[++i]
+      }
+      if (c === 48) c = b[++i]
+      else {
+        if (!(c >= 49 && c <= 57)) throw G
+        while (c >= 48 && c <= 57) {
+          m = m * 10 + (c - 48)
+          digits++
+          c = b[++i]
+        }
+      }
+      if (c === 46) {
+        c = b[++i]
+        const f${k} = i
+        while (c >= 48 && c <= 57) {
+          m = m * 10 + (c - 48)
+          c = b[++i]
+        }
+        scale = i - f${k}
+        if (scale === 0) throw G
+        digits += scale
+      }
+      if (c === 101 || c === 69) {
+        c = b[++i]
+        let expNeg = false
+        if (c === 43 || c === 45) {
+          expNeg = c === 45
+          c = b[++i]
+        }
+        const e${k} = i
+        while (c >= 48 && c <= 57 && i - e${k} < 6) {
+          exp = exp * 10 + (c - 48)
+          c = b[++i]
+        }
+        if (i === e${k} || (c >= 48 && c <= 57)) throw G
+        if (expNeg) exp = -exp
+      }
+      const e = exp - scale
+      if (digits > 15 || e < -22 || e > 22) throw G
+      const v = e >= 0 ? m * P[e] : m / P[-e]
+      ${target} = neg ? -v : v
+    }`
+  }
 }
 
-/** i at the opening quote of a member name, which must be `expected`'s bytes; i left after the closing quote. */
-function key(expected: Buffer): void {
-  const start = i + 1
-  const len = expected.length
-  for (let j = 0; j < len; j++) if (b[start + j] !== expected[j]) throw GIVE_UP
-  if (b[start + len] !== 0x22) throw GIVE_UP
-  i = start + len + 1
-}
-
-const NULL = [0x6e, 0x75, 0x6c, 0x6c]
-const TRUE = [0x74, 0x72, 0x75, 0x65]
-const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65]
-
-function literal(word: number[], value: unknown): unknown {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) throw GIVE_UP
-  i += word.length
-  return value
-}
-
-/** A string without escapes or control characters, decoded from UTF-8 as the whole text would be. */
-function string(): string {
-  const start = ++i
-  let ascii = true
-  for (;;) {
-    const c = b[i]
-    if (c === 0x22) break
-    if (c === 0x5c || c === undefined || c < 0x20) throw GIVE_UP
-    if (c >= 0x80) ascii = false
-    i++
-  }
-  const s = ascii ? text.latin1Slice(start, i) : text.utf8Slice(start, i)
-  i++
-  if (s.length > maxStringLength) throw GIVE_UP
-  return s
-}
-
-/** An int slot: JSON integers of up to 10 digits in int's range; anything else goes to the other path. */
-function int(): number {
-  let neg = false
-  if (b[i] === 0x2d) {
-    neg = true
-    i++
-  }
-  let c = b[i]!
-  if (c === 0x30) {
-    c = b[++i]!
-    if (c >= 0x30 && c <= 0x39) throw GIVE_UP
-    if (c === 0x2e || c === 0x65 || c === 0x45) throw GIVE_UP
-    return neg ? -0 : 0
-  }
-  const start = i
-  let v = 0
-  while (c >= 0x30 && c <= 0x39) {
-    v = v * 10 + (c - 0x30)
-    c = b[++i]!
-  }
-  const digits = i - start
-  if (digits === 0 || digits > 10 || c === 0x2e || c === 0x65 || c === 0x45) throw GIVE_UP
-  if (neg) v = -v
-  if (v < -2147483648 || v >= 2147483648) throw GIVE_UP
-  return v
-}
-
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17]
-const POW10_MORE = [1e18, 1e19, 1e20, 1e21, 1e22]
-
-/**
- * A double slot: JSON numbers of up to 15 significant digits and a power of ten up to 22, whose
- * value is one exact division or product (Clinger's fast path), so it rounds as JSON.parse does.
- */
-function double(): number {
-  let neg = false
-  if (b[i] === 0x2d) {
-    neg = true
-    i++
-  }
-  let m = 0
-  let digits = 0
-  let c = b[i]!
-  if (c === 0x30) c = b[++i]!
-  else {
-    // Written this way round so that the end of input (undefined) fails too.
-    if (!(c >= 0x31 && c <= 0x39)) throw GIVE_UP
-    while (c >= 0x30 && c <= 0x39) {
-      m = m * 10 + (c - 0x30)
-      digits++
-      c = b[++i]!
-    }
-  }
-  let scale = 0
-  if (c === 0x2e) {
-    c = b[++i]!
-    const fracStart = i
-    while (c >= 0x30 && c <= 0x39) {
-      m = m * 10 + (c - 0x30)
-      c = b[++i]!
-    }
-    scale = i - fracStart
-    if (scale === 0) throw GIVE_UP
-    digits += scale
-  }
-  let exp = 0
-  if (c === 0x65 || c === 0x45) {
-    c = b[++i]!
-    let expNeg = false
-    if (c === 0x2b || c === 0x2d) {
-      expNeg = c === 0x2d
-      c = b[++i]!
-    }
-    const expStart = i
-    while (c >= 0x30 && c <= 0x39 && i - expStart < 6) {
-      exp = exp * 10 + (c - 0x30)
-      c = b[++i]!
-    }
-    if (i === expStart) throw GIVE_UP
-    if (c >= 0x30 && c <= 0x39) throw GIVE_UP
-    if (expNeg) exp = -exp
-  }
-  const e = exp - scale
-  // Leading zeros of a fraction count as digits above; they add nothing to m, so m stays exact.
-  if (digits <= 15 && e >= -22 && e <= 22) {
-    const v = e >= 0 ? m * pow10(e) : m / pow10(-e)
-    return neg ? -v : v
-  }
-  // Converting the text here (Number) costs several times what JSON.parse spends on a number.
-  throw GIVE_UP
-}
-
-function pow10(e: number): number {
-  return e < POW10.length ? POW10[e]! : POW10_MORE[e - 18]!
-}
+/** 10^0 … 10^22, each exact in a double. */
+const POW10 = Array.from({ length: 23 }, (_, e) => Number(`1e${e}`))
