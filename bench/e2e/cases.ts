@@ -25,11 +25,11 @@ export interface BenchCase {
 const JSON_ROA = { 'Content-Type': 'application/json' }
 const JSON_RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 
-function bigList(): { body: Buffer; expected: string } {
-  // [[{"a":..,"b":..} × 50,000], 7]: about 1 MB.
+function bigList(count: number): { body: Buffer; expected: string } {
+  // [[{"a":..,"b":..} × count], 7]: 50,000 items are about 1 MB, 10,000 about 190 KB.
   const items: string[] = []
   let sum = 0n
-  for (let k = 0; k < 50000; k++) {
+  for (let k = 0; k < count; k++) {
     const a = k % 1000
     const b = ((k * 7) % 1000) + 1000
     items.push(`{"a":${a},"b":${b}}`)
@@ -39,7 +39,8 @@ function bigList(): { body: Buffer; expected: string } {
 }
 
 export function allCases(): BenchCase[] {
-  const big = bigList()
+  const big = bigList(50000)
+  const mid = bigList(10000)
   return [
     {
       name: 'roa-json',
@@ -71,6 +72,15 @@ export function allCases(): BenchCase[] {
       body: Buffer.from('<paramArray><int>2</int><int>3</int></paramArray>'),
       expected: '<int>6</int>',
       invoke: { service: 'calculator', method: 'multiplyInts', sequence: 'alphaParamArrayXmlInOutSequence', rmc: true }
+    },
+    {
+      name: 'rmc-json-200kb',
+      title: 'RMC beta JSON sumProducts, ~200 KB argument',
+      path: '/example/calculator/sumProducts',
+      headers: JSON_RMC,
+      body: mid.body,
+      expected: mid.expected,
+      invoke: { service: 'calculator', method: 'sumProducts', sequence: 'betaParamArrayJsonInOutSequence', rmc: true }
     },
     {
       name: 'rmc-json-1mb',
