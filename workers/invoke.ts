@@ -1,14 +1,29 @@
 // Piscina task: split the body into arguments and encode the Invoke frame off the main thread.
-// The frame's buffer is moved back to the main thread, not copied.
-import { move } from 'piscina'
+// The frame comes back in pieces (FrameParts): its head, and the body with the arguments where they
+// are; both buffers are moved back to the main thread, not copied.
+import { transferableSymbol, valueSymbol, move } from 'piscina'
 import { WORKER_NICENESS } from '../src/core/limits'
-import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
+import { prepareInvoke, isFrameParts, type FrameParts, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
 import { lowerThreadPriority } from '../src/core/thread-priority'
 
 // Large bodies are split here; small calls are answered on the main thread, which goes first.
 lowerThreadPriority(WORKER_NICENESS)
 
+/** Piscina's Transferable: the value, and the buffers that move with it. */
+class MovedParts {
+  constructor(private readonly parts: FrameParts) {}
+  get [transferableSymbol](): ArrayBuffer[] {
+    const { head, body } = this.parts
+    return head.buffer === body.buffer
+      ? [head.buffer as ArrayBuffer]
+      : [head.buffer as ArrayBuffer, body.buffer as ArrayBuffer]
+  }
+  get [valueSymbol](): FrameParts {
+    return this.parts
+  }
+}
+
 export default function invoke(task: InvokeTask): InvokeTaskResult {
-  const result = prepareInvoke(task)
-  return result instanceof Uint8Array ? (move(result) as unknown as Uint8Array) : result
+  const result = prepareInvoke(task, true)
+  return isFrameParts(result) ? (move(new MovedParts(result)) as unknown as FrameParts) : result
 }

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
-import { PROTOCOL_VERSION, type Frame } from '../protocol/frame'
+import { PROTOCOL_VERSION, type Frame, type OutFrame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { PendingCall } from './pending'
 import type { Endpoint } from '../core/endpoint'
@@ -70,7 +70,7 @@ export class BackendConnection {
     return this.state === 'ready'
   }
 
-  send(call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: OutFrame): void {
     this.inflight.set(call.callId, call)
     call.connection = this
     this.framed!.sendBytes(frame)

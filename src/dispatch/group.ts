@@ -3,6 +3,7 @@ import type { DispatchOptions } from '../config/config'
 import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
 import type { PendingCall } from './pending'
+import type { OutFrame } from '../protocol/frame'
 
 /**
  * All instances of one microservice. A call goes to the instance with the fewest calls in flight
@@ -42,7 +43,7 @@ export class MicroserviceGroup {
     return this.serving.length > 0 ? null : this.reason
   }
 
-  send(call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: OutFrame): void {
     let best: InstanceClient | null = null
     for (const c of this.serving) if (best === null || c.inflight < best.inflight) best = c
     if (best === null)

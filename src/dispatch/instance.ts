@@ -6,6 +6,7 @@ import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'
 import { sameEndpoint, endpointText, type Endpoint } from '../core/endpoint'
+import type { OutFrame } from '../protocol/frame'
 
 export const GATEWAY_ID = randomUUID()
 
@@ -103,7 +104,7 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** Sends a call; settles it with MICROSERVICE_UNAVAILABLE when no connection is ready. */
-  send(call: PendingCall, frame: Uint8Array): void {
+  send(call: PendingCall, frame: OutFrame): void {
     const conn = this.pick()
     if (conn === null)
       return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { isErrorCode, type Failure } from '../errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
-import type { InvokeTask, InvokeTaskResult } from '../pool/task'
+import { framePieces, isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
 import type { gateway } from '../protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
 import { planCall, isRefusal, type CallPlan } from './plan'
@@ -244,9 +244,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** Stage 4: send the frame to the microservice, under the executing timeout. */
   private dispatch(r: InvokeTaskResult): void {
     if (this.aborted || this.answered) return this.release()
-    if (!(r instanceof Uint8Array)) return this.fail(r)
+    const frame = r instanceof Uint8Array ? r : isFrameParts(r) ? framePieces(r) : null
+    if (frame === null) return this.fail(r as Failure)
     this.p.deadlines.add(this)
-    this.plan!.backend.send(this, r)
+    this.plan!.backend.send(this, frame)
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */

@@ -3,6 +3,7 @@ import type { PendingCall, CallOutcome } from '../dispatch/pending'
 import type { InvokeTask, InvokeTaskResult } from '../pool/task'
 import type { Answer } from './answer'
 import type { MethodInfo } from '../dispatch/catalog'
+import type { OutFrame } from '../protocol/frame'
 
 /**
  * The seams of the pipeline: what it needs from the HTTP server, from dispatch and from the pool,
@@ -27,7 +28,7 @@ export interface BodySink {
 export interface Backend {
   readonly catalog: CatalogIndex | null
   unavailableReason(): string | null
-  send(call: PendingCall, frame: Uint8Array): void
+  send(call: PendingCall, frame: OutFrame): void
 }
 
 export interface Backends {

@@ -34,9 +34,9 @@ export class InvokePool {
     return task.body.byteLength <= this.options.inlineMaxBytes
   }
 
-  /** The frame stays on this thread, so it need not own its buffer. */
+  /** One frame: copying a small body's arguments costs less than writing them as pieces. */
   runInline(task: InvokeTask): InvokeTaskResult {
-    return prepareInvoke(task, false)
+    return prepareInvoke(task)
   }
 
   /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */

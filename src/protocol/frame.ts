@@ -6,6 +6,8 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export type Frame = gateway.Frame
 export type FrameInit = gateway.IFrame
+/** An encoded frame, in one buffer or in pieces written one after another (see pool/task's FrameParts). */
+export type OutFrame = Uint8Array | readonly Uint8Array[]
 
 /**
  * Encodes one frame: varint length prefix + Frame message, the framing of protobufjs

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { FrameReader, type Frame, type FrameInit, encodeFrame } from './frame'
+import { FrameReader, type Frame, type FrameInit, type OutFrame, encodeFrame } from './frame'
 import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export interface FramedSocketEvents {
@@ -49,8 +49,8 @@ export class FramedSocket {
     return !this.closed && !this.socket.destroyed
   }
 
-  /** Sends an already encoded frame (varint length + message). */
-  sendBytes(bytes: Uint8Array): boolean {
+  /** Sends an already encoded frame (varint length + message), whole or in pieces. */
+  sendBytes(bytes: OutFrame): boolean {
     if (!this.isOpen) return false
     if (!this.corked) {
       this.corked = true
@@ -58,7 +58,8 @@ export class FramedSocket {
       if (this.coalescing === 'tick') process.nextTick(uncork, this)
       else setImmediate(uncork, this)
     }
-    this.socket.write(bytes)
+    if (bytes instanceof Uint8Array) this.socket.write(bytes)
+    else for (const piece of bytes) this.socket.write(piece)
     return true
   }
 

@@ -1,7 +1,7 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { splitArguments } from '../../src/args/split'
-import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from '../../src/pool/task'
+import { prepareInvoke, framePieces, isFrameParts, type InvokeTask, type InvokeTaskResult } from '../../src/pool/task'
 import { InvokePool } from '../../src/pool/pool'
 import { gateway } from '../../src/protocol/generated/gateway'
 import { readVarint } from '../../src/protocol/frame'
@@ -47,16 +47,22 @@ function argsOfFrame(frame: Uint8Array): string[] {
   return f.invoke!.arguments!.map((a) => Buffer.from(a).toString())
 }
 
+/** A frame's bytes, from one buffer or from its pieces written one after another. */
+function frameBytes(r: InvokeTaskResult): Uint8Array {
+  if (r instanceof Uint8Array) return r
+  assert.ok(isFrameParts(r), JSON.stringify(r))
+  return Buffer.concat(framePieces(r))
+}
+
 /** The same expectations for both paths: the case's error, or a frame holding exactly its arguments. */
 function checkResult(c: SplitCase, r: InvokeTaskResult): void {
   if (c.error !== undefined) {
-    assert.ok(!(r instanceof Uint8Array))
+    assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
     assert.equal(r.code, 'MALFORMED_BODY')
     assert.match(r.detail, c.error)
     return
   }
-  assert.ok(r instanceof Uint8Array, JSON.stringify(r))
-  assert.deepEqual(argsOfFrame(r), c.args)
+  assert.deepEqual(argsOfFrame(frameBytes(r)), c.args)
 }
 
 describe('splitArguments', () => {
@@ -88,16 +94,33 @@ describe('inline path (prepareInvoke)', () => {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
       const r = prepareInvoke(task(c))
       checkResult(c, r)
-      if (r instanceof Uint8Array) {
-        assert.equal(r.byteOffset, 0, 'the frame owns its buffer (transferable)')
-        assert.equal(r.byteLength, r.buffer.byteLength)
+      if (c.error === undefined) assert.ok(r instanceof Uint8Array, 'one frame')
+    })
+  }
+})
+
+describe('in pieces (the worker path): the same frame as encodeFrame but for where the arguments field is', () => {
+  for (const c of splitCases.filter((c) => c.error === undefined)) {
+    test(`${c.format} ${c.mode}: ${c.name}`, () => {
+      const t = task(c)
+      const whole = prepareInvoke(t) as Uint8Array
+      const parts = prepareInvoke(t, true)
+      assert.ok(isFrameParts(parts))
+      assert.equal(parts.body, t.body, 'the arguments stay in the body')
+      const bytes = frameBytes(parts)
+      assert.equal(bytes.length, whole.length)
+      const decode = (b: Uint8Array): unknown => {
+        const [len, prefix] = readVarint(b, 0)!
+        assert.equal(b.length, prefix + len)
+        return gateway.Frame.decode(Buffer.from(b.subarray(prefix)))
       }
+      assert.deepEqual(decode(bytes), decode(whole))
     })
   }
 
   test('RMC argument count is checked against the parameter count', () => {
     const r = prepareInvoke({ ...task(splitCases[0]!), parameterCount: 3 })
-    assert.ok(!(r instanceof Uint8Array))
+    assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
     assert.equal(r.code, 'ARGUMENT_COUNT')
     assert.match(r.detail, /takes 3 arguments, the body has 2/)
   })
@@ -140,13 +163,13 @@ describe('worker path (Piscina)', () => {
         { ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 200000 },
         null
       )
-      assert.ok(!(r instanceof Uint8Array))
+      assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
       assert.equal(r.code, 'EXECUTION_TIMEOUT')
     } finally {
       await slow.close()
     }
     const again = await pool.run(task(splitCases[0]!), null)
-    assert.ok(again instanceof Uint8Array)
+    assert.ok(isFrameParts(again))
   })
 
   test('a full queue answers OVERLOADED', async () => {
@@ -167,7 +190,7 @@ describe('worker path (Piscina)', () => {
         )
       )
       const results = await Promise.all(runs)
-      const codes = results.map((r) => (r instanceof Uint8Array ? 'frame' : r.code))
+      const codes = results.map((r) => (isFrameParts(r) || r instanceof Uint8Array ? 'frame' : r.code))
       assert.ok(codes.includes('OVERLOADED'), codes.join(','))
       assert.ok(codes.includes('frame'), codes.join(','))
     } finally {
