@@ -36,6 +36,20 @@ export class MalformedFrameError extends Error {
   readonly code = 'MALFORMED_FRAME'
 }
 
+/** Below this, a frame that spans chunks is joined in Node's shared slab (cheaper to allocate). */
+const OWN_BUFFER_FROM = 64 * 1024
+
+/** The buffers FrameReader made for one frame each (a large frame that spanned chunks). */
+const ownFrameBuffers = new WeakSet<ArrayBufferLike>()
+
+/**
+ * Whether `view` lies in a buffer that holds one received frame and nothing else, so that moving the
+ * buffer to another thread takes nothing from anyone but that frame's readers.
+ */
+export function ownsFrameBuffer(view: Uint8Array): boolean {
+  return ownFrameBuffers.has(view.buffer)
+}
+
 /**
  * Turns a stream of TCP chunks into frames. A frame may arrive split over many chunks and one
  * chunk may carry many frames. Bytes are only copied when a frame spans chunks; a frame inside
@@ -93,11 +107,34 @@ export class FrameReader {
       }
       const total = this.prefixLength + this.need
       if (this.buffered < total) return
-      const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered)
-      const body = all.subarray(this.prefixLength, total)
-      const rest = all.subarray(total)
-      this.chunks = rest.length > 0 ? [rest] : []
-      this.buffered = rest.length
+      let body: Buffer
+      if (this.chunks.length === 1) {
+        const only = this.chunks[0]!
+        body = only.subarray(this.prefixLength, total)
+        this.chunks = total < only.length ? [only.subarray(total)] : []
+      } else {
+        // The frame alone is copied (what follows it stays a view of the last chunk); a large one into
+        // a buffer of its own, which can then be moved to a worker thread whole (ownsFrameBuffer).
+        const own = this.need >= OWN_BUFFER_FROM
+        body = own ? Buffer.allocUnsafeSlow(this.need) : Buffer.allocUnsafe(this.need)
+        let pos = 0 // where the chunk starts in the bytes buffered
+        let used = 0
+        for (const c of this.chunks) {
+          const from = Math.max(this.prefixLength - pos, 0)
+          const to = Math.min(total - pos, c.length)
+          if (to > from) c.copy(body, pos + from - this.prefixLength, from, to)
+          pos += c.length
+          used++
+          if (pos >= total) break
+        }
+        const last = this.chunks[used - 1]!
+        const restAt = total - (pos - last.length)
+        const rest = this.chunks.slice(used)
+        if (restAt < last.length) rest.unshift(last.subarray(restAt))
+        this.chunks = rest
+        if (own) ownFrameBuffers.add(body.buffer)
+      }
+      this.buffered -= total
       this.need = -1
       this.emit(body)
       if (this.buffered === 0) return

@@ -7,6 +7,7 @@ import {
   readVarint,
   FrameTooLargeError,
   MalformedFrameError,
+  ownsFrameBuffer,
   PROTOCOL_VERSION,
   type Frame
 } from '../../src/protocol/frame'
@@ -88,6 +89,35 @@ describe('FrameReader', () => {
 
   test('one byte at a time', () => {
     check(collect([...all].map((b) => Buffer.from([b]))))
+  })
+
+  test('a large frame that spans chunks gets a buffer of its own; what follows it is read on', () => {
+    const big = Buffer.alloc(200 * 1024, 0x62)
+    const stream = Buffer.concat([
+      frames[0]!,
+      encodeFrame({ result: { id: 9, body: big } }),
+      frames[2]!,
+      encodeFrame({ result: { id: 10, body: big.subarray(0, 1000) } })
+    ])
+    for (const size of [1000, 65536, 70001, stream.length - 5]) {
+      const chunks: Buffer[] = []
+      for (let at = 0; at < stream.length; at += size) chunks.push(Buffer.from(stream.subarray(at, at + size)))
+      const out = collect(chunks)
+      assert.deepEqual(
+        out.map((f) => f.body),
+        ['ping', 'result', 'pong', 'result'],
+        `chunks of ${size}`
+      )
+      const body = out[1]!.result!.body!
+      assert.ok(Buffer.from(body).equals(big))
+      // Inside one chunk, a frame is decoded from a view of it (the chunk is not the frame's own).
+      const spans = size < stream.length - 10
+      assert.equal(ownsFrameBuffer(body), spans, `chunks of ${size}`)
+      if (spans) assert.ok(body.buffer.byteLength < big.length + 64, 'the buffer holds that frame only')
+      assert.equal(out[2]!.pong!.id, 3)
+      assert.ok(Buffer.from(out[3]!.result!.body!).equals(big.subarray(0, 1000)))
+      assert.ok(!ownsFrameBuffer(out[3]!.result!.body!), 'a small frame stays in the chunk or the shared slab')
+    }
   })
 
   test('a frame larger than the limit is refused before it is buffered', () => {
