@@ -70,8 +70,15 @@ export class BackendConnection {
     return this.state === 'ready'
   }
 
+  /** Calls in flight whose frame was large (sent in pieces): see InstanceClient.pick. */
+  get largeInflight(): number {
+    return this.large.size
+  }
+  private readonly large = new Set<number>()
+
   send(call: PendingCall, frame: OutFrame): void {
     this.inflight.set(call.callId, call)
+    if (!(frame instanceof Uint8Array)) this.large.add(call.callId)
     call.connection = this
     this.framed!.sendBytes(frame)
   }
@@ -79,6 +86,7 @@ export class BackendConnection {
   /** Drops the call and tells the microservice its answer is no longer wanted. */
   cancel(call: PendingCall): void {
     if (!this.inflight.delete(call.callId)) return
+    this.large.delete(call.callId)
     call.connection = null
     if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
   }
@@ -113,6 +121,7 @@ export class BackendConnection {
         const call = this.inflight.get(result.id)
         if (call === undefined) return // cancelled or timed out meanwhile
         this.inflight.delete(result.id)
+        this.large.delete(result.id)
         call.connection = null
         call.settle(result)
         return
@@ -157,6 +166,7 @@ export class BackendConnection {
     this.state = 'closed'
     const calls = [...this.inflight.values()]
     this.inflight.clear()
+    this.large.clear()
     for (const call of calls) {
       call.connection = null
       call.settle({

@@ -10,6 +10,9 @@ import type { OutFrame } from '../protocol/frame'
 
 export const GATEWAY_ID = randomUUID()
 
+/** More than any connection's calls in flight: the lane (large or small frames) decides first. */
+const LANE_PENALTY = 1e9
+
 /**
  * The gateway's client of one instance of a microservice: a few persistent connections, the catalog
  * from the handshake, availability from pings, and reconnection with backoff. Whether it can take
@@ -94,18 +97,30 @@ export class InstanceClient implements ConnectionOwner {
     this.refresh()
   }
 
-  /** The ready connection with the fewest calls in flight. */
-  pick(): BackendConnection | null {
+  /**
+   * The ready connection with the fewest calls in flight, keeping large frames and small ones apart
+   * when there are several: a small call's frame sent behind a 1 MB one waits until the microservice
+   * has read all of it, so small calls avoid a connection carrying a large call, and large calls
+   * keep to the one that already does.
+   */
+  pick(large = false): BackendConnection | null {
     let best: BackendConnection | null = null
+    let bestScore = Infinity
     for (const c of this.slots) {
-      if (c !== null && c.ready && (best === null || c.inflight.size < best.inflight.size)) best = c
+      if (c === null || !c.ready) continue
+      const apart = large === c.largeInflight > 0 ? 0 : LANE_PENALTY
+      const score = apart + c.inflight.size
+      if (score < bestScore) {
+        best = c
+        bestScore = score
+      }
     }
     return best
   }
 
   /** Sends a call; settles it with MICROSERVICE_UNAVAILABLE when no connection is ready. */
   send(call: PendingCall, frame: OutFrame): void {
-    const conn = this.pick()
+    const conn = this.pick(!(frame instanceof Uint8Array))
     if (conn === null)
       return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })
     this.givingWork()
@@ -118,6 +133,13 @@ export class InstanceClient implements ConnectionOwner {
    */
   private givingWork(): void {
     if (this.inflight === 0 && !this.pingOutstanding) this.lastFrameAt = Math.max(this.lastFrameAt, Date.now())
+  }
+
+  /** Connections that can take a call now. */
+  get readyConnections(): number {
+    let n = 0
+    for (const c of this.slots) if (c !== null && c.ready) n++
+    return n
   }
 
   get inflight(): number {
