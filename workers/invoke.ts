@@ -5,16 +5,26 @@ import { transferableSymbol, valueSymbol, move } from 'piscina'
 import { WORKER_NICENESS } from '../src/core/limits'
 import { prepareInvoke, isFrameParts, type FrameParts, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
 import { lowerThreadPriority } from '../src/core/thread-priority'
+import { isShared } from '../src/core/shared-buffers'
 
 // Large bodies are split here; small calls are answered on the main thread, which goes first.
 lowerThreadPriority(WORKER_NICENESS)
 
-/** Piscina's Transferable: the value, and the buffers that move with it. */
+const EMPTY = new Uint8Array(0)
+
+/**
+ * Piscina's Transferable: the value, and the buffers that move with it. A shared body (from the
+ * gateway's large-body pool) is left out: the main thread has it, and posting it back would only
+ * make another object for the same memory.
+ */
 class MovedParts {
-  constructor(private readonly parts: FrameParts) {}
+  private readonly parts: FrameParts
+  constructor(parts: FrameParts) {
+    this.parts = isShared(parts.body) ? { ...parts, body: EMPTY } : parts
+  }
   get [transferableSymbol](): ArrayBuffer[] {
     const { head, body } = this.parts
-    return head.buffer === body.buffer
+    return body === EMPTY || head.buffer === body.buffer
       ? [head.buffer as ArrayBuffer]
       : [head.buffer as ArrayBuffer, body.buffer as ArrayBuffer]
   }

@@ -3,7 +3,7 @@ import type { DispatchOptions } from '../config/config'
 import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
 import type { PendingCall } from './pending'
-import type { OutFrame } from '../protocol/frame'
+import { dropFrame, type OutFrame } from '../protocol/frame'
 
 /**
  * All instances of one microservice. A call goes to the instance with the fewest calls in flight
@@ -46,11 +46,13 @@ export class MicroserviceGroup {
   send(call: PendingCall, frame: OutFrame): void {
     let best: InstanceClient | null = null
     for (const c of this.serving) if (best === null || c.inflight < best.inflight) best = c
-    if (best === null)
+    if (best === null) {
+      dropFrame(frame)
       return call.settle({
         code: 'MICROSERVICE_UNAVAILABLE',
         detail: this.reason ?? `microservice '${this.name}' is not connected`
       })
+    }
     best.send(call, frame)
   }
 

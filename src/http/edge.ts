@@ -138,7 +138,8 @@ export class Edge {
         detail: `the body has ${declared} bytes; the limit is ${config.maxBodyBytes}`
       })
     }
-    const reader = new BodyReader(declared, config.maxBodyBytes, this.gateway.pipeline.preparer.inlineMaxBytes)
+    const pipeline = this.gateway.pipeline
+    const reader = new BodyReader(declared, config.maxBodyBytes, pipeline.preparer.inlineMaxBytes, pipeline.largeBodies)
     let aborted = false
     let done = false
     let body: Uint8Array | null = null

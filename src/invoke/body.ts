@@ -1,12 +1,14 @@
 import type { Failure } from '../errors/codes'
+import type { SharedBufferPool } from '../core/shared-buffers'
 
 const EMPTY = new Uint8Array(0)
 
 /**
  * Collects a request body from the chunks the HTTP layer hands over, within the body limit.
  * A declared length gets one buffer up front; an undeclared one is collected and joined once.
- * A body above `ownBufferAbove` gets an ArrayBuffer of its own (movable to a worker); a smaller
- * one comes from Node's shared slab, which is much cheaper to allocate.
+ * A body above `ownBufferAbove` (one a worker will split) comes from `large`, a pool of shared
+ * buffers that workers read in place (see SharedBufferPool); a smaller one from Node's slab, which
+ * is much cheaper to allocate.
  */
 export class BodyReader {
   private body: Buffer | null = null
@@ -16,9 +18,10 @@ export class BodyReader {
   constructor(
     declaredLength: number,
     private readonly maxBytes: number,
-    private readonly ownBufferAbove: number
+    private readonly ownBufferAbove: number,
+    private readonly large: SharedBufferPool
   ) {
-    if (declaredLength > 0) this.body = allocate(declaredLength, ownBufferAbove)
+    if (declaredLength > 0) this.body = this.allocate(declaredLength)
     else if (declaredLength < 0) this.chunks = []
   }
 
@@ -43,12 +46,16 @@ export class BodyReader {
     return null
   }
 
+  private allocate(n: number): Buffer {
+    return n > this.ownBufferAbove ? this.large.acquire(n) : Buffer.allocUnsafe(n)
+  }
+
   /** The whole body; the reader lets go of it. */
   finish(): Uint8Array {
     let out: Uint8Array = EMPTY
     if (this.body !== null) out = this.received === this.body.length ? this.body : this.body.subarray(0, this.received)
     else if (this.chunks !== null && this.received > 0) {
-      const all = allocate(this.received, this.ownBufferAbove)
+      const all = this.allocate(this.received)
       let at = 0
       for (const c of this.chunks) {
         all.set(c, at)
@@ -62,6 +69,4 @@ export class BodyReader {
   }
 }
 
-function allocate(n: number, ownBufferAbove: number): Buffer {
-  return n > ownBufferAbove ? Buffer.allocUnsafeSlow(n) : Buffer.allocUnsafe(n)
-}
+

@@ -1,9 +1,11 @@
 import { DeadlineList, type Deadline } from '../core/deadlines'
+import { SharedBufferPool, isShared } from '../core/shared-buffers'
 import { randomUUID } from 'node:crypto'
 import { isErrorCode, type Failure } from '../errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
 import { framePieces, isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import type { OutFrame } from '../protocol/frame'
 import type { gateway } from '../protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
 import { planCall, isRefusal, type CallPlan } from './plan'
@@ -16,6 +18,9 @@ import { isValidTraceparent, isValidTracestate, newTraceparent } from '../core/t
 const EMPTY = new Uint8Array(0)
 /** The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel. */
 const CANCEL_GRACE_MS = 1000
+/** The smallest buffer of the large-body pool, and the most bytes it keeps unused. */
+const LARGE_BODY_MIN = 64 * 1024
+const LARGE_BODIES_KEPT = 64 * 1024 * 1024
 
 /** What every call of one gateway shares: settings, the pool, the backends, the HTTP port, counters. */
 export class Pipeline<R> {
@@ -33,6 +38,8 @@ export class Pipeline<R> {
   observer: CallObserver | null = null
   /** The calls that are out, by their executing timeout. */
   readonly deadlines: DeadlineList
+  /** Buffers for the bodies a worker splits, used again once their frame is written. */
+  readonly largeBodies: SharedBufferPool
   private callIds = 0
 
   constructor(
@@ -44,6 +51,7 @@ export class Pipeline<R> {
     this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
     this.deadlines = new DeadlineList(config.executingTimeoutMs)
+    this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
   }
 
   /** Call ids are unique per gateway, so they stay unique over every connection. */
@@ -166,7 +174,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       if (plan.declaredLength < 0) this.reserve(body.length)
       return this.prepare(body)
     }
-    this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes)
+    this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
     p.http.readBody(this.res, this)
   }
 
@@ -233,19 +241,31 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       maxDepth: this.p.config.maxDepth
     }
     const preparer = this.p.preparer
-    if (preparer.isInline(task)) this.dispatch(preparer.runInline(task))
+    if (preparer.isInline(task)) this.dispatch(preparer.runInline(task), body)
     else
       preparer.run(task, null).then(
-        (r) => this.dispatch(r),
-        () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' })
+        (r) => this.dispatch(r, body),
+        () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' }, body)
       )
   }
 
-  /** Stage 4: send the frame to the microservice, under the executing timeout. */
-  private dispatch(r: InvokeTaskResult): void {
-    if (this.aborted || this.answered) return this.release()
-    const frame = r instanceof Uint8Array ? r : isFrameParts(r) ? framePieces(r) : null
-    if (frame === null) return this.fail(r as Failure)
+  /**
+   * Stage 4: send the frame to the microservice, under the executing timeout. A body from the
+   * large-body pool goes back to it once the frame holding it is written (or will not be).
+   */
+  private dispatch(r: InvokeTaskResult, body: Uint8Array): void {
+    const bodies = this.p.largeBodies
+    if (this.aborted || this.answered) {
+      bodies.release(body)
+      return this.release()
+    }
+    let frame: OutFrame
+    if (r instanceof Uint8Array) frame = r
+    else if (isFrameParts(r)) frame = framePieces(r, isShared(body) ? () => bodies.release(body) : null)
+    else {
+      bodies.release(body)
+      return this.fail(r)
+    }
     this.p.deadlines.add(this)
     this.plan!.backend.send(this, frame)
   }

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { Piscina } from 'piscina'
-import { prepareInvoke, type InvokeTask, type InvokeTaskResult } from './task'
+import { prepareInvoke, isFrameParts, type InvokeTask, type InvokeTaskResult } from './task'
+import { isShared } from '../core/shared-buffers'
 import type { Failure } from '../errors/codes'
 import type { PoolOptions } from '../config/config'
 
@@ -57,10 +58,17 @@ export class InvokePool {
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
       const body = task.body
-      // The body's buffer is dedicated to it (see http/body.ts), so it can be moved, not copied.
+      // A body from the large-body pool is shared with the worker (nothing moves); one in a buffer of
+      // its own is moved, not copied; a view into a shared slab is copied (small ones only).
+      const shared = isShared(body)
       const transferList =
-        body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer as ArrayBuffer] : undefined
-      return (await this.piscina.run(task, { signal: controller.signal, transferList })) as InvokeTaskResult
+        !shared && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+          ? [body.buffer as ArrayBuffer]
+          : undefined
+      const r = (await this.piscina.run(task, { signal: controller.signal, transferList })) as InvokeTaskResult
+      // The worker leaves a shared body out of its answer: this thread has it.
+      if (shared && isFrameParts(r)) r.body = body
+      return r
     } catch (err) {
       return toFailure(err, controller.signal, this.options.taskTimeoutMs)
     } finally {

@@ -1,6 +1,6 @@
 import { splitArguments } from '../args/split'
 import type { ApiMode, BodyFormat } from '../core/vocabulary'
-import { encodeFrame } from '../protocol/frame'
+import { encodeFrame, type FramePieces } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import { GatewayError, type Failure } from '../errors/codes'
 import { argumentCountRule } from '../core/rules'
@@ -45,13 +45,14 @@ export function isFrameParts(r: InvokeTaskResult): r is FrameParts {
   return !(r instanceof Uint8Array) && 'layout' in r
 }
 
-/** The pieces of a FrameParts, in the order they are written. */
-export function framePieces(p: FrameParts): Uint8Array[] {
-  const out: Uint8Array[] = []
+/** The pieces of a FrameParts, in the order they are written; `onWritten` when they were (or never will be). */
+export function framePieces(p: FrameParts, onWritten: (() => void) | null = null): FramePieces {
+  const out: Uint8Array[] & { onWritten?: () => void } = []
   for (let k = 0; k < p.layout.length; k += 2) {
     const from = k % 4 === 0 ? p.head : p.body
     out.push(from.subarray(p.layout[k], p.layout[k + 1]))
   }
+  if (onWritten !== null) out.onWritten = onWritten
   return out
 }
 

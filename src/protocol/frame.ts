@@ -6,8 +6,21 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export type Frame = gateway.Frame
 export type FrameInit = gateway.IFrame
-/** An encoded frame, in one buffer or in pieces written one after another (see pool/task's FrameParts). */
-export type OutFrame = Uint8Array | readonly Uint8Array[]
+/**
+ * A frame in pieces written one after another (see pool/task's FrameParts). `onWritten` is called
+ * once, when the pieces were handed to the socket or were dropped unwritten: then their memory may
+ * be used again.
+ */
+export interface FramePieces extends ReadonlyArray<Uint8Array> {
+  onWritten?: () => void
+}
+/** An encoded frame, in one buffer or in pieces. */
+export type OutFrame = Uint8Array | FramePieces
+
+/** Tells a frame's owner that it will not be written (no connection took it). */
+export function dropFrame(frame: OutFrame): void {
+  if (!(frame instanceof Uint8Array)) frame.onWritten?.()
+}
 
 /**
  * Encodes one frame: varint length prefix + Frame message, the framing of protobufjs

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { FrameReader, type Frame, type FrameInit, type OutFrame, encodeFrame } from './frame'
+import { FrameReader, dropFrame, type Frame, type FrameInit, type OutFrame, encodeFrame } from './frame'
 import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
 
 export interface FramedSocketEvents {
@@ -51,7 +51,10 @@ export class FramedSocket {
 
   /** Sends an already encoded frame (varint length + message), whole or in pieces. */
   sendBytes(bytes: OutFrame): boolean {
-    if (!this.isOpen) return false
+    if (!this.isOpen) {
+      dropFrame(bytes)
+      return false
+    }
     if (!this.corked) {
       this.corked = true
       this.socket.cork()
@@ -59,7 +62,14 @@ export class FramedSocket {
       else setImmediate(uncork, this)
     }
     if (bytes instanceof Uint8Array) this.socket.write(bytes)
-    else for (const piece of bytes) this.socket.write(piece)
+    else {
+      const last = bytes.length - 1
+      for (let k = 0; k < last; k++) this.socket.write(bytes[k]!)
+      // Called once the pieces are flushed, or with an error if the socket is destroyed first.
+      const written = bytes.onWritten
+      if (last >= 0) this.socket.write(bytes[last]!, written === undefined ? undefined : () => written())
+      else written?.()
+    }
     return true
   }
 

@@ -17,6 +17,9 @@ import { gateway } from '../../../src/protocol/generated/gateway'
 import { readVarint } from '../../../src/protocol/frame'
 import { defaultConfig } from '../../../src/config/config'
 import { uwsSupportError } from '../../../src/http/uws-support'
+import { SharedBufferPool, isShared } from '../../../src/core/shared-buffers'
+
+const LARGE = new SharedBufferPool(64, 1 << 20)
 
 const config = defaultConfig().gateway
 
@@ -147,35 +150,45 @@ describe('route and headers', () => {
 describe('body reader', () => {
   const chunk = (s: string): Uint8Array => Buffer.from(s)
   test('a declared length is read into one buffer', () => {
-    const r = new BodyReader(5, 100, 1000)
+    const r = new BodyReader(5, 100, 1000, LARGE)
     assert.equal(r.push(chunk('ab')), null)
     assert.equal(r.push(chunk('cde')), null)
     assert.equal(Buffer.from(r.finish()).toString(), 'abcde')
   })
   test('more than declared is refused', () => {
-    const r = new BodyReader(2, 100, 1000)
+    const r = new BodyReader(2, 100, 1000, LARGE)
     assert.equal(r.push(chunk('abc'))?.code, 'MALFORMED_BODY')
   })
   test('an undeclared length is collected and joined, up to the limit', () => {
-    const r = new BodyReader(-1, 6, 1000)
+    const r = new BodyReader(-1, 6, 1000, LARGE)
     assert.equal(r.push(chunk('abc')), null)
     assert.equal(r.push(chunk('def')), null)
     assert.equal(r.push(chunk('g'))?.code, 'BODY_TOO_LARGE')
-    const ok = new BodyReader(-1, 6, 1000)
+    const ok = new BodyReader(-1, 6, 1000, LARGE)
     ok.push(chunk('abc'))
     ok.push(chunk('d'))
     assert.equal(Buffer.from(ok.finish()).toString(), 'abcd')
   })
-  test('a body above the inline size gets an ArrayBuffer of its own (movable to a worker)', () => {
-    const big = new BodyReader(64, 100, 10)
-    big.push(new Uint8Array(64))
+  test('a body above the inline size comes from the large-body pool (shared with the worker), used again once released', () => {
+    const big = new BodyReader(64, 100, 10, LARGE)
+    big.push(new Uint8Array(64).fill(7))
     const b = big.finish()
-    assert.equal(b.byteOffset, 0)
-    assert.equal(b.buffer.byteLength, 64)
+    assert.ok(isShared(b))
+    assert.equal(b.length, 64)
+    LARGE.release(b)
+    LARGE.release(b) // twice: ignored, or two bodies would share memory
+    const again = new BodyReader(-1, 100, 10, LARGE)
+    again.push(new Uint8Array(40))
+    const c = again.finish()
+    assert.equal(c.buffer, b.buffer, 'the released buffer is used again')
+    const d = new BodyReader(50, 100, 10, LARGE)
+    d.push(new Uint8Array(50))
+    assert.notEqual(d.finish().buffer, c.buffer, 'a buffer in use is not handed out twice')
+    assert.ok(!isShared(new BodyReader(5, 100, 10, LARGE).finish()), 'small bodies from the slab')
   })
   test('an empty body', () => {
-    assert.equal(new BodyReader(0, 10, 10).finish().length, 0)
-    assert.equal(new BodyReader(-1, 10, 10).finish().length, 0)
+    assert.equal(new BodyReader(0, 10, 10, LARGE).finish().length, 0)
+    assert.equal(new BodyReader(-1, 10, 10, LARGE).finish().length, 0)
   })
 })
 
