@@ -1,4 +1,5 @@
 import { gateway } from './generated/gateway'
+import type { SharedBufferPool } from '../core/shared-buffers'
 
 export const PROTOCOL_VERSION = 1
 /** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
@@ -49,19 +50,8 @@ export class MalformedFrameError extends Error {
   readonly code = 'MALFORMED_FRAME'
 }
 
-/** Below this, a frame that spans chunks is joined in Node's shared slab (cheaper to allocate). */
-const OWN_BUFFER_FROM = 64 * 1024
-
-/** The buffers FrameReader made for one frame each (a large frame that spanned chunks). */
-const ownFrameBuffers = new WeakSet<ArrayBufferLike>()
-
-/**
- * Whether `view` lies in a buffer that holds one received frame and nothing else, so that moving the
- * buffer to another thread takes nothing from anyone but that frame's readers.
- */
-export function ownsFrameBuffer(view: Uint8Array): boolean {
-  return ownFrameBuffers.has(view.buffer)
-}
+/** From this size, a frame that spans chunks is joined in a buffer from the reader's pool, if it has one. */
+export const LARGE_FRAME_BYTES = 64 * 1024
 
 /**
  * Turns a stream of TCP chunks into frames. A frame may arrive split over many chunks and one
@@ -75,9 +65,15 @@ export class FrameReader {
   private need = -1 // body length of the frame being assembled, -1 while its prefix is unread
   private prefixLength = 0
 
+  /**
+   * @param largeFrames where a large frame that spans chunks is joined: a shared buffer a worker can
+   *   read in place, which the frame's handler releases (the microservice's method pool); without
+   *   one, such a frame is joined in a buffer of its own.
+   */
   constructor(
     private readonly onFrame: (frame: Frame) => void,
-    readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES
+    readonly maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+    private readonly largeFrames: SharedBufferPool | null = null
   ) {}
 
   /** Throws FrameTooLargeError or MalformedFrameError; the connection must then be closed. */
@@ -126,10 +122,11 @@ export class FrameReader {
         body = only.subarray(this.prefixLength, total)
         this.chunks = total < only.length ? [only.subarray(total)] : []
       } else {
-        // The frame alone is copied (what follows it stays a view of the last chunk); a large one into
-        // a buffer of its own, which can then be moved to a worker thread whole (ownsFrameBuffer).
-        const own = this.need >= OWN_BUFFER_FROM
-        body = own ? Buffer.allocUnsafeSlow(this.need) : Buffer.allocUnsafe(this.need)
+        // The frame alone is copied; what follows it stays a view of the last chunk.
+        body =
+          this.largeFrames !== null && this.need >= LARGE_FRAME_BYTES
+            ? this.largeFrames.acquire(this.need)
+            : Buffer.allocUnsafe(this.need)
         let pos = 0 // where the chunk starts in the bytes buffered
         let used = 0
         for (const c of this.chunks) {
@@ -145,7 +142,6 @@ export class FrameReader {
         const rest = this.chunks.slice(used)
         if (restAt < last.length) rest.unshift(last.subarray(restAt))
         this.chunks = rest
-        if (own) ownFrameBuffers.add(body.buffer)
       }
       this.buffered -= total
       this.need = -1

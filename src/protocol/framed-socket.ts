@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net'
 import { FrameReader, dropFrame, type Frame, type FrameInit, type OutFrame, encodeFrame } from './frame'
 import { DEFAULT_MAX_FRAME_BYTES } from '../core/limits'
+import type { SharedBufferPool } from '../core/shared-buffers'
 
 export interface FramedSocketEvents {
   onFrame(frame: Frame): void
@@ -30,9 +31,10 @@ export class FramedSocket {
     readonly socket: Socket,
     private readonly events: FramedSocketEvents,
     maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
-    private readonly coalescing: Coalescing = 'tick'
+    private readonly coalescing: Coalescing = 'tick',
+    largeFrames: SharedBufferPool | null = null
   ) {
-    this.reader = new FrameReader((f) => this.events.onFrame(f), maxFrameBytes)
+    this.reader = new FrameReader((f) => this.events.onFrame(f), maxFrameBytes, largeFrames)
     socket.setNoDelay(true)
     socket.on('data', (chunk: Buffer) => {
       try {

@@ -4,7 +4,7 @@ import { Piscina } from 'piscina'
 import type { gateway } from '../protocol/generated/gateway'
 import type { RuntimeSettings } from './settings'
 import type { InvokeLike } from './executor'
-import { ownsFrameBuffer } from '../protocol/frame'
+import { isShared } from '../core/shared-buffers'
 
 export interface MethodPoolOptions {
   /** The microservice's directory: each worker loads its code from there. */
@@ -38,11 +38,10 @@ export class MethodPool {
   run(inv: InvokeLike, signal: AbortSignal): Promise<WorkerOutcome> {
     // An argument is a view into the frame's (or the socket's) buffer, and posting a view clones its
     // whole buffer: 2 s of the main thread under 1 MB calls, long enough for the gateway to eject the
-    // instance. A large frame has a buffer of its own, which moves to the worker with the views into
-    // it; otherwise each argument is copied into a buffer of its own, which then moves.
-    const first = inv.arguments[0]
-    const whole = first !== undefined && ownsFrameBuffer(first) && inv.arguments.every((a) => a.buffer === first.buffer)
-    const args = whole ? inv.arguments : inv.arguments.map((a) => new Uint8Array(a))
+    // instance. A large frame is in a shared buffer (FrameReader's pool), which the worker reads in
+    // place; otherwise each argument is copied into a buffer of its own, which then moves.
+    const shared = inv.arguments.length > 0 && inv.arguments.every(isShared)
+    const args = shared ? inv.arguments : inv.arguments.map((a) => new Uint8Array(a))
     const task: WorkerTask = {
       service: inv.service,
       method: inv.method,
@@ -54,7 +53,7 @@ export class MethodPool {
     return (this.piscina ??= this.create())
       .run(task, {
         signal,
-        transferList: whole ? [first.buffer as ArrayBuffer] : args.map((a) => a.buffer as ArrayBuffer)
+        transferList: shared ? [] : args.map((a) => a.buffer as ArrayBuffer)
       })
       .then((r: WorkerOutcome | Uint8Array) => (r instanceof Uint8Array ? { result: { body: r }, ran: true } : r))
   }

@@ -4,7 +4,7 @@ import type { Endpoint } from '../core/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../protocol/handshake'
 import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
-import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
+import { encodeFrame, LARGE_FRAME_BYTES, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from './define'
 import { toCatalog } from './catalog'
@@ -12,6 +12,7 @@ import type { RuntimeSettings } from './settings'
 import { Executor, fail } from './executor'
 import { MethodPool } from './method-pool'
 import { DeadlineList, type Deadline } from '../core/deadlines'
+import { SharedBufferPool } from '../core/shared-buffers'
 
 export interface RuntimeOptions {
   name: string
@@ -90,7 +91,9 @@ class RuntimeConnection {
         onFrame: (f) => server.onFrame(this, f),
         onClose: () => server.onConnectionClosed(this)
       },
-      server.options.settings.maxFrameBytes
+      server.options.settings.maxFrameBytes,
+      'tick',
+      server.largeFrames
     )
     // readTimeout: an idle connection is closed; the gateway's pings keep a live one busy.
     if (server.options.settings.readTimeout > 0) {
@@ -125,6 +128,13 @@ export class MicroserviceServer {
    * filled (no setTimeout and clearTimeout per call: 3.7% of a small call's CPU here).
    */
   private readonly deadlines = new Map<number, DeadlineList>()
+  /**
+   * Large Invoke frames are joined in these shared buffers, which the method pool's workers read in
+   * place; a buffer is used again when its call completed (not when it was cancelled or timed out:
+   * a worker may still be reading it then, and the collector takes it instead). Why: 1 MB buffers
+   * made and moved per call started full collections on the main thread (see SharedBufferPool).
+   */
+  readonly largeFrames = new SharedBufferPool(LARGE_FRAME_BYTES, 64 * 1024 * 1024)
   private server: Server | null = null
   /** The user availability flag reported in every Pong. */
   available = true
@@ -292,13 +302,25 @@ export class MicroserviceServer {
       this.pool!.run(inv, ex.stopWorker.signal).then(
         (r) => {
           if (r.ran) this.stats.executed++
+          // The worker finished with the arguments (a cancelled or timed-out one is terminated: no release).
+          this.releaseFrame(inv)
           this.reply(ex, r.result)
         },
         (err: unknown) => this.reply(ex, fail('INTERNAL', `the method pool failed: ${(err as Error).message}`))
       )
       return
     }
-    void this.executor.execute(inv, ex).then((result) => this.reply(ex, result))
+    void this.executor.execute(inv, ex).then((result) => {
+      // Read into values before the method ran: its frame is no longer needed, whatever happened since.
+      this.releaseFrame(inv)
+      this.reply(ex, result)
+    })
+  }
+
+  /** Gives a large frame's shared buffer back to the pool (the arguments are views into it). */
+  private releaseFrame(inv: gateway.Invoke): void {
+    const first = inv.arguments[0]
+    if (first !== undefined) this.largeFrames.release(first)
   }
 
   /** Whether a call runs on the method pool: the method says so, or its arguments pass the size line. */

@@ -64,6 +64,24 @@ describe('the method pool', { concurrency: false }, () => {
     assert.equal(JSON.parse((await call('where', ['x'.repeat(70 * 1024)])).text), 'worker')
   })
 
+  test('concurrent large calls each get their own argument (pooled frame buffers do not mix)', async () => {
+    const checksum = (s: string): number => {
+      let h = 0
+      for (let k = 0; k < s.length; k++) h = (Math.imul(h, 31) + s.charCodeAt(k)) | 0
+      return h
+    }
+    for (let round = 0; round < 3; round++) {
+      const texts = Array.from({ length: 12 }, (_, k) =>
+        String.fromCharCode(97 + ((k + round) % 26)).repeat(100 * 1024 + k * 9973)
+      )
+      const replies = await Promise.all(texts.map((s, k) => call('digest', [s, k])))
+      replies.forEach((r, k) => {
+        assert.equal(r.status, 200, r.text)
+        assert.equal(JSON.parse(r.text), `${k}:${texts[k]!.length}:${checksum(texts[k]!)}:worker`)
+      })
+    }
+  })
+
   test('a burst of worker calls beyond the threads all run (queued by the server, not refused by the pool)', async () => {
     // 16 calls of 40 ms on at most 2 threads: up to 14 wait at once.
     const replies = await Promise.all(Array.from({ length: 16 }, () => call('spin', [40])))

@@ -7,11 +7,11 @@ import {
   readVarint,
   FrameTooLargeError,
   MalformedFrameError,
-  ownsFrameBuffer,
   PROTOCOL_VERSION,
   type Frame
 } from '../../src/protocol/frame'
 import { gateway } from '../../src/protocol/generated/gateway'
+import { SharedBufferPool, isShared } from '../../src/core/shared-buffers'
 import { MicroserviceServer } from '../../src/runtime/server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
 import exampleDefinition from '../../examples/example/index'
@@ -64,9 +64,9 @@ describe('FrameReader', () => {
   ]
   const all = Buffer.concat(frames)
 
-  function collect(chunks: Buffer[], max?: number): Frame[] {
+  function collect(chunks: Buffer[], max?: number, pool: SharedBufferPool | null = null): Frame[] {
     const out: Frame[] = []
-    const r = new FrameReader((f) => out.push(f), max)
+    const r = new FrameReader((f) => out.push(f), max, pool)
     for (const c of chunks) r.push(c)
     assert.equal(r.pendingBytes, 0)
     return out
@@ -91,7 +91,8 @@ describe('FrameReader', () => {
     check(collect([...all].map((b) => Buffer.from([b]))))
   })
 
-  test('a large frame that spans chunks gets a buffer of its own; what follows it is read on', () => {
+  test('a large frame that spans chunks is joined in a shared buffer from the pool; what follows it is read on', () => {
+    const pool = new SharedBufferPool(64 * 1024, 1 << 24)
     const big = Buffer.alloc(200 * 1024, 0x62)
     const stream = Buffer.concat([
       frames[0]!,
@@ -102,22 +103,25 @@ describe('FrameReader', () => {
     for (const size of [1000, 65536, 70001, stream.length - 5]) {
       const chunks: Buffer[] = []
       for (let at = 0; at < stream.length; at += size) chunks.push(Buffer.from(stream.subarray(at, at + size)))
-      const out = collect(chunks)
-      assert.deepEqual(
-        out.map((f) => f.body),
-        ['ping', 'result', 'pong', 'result'],
-        `chunks of ${size}`
-      )
-      const body = out[1]!.result!.body!
-      assert.ok(Buffer.from(body).equals(big))
-      // Inside one chunk, a frame is decoded from a view of it (the chunk is not the frame's own).
-      const spans = size < stream.length - 10
-      assert.equal(ownsFrameBuffer(body), spans, `chunks of ${size}`)
-      if (spans) assert.ok(body.buffer.byteLength < big.length + 64, 'the buffer holds that frame only')
-      assert.equal(out[2]!.pong!.id, 3)
-      assert.ok(Buffer.from(out[3]!.result!.body!).equals(big.subarray(0, 1000)))
-      assert.ok(!ownsFrameBuffer(out[3]!.result!.body!), 'a small frame stays in the chunk or the shared slab')
+      for (const withPool of [pool, null]) {
+        const out = collect(chunks, undefined, withPool)
+        assert.deepEqual(
+          out.map((f) => f.body),
+          ['ping', 'result', 'pong', 'result'],
+          `chunks of ${size}`
+        )
+        const body = out[1]!.result!.body!
+        assert.ok(Buffer.from(body).equals(big))
+        // Inside one chunk, a frame is decoded from a view of it.
+        const spans = size < stream.length - 10
+        assert.equal(isShared(body), spans && withPool !== null, `chunks of ${size}`)
+        assert.equal(out[2]!.pong!.id, 3)
+        assert.ok(Buffer.from(out[3]!.result!.body!).equals(big.subarray(0, 1000)))
+        assert.ok(!isShared(out[3]!.result!.body!), 'a small frame stays in the chunk or the slab')
+        if (isShared(body)) pool.release(body)
+      }
     }
+    assert.ok(pool.pooled > 0, 'released buffers are kept for the next frames')
   })
 
   test('a frame larger than the limit is refused before it is buffered', () => {
