@@ -161,7 +161,7 @@ async function main(): Promise<void> {
   const requested = custom
     ? []
     : checkCaseNames(
-        arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-1mb,c1-latency').split(','),
+        arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-200kb,rmc-json-1mb,c1-latency').split(','),
         allCases().map((c) => c.name)
       )
   const started = Date.now()
