@@ -1,6 +1,6 @@
 import { splitArguments } from '../args/split'
 import type { ApiMode, BodyFormat } from '../core/vocabulary'
-import { encodeFrame, type FramePieces } from '../protocol/frame'
+import { encodeFrame, varintLength, writeVarint, type FramePieces } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import { GatewayError, type Failure } from '../errors/codes'
 import { argumentCountRule } from '../core/rules'
@@ -21,10 +21,7 @@ export interface InvokeTask {
   maxDepth: number
 }
 
-/**
- * A Failure, the encoded frame (varint length + Frame), or, from a worker, the frame in pieces
- * (FrameParts). A frame made transferable owns its ArrayBuffer.
- */
+/** A Failure, the encoded frame (varint length + Frame), or, from a worker, the frame in pieces (FrameParts). */
 export type InvokeTaskResult = Failure | Uint8Array | FrameParts
 
 /**
@@ -121,24 +118,6 @@ function invokeParts(invoke: gateway.IInvoke, body: Uint8Array, slices: number[]
     layout.push(pieceStart, at, slices[k]!, slices[k + 1]!)
     pieceStart = at
   }
-  if (pieceStart < at || slices.length === 0) layout.push(pieceStart, at)
+  if (slices.length === 0) layout.push(0, at)
   return { head, body, layout }
-}
-
-function varintLength(n: number): number {
-  let bytes = 1
-  while (n >= 0x80) {
-    n = Math.floor(n / 128)
-    bytes++
-  }
-  return bytes
-}
-
-function writeVarint(to: Uint8Array, at: number, n: number): number {
-  while (n >= 0x80) {
-    to[at++] = (n & 0x7f) | 0x80
-    n = Math.floor(n / 128)
-  }
-  to[at++] = n
-  return at
 }

@@ -23,17 +23,9 @@ export function dropFrame(frame: OutFrame): void {
   if (!(frame instanceof Uint8Array)) frame.onWritten?.()
 }
 
-/**
- * Encodes one frame: varint length prefix + Frame message, the framing of protobufjs
- * `encodeDelimited`. The result owns its own ArrayBuffer when `ownBuffer` is set, so it can be
- * transferred to another thread (protobufjs hands out slices of a shared slab for small frames).
- */
-export function encodeFrame(frame: FrameInit, ownBuffer = false): Uint8Array {
-  const bytes = gateway.Frame.encodeDelimited(frame).finish()
-  if (!ownBuffer || (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)) return bytes
-  const copy = new Uint8Array(bytes.byteLength)
-  copy.set(bytes)
-  return copy
+/** Encodes one frame: varint length prefix + Frame message, the framing of protobufjs `encodeDelimited`. */
+export function encodeFrame(frame: FrameInit): Uint8Array {
+  return gateway.Frame.encodeDelimited(frame).finish()
 }
 
 export class FrameTooLargeError extends Error {
@@ -173,6 +165,26 @@ export class FrameReader {
     }
     this.onFrame(frame)
   }
+}
+
+/** Bytes a varint takes for n (a length: at most 2^53). */
+export function varintLength(n: number): number {
+  let bytes = 1
+  while (n >= 0x80) {
+    n = Math.floor(n / 128)
+    bytes++
+  }
+  return bytes
+}
+
+/** Writes n as a varint at `at`; returns where it ends. */
+export function writeVarint(to: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    to[at++] = (n & 0x7f) | 0x80
+    n = Math.floor(n / 128)
+  }
+  to[at++] = n
+  return at
 }
 
 /** [value, bytes used], or null when the buffer ends inside the varint. Lengths fit in 32 bits. */
