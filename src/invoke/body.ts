@@ -68,5 +68,3 @@ export class BodyReader {
     return out
   }
 }
-
-
