@@ -47,8 +47,12 @@ export function readBetaJsonDirect(bytes: Uint8Array, d: Descriptor, limits: Rea
   }
 }
 
-/** A generated reader past this size is not worth its compilation (a type tree with much sharing). */
+/**
+ * A generated reader past this size is not worth its compilation. Shared types are inlined at each
+ * use, so a type tree with much sharing grows fast: the emitter stops after MAX_VALUES values.
+ */
 const MAX_SOURCE = 256 * 1024
+const MAX_VALUES = 2000
 
 /** The reader of d, or null when d holds a type this path does not read (or refers to itself). */
 function generate(d: Descriptor): Generated | null {
@@ -91,6 +95,7 @@ class Emitter {
   readonly keys: Uint8Array[] = []
   readonly defaults: unknown[] = []
   private n = 0
+  private values = 0
 
   private id(): number {
     return this.n++
@@ -105,6 +110,7 @@ class Emitter {
 
   /** Source that reads a value of type d at i into `target`, or null when this path cannot read d. */
   value(d: Descriptor, target: string, path: Set<Descriptor>): string | null {
+    if (++this.values > MAX_VALUES) return null
     switch (d.kind) {
       case 'scalar': {
         const absent = this.constant(isNullable(d) ? null : primitiveDefault(d))

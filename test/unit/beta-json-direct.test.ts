@@ -201,6 +201,14 @@ test('limits: past maxDepth, maxNodes or maxStringLength the direct reader stand
   assert.equal((readBetaJsonDirect(b, list, DEFAULT_READ_LIMITS) as unknown[]).length, 50)
 })
 
+test('a type tree that shares one type at every level is left to the JSON.parse path, not inlined without end', () => {
+  let d: Descriptor = t.object('com.example.L0', { a: t.Integer })
+  for (let k = 1; k <= 20; k++) d = t.object(`com.example.L${k}`, { x: d, y: d })
+  const text = '{"x":null,"y":null}'
+  assert.equal(readBetaJsonDirect(Buffer.from(text), d, DEFAULT_READ_LIMITS), NOT_HANDLED)
+  assert.deepEqual(readBetaJsonBytes(Buffer.from(text), d, DEFAULT_READ_LIMITS), { x: null, y: null })
+})
+
 test('what it leaves alone: escapes, BOM, trailing text, longs, maps, recursive types with a long inside', () => {
   const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
   const Loop: Descriptor = t.object('com.example.Loop', { next: t.list(t.Object()), n: t.long })
