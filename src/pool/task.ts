@@ -1,6 +1,7 @@
 import { splitArguments } from '../args/split'
 import type { ApiMode, BodyFormat } from '../core/vocabulary'
-import { encodeFrame, varintLength, writeVarint, type FramePieces } from '../protocol/frame'
+import { varintLength, writeVarint, type FramePieces } from '../protocol/frame'
+import { encodeInvokeFrame, type InvokeFields } from '../protocol/invoke-frame'
 import { gateway } from '../protocol/generated/gateway'
 import { GatewayError, type Failure } from '../errors/codes'
 import { argumentCountRule } from '../core/rules'
@@ -70,7 +71,7 @@ export function prepareInvoke(task: InvokeTask, inPieces = false): InvokeTaskRes
     const broken = argumentCountRule(task.service, task.method, task.parameterCount, count)
     if (broken !== null) return broken
   }
-  const invoke: gateway.IInvoke = {
+  const invoke: InvokeFields = {
     id: task.id,
     service: task.service,
     method: task.method,
@@ -79,11 +80,7 @@ export function prepareInvoke(task: InvokeTask, inPieces = false): InvokeTaskRes
     context: task.context,
     timeoutMs: task.timeoutMs
   }
-  if (inPieces) return invokeParts(invoke, task.body, slices)
-  const args = new Array<Uint8Array>(count)
-  for (let k = 0; k < count; k++) args[k] = task.body.subarray(slices[2 * k], slices[2 * k + 1])
-  invoke.arguments = args
-  return encodeFrame({ invoke })
+  return inPieces ? invokeParts(invoke, task.body, slices) : encodeInvokeFrame(invoke, task.body, slices)
 }
 
 // Protobuf keys (field number << 3 | wire type 2, length-delimited) of Frame.invoke and Invoke.arguments.

@@ -1,0 +1,152 @@
+import { varintLength, writeVarint } from './frame'
+import type { gateway } from './generated/gateway'
+
+/**
+ * The Invoke frame of a small call, encoded by hand: the bytes protobufjs makes for it (fields in
+ * the same order, zeros and empty strings written as it writes them; `test/protocol/invoke-frame.test.ts`
+ * holds the two together), written into one buffer whose size is known first. protobufjs's Writer builds a list of operations, one object
+ * per field, before it writes: 1.23 µs a frame for a typical call here, 1.5% of the gateway's CPU.
+ *
+ * The fields that are the same for every call of an endpoint (service, method, sequence, mode) are
+ * encoded once per endpoint and copied.
+ */
+
+/** What an Invoke carries, as the pipeline has it. */
+export interface InvokeFields {
+  id: number
+  service: string
+  method: string
+  sequence: string
+  mode: gateway.Mode
+  context: gateway.ICallContext
+  timeoutMs: number
+}
+
+const FRAME_INVOKE_KEY = (3 << 3) | 2
+const KEY = {
+  id: 1 << 3,
+  service: (2 << 3) | 2,
+  method: (3 << 3) | 2,
+  sequence: (4 << 3) | 2,
+  mode: 5 << 3,
+  argument: (6 << 3) | 2,
+  context: (7 << 3) | 2,
+  timeoutMs: 8 << 3
+}
+
+/** The endpoint's constant fields, encoded: service → method → sequence → mode. */
+const endpoints = new Map<string, Map<string, Map<string, Uint8Array[]>>>()
+
+function endpointFields(f: InvokeFields): Uint8Array {
+  let byMethod = endpoints.get(f.service)
+  if (byMethod === undefined) endpoints.set(f.service, (byMethod = new Map()))
+  let bySequence = byMethod.get(f.method)
+  if (bySequence === undefined) byMethod.set(f.method, (bySequence = new Map()))
+  let byMode = bySequence.get(f.sequence)
+  if (byMode === undefined) bySequence.set(f.sequence, (byMode = []))
+  let bytes = byMode[f.mode]
+  if (bytes === undefined) {
+    bytes = Buffer.concat([
+      stringField(KEY.service, f.service),
+      stringField(KEY.method, f.method),
+      stringField(KEY.sequence, f.sequence),
+      Uint8Array.from([KEY.mode, f.mode])
+    ])
+    // Names come from the catalog, a bounded set; a client cannot grow this beyond it.
+    byMode[f.mode] = bytes
+  }
+  return bytes
+}
+
+function stringField(key: number, s: string): Uint8Array {
+  const text = Buffer.from(s, 'utf8')
+  const out = new Uint8Array(1 + varintLength(text.length) + text.length)
+  out.set(text, writeVarint(out, writeVarint(out, 0, key), text.length))
+  return out
+}
+
+/** UTF-8 length of s; ASCII (every name and id the gateway makes) without a call into the runtime. */
+function utf8Length(s: string): number {
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) >= 0x80) return Buffer.byteLength(s, 'utf8')
+  return s.length
+}
+
+/** Buffer's latin1 writer without write()'s argument handling (Node has it; its typings do not). */
+interface Latin1Writing extends Buffer {
+  latin1Write(s: string, offset: number, length: number): number
+}
+
+function writeString(to: Latin1Writing, at: number, s: string, bytes: number): number {
+  if (bytes === s.length) to.latin1Write(s, at, bytes)
+  else to.set(Buffer.from(s, 'utf8'), at)
+  return at + bytes
+}
+
+/** Context strings in field order (1 … 9; 2 is the repeated privilege names). */
+function contextStrings(c: gateway.ICallContext): Array<string | null | undefined> {
+  return [c.locale, null, c.requestId, c.sessionId, c.user, c.clientApplicationName, c.ip, c.traceparent, c.tracestate]
+}
+
+/** Varint length prefix + Frame{invoke}, the arguments being body[slices[2k], slices[2k+1]). */
+export function encodeInvokeFrame(f: InvokeFields, body: Uint8Array, slices: number[]): Uint8Array {
+  const endpoint = endpointFields(f)
+  const c = f.context
+  const strings = contextStrings(c)
+  const lengths = new Array<number>(strings.length).fill(0)
+  let contextLength = 0
+  for (let k = 0; k < strings.length; k++) {
+    const s = strings[k]
+    if (s == null) continue
+    const n = utf8Length(s)
+    lengths[k] = n
+    contextLength += 1 + varintLength(n) + n
+  }
+  const names = c.privilegeNames ?? []
+  const nameLengths = names.map(utf8Length)
+  for (const n of nameLengths) contextLength += 1 + varintLength(n) + n
+
+  let invokeLength = 1 + varintLength(f.id) + endpoint.length
+  for (let k = 0; k < slices.length; k += 2) {
+    const n = slices[k + 1]! - slices[k]!
+    invokeLength += 1 + varintLength(n) + n
+  }
+  invokeLength += 1 + varintLength(contextLength) + contextLength + 1 + varintLength(f.timeoutMs)
+  const frameLength = 1 + varintLength(invokeLength) + invokeLength
+
+  const out = Buffer.allocUnsafe(varintLength(frameLength) + frameLength) as Latin1Writing
+  let at = writeVarint(out, 0, frameLength)
+  out[at++] = FRAME_INVOKE_KEY
+  at = writeVarint(out, at, invokeLength)
+  out[at++] = KEY.id
+  at = writeVarint(out, at, f.id)
+  out.set(endpoint, at)
+  at += endpoint.length
+  for (let k = 0; k < slices.length; k += 2) {
+    const start = slices[k]!
+    const end = slices[k + 1]!
+    out[at++] = KEY.argument
+    at = writeVarint(out, at, end - start)
+    out.set(body.subarray(start, end), at)
+    at += end - start
+  }
+  out[at++] = KEY.context
+  at = writeVarint(out, at, contextLength)
+  for (let k = 0; k < strings.length; k++) {
+    if (k === 1) {
+      for (let j = 0; j < names.length; j++) {
+        out[at++] = (2 << 3) | 2
+        at = writeVarint(out, at, nameLengths[j]!)
+        at = writeString(out, at, names[j]!, nameLengths[j]!)
+      }
+      continue
+    }
+    const s = strings[k]
+    if (s == null) continue
+    out[at++] = ((k + 1) << 3) | 2
+    at = writeVarint(out, at, lengths[k]!)
+    at = writeString(out, at, s, lengths[k]!)
+  }
+  out[at++] = KEY.timeoutMs
+  writeVarint(out, at, f.timeoutMs)
+  return out
+}
