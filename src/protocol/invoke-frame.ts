@@ -3,9 +3,10 @@ import type { gateway } from './generated/gateway'
 
 /**
  * The Invoke frame of a small call, encoded by hand: the bytes protobufjs makes for it (fields in
- * the same order, zeros and empty strings written as it writes them; `test/protocol/invoke-frame.test.ts`
- * holds the two together), written into one buffer whose size is known first. protobufjs's Writer builds a list of operations, one object
- * per field, before it writes: 1.23 µs a frame for a typical call here, 1.5% of the gateway's CPU.
+ * the same order, zeros and empty strings written as it writes them; test/protocol/invoke-frame.test.ts
+ * holds the two together), written into one buffer whose size is known first. protobufjs's Writer
+ * builds a list of operations, one object per field, before it writes: 3.2 µs a frame for a typical
+ * call here with the object it needs, against 0.72 µs.
  *
  * The fields that are the same for every call of an endpoint (service, method, sequence, mode) are
  * encoded once per endpoint and copied.
