@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process'
 import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
+import { gcFlags } from '../../src/core/gc-threads'
 
 export interface ProcessCost {
   name: string
@@ -93,10 +94,15 @@ function start(
   file: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  ready: RegExp
+  ready: RegExp,
+  execArgv: string[] = process.execArgv
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = fork(file, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+    const child = fork(file, args, {
+      env: { ...process.env, ...env },
+      execArgv,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc']
+    })
     let out = ''
     const onData = (d: Buffer): void => {
       out += d.toString()
@@ -212,7 +218,9 @@ export async function startGateway(children: ChildProcess[]): Promise<{ url: str
         ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
         : {})
     },
-    /(gateway listening)/
+    /(gateway listening)/,
+    // As `npm start` runs it (scripts/start.mjs): with the platform's V8 flags.
+    [...process.execArgv, ...gcFlags()]
   )
   children.push(gw.child)
   return {

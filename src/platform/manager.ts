@@ -10,6 +10,7 @@ import type { HostMessage } from '../runtime/host'
 import { hostEnv, HOST_FILE } from '../runtime/host-env'
 import { ensureDescription } from './describe'
 import type { MicroserviceDirectory } from '../dispatch/directory'
+import { gcFlags } from '../core/gc-threads'
 
 export { HOST_FILE }
 
@@ -106,7 +107,7 @@ export class Instance {
   start(): void {
     const opts = this.manager.options
     const memory = this.config.memory
-    const execArgv = [...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
+    const execArgv = [...gcFlags(), ...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
     if (memory.heapDump) {
       const dir = join(opts.snapshotDirectory ?? join(this.dir, '..', 'snapshots'), this.config.name)
       mkdirSync(dir, { recursive: true })
