@@ -17,6 +17,7 @@ import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/serializers/alpha
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/core/limits'
 import { toAlphaNode, type AlphaContext } from '../../src/serializers/alpha-node'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
+import { respace } from '../helpers/json-text'
 
 const ctx: AlphaContext = { aliases: new Map([['com.example.In', 'in']]), naming: JSON_NAMING }
 const writer = createAlphaJsonSerializer(ctx.aliases)
@@ -39,23 +40,6 @@ function agrees(b: Uint8Array, d: Descriptor, limits: ReadLimits = DEFAULT_READ_
   if ('error' in expected) assert.fail(`the direct reader read what the tree reader refuses (${expected.error})`)
   assert.deepEqual(canon(direct, d), canon(expected.value, d))
   return true
-}
-
-/** Spaces, tabs and newlines after every structural character outside strings. */
-function respace(text: string, pick: number): string {
-  const ws = [' ', '\n', '\t ', '\r\n  '][pick % 4]!
-  let out = ''
-  let inString = false
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k]!
-    out += c
-    if (inString) {
-      if (c === '\\') out += text[++k] ?? ''
-      else if (c === '"') inString = false
-    } else if (c === '"') inString = true
-    else if ('{}[]:,'.includes(c)) out += ws
-  }
-  return ws + out
 }
 
 const p = PROFILES.alphaJsonSerializer

@@ -13,6 +13,7 @@ import { readBetaJsonBytes, readBetaJsonParsed } from '../../src/serializers/bet
 import { readBetaJsonDirect, NOT_HANDLED } from '../../src/serializers/beta-json-direct'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/core/limits'
 import { PROFILES, descriptorArb, valueArb } from '../helpers/arbitraries'
+import { respace } from '../helpers/json-text'
 
 /** A value with its members' order and the sign of zero made visible to deepEqual. */
 function ordered(v: unknown): unknown {
@@ -30,23 +31,6 @@ function agrees(text: string, d: Descriptor, limits: ReadLimits = DEFAULT_READ_L
   if (parsed === NOT_HANDLED) assert.fail(`the direct reader read what the JSON.parse path leaves: ${text}`)
   assert.deepEqual(ordered(direct), ordered(parsed), text)
   return true
-}
-
-/** Spaces, tabs and newlines after every structural character outside strings. */
-function respace(text: string, pick: number): string {
-  const ws = [' ', '\n', '\t ', '\r\n  '][pick % 4]!
-  let out = ''
-  let inString = false
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k]!
-    out += c
-    if (inString) {
-      if (c === '\\') out += text[++k] ?? ''
-      else if (c === '"') inString = false
-    } else if (c === '"') inString = true
-    else if ('{}[]:,'.includes(c)) out += ws
-  }
-  return ws + out
 }
 
 /** The same value written another way: members shuffled, dropped or repeated, numbers respelled. */
