@@ -1,10 +1,11 @@
 import { DeadlineList, type Deadline } from '../core/deadlines'
-import { SharedBufferPool, isShared } from '../core/shared-buffers'
+import { SharedBufferPool } from '../core/shared-buffers'
 import { randomUUID } from 'node:crypto'
 import { isErrorCode, type Failure } from '../errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
-import { framePieces, isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import { isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import { framePieces } from '../protocol/invoke-frame'
 import type { OutFrame } from '../protocol/frame'
 import type { gateway } from '../protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
@@ -261,7 +262,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     }
     let frame: OutFrame
     if (r instanceof Uint8Array) frame = r
-    else if (isFrameParts(r)) frame = framePieces(r, isShared(body) ? () => bodies.release(body) : null)
+    else if (isFrameParts(r)) frame = framePieces(r, () => bodies.release(body))
     else {
       bodies.release(body)
       return this.fail(r)

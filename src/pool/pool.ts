@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import { Piscina } from 'piscina'
-import { prepareInvoke, isFrameParts, type InvokeTask, type InvokeTaskResult } from './task'
-import { isShared } from '../core/shared-buffers'
+import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
 import type { Failure } from '../errors/codes'
 import type { PoolOptions } from '../config/config'
 
@@ -57,18 +56,10 @@ export class InvokePool {
     const onAbort = (): void => controller.abort()
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      const body = task.body
-      // A body from the large-body pool is shared with the worker (nothing moves); one in a buffer of
-      // its own is moved, not copied; a view into a shared slab is copied (small ones only).
-      const shared = isShared(body)
-      const transferList =
-        !shared && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
-          ? [body.buffer as ArrayBuffer]
-          : undefined
-      const r = (await this.piscina.run(task, { signal: controller.signal, transferList })) as InvokeTaskResult
-      // The worker leaves a shared body out of its answer: this thread has it.
-      if (shared && isFrameParts(r)) r.body = body
-      return r
+      // The body comes from the large-body pool (src/invoke/body.ts): shared with the worker, which
+      // reads it in place and sends back only the frame's head.
+      const r = (await this.piscina.run(task, { signal: controller.signal })) as Failure | FrameHead
+      return 'layout' in r ? { head: r.head, layout: r.layout, body: task.body } : r
     } catch (err) {
       return toFailure(err, controller.signal, this.options.taskTimeoutMs)
     } finally {
