@@ -6,7 +6,7 @@ const EMPTY = new Uint8Array(0)
 /**
  * Collects a request body from the chunks the HTTP layer hands over, within the body limit.
  * A declared length gets one buffer up front; an undeclared one is collected and joined once.
- * A body above `ownBufferAbove` (one a worker will split) comes from `large`, a pool of shared
+ * A body above `sharedAbove` (one a worker will split) comes from `large`, a pool of shared
  * buffers that workers read in place (see SharedBufferPool); a smaller one from Node's slab, which
  * is much cheaper to allocate.
  */
@@ -18,7 +18,7 @@ export class BodyReader {
   constructor(
     declaredLength: number,
     private readonly maxBytes: number,
-    private readonly ownBufferAbove: number,
+    private readonly sharedAbove: number,
     private readonly large: SharedBufferPool
   ) {
     if (declaredLength > 0) this.body = this.allocate(declaredLength)
@@ -47,7 +47,7 @@ export class BodyReader {
   }
 
   private allocate(n: number): Buffer {
-    return n > this.ownBufferAbove ? this.large.acquire(n) : Buffer.allocUnsafe(n)
+    return n > this.sharedAbove ? this.large.acquire(n) : Buffer.allocUnsafe(n)
   }
 
   /** The whole body; the reader lets go of it. */

@@ -2,6 +2,7 @@ import { isNullable, type Descriptor, type ObjectDescriptor } from '../descripto
 import { primitiveDefault } from './alpha-node'
 import { elementType } from './beta-common'
 import type { ReadLimits } from '../core/limits'
+import type { FastBuffer } from '../core/fast-buffer'
 
 /**
  * Beta JSON read straight from the argument's bytes into values, for the common documents only:
@@ -18,13 +19,7 @@ import type { ReadLimits } from '../core/limits'
  */
 export const NOT_HANDLED: unique symbol = Symbol('not handled')
 
-/** Buffer's slice decoders without toString's argument handling (Node has them; its typings do not). */
-interface Decoding extends Buffer {
-  latin1Slice(start: number, end: number): string
-  utf8Slice(start: number, end: number): string
-}
-
-type Generated = (b: Uint8Array, text: Decoding, limits: ReadLimits) => unknown
+type Generated = (b: Uint8Array, text: FastBuffer, limits: ReadLimits) => unknown
 
 /** Thrown by generated code on anything it does not read; caught by readBetaJsonDirect. */
 const GIVE_UP = NOT_HANDLED
@@ -40,7 +35,7 @@ export function readBetaJsonDirect(bytes: Uint8Array, d: Descriptor, limits: Rea
   }
   if (read === null) return NOT_HANDLED
   try {
-    return read(bytes, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Decoding, limits)
+    return read(bytes, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as FastBuffer, limits)
   } catch (err) {
     if (err === GIVE_UP) return NOT_HANDLED
     throw err
