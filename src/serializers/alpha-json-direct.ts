@@ -2,6 +2,7 @@ import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } 
 import { decodeJsonString, latin1 } from '../json/parse'
 import { scanNumber, scanString, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
+import { NOT_HANDLED, readAlphaJsonGenerated } from './alpha-json-generated'
 import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
 import {
@@ -334,6 +335,8 @@ export function tryWriteAlphaJson(value: unknown, declared: Descriptor, ctx: Alp
 
 /** The value, or undefined when the element-tree reader must read this input (see DirectReader). */
 export function tryReadAlphaJson(b: Uint8Array, declared: Descriptor, ctx: AlphaContext, limits: ReadLimits): unknown {
+  const generated = readAlphaJsonGenerated(b, declared, ctx, limits)
+  if (generated !== NOT_HANDLED) return generated
   try {
     return new DirectReader(b, limits, ctx).root(declared)
   } catch {
