@@ -13,6 +13,7 @@ import { HOST_FILE } from '../../src/platform/manager'
 import { hostEnv } from '../../src/runtime/host-env'
 import type { HostMessage } from '../../src/runtime/host'
 import { allCases } from './cases'
+import { reaped } from './reap'
 
 async function main(): Promise<void> {
   const [caseName, c, d] = process.argv.slice(2)
@@ -21,10 +22,12 @@ async function main(): Promise<void> {
   const invoke = bc.invoke
   const connections = Number(c ?? 64)
   const durationMs = Number(d ?? 10) * 1000
-  const ms = fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], {
-    env: hostEnv(),
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc']
-  })
+  const ms = reaped(
+    fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], {
+      env: hostEnv(),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc']
+    })
+  )
   const port = await new Promise<number>((resolve) =>
     ms.on('message', (m: HostMessage) => {
       if (m.type === 'listening') resolve('port' in m.endpoint ? m.endpoint.port : 0)

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process'
 import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
+import { reaped } from './reap'
 import { gcFlags } from '../../src/core/gc-threads'
 
 export interface ProcessCost {
@@ -98,11 +99,13 @@ function start(
   execArgv: string[] = process.execArgv
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
-    const child = fork(file, args, {
-      env: { ...process.env, ...env },
-      execArgv,
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc']
-    })
+    const child = reaped(
+      fork(file, args, {
+        env: { ...process.env, ...env },
+        execArgv,
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc']
+      })
+    )
     let out = ''
     const onData = (d: Buffer): void => {
       out += d.toString()

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
+import { reaped } from './reap'
 
 export interface LoadResult {
   requests: number
@@ -68,7 +69,7 @@ export function runWrk(spec: LoadSpec, onStart: (pid: number) => void = () => {}
       scriptFile,
       spec.url
     ]
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = reaped(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }))
     onStart(child.pid!)
     let out = ''
     child.stdout.on('data', (d: Buffer) => {
