@@ -66,3 +66,36 @@ function capacityFor(n: number): number {
 export function isShared(view: Uint8Array): boolean {
   return view.buffer instanceof SharedArrayBuffer
 }
+
+/**
+ * Copies `src` into `dst` at `at`, as `dst.set(src, at)` does, fast when `dst` is shared too.
+ *
+ * Why: V8 copies into a SharedArrayBuffer with relaxed atomic loads and stores, eight bytes at a time
+ * only when source and destination are aligned alike, else one byte at a time: 18 µs per 64 KB
+ * against 2.3 µs aligned (1.6 µs into plain memory). A body's chunks (views of uWS's receive
+ * buffer, wherever the headers ended) and a frame's bytes after its length prefix are rarely aligned
+ * like their place in the shared buffer, and JavaScript cannot see a view's address: a large copy
+ * into shared memory always goes through a plain staging buffer placed with the destination's
+ * alignment (two fast copies: 3.8 µs per 64 KB however the source lies).
+ */
+export function copyInto(dst: Uint8Array, at: number, src: Uint8Array): void {
+  if (src.length < STAGED_FROM || !(dst.buffer instanceof SharedArrayBuffer)) {
+    dst.set(src, at)
+    return
+  }
+  // As set: nothing written when it does not fit.
+  if (at < 0 || at + src.length > dst.length) throw new RangeError('offset is out of bounds')
+  // Both buffers' memory starts 8-aligned (the allocator's alignment is at least 8).
+  const align = (dst.byteOffset + at) & 7
+  for (let done = 0; done < src.length;) {
+    const n = Math.min(src.length - done, STAGE_BYTES)
+    staging.set(src.subarray(done, done + n), align)
+    dst.set(staging.subarray(align, align + n), at + done)
+    done += n
+  }
+}
+
+/** Below this, the byte-by-byte copy costs less than a second copy's calls. */
+const STAGED_FROM = 512
+const STAGE_BYTES = 64 * 1024
+const staging = new Uint8Array(STAGE_BYTES + 8)

@@ -1,5 +1,5 @@
 import type { Failure } from '../errors/codes'
-import type { SharedBufferPool } from '../core/shared-buffers'
+import { copyInto, type SharedBufferPool } from '../core/shared-buffers'
 
 const EMPTY = new Uint8Array(0)
 
@@ -34,7 +34,7 @@ export class BodyReader {
     if (this.body !== null) {
       if (this.received + n > this.body.length)
         return { code: 'MALFORMED_BODY', detail: 'the body is longer than its Content-Length' }
-      this.body.set(chunk, this.received)
+      copyInto(this.body, this.received, chunk)
     } else if (this.chunks !== null) {
       if (this.received + n > this.maxBytes)
         return { code: 'BODY_TOO_LARGE', detail: `the body exceeds the limit of ${this.maxBytes} bytes` }
@@ -58,7 +58,7 @@ export class BodyReader {
       const all = this.allocate(this.received)
       let at = 0
       for (const c of this.chunks) {
-        all.set(c, at)
+        copyInto(all, at, c)
         at += c.length
       }
       out = all

@@ -1,5 +1,5 @@
 import { gateway } from './generated/gateway'
-import type { SharedBufferPool } from '../core/shared-buffers'
+import { copyInto, type SharedBufferPool } from '../core/shared-buffers'
 
 export const PROTOCOL_VERSION = 1
 /** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
@@ -124,7 +124,7 @@ export class FrameReader {
         for (const c of this.chunks) {
           const from = Math.max(this.prefixLength - pos, 0)
           const to = Math.min(total - pos, c.length)
-          if (to > from) c.copy(body, pos + from - this.prefixLength, from, to)
+          if (to > from) copyInto(body, pos + from - this.prefixLength, c.subarray(from, to))
           pos += c.length
           used++
           if (pos >= total) break
