@@ -215,9 +215,131 @@ export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH
   }
 }
 
+/**
+ * The scan of most values, without the exact scanner's calls and error words: one loop, the cursor
+ * and current byte in locals, the open containers' kinds as bits of one number. It returns where a
+ * value ends exactly as scanValue does, or -1 on anything it does not take (an escape, a control
+ * character, nesting past 30, any error), and then scanValue scans the value again and words the
+ * error. Measured on the ~1 MB sumProducts body: 1.17 ms against 1.83 for scanValue (same process);
+ * splitting was 58% of the gateway's CPU under 1 MB calls (perf).
+ */
+export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
+  // Past the end, b[i]! is undefined (typed as a number here): every comparison below refuses it.
+  const n = b.length
+  let c = 0
+  const cap = maxDepth < 30 ? maxDepth : 30
+  let kinds = 0
+  let depth = 0
+  for (;;) {
+    c = b[i]!
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+    if (c === 34) {
+      for (;;) {
+        c = b[++i]!
+        if (c === 34) break
+        if (c === 92 || c < 32 || i >= n) return -1
+      }
+      i++
+    } else if ((c >= 48 && c <= 57) || c === 45) {
+      if (c === 45) c = b[++i]!
+      if (c === 48) c = b[++i]!
+      else if (c >= 49 && c <= 57) {
+        do c = b[++i]!
+        while (c >= 48 && c <= 57)
+      } else return -1
+      if (c === 46) {
+        c = b[++i]!
+        if (!(c >= 48 && c <= 57)) return -1
+        do c = b[++i]!
+        while (c >= 48 && c <= 57)
+      }
+      if (c === 101 || c === 69) {
+        c = b[++i]!
+        if (c === 43 || c === 45) c = b[++i]!
+        if (!(c >= 48 && c <= 57)) return -1
+        do c = b[++i]!
+        while (c >= 48 && c <= 57)
+      }
+    } else if (c === 123) {
+      if (depth >= cap) return -1
+      c = b[++i]!
+      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c === 125) i++
+      else {
+        kinds = (kinds << 1) | 1
+        depth++
+        if (c !== 34) return -1
+        for (;;) {
+          c = b[++i]!
+          if (c === 34) break
+          if (c === 92 || c < 32 || i >= n) return -1
+        }
+        c = b[++i]!
+        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c !== 58) return -1
+        i++
+        continue
+      }
+    } else if (c === 91) {
+      if (depth >= cap) return -1
+      c = b[++i]!
+      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c === 93) i++
+      else {
+        kinds = kinds << 1
+        depth++
+        continue
+      }
+    } else if (c === 116) {
+      if (b[i + 1] !== 114 || b[i + 2] !== 117 || b[i + 3] !== 101) return -1
+      i += 4
+    } else if (c === 102) {
+      if (b[i + 1] !== 97 || b[i + 2] !== 108 || b[i + 3] !== 115 || b[i + 4] !== 101) return -1
+      i += 5
+    } else if (c === 110) {
+      if (b[i + 1] !== 117 || b[i + 2] !== 108 || b[i + 3] !== 108) return -1
+      i += 4
+    } else return -1
+    for (;;) {
+      if (depth === 0) return i
+      c = b[i]!
+      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c === 44) {
+        c = b[++i]!
+        if ((kinds & 1) === 0) break
+        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c !== 34) return -1
+        for (;;) {
+          c = b[++i]!
+          if (c === 34) break
+          if (c === 92 || c < 32 || i >= n) return -1
+        }
+        c = b[++i]!
+        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c !== 58) return -1
+        i++
+        break
+      }
+      if (c === ((kinds & 1) === 1 ? 125 : 93)) {
+        i++
+        depth--
+        kinds >>>= 1
+        continue
+      }
+      return -1
+    }
+  }
+}
+
+/** The end of the value at i: the quick scan, or the exact one when the quick one stands aside. */
+function valueEnd(b: Uint8Array, i: number, maxDepth: number): number {
+  const end = quickScan(b, i, maxDepth)
+  return end >= 0 ? end : scanValue(b, i, maxDepth)
+}
+
 /** Validates that b holds exactly one JSON value, with only whitespace around it. */
 export function validateJsonDocument(b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): void {
-  const end = skipWhitespace(b, scanValue(b, skipBom(b), maxDepth))
+  const end = skipWhitespace(b, valueEnd(b, skipBom(b), maxDepth))
   if (end !== b.length) throw new JsonSyntaxError('trailing characters after the JSON value', end)
 }
 
@@ -243,7 +365,7 @@ export function splitJsonArray(b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): num
   } else {
     for (;;) {
       const start = skipWhitespace(b, i)
-      const end = scanValue(b, start, maxDepth - 1)
+      const end = valueEnd(b, start, maxDepth - 1)
       out.push(start, end)
       i = skipWhitespace(b, end)
       const c = b[i]
