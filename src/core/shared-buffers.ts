@@ -71,31 +71,23 @@ export function isShared(view: Uint8Array): boolean {
  * Copies `src` into `dst` at `at`, as `dst.set(src, at)` does, fast when `dst` is shared too.
  *
  * Why: V8 copies into a SharedArrayBuffer with relaxed atomic loads and stores, eight bytes at a time
- * only when source and destination are aligned alike, else one byte at a time: 18 µs per 64 KB
- * against 2.3 µs aligned (1.6 µs into plain memory). A body's chunks (views of uWS's receive
- * buffer, wherever the headers ended) and a frame's bytes after its length prefix are rarely aligned
- * like their place in the shared buffer, and JavaScript cannot see a view's address: a large copy
- * into shared memory always goes through a plain staging buffer placed with the destination's
- * alignment (two fast copies: 3.8 µs per 64 KB however the source lies).
+ * only when source and destination are aligned alike and else byte by byte: 18 µs per 64 KB, against
+ * 1.6 into plain memory. A body's chunks (views of uWS's receive buffer, wherever the headers ended)
+ * and a frame's bytes after its length prefix are rarely aligned like their place in the shared
+ * buffer. Even aligned, the word copy of a cold 1 MB destination was 17% of the gateway's main thread
+ * under 1 MB calls (perf). Node's Buffer#fill with a buffer as the value and the range the value's
+ * length is one memcpy into the view's memory, shared or not: 1.7–2.6 µs per 64 KB however it lies.
  */
 export function copyInto(dst: Uint8Array, at: number, src: Uint8Array): void {
-  if (src.length < STAGED_FROM || !(dst.buffer instanceof SharedArrayBuffer)) {
+  if (src.length < FILL_FROM || !(dst.buffer instanceof SharedArrayBuffer)) {
     dst.set(src, at)
     return
   }
-  // As set: nothing written when it does not fit.
+  // As set: nothing written when it does not fit (fill would also refuse, but word it otherwise).
   if (at < 0 || at + src.length > dst.length) throw new RangeError('offset is out of bounds')
-  // Both buffers' memory starts 8-aligned (the allocator's alignment is at least 8).
-  const align = (dst.byteOffset + at) & 7
-  for (let done = 0; done < src.length;) {
-    const n = Math.min(src.length - done, STAGE_BYTES)
-    staging.set(src.subarray(done, done + n), align)
-    dst.set(staging.subarray(align, align + n), at + done)
-    done += n
-  }
+  fill.call(dst, src, at, at + src.length)
 }
 
-/** Below this, the byte-by-byte copy costs less than a second copy's calls. */
-const STAGED_FROM = 512
-const STAGE_BYTES = 64 * 1024
-const staging = new Uint8Array(STAGE_BYTES + 8)
+/** Below this, a native call costs more than the byte-by-byte copy. */
+const FILL_FROM = 512
+const fill = Buffer.prototype.fill as (this: Uint8Array, value: Uint8Array, start: number, end: number) => Uint8Array
