@@ -220,7 +220,8 @@ export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH
  * and current byte in locals, the open containers' kinds as bits of one number. It returns where a
  * value ends exactly as scanValue does, or -1 on anything it does not take (an escape, a control
  * character, nesting past 30, any error), and then scanValue scans the value again and words the
- * error. Measured on the ~1 MB sumProducts body: 1.17 ms against 1.83 for scanValue (same process);
+ * error. Whitespace is looked for only at a byte up to 32 (most are not; 7% of the scan's time).
+ * Measured on the ~1 MB sumProducts body: 1.09 ms against 1.83 for scanValue (same process);
  * splitting was 58% of the gateway's CPU under 1 MB calls (perf).
  */
 export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
@@ -232,7 +233,7 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
   let depth = 0
   for (;;) {
     c = b[i]!
-    while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+    if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
     if (c === 34) {
       for (;;) {
         c = b[++i]!
@@ -263,7 +264,7 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
     } else if (c === 123) {
       if (depth >= cap) return -1
       c = b[++i]!
-      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
       if (c === 125) i++
       else {
         kinds = (kinds << 1) | 1
@@ -275,7 +276,7 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
           if (c === 92 || c < 32 || i >= n) return -1
         }
         c = b[++i]!
-        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
         if (c !== 58) return -1
         i++
         continue
@@ -283,7 +284,7 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
     } else if (c === 91) {
       if (depth >= cap) return -1
       c = b[++i]!
-      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
       if (c === 93) i++
       else {
         kinds = kinds << 1
@@ -303,11 +304,11 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
     for (;;) {
       if (depth === 0) return i
       c = b[i]!
-      while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+      if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
       if (c === 44) {
         c = b[++i]!
         if ((kinds & 1) === 0) break
-        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
         if (c !== 34) return -1
         for (;;) {
           c = b[++i]!
@@ -315,7 +316,7 @@ export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
           if (c === 92 || c < 32 || i >= n) return -1
         }
         c = b[++i]!
-        while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
+        if (c <= 32) while (c === 32 || c === 10 || c === 13 || c === 9) c = b[++i]!
         if (c !== 58) return -1
         i++
         break
