@@ -9,6 +9,7 @@ import {
   SourceParts,
   doubleSource,
   integerSource,
+  objectSource,
   runGenerated,
   stringSource,
   type GeneratedReader
@@ -269,21 +270,10 @@ class Emitter {
         }`)
     }
     path.delete(d)
-    const declare = d.fields.map((f, n) => `let ${vars[n]!} = ${this.parts.constant(primitiveDefault(f.type))}`)
+    const defaults = d.fields.map((f) => this.parts.constant(primitiveDefault(f.type)))
     const literal = d.fields.map((f, n) => `${JSON.stringify(f.name)}: ${vars[n]!}`).join(', ')
-    return `if (c !== 123 || ++depth > maxDepth || --nodes < 0) throw G
-      i++
-      ${SKIP}
-      ${declare.join('\n')}
-      m${k}: {
-        if (c === 125) {
-          i++
-          break m${k}
-        }
-        ${members.join('\n')}
-        throw G
-      }
-      depth--
+    const open = 'if (c !== 123 || ++depth > maxDepth || --nodes < 0) throw G'
+    return `${objectSource(k, open, vars, defaults, members)}
       ${target} = {${literal}}`
   }
 

@@ -8,6 +8,7 @@ import {
   SourceParts,
   doubleSource,
   integerSource,
+  objectSource,
   runGenerated,
   stringSource,
   type GeneratedReader,
@@ -194,28 +195,10 @@ class Emitter {
         ${last ? 'throw G' : `if (c !== 44) throw G\ni++\n${SKIP}`}`)
     }
     path.delete(d)
-    const declare = d.fields
-      .map((f, n) => `let ${vars[n]!} = ${this.parts.constant(primitiveDefault(f.type))}`)
-      .join('\n')
+    const defaults = d.fields.map((f) => this.parts.constant(primitiveDefault(f.type)))
     const literal = d.fields.map((f, n) => `${JSON.stringify(f.name)}: ${vars[n]!}`).join(', ')
-    return orNull(
-      target,
-      'null',
-      `if (b[i] !== 123 || --nodes < 0 || ++depth > maxDepth) throw G
-      i++
-      ${SKIP}
-      ${declare}
-      m${k}: {
-        if (c === 125) {
-          i++
-          break m${k}
-        }
-        ${members.join('\n')}
-        throw G
-      }
-      depth--
-      ${target} = {${literal}}`
-    )
+    const open = 'if (b[i] !== 123 || --nodes < 0 || ++depth > maxDepth) throw G'
+    return orNull(target, 'null', `${objectSource(k, open, vars, defaults, members)}\n${target} = {${literal}}`)
   }
 
   /** Matches `"name"` at i byte by byte and steps over it. */

@@ -95,6 +95,27 @@ export function runGenerated(read: GeneratedReader, bytes: Uint8Array, limits: R
   }
 }
 
+/**
+ * An object read into locals: `open` checks and counts the '{', the locals get their defaults, each
+ * member's code breaks out of block m<k> at the '}', a member left over gives up, and the object is
+ * built by a literal (so its keys have the declared order whatever order the members came in).
+ */
+export function objectSource(k: number, open: string, locals: string[], defaults: string[], members: string[]): string {
+  return `${open}
+    i++
+    ${SKIP}
+    ${locals.map((v, n) => `let ${v} = ${defaults[n]!}`).join('\n')}
+    m${k}: {
+      if (c === 125) {
+        i++
+        break m${k}
+      }
+      ${members.join('\n')}
+      throw G
+    }
+    depth--`
+}
+
 /** A string without escapes or control characters at i, decoded from UTF-8 as the whole text would be. */
 export function stringSource(target: string, k: number): string {
   return `if (b[i] !== 34) throw G
