@@ -4,7 +4,7 @@ import { scanNumber, scanString, skipWhitespace } from '../json/scan'
 import type { ReadLimits } from '../core/limits'
 import { NOT_HANDLED, readAlphaJsonGenerated } from './alpha-json-generated'
 import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
-import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
+import { jettisonNumberText, jettisonPrimitive, jettisonString, pastDoubleRange } from './jettison-text'
 import {
   type AlphaContext,
   alphaTypeName,
@@ -98,9 +98,8 @@ class DirectReader {
     if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) {
       this.i = scanNumber(b, start)
       const token = latin1(b, start, this.i)
-      // Whether Jettison takes a number past double's range depends on where it is: the tree reader
-      // knows. Only a token with an exponent can be past it (a plain one would need 309 digits).
-      if ((this.i - start > 300 || hasExponent(b, start, this.i)) && !Number.isFinite(Number(token))) throw UNHANDLED
+      // Whether Jettison takes a number past double's range depends on where it is: the tree reader knows.
+      if (pastDoubleRange(token)) throw UNHANDLED
       return jettisonNumberText(token)
     }
     if (this.word('true')) return 'true'
@@ -213,11 +212,6 @@ class DirectReader {
     this.i += w.length
     return true
   }
-}
-
-function hasExponent(b: Uint8Array, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) if ((b[k]! | 0x20) === 0x65) return true
-  return false
 }
 
 /** A list, array (char[] included) or map: what Jettison writes as a JSON array. */

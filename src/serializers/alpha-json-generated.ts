@@ -2,6 +2,7 @@ import { LocalDate, type Descriptor, type ObjectDescriptor, type ScalarType } fr
 import type { ReadLimits } from '../core/limits'
 import { scanNumber } from '../json/scan'
 import { isCharArray, parseScalar, parseXStreamDate } from './java-text'
+import { jettisonNumberText, pastDoubleRange } from './jettison-text'
 import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime, primitiveDefault } from './alpha-node'
 import {
   NOT_HANDLED,
@@ -18,10 +19,12 @@ import {
 /**
  * alpha JSON read by code generated per type, the way beta JSON is (json-codegen): for what XStream
  * and Jettison write for plain data — fields in declared order (any of them left out), a collection
- * as `[{"item": …}]`, unescaped strings, numbers that are their slot's plain form. It returns exactly
- * what the element-tree reader returns for such a document and gives up (NOT_HANDLED) on anything
- * else: strings in number slots, escapes, dates, chars, attributes, members out of order, limits;
- * then the interpreting direct reader and the tree reader take the input (alpha-json-direct).
+ * as `[{"item": …}]`, unescaped strings, ints, longs and doubles in their plain number form (a
+ * double may also be a string), booleans; Strings, chars and dates from any leaf through XStream's
+ * converters. It returns exactly what the element-tree reader returns for such a document and gives
+ * up (NOT_HANDLED) on anything else: strings in int, long or boolean slots, escapes, maps, Object
+ * slots, attributes, members out of order, limits; then the interpreting direct reader and the tree
+ * reader take the input (alpha-json-direct).
  *
  * Why a third reader: the interpreting one spent 22 ms on a 1 MB List<In>, 3.5× JSON.parse, in
  * decoding each member name, a Set per object and the text of each number.
@@ -107,12 +110,11 @@ function numberEnd(b: Uint8Array, i: number): number {
 }
 
 /**
- * A number token's text as Jettison gives it: -0 through Long is "0"; past double's range the
- * outcome depends on where the number is (the tree reader knows), so it gives up (NOT_HANDLED).
+ * A number token's text as Jettison gives it (jettisonNumberText: -0 through Long is "0"); past
+ * double's range the outcome depends on where the number is (the tree reader knows): NOT_HANDLED.
  */
 function numberText(token: string): string | typeof NOT_HANDLED {
-  if ((token.length > 300 || /[eE]/.test(token)) && !Number.isFinite(Number(token))) return NOT_HANDLED
-  return token === '-0' ? '0' : token
+  return pastDoubleRange(token) ? NOT_HANDLED : jettisonNumberText(token)
 }
 
 /** A converter whose refusal is NOT_HANDLED instead of an error: the exact path words it. */

@@ -42,7 +42,12 @@ export function jettisonNumberText(token: string, inArray = false): string {
   if (token === '-0') return '0'
   // A JSONObject member refuses a number past double's range (1e400): "JSON does not allow non-finite
   // numbers"; a JSONArray element takes it (Infinity).
-  if (!inArray && (token.length > 300 || /[eE]/.test(token)) && !Number.isFinite(Number(token)))
+  if (!inArray && pastDoubleRange(token))
     throw new ValueError(`${token.slice(0, 40)}: JSON does not allow non-finite numbers`)
   return token
+}
+
+/** Whether a JSON number token is past double's range (only one with an exponent or 309 digits can be). */
+export function pastDoubleRange(token: string): boolean {
+  return (token.length > 300 || /[eE]/.test(token)) && !Number.isFinite(Number(token))
 }
