@@ -77,16 +77,21 @@ export class Executor {
     return svc === undefined || !svc.remotelyEnabled ? undefined : svc.methods.get(method)
   }
 
-  /** Runs one call to its result; never throws (a method's failure is a METHOD_FAILED result). */
-  async execute(inv: InvokeLike, ex: SignalSource): Promise<gateway.IResult> {
+  /**
+   * Runs one call to its result; never throws or rejects (a method's failure is a METHOD_FAILED
+   * result). The result is there at once when the method returned a plain value: the promise hops an
+   * async function makes cost the microservice ~5% of its CPU per small call (perf), for nothing.
+   */
+  execute(inv: InvokeLike, ex: SignalSource): gateway.IResult | Promise<gateway.IResult> {
     try {
-      return await this.run(inv, ex)
+      const r = this.run(inv, ex)
+      return r instanceof Promise ? r.catch(methodFailure) : r
     } catch (err) {
       return methodFailure(err)
     }
   }
 
-  private async run(inv: InvokeLike, ex: SignalSource): Promise<gateway.IResult> {
+  private run(inv: InvokeLike, ex: SignalSource): gateway.IResult | Promise<gateway.IResult> {
     const svc = this.services.get(inv.service)
     if (svc === undefined || !svc.remotelyEnabled)
       return fail(
@@ -138,9 +143,20 @@ export class Executor {
       if (err !== null) return err
     }
     const handler = m.handler as (ctx: CallContext, ...a: unknown[]) => unknown
-    const value = tracingActive()
-      ? await traced(`${inv.service}.${inv.method}`, base.traceparent ?? '', () => handler(ctx, ...args))
-      : await handler(ctx, ...args)
+    if (tracingActive()) {
+      return traced(`${inv.service}.${inv.method}`, base.traceparent ?? '', () => handler(ctx, ...args)).then((v) =>
+        this.returned(serializer, m, v)
+      )
+    }
+    const value = handler(ctx, ...args)
+    // A thenable is awaited as `await` would; anything else is the value.
+    return isThenable(value)
+      ? Promise.resolve(value).then((v) => this.returned(serializer, m, v))
+      : this.returned(serializer, m, value)
+  }
+
+  /** The method returned `value`: counted, and serialized by its declared return type. */
+  private returned(serializer: Serializer, m: MethodDefinition, value: unknown): gateway.IResult {
     this.stats.executed++
     if (m.returns.kind === 'void') return { isVoid: true }
     const out = serializer.serialize(value, m.returns)
@@ -168,6 +184,14 @@ export class Executor {
       throw err
     }
   }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (
+    v !== null &&
+    (typeof v === 'object' || typeof v === 'function') &&
+    typeof (v as { then?: unknown }).then === 'function'
+  )
 }
 
 function methodFailure(err: unknown): gateway.IResult {

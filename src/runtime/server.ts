@@ -310,11 +310,15 @@ export class MicroserviceServer {
       )
       return
     }
-    void this.executor.execute(inv, ex).then((result) => {
-      // Read into values before the method ran: its frame is no longer needed, whatever happened since.
-      this.releaseFrame(inv)
-      this.reply(ex, result)
-    })
+    const result = this.executor.execute(inv, ex)
+    if (result instanceof Promise) void result.then((r) => this.completed(ex, r))
+    else this.completed(ex, result)
+  }
+
+  private completed(ex: Execution, result: gateway.IResult): void {
+    // Read into values before the method ran: its frame is no longer needed, whatever happened since.
+    this.releaseFrame(ex.invoke)
+    this.reply(ex, result)
   }
 
   /** Gives a large frame's shared buffer back to the pool (the arguments are views into it). */

@@ -310,6 +310,14 @@ describe('the error table', () => {
     expectProblem(await post(p.url, '/testkit/misc/badResult', '"x"', JSON_CT), 'INTERNAL', /return type/)
   })
 
+  test('a method that answers later: its value, its failure and a result of the wrong type, as at once', async () => {
+    const later = await post(p.url, '/testkit/misc/thenable', '"x"', JSON_CT)
+    assert.equal(later.status, 200)
+    assert.equal(later.text, '"later x"')
+    expectProblem(await post(p.url, '/testkit/misc/failLater', '"y"', JSON_CT), 'METHOD_FAILED', /failed later on y/)
+    expectProblem(await post(p.url, '/testkit/misc/badResultLater', '"x"', JSON_CT), 'INTERNAL', /return type/)
+  })
+
   test('OVERLOADED when the in-flight limit is full, with Retry-After', async () => {
     const slow = Array.from({ length: 64 }, () => post(p.url, '/testkit/slow/sleep', '400', JSON_CT))
     await until(() => p.platform.gateway.inFlight >= 64, 5000, '64 calls in flight')
