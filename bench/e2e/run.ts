@@ -5,6 +5,7 @@
 //
 //   node dist/bench/e2e/run.js [--cases a,b] [--duration 10] [--connections 64] [--rounds 1]
 //     [--target http://host:port] [--no-floor] [--soak 60] [--json FILE] [--history] [--compare FILE]
+//     [--proxy] [--hop]
 import { fork, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,7 +26,7 @@ export interface ProcessCost {
   rssMb: number
 }
 export interface SubjectResult {
-  subject: 'gateway' | 'ceiling' | 'floor' | 'proxy'
+  subject: 'gateway' | 'ceiling' | 'floor' | 'proxy' | 'hop'
   rps: number
   latencyMs: LoadResult['latencyMs']
   errors: number
@@ -46,6 +47,8 @@ export interface CaseResult {
   p50Ratio: number
   /** gateway req/s over the proxy's (with --proxy). */
   proxyRatio?: number | null
+  /** The bare hop (bench/e2e/bare-hop.ts, with --hop): two processes and a Unix socket, no gateway work. */
+  hop?: SubjectResult | null
 }
 export interface RunResult {
   when: string
@@ -72,6 +75,8 @@ export interface RunOptions {
   soakS: number
   /** Also measure the fastify + undici proxy reference (bench/e2e/fastify-proxy.ts) each round. */
   proxy?: boolean
+  /** Also measure the bare hop (bench/e2e/bare-hop.ts) each round. */
+  hop?: boolean
   /** Load before the soak's RSS samples start (V8 grows its old space once in the first minute). */
   soakWarmupS: number
   log: (line: string) => void
@@ -132,7 +137,7 @@ async function check(url: string, bc: BenchCase): Promise<void> {
 }
 
 async function measure(
-  subject: 'gateway' | 'ceiling' | 'proxy',
+  subject: 'gateway' | 'ceiling' | 'proxy' | 'hop',
   url: string,
   bc: BenchCase,
   connections: number,
@@ -235,6 +240,22 @@ export async function startGateway(children: ChildProcess[]): Promise<{ url: str
   }
 }
 
+/** The bare hop's two processes (bench/e2e/bare-hop.ts); they go to `children`. */
+export async function startHop(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'bench-hop-')), 'hop.sock')
+  const backend = await start(join(__dirname, 'bare-hop.js'), ['backend', path], {}, /^(ready)\n/)
+  children.push(backend.child)
+  const front = await start(join(__dirname, 'bare-hop.js'), ['front', path], {}, /^(\d+)\n/)
+  children.push(front.child)
+  return {
+    url: `http://127.0.0.1:${front.match[1]}`,
+    pids: [
+      ['front', front.child.pid!],
+      ['backend', backend.child.pid!]
+    ]
+  }
+}
+
 /** The fastify + undici reference proxy and its node:http backend; their processes go to `children`. */
 export async function startProxy(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
   const backend = await start(join(__dirname, 'backend.js'), ['0'], {}, /^(\d+)\n/)
@@ -275,6 +296,8 @@ export async function run(o: RunOptions): Promise<RunResult> {
       proxyUrl = proxy.url
       proxyPids = proxy.pids
     }
+    let hop: { url: string; pids: Array<[string, number]> } | null = null
+    if (o.hop === true) hop = await startHop(children)
     let gatewayUrl = o.target
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
@@ -284,7 +307,8 @@ export async function run(o: RunOptions): Promise<RunResult> {
     }
     const results: CaseResult[] = []
     // Live progress: what a run has left, from its plan (warm-ups, rounds, floors, the soak).
-    const perCase = 2 * o.warmupS + (o.proxy === true ? 3 : 2) * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
+    const subjectCount = 2 + (o.proxy === true ? 1 : 0) + (hop !== null ? 1 : 0)
+    const perCase = 2 * o.warmupS + subjectCount * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
     const planned = cases.length * perCase + (o.soakS > 0 ? o.soakS + o.soakWarmupS : 0)
     const runStart = Date.now()
     const progress = (last: string): string => {
@@ -317,10 +341,12 @@ export async function run(o: RunOptions): Promise<RunResult> {
       const g: SubjectResult[] = []
       const c: SubjectResult[] = []
       const px: SubjectResult[] = []
+      const hp: SubjectResult[] = []
       for (let r = 0; r < o.rounds; r++) {
         // Alternate which goes first, so neither always runs on the warmer machine.
-        const subjects: Array<'ceiling' | 'gateway' | 'proxy'> =
-          proxyUrl !== null && bc.custom !== true ? ['ceiling', 'gateway', 'proxy'] : ['ceiling', 'gateway']
+        const subjects: Array<'ceiling' | 'gateway' | 'proxy' | 'hop'> = ['ceiling', 'gateway']
+        if (proxyUrl !== null && bc.custom !== true) subjects.push('proxy')
+        if (hop !== null && bc.custom !== true) subjects.push('hop')
         const order = r % 2 === 0 ? subjects : [...subjects].reverse()
         for (const s of order) {
           const m =
@@ -328,8 +354,10 @@ export async function run(o: RunOptions): Promise<RunResult> {
               ? await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
               : s === 'proxy'
                 ? await measure('proxy', proxyUrl!, bc, connections, o.durationS, proxyPids)
-                : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
-          ;(s === 'ceiling' ? c : s === 'proxy' ? px : g).push(m)
+                : s === 'hop'
+                  ? await measure('hop', hop!.url, bc, connections, o.durationS, hop!.pids)
+                  : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
+          ;(s === 'ceiling' ? c : s === 'proxy' ? px : s === 'hop' ? hp : g).push(m)
           o.log(
             progress(
               `${bc.name} round ${r + 1}/${o.rounds}: ${s} ${m.rps.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms`
@@ -340,6 +368,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
       const gm = median(g, (x) => x.rps)
       const cm = median(c, (x) => x.rps)
       const pm = px.length > 0 ? median(px, (x) => x.rps) : null
+      const hm = hp.length > 0 ? median(hp, (x) => x.rps) : null
       let floor: SubjectResult | null = null
       if (o.floor && bc.invoke !== null) {
         o.log('  floor (internal protocol alone)')
@@ -355,7 +384,8 @@ export async function run(o: RunOptions): Promise<RunResult> {
         ratio: gm.rps / cm.rps,
         p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001),
         proxy: pm,
-        proxyRatio: pm === null ? null : gm.rps / pm.rps
+        proxyRatio: pm === null ? null : gm.rps / pm.rps,
+        hop: hm
       })
       o.log(
         `  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`
@@ -421,7 +451,7 @@ export function report(r: RunResult): string {
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
     lines.push('subject  |   req/s | p50 ms | p99 ms | p99.9 ms | errors | non-2xx | CPU ms/req (per process) | RSS MB')
-    for (const s of [c.gateway, c.ceiling, c.floor, c.proxy ?? null]) {
+    for (const s of [c.gateway, c.ceiling, c.floor, c.proxy ?? null, c.hop ?? null]) {
       if (s === null) continue
       const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
       const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
@@ -432,6 +462,7 @@ export function report(r: RunResult): string {
     lines.push(
       `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}${c.proxyRatio != null ? `; gateway/proxy req/s ${f(c.proxyRatio, 2)}` : ''}`
     )
+    if (c.hop != null) lines.push(hopLine(c.gateway, c.ceiling, c.hop))
   }
   if (r.soak !== null) {
     lines.push(
@@ -445,6 +476,20 @@ export function report(r: RunResult): string {
     )
   }
   return lines.join('\n')
+}
+
+const cpuPerRequest = (s: SubjectResult): number => s.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
+
+/** Where the gateway's cost per call stands between the ceiling (one process) and the bare hop (two, no work). */
+function hopLine(gateway: SubjectResult, ceiling: SubjectResult, hop: SubjectResult): string {
+  const front = hop.processes[0]?.cpuMsPerRequest ?? 0
+  const gw = gateway.processes[0]?.cpuMsPerRequest ?? 0
+  const ceil = cpuPerRequest(ceiling)
+  return (
+    `bare hop/ceiling req/s ${f(hop.rps / ceiling.rps, 3)}, p50 ${f(hop.latencyMs.p50 / Math.max(ceiling.latencyMs.p50, 0.001), 2)}×; ` +
+    `front CPU per call ${f(front / Math.max(ceil, 1e-9), 2)}× the ceiling's (gateway ${f(gw / Math.max(ceil, 1e-9), 2)}×); ` +
+    `gateway/bare hop req/s ${f(gateway.rps / hop.rps, 3)}`
+  )
 }
 
 export function compare(now: RunResult, before: RunResult): string {
@@ -482,6 +527,7 @@ async function main(): Promise<void> {
     soakS: Number(arg('soak', '0')),
     soakWarmupS: Number(arg('soak-warmup', '5')),
     proxy: process.argv.includes('--proxy'),
+    hop: process.argv.includes('--hop'),
     log: (line) => process.stderr.write(line + '\n')
   }
   const result = await run(opts)
