@@ -121,6 +121,8 @@ export class MicroserviceServer {
   private readonly pool: MethodPool | null
   private readonly connections = new Set<RuntimeConnection>()
   private readonly waiting: Execution[] = []
+  /** Set while startWaiting runs: a call that ends inside it leaves the next ones to that loop. */
+  private startingWaiting = false
   private running = 0
   /**
    * The executing deadlines, one list per limit: a call's limit is the lesser of the gateway's and
@@ -351,6 +353,7 @@ export class MicroserviceServer {
     if (ex.done) return
     ex.abort(new Error('cancelled'))
     this.finish(ex)
+    this.startWaiting()
   }
 
   private finish(ex: Execution): void {
@@ -360,12 +363,33 @@ export class MicroserviceServer {
       ex.started = false
       this.deadlinesOf(ex.limit).remove(ex)
       this.running--
-      const next = this.waiting.shift()
-      if (next !== undefined && !next.done) this.start(next)
     } else {
       const k = this.waiting.indexOf(ex)
       if (k >= 0) this.waiting.splice(k, 1)
     }
+  }
+
+  /**
+   * Starts waiting calls while slots are free. A loop, not a call per finished call: a call that
+   * answers at once finishes inside start(), and starting the next from there nested one level per
+   * waiting call (10,000 by default): the stack overflowed.
+   */
+  private startWaiting(): void {
+    if (this.startingWaiting) return
+    this.startingWaiting = true
+    try {
+      while (this.running < this.options.settings.threadPoolSize && this.waiting.length > 0) {
+        const next = this.waiting.shift()!
+        if (!next.done) this.start(next)
+      }
+    } finally {
+      this.startingWaiting = false
+    }
+  }
+
+  /** Calls waiting for an execution slot. */
+  get waitingCalls(): number {
+    return this.waiting.length
   }
 
   private deadlinesOf(limit: number): DeadlineList {
@@ -382,5 +406,7 @@ export class MicroserviceServer {
     this.finish(ex)
     result.id = ex.invoke.id
     ex.conn.framed.sendBytes(encodeFrame({ result }))
+    // After its answer: the calls its slot starts may answer at once.
+    this.startWaiting()
   }
 }
