@@ -2,53 +2,37 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { report, type RunResult, type SubjectResult } from '../../bench/e2e/run'
-
-function subject(s: SubjectResult['subject'], rps: number, p50: number, cpu: Array<[string, number]>): SubjectResult {
-  return {
-    subject: s,
-    rps,
-    latencyMs: { mean: p50, p50, p90: p50, p99: p50, p999: p50, max: p50 },
-    errors: 0,
-    non2xx: 0,
-    requests: rps,
-    processes: cpu.map(([name, ms], k) => ({ name, pid: k + 1, cpuMsPerRequest: ms, cpuPercent: 0, rssMb: 50 }))
-  }
-}
+import { benchRun, benchSubject } from '../helpers/bench-results'
 
 function run(hop: SubjectResult | null): RunResult {
-  return {
-    when: '',
-    commit: 'x',
-    durationS: 1,
-    soak: null,
-    cases: [
-      {
-        case: 'roa-json',
-        title: 'ROA',
-        connections: 64,
-        gateway: subject('gateway', 60, 2, [
+  return benchRun([
+    {
+      case: 'roa-json',
+      title: 'ROA',
+      connections: 64,
+      gateway: benchSubject('gateway', 60, 2, {
+        cpu: [
           ['gateway', 0.018],
           ['microservice', 0.006]
-        ]),
-        ceiling: subject('ceiling', 100, 1, [['ceiling', 0.01]]),
-        floor: null,
-        ratio: 0.6,
-        p50Ratio: 2,
-        hop
-      }
-    ]
-  }
+        ]
+      }),
+      ceiling: benchSubject('ceiling', 100, 1, { cpu: [['ceiling', 0.01]] }),
+      floor: null,
+      ratio: 0.6,
+      p50Ratio: 2,
+      hop
+    }
+  ])
 }
 
 test('with the bare hop: its ratios to the ceiling, its front CPU against the gateway, and gateway/hop', () => {
-  const text = report(
-    run(
-      subject('hop', 80, 1.5, [
-        ['front', 0.013],
-        ['backend', 0.003]
-      ])
-    )
-  )
+  const hop = benchSubject('hop', 80, 1.5, {
+    cpu: [
+      ['front', 0.013],
+      ['backend', 0.003]
+    ]
+  })
+  const text = report(run(hop))
   assert.match(text, /^hop {6}\| {6}80 \|/m)
   assert.match(
     text,

@@ -3,39 +3,22 @@ import assert from 'node:assert/strict'
 import { judge, parseBaseline, checkMargin, checkCaseNames, type Baseline } from '../../bench/gate'
 import { markdownSummary, junitReport, jsonReport, type GateVerdict } from '../../bench/gate-report'
 import { readHistory, renderReport } from '../../bench/report'
-import type { RunResult, SubjectResult } from '../../bench/e2e/run'
-
-function subject(s: SubjectResult['subject'], rps: number, p50: number, errors = 0): SubjectResult {
-  return {
-    subject: s,
-    rps,
-    latencyMs: { mean: p50, p50, p90: p50, p99: p50, p999: p50, max: p50 },
-    errors,
-    non2xx: 0,
-    requests: rps,
-    processes: []
-  }
-}
+import type { RunResult } from '../../bench/e2e/run'
+import { benchRun, benchSubject } from '../helpers/bench-results'
 
 function result(ratio: number, p50Ratio: number, errors = 0): RunResult {
-  return {
-    when: '',
-    commit: 'x',
-    durationS: 1,
-    soak: null,
-    cases: [
-      {
-        case: 'roa-json',
-        title: '',
-        connections: 64,
-        gateway: subject('gateway', 1000 * ratio, p50Ratio, errors),
-        ceiling: subject('ceiling', 1000, 1),
-        floor: null,
-        ratio,
-        p50Ratio
-      }
-    ]
-  }
+  return benchRun([
+    {
+      case: 'roa-json',
+      title: '',
+      connections: 64,
+      gateway: benchSubject('gateway', 1000 * ratio, p50Ratio, { errors }),
+      ceiling: benchSubject('ceiling', 1000, 1),
+      floor: null,
+      ratio,
+      p50Ratio
+    }
+  ])
 }
 
 const baseline: Baseline = { note: '', margin: 0.35, cases: { 'roa-json': { ratio: 0.5, p50Ratio: 2 } } }
