@@ -74,6 +74,16 @@ test('numbers, literals and strings the grammar refuses are left to the exact sc
     '[1,]',
     '{"a":1,}',
     '{"a" 1}',
+    // Member names after '{' and after ',': anything but ':' after the name, or no name.
+    '{"a",1}',
+    '{"a" , 1}',
+    '{"a":1,"b",2}',
+    '{"a":1,"b" 2}',
+    '{"a":1 "b":2}',
+    '{"a":1,2}',
+    '{"a\u0001":1}',
+    '{"a":1,"b\u0001":2}',
+    '{"a":1,"b',
     '{1:2}',
     '[1 2]'
   ]) {
