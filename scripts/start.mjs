@@ -1,6 +1,7 @@
 // `npm start`: builds first when the build tools are installed (a clone after `npm ci`), then runs the
-// platform in this process (or in a child with the V8 flags it wants, see below). After a production install (`npm ci --omit=dev` in a tree that was built
-// before) there is nothing to build with, and dist/ runs as it is.
+// platform in this process (or in a child with the V8 flags it wants, see below). After a production
+// install (`npm ci --omit=dev` in a tree that was built before) there is nothing to build with, and
+// dist/ runs as it is.
 import { execFileSync, spawn } from 'node:child_process'
 import os from 'node:os'
 import { existsSync } from 'node:fs'

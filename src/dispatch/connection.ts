@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
-import { PROTOCOL_VERSION, type Frame, type OutFrame } from '../protocol/frame'
+import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../protocol/frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { PendingCall } from './pending'
 import type { Endpoint } from '../core/endpoint'
@@ -78,7 +78,7 @@ export class BackendConnection {
 
   send(call: PendingCall, frame: OutFrame): void {
     this.inflight.set(call.callId, call)
-    if (!(frame instanceof Uint8Array)) this.large.add(call.callId)
+    if (isLargeFrame(frame)) this.large.add(call.callId)
     call.connection = this
     this.framed!.sendBytes(frame)
   }

@@ -6,7 +6,7 @@ import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'
 import { sameEndpoint, endpointText, type Endpoint } from '../core/endpoint'
-import { dropFrame, type OutFrame } from '../protocol/frame'
+import { dropFrame, isLargeFrame, type OutFrame } from '../protocol/frame'
 
 export const GATEWAY_ID = randomUUID()
 
@@ -120,7 +120,7 @@ export class InstanceClient implements ConnectionOwner {
 
   /** Sends a call; settles it with MICROSERVICE_UNAVAILABLE when no connection is ready. */
   send(call: PendingCall, frame: OutFrame): void {
-    const conn = this.pick(!(frame instanceof Uint8Array))
+    const conn = this.pick(isLargeFrame(frame))
     if (conn === null) {
       dropFrame(frame)
       return call.settle({ code: 'MICROSERVICE_UNAVAILABLE', detail: `microservice '${this.name}' is not connected` })

@@ -18,9 +18,17 @@ export interface FramePieces extends ReadonlyArray<Uint8Array> {
 /** An encoded frame, in one buffer or in pieces. */
 export type OutFrame = Uint8Array | FramePieces
 
+/**
+ * Whether a frame is a large call's: only the frame of a body a worker split is written in pieces
+ * (the arguments left in the body). Connections keep such frames apart from small ones.
+ */
+export function isLargeFrame(frame: OutFrame): frame is FramePieces {
+  return !(frame instanceof Uint8Array)
+}
+
 /** Tells a frame's owner that it will not be written (no connection took it). */
 export function dropFrame(frame: OutFrame): void {
-  if (!(frame instanceof Uint8Array)) frame.onWritten?.()
+  if (isLargeFrame(frame)) frame.onWritten?.()
 }
 
 /** Encodes one frame: varint length prefix + Frame message, the framing of protobufjs `encodeDelimited`. */
