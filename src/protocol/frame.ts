@@ -1,5 +1,6 @@
 import { gateway } from './generated/gateway'
 import { copyInto, type SharedBufferPool } from '../core/shared-buffers'
+import { decodeFrame } from './frame-decoder'
 
 export const PROTOCOL_VERSION = 1
 /** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
@@ -167,7 +168,7 @@ export class FrameReader {
   private emit(body: Buffer): void {
     let frame: Frame
     try {
-      frame = gateway.Frame.decode(body)
+      frame = decodeFrame(body)
     } catch (err) {
       throw new MalformedFrameError(`undecodable frame: ${(err as Error).message}`)
     }

@@ -1,6 +1,7 @@
 import { varintLength, writeVarint, type FramePieces } from './frame'
 import type { gateway } from './generated/gateway'
 import type { FastBuffer } from '../core/fast-buffer'
+import { copyBytes, utf8Length, writeString } from './wire-bytes'
 
 /**
  * The Invoke frame of a small call, encoded by hand: the bytes protobufjs makes for it (fields in
@@ -65,35 +66,6 @@ function stringField(key: number, s: string): Uint8Array {
   const out = new Uint8Array(1 + varintLength(text.length) + text.length)
   out.set(text, writeVarint(out, writeVarint(out, 0, key), text.length))
   return out
-}
-
-/** UTF-8 length of s; ASCII (every name and id the gateway makes) without a call into the runtime. */
-function utf8Length(s: string): number {
-  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) >= 0x80) return Buffer.byteLength(s, 'utf8')
-  return s.length
-}
-
-/**
- * Short ASCII strings (ids, addresses) are copied by a loop: a call into Node's latin1Write costs
- * more than the copy below about 64 characters.
- */
-const LOOP_COPY_MAX = 64
-
-function writeString(to: FastBuffer, at: number, s: string, bytes: number): number {
-  if (bytes !== s.length) to.set(Buffer.from(s, 'utf8'), at)
-  else if (bytes <= LOOP_COPY_MAX) for (let k = 0; k < bytes; k++) to[at + k] = s.charCodeAt(k)
-  else to.latin1Write(s, at, bytes)
-  return at + bytes
-}
-
-/** Copies from[start, end) to `at`; returns where it ends. A loop below 64 bytes: see LOOP_COPY_MAX. */
-function copyBytes(to: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
-  if (end - start <= LOOP_COPY_MAX) for (let k = start; k < end; k++) to[at++] = from[k]!
-  else {
-    to.set(from.subarray(start, end), at)
-    at += end - start
-  }
-  return at
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Endpoint } from '../core/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../protocol/handshake'
 import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../protocol/framed-socket'
-import { encodeFrame, LARGE_FRAME_BYTES, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
+import { LARGE_FRAME_BYTES, PROTOCOL_VERSION, type Frame } from '../protocol/frame'
+import { encodeResultFrame } from '../protocol/result-frame'
 import { gateway } from '../protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from './define'
 import { toCatalog } from './catalog'
@@ -405,7 +406,7 @@ export class MicroserviceServer {
     if (ex.done) return
     this.finish(ex)
     result.id = ex.invoke.id
-    ex.conn.framed.sendBytes(encodeFrame({ result }))
+    ex.conn.framed.sendBytes(encodeResultFrame(result))
     // After its answer: the calls its slot starts may answer at once.
     this.startWaiting()
   }
