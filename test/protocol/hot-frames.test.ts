@@ -9,6 +9,7 @@ import { encodeFrame, readVarint } from '../../src/protocol/frame'
 import { encodeResultFrame } from '../../src/protocol/result-frame'
 import { decodeFrame } from '../../src/protocol/frame-decoder'
 import { gateway } from '../../src/protocol/generated/gateway'
+import { callContext, wireText } from '../helpers/protocol-arbitraries'
 
 /** The frame's message: what follows its length prefix, which must cover it exactly. */
 function message(frame: Uint8Array): Buffer {
@@ -35,11 +36,7 @@ function sameAsProtobufjs(bytes: Buffer): void {
   assert.ok(actual instanceof gateway.Frame)
 }
 
-const text = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', 'é', '日本', '😀', 'a'.repeat(200), 'BAD_ARGUMENT')
-)
+const text = fc.oneof(wireText, fc.constant('BAD_ARGUMENT'))
 const uint32 = fc.oneof(fc.nat({ max: 300 }), fc.nat({ max: 0xffffffff }))
 const bytes = fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constant(new Uint8Array(70_000).fill(0x31)))
 const result = fc.record(
@@ -76,7 +73,6 @@ test('a Result answer as the microservice sends them: zeros and false are writte
   }
 })
 
-const maybe = fc.option(text, { nil: undefined })
 const invoke = fc.record(
   {
     id: uint32,
@@ -85,20 +81,7 @@ const invoke = fc.record(
     sequence: text,
     mode: fc.constantFrom(gateway.Mode.ROA, gateway.Mode.RMC),
     arguments: fc.array(bytes, { maxLength: 4 }),
-    context: fc.record(
-      {
-        locale: maybe,
-        privilegeNames: fc.array(text, { maxLength: 4 }),
-        requestId: maybe,
-        sessionId: maybe,
-        user: maybe,
-        clientApplicationName: maybe,
-        ip: maybe,
-        traceparent: maybe,
-        tracestate: maybe
-      },
-      { requiredKeys: [] }
-    ),
+    context: callContext,
     timeoutMs: uint32
   },
   { requiredKeys: [] }

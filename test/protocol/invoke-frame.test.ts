@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { encodeFrame, readVarint } from '../../src/protocol/frame'
 import { encodeInvokeFrame, type InvokeFields } from '../../src/protocol/invoke-frame'
 import { gateway } from '../../src/protocol/generated/gateway'
+import { callContext, wireText } from '../helpers/protocol-arbitraries'
 
 function decode(frame: Uint8Array): gateway.Frame {
   const [length, prefix] = readVarint(frame, 0)!
@@ -14,29 +15,13 @@ function decode(frame: Uint8Array): gateway.Frame {
   return gateway.Frame.decode(Buffer.from(frame.subarray(prefix)))
 }
 
-const text = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', 'é', '日本', '😀', 'a'.repeat(200))
-)
-const maybe = fc.option(text, { nil: null })
 const fields = fc.record({
   id: fc.oneof(fc.nat({ max: 200 }), fc.nat({ max: 0xffffffff })),
-  service: fc.oneof(fc.constantFrom('calculator', 'greeter'), text),
-  method: fc.oneof(fc.constantFrom('multiply', 'sumProducts'), text),
+  service: fc.oneof(fc.constantFrom('calculator', 'greeter'), wireText),
+  method: fc.oneof(fc.constantFrom('multiply', 'sumProducts'), wireText),
   sequence: fc.constantFrom('betaParamArrayJsonInOutSequence', 'alphaParamArrayXmlInOutSequence'),
   mode: fc.constantFrom(gateway.Mode.ROA, gateway.Mode.RMC),
-  context: fc.record({
-    locale: maybe,
-    privilegeNames: fc.array(text, { maxLength: 4 }),
-    requestId: maybe,
-    sessionId: maybe,
-    user: maybe,
-    clientApplicationName: maybe,
-    ip: maybe,
-    traceparent: maybe,
-    tracestate: maybe
-  }),
+  context: callContext,
   timeoutMs: fc.oneof(fc.constant(0), fc.nat({ max: 0xffffffff }))
 })
 const args = fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 4 })
