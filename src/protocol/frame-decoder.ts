@@ -1,5 +1,6 @@
 import { gateway } from './generated/gateway'
 import type { FastBuffer } from '../core/fast-buffer'
+import { CONTEXT_FIELDS, ErrorKey, FrameKey, InvokeKey, ResultKey, contextKey } from './wire-keys'
 
 /**
  * Decodes a frame's message (the bytes after its length prefix). The two frames of every call,
@@ -16,21 +17,18 @@ export function decodeFrame(b: Buffer): gateway.Frame {
   return readHot(b as FastBuffer) ?? gateway.Frame.decode(b)
 }
 
-const FRAME_INVOKE_KEY = (3 << 3) | 2
-const FRAME_RESULT_KEY = (4 << 3) | 2
-
 /** The read position of the decode under way (decoding is synchronous: one at a time). */
 let at = 0
 
 function readHot(b: FastBuffer): gateway.Frame | null {
   const key = b[0]
-  if (key !== FRAME_INVOKE_KEY && key !== FRAME_RESULT_KEY) return null
+  if (key !== FrameKey.Invoke && key !== FrameKey.Result) return null
   at = 1
   const length = varint32(b, b.length)
   // One field filling the frame: a frame with more in it (a second oneof member) is protobufjs's.
   if (length < 0 || at + length !== b.length) return null
   const frame = new gateway.Frame()
-  if (key === FRAME_INVOKE_KEY) {
+  if (key === FrameKey.Invoke) {
     const invoke = readInvoke(b, b.length)
     if (invoke === null) return null
     frame.invoke = invoke
@@ -113,38 +111,38 @@ function readInvoke(b: FastBuffer, end: number): gateway.Invoke | null {
     let stop = -1
     let v = -1
     switch (key) {
-      case (1 << 3) | 0:
+      case InvokeKey.Id:
         if ((v = varint32(b, end)) < 0) return null
         m.id = v
         break
-      case (2 << 3) | 2:
+      case InvokeKey.Service:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         m.service = endpointString(b, stop, 0)
         break
-      case (3 << 3) | 2:
+      case InvokeKey.Method:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         m.method = endpointString(b, stop, 1)
         break
-      case (4 << 3) | 2:
+      case InvokeKey.Sequence:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         m.sequence = endpointString(b, stop, 2)
         break
-      case (5 << 3) | 0:
+      case InvokeKey.Mode:
         if ((v = varint32(b, end)) < 0) return null
         m.mode = v | 0
         break
-      case (6 << 3) | 2:
+      case InvokeKey.Argument:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         m.arguments.push(bytesTo(b, stop))
         break
-      case (7 << 3) | 2: {
+      case InvokeKey.Context: {
         if ((stop = delimitedEnd(b, end)) < 0) return null
         const context = readContext(b, stop)
         if (context === null) return null
         m.context = context
         break
       }
-      case (8 << 3) | 0:
+      case InvokeKey.TimeoutMs:
         if ((v = varint32(b, end)) < 0) return null
         m.timeoutMs = v
         break
@@ -159,12 +157,13 @@ function readContext(b: FastBuffer, end: number): gateway.CallContext | null {
   const c = new gateway.CallContext()
   while (at < end) {
     const key = b[at++]!
-    // Every field is a string (2, privilege_names, repeated): key = field << 3 | 2.
-    if ((key & 7) !== 2 || key < 1 << 3 || key > ((9 << 3) | 2)) return null
+    // Every field is a string (2, privilege_names, repeated).
+    const field = key >> 3
+    if (key !== contextKey(field) || field < 1 || field > CONTEXT_FIELDS) return null
     const stop = delimitedEnd(b, end)
     if (stop < 0) return null
     const s = text(b, stop)
-    switch (key >> 3) {
+    switch (field) {
       case 1:
         c.locale = s
         break
@@ -203,19 +202,19 @@ function readResult(b: FastBuffer, end: number): gateway.Result | null {
     let stop = -1
     let v = -1
     switch (key) {
-      case (1 << 3) | 0:
+      case ResultKey.Id:
         if ((v = varint32(b, end)) < 0) return null
         r.id = v
         break
-      case (2 << 3) | 2:
+      case ResultKey.Body:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         r.body = bytesTo(b, stop)
         break
-      case (3 << 3) | 0:
+      case ResultKey.IsVoid:
         if ((v = varint32(b, end)) < 0) return null
         r.isVoid = v !== 0
         break
-      case (4 << 3) | 2: {
+      case ResultKey.Error: {
         if ((stop = delimitedEnd(b, end)) < 0) return null
         const error = readError(b, stop)
         if (error === null) return null
@@ -236,15 +235,15 @@ function readError(b: FastBuffer, end: number): gateway.Error | null {
     let stop = -1
     let v = -1
     switch (key) {
-      case (1 << 3) | 2:
+      case ErrorKey.Code:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         e.code = text(b, stop)
         break
-      case (2 << 3) | 2:
+      case ErrorKey.Detail:
         if ((stop = delimitedEnd(b, end)) < 0) return null
         e.detail = text(b, stop)
         break
-      case (3 << 3) | 0:
+      case ErrorKey.Status:
         if ((v = varint32(b, end)) < 0) return null
         e.status = v
         break

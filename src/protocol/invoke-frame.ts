@@ -1,7 +1,8 @@
 import { varintLength, writeVarint, type FramePieces } from './frame'
 import type { gateway } from './generated/gateway'
 import type { FastBuffer } from '../core/fast-buffer'
-import { copyBytes, utf8Length, writeString } from './wire-bytes'
+import { copyBytes, delimitedSize, utf8Length, writeString } from './wire-bytes'
+import { CONTEXT_FIELDS, CONTEXT_PRIVILEGE_NAME_FIELD, FrameKey, InvokeKey, contextKey } from './wire-keys'
 
 /**
  * The Invoke frame of a small call, encoded by hand: the bytes protobufjs makes for it (fields in
@@ -25,18 +26,6 @@ export interface InvokeFields {
   timeoutMs: number
 }
 
-const FRAME_INVOKE_KEY = (3 << 3) | 2
-const KEY = {
-  id: 1 << 3,
-  service: (2 << 3) | 2,
-  method: (3 << 3) | 2,
-  sequence: (4 << 3) | 2,
-  mode: 5 << 3,
-  argument: (6 << 3) | 2,
-  context: (7 << 3) | 2,
-  timeoutMs: 8 << 3
-}
-
 /** The endpoint's constant fields, encoded: service → method → sequence → mode. */
 const endpoints = new Map<string, Map<string, Map<string, Uint8Array[]>>>()
 
@@ -50,10 +39,10 @@ function endpointFields(f: InvokeFields): Uint8Array {
   let bytes = byMode[f.mode]
   if (bytes === undefined) {
     bytes = Buffer.concat([
-      stringField(KEY.service, f.service),
-      stringField(KEY.method, f.method),
-      stringField(KEY.sequence, f.sequence),
-      Uint8Array.from([KEY.mode, f.mode])
+      stringField(InvokeKey.Service, f.service),
+      stringField(InvokeKey.Method, f.method),
+      stringField(InvokeKey.Sequence, f.sequence),
+      Uint8Array.from([InvokeKey.Mode, f.mode])
     ])
     // Names come from the catalog, a bounded set; a client cannot grow this beyond it.
     byMode[f.mode] = bytes
@@ -63,7 +52,7 @@ function endpointFields(f: InvokeFields): Uint8Array {
 
 function stringField(key: number, s: string): Uint8Array {
   const text = Buffer.from(s, 'utf8')
-  const out = new Uint8Array(1 + varintLength(text.length) + text.length)
+  const out = new Uint8Array(delimitedSize(text.length))
   out.set(text, writeVarint(out, writeVarint(out, 0, key), text.length))
   return out
 }
@@ -73,8 +62,8 @@ function stringField(key: number, s: string): Uint8Array {
  * and their UTF-8 lengths: scratch space reused by every frame (a frame is written in one go), as
  * two arrays made per frame were a fifth of writeInvoke's time.
  */
-const contextStrings: Array<string | null | undefined> = new Array<string | null | undefined>(9).fill(null)
-const contextLengths = new Array<number>(9).fill(0)
+const contextStrings: Array<string | null | undefined> = new Array<string | null | undefined>(CONTEXT_FIELDS).fill(null)
+const contextLengths = new Array<number>(CONTEXT_FIELDS).fill(0)
 
 /** Fills the scratch arrays from c; returns the context message's length. */
 function measureContext(c: gateway.ICallContext): number {
@@ -88,18 +77,18 @@ function measureContext(c: gateway.ICallContext): number {
   strings[7] = c.traceparent
   strings[8] = c.tracestate
   let length = 0
-  for (let k = 0; k < 9; k++) {
+  for (let k = 0; k < CONTEXT_FIELDS; k++) {
     const s = strings[k]
     if (s == null) continue
     const n = utf8Length(s)
     contextLengths[k] = n
-    length += 1 + varintLength(n) + n
+    length += delimitedSize(n)
   }
   const names = c.privilegeNames
   if (names != null) {
     for (let j = 0; j < names.length; j++) {
       const n = utf8Length(names[j]!)
-      length += 1 + varintLength(n) + n
+      length += delimitedSize(n)
     }
   }
   return length
@@ -107,14 +96,14 @@ function measureContext(c: gateway.ICallContext): number {
 
 /** Writes the context's fields (measureContext first); returns where they end. */
 function writeContext(out: FastBuffer, at: number, c: gateway.ICallContext): number {
-  for (let k = 0; k < 9; k++) {
-    if (k === 1) {
+  for (let k = 0; k < CONTEXT_FIELDS; k++) {
+    if (k === CONTEXT_PRIVILEGE_NAME_FIELD - 1) {
       const names = c.privilegeNames
       if (names == null) continue
       for (let j = 0; j < names.length; j++) {
         const name = names[j]!
         const n = utf8Length(name)
-        out[at++] = (2 << 3) | 2
+        out[at++] = contextKey(CONTEXT_PRIVILEGE_NAME_FIELD)
         at = writeVarint(out, at, n)
         at = writeString(out, at, name, n)
       }
@@ -123,7 +112,7 @@ function writeContext(out: FastBuffer, at: number, c: gateway.ICallContext): num
     const s = contextStrings[k]
     if (s == null) continue
     const n = contextLengths[k]!
-    out[at++] = ((k + 1) << 3) | 2
+    out[at++] = contextKey(k + 1)
     at = writeVarint(out, at, n)
     at = writeString(out, at, s, n)
   }
@@ -177,26 +166,26 @@ function writeInvoke(f: InvokeFields, body: Uint8Array, slices: number[], layout
   let argumentBytes = 0
   for (let k = 0; k < slices.length; k += 2) {
     const n = slices[k + 1]! - slices[k]!
-    invokeLength += 1 + varintLength(n) + n
+    invokeLength += delimitedSize(n)
     argumentBytes += n
   }
-  invokeLength += 1 + varintLength(contextLength) + contextLength + 1 + varintLength(f.timeoutMs)
-  const frameLength = 1 + varintLength(invokeLength) + invokeLength
+  invokeLength += delimitedSize(contextLength) + 1 + varintLength(f.timeoutMs)
+  const frameLength = delimitedSize(invokeLength)
   const size = varintLength(frameLength) + frameLength - (layout === null ? 0 : argumentBytes)
 
   // The head of a large call's frame crosses threads: a buffer of its own, not a piece of Node's slab.
   const out = (layout === null ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size)) as FastBuffer
   let at = writeVarint(out, 0, frameLength)
-  out[at++] = FRAME_INVOKE_KEY
+  out[at++] = FrameKey.Invoke
   at = writeVarint(out, at, invokeLength)
-  out[at++] = KEY.id
+  out[at++] = InvokeKey.Id
   at = writeVarint(out, at, f.id)
   at = copyBytes(out, at, endpoint, 0, endpoint.length)
   let piece = 0
   for (let k = 0; k < slices.length; k += 2) {
     const start = slices[k]!
     const end = slices[k + 1]!
-    out[at++] = KEY.argument
+    out[at++] = InvokeKey.Argument
     at = writeVarint(out, at, end - start)
     if (layout === null) {
       at = copyBytes(out, at, body, start, end)
@@ -205,10 +194,10 @@ function writeInvoke(f: InvokeFields, body: Uint8Array, slices: number[], layout
       piece = at
     }
   }
-  out[at++] = KEY.context
+  out[at++] = InvokeKey.Context
   at = writeVarint(out, at, contextLength)
   at = writeContext(out, at, f.context)
-  out[at++] = KEY.timeoutMs
+  out[at++] = InvokeKey.TimeoutMs
   at = writeVarint(out, at, f.timeoutMs)
   layout?.push(piece, at)
   return out

@@ -1,7 +1,8 @@
 import { varintLength, writeVarint } from './frame'
 import type { gateway } from './generated/gateway'
 import type { FastBuffer } from '../core/fast-buffer'
-import { copyBytes, utf8Length, writeString } from './wire-bytes'
+import { copyBytes, delimitedSize, utf8Length, writeString } from './wire-bytes'
+import { ErrorKey, FrameKey, ResultKey } from './wire-keys'
 
 /**
  * The Result frame, every call's answer, encoded by hand: the bytes protobufjs's encodeDelimited
@@ -15,22 +16,6 @@ import { copyBytes, utf8Length, writeString } from './wire-bytes'
  * here and not by protobufjs.
  */
 
-const FRAME_RESULT_KEY = (4 << 3) | 2
-const KEY = {
-  id: 1 << 3,
-  body: (2 << 3) | 2,
-  isVoid: 3 << 3,
-  error: (4 << 3) | 2,
-  code: (1 << 3) | 2,
-  detail: (2 << 3) | 2,
-  status: 3 << 3
-}
-
-/** 1 + length prefix + bytes: a length-delimited field of n bytes. */
-function delimited(n: number): number {
-  return 1 + varintLength(n) + n
-}
-
 /** Varint length prefix + Frame{result}. */
 export function encodeResultFrame(r: gateway.IResult): Uint8Array {
   // protobufjs writes uint32 fields as value >>> 0.
@@ -43,49 +28,49 @@ export function encodeResultFrame(r: gateway.IResult): Uint8Array {
   let status = -1
   let errorLength = 0
   if (error != null) {
-    if (error.code != null) errorLength += delimited((codeBytes = utf8Length(error.code)))
-    if (error.detail != null) errorLength += delimited((detailBytes = utf8Length(error.detail)))
+    if (error.code != null) errorLength += delimitedSize((codeBytes = utf8Length(error.code)))
+    if (error.detail != null) errorLength += delimitedSize((detailBytes = utf8Length(error.detail)))
     if (error.status != null) errorLength += 1 + varintLength((status = error.status >>> 0))
   }
   let resultLength = 0
   if (id >= 0) resultLength += 1 + varintLength(id)
-  if (body != null) resultLength += delimited(body.length)
+  if (body != null) resultLength += delimitedSize(body.length)
   if (isVoid != null) resultLength += 2
-  if (error != null) resultLength += delimited(errorLength)
-  const frameLength = delimited(resultLength)
+  if (error != null) resultLength += delimitedSize(errorLength)
+  const frameLength = delimitedSize(resultLength)
 
   const out = Buffer.allocUnsafe(varintLength(frameLength) + frameLength) as FastBuffer
   let at = writeVarint(out, 0, frameLength)
-  out[at++] = FRAME_RESULT_KEY
+  out[at++] = FrameKey.Result
   at = writeVarint(out, at, resultLength)
   if (id >= 0) {
-    out[at++] = KEY.id
+    out[at++] = ResultKey.Id
     at = writeVarint(out, at, id)
   }
   if (body != null) {
-    out[at++] = KEY.body
+    out[at++] = ResultKey.Body
     at = writeVarint(out, at, body.length)
     at = copyBytes(out, at, body, 0, body.length)
   }
   if (isVoid != null) {
-    out[at++] = KEY.isVoid
+    out[at++] = ResultKey.IsVoid
     out[at++] = isVoid ? 1 : 0
   }
   if (error != null) {
-    out[at++] = KEY.error
+    out[at++] = ResultKey.Error
     at = writeVarint(out, at, errorLength)
     if (codeBytes >= 0) {
-      out[at++] = KEY.code
+      out[at++] = ErrorKey.Code
       at = writeVarint(out, at, codeBytes)
       at = writeString(out, at, error.code!, codeBytes)
     }
     if (detailBytes >= 0) {
-      out[at++] = KEY.detail
+      out[at++] = ErrorKey.Detail
       at = writeVarint(out, at, detailBytes)
       at = writeString(out, at, error.detail!, detailBytes)
     }
     if (status >= 0) {
-      out[at++] = KEY.status
+      out[at++] = ErrorKey.Status
       at = writeVarint(out, at, status)
     }
   }

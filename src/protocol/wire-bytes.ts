@@ -1,4 +1,5 @@
 import type { FastBuffer } from '../core/fast-buffer'
+import { varintLength } from './frame'
 
 /**
  * Byte-level helpers of the hand-written frame encoders (invoke-frame, result-frame): the hot
@@ -33,4 +34,9 @@ export function copyBytes(to: Uint8Array, at: number, from: Uint8Array, start: n
     at += end - start
   }
   return at
+}
+
+/** Bytes a length-delimited field of n bytes takes: its one-byte key, the length, the bytes. */
+export function delimitedSize(n: number): number {
+  return 1 + varintLength(n) + n
 }
