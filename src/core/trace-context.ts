@@ -51,14 +51,14 @@ function refill(): void {
   let at = 0
   let r = 0
   for (let k = 0; k < BATCH; k++) {
-    at = text.latin1Write('00-', at, 3) + at
+    at += text.latin1Write('00-', at, 3)
     for (let j = 0; j < 24; j++) {
       if (j === 16) text[at++] = 0x2d
       const v = random[r++]!
       text[at++] = HEX_DIGITS[v >> 4]!
       text[at++] = HEX_DIGITS[v & 15]!
     }
-    at = text.latin1Write('-01', at, 3) + at
+    at += text.latin1Write('-01', at, 3)
   }
   batch = text.latin1Slice(0, LENGTH * BATCH)
   taken = 0
