@@ -48,6 +48,8 @@ export interface GatewayConfig {
   defaultSequenceName: SequenceName
   defaultApiId: ApiMode
   maxBodyBytes: number
+  /** Largest request head (request line and headers) read; 431 past it (uWS 20.5x; the 20.30 build has no limit). */
+  maxHeaderBytes: number
   /** Longest a call may take end to end before 504 and a Cancel to the microservice. */
   executingTimeoutMs: number
   /** Requests being processed at once before OVERLOADED. */
@@ -415,6 +417,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       defaultSequenceName: seq,
       defaultApiId: apiId,
       maxBodyBytes: int(http, 'maxBodyBytes', hp, 1, 1024 * 1024 * 1024),
+      maxHeaderBytes: int(http, 'maxHeaderBytes', hp, 1024, 1024 * 1024),
       executingTimeoutMs: int(http, 'executingTimeoutMs', hp, 1),
       maxInFlight: int(http, 'maxInFlight', hp, 1),
       maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight', hp, 1),

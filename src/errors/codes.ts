@@ -10,6 +10,7 @@ export const codes = {
   UNKNOWN_SEQUENCE: { status: 400, title: 'Unknown X-PLATFORM-Sequence-Name' },
   SEQUENCE_FORMAT_MISMATCH: { status: 415, title: 'The body format differs from the format of the sequence' },
   MALFORMED_BODY: { status: 400, title: 'The body is not well-formed' },
+  MALFORMED_REQUEST: { status: 400, title: 'The request is not valid HTTP/1.1' },
   ROA_NEEDS_ONE_PARAMETER: { status: 400, title: 'ROA can call only methods with exactly one parameter' },
   ARGUMENT_COUNT: { status: 400, title: 'The number of arguments differs from the number of parameters' },
   BAD_ARGUMENT: { status: 400, title: 'An argument does not match its parameter type' },

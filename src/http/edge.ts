@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import uWS from 'uWebSockets.js'
+import { closeApp } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../core/http-names'
 import { bounded } from '../core/text'
@@ -50,7 +50,7 @@ export class Edge {
       auth === null || (auth.apiKeys.length === 0 && auth.jwt === null && !auth.required)
         ? null
         : new Authenticator(auth)
-    this.app = uWS.App()
+    this.app = gateway.uws.App()
     // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
     // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
     const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
@@ -257,7 +257,7 @@ export class Edge {
       this.app.listen(options.host, options.port, (token) => {
         if (token === false) return reject(new Error(`the edge cannot listen on ${options.host}:${options.port}`))
         this.listenSocket = token
-        this.port = uWS.us_socket_local_port(token)
+        this.port = this.gateway.uws.us_socket_local_port(token)
         resolve(this.port)
       })
     })
@@ -266,15 +266,14 @@ export class Edge {
   /** No new connections; the ones open keep being served (their new requests are answered 503). */
   stopListening(): void {
     if (this.listenSocket !== null) {
-      uWS.us_listen_socket_close(this.listenSocket)
+      this.gateway.uws.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null
     }
   }
 
   close(): void {
     this.stopListening()
-    // close() exists in this uWS build (it ends every connection) but not in its typings.
-    ;(this.app as TemplatedApp & { close(): void }).close()
+    closeApp(this.app)
   }
 }
 

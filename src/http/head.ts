@@ -22,7 +22,10 @@ export function copyHead<R>(
     const field = HEADER_FIELDS.get(name)
     if (field === undefined) return
     const bit = 1 << field[1]
-    if ((seen & bit) !== 0) return
+    if ((seen & bit) !== 0) {
+      if (bit === CONTENT_LENGTH_BIT && value !== head.contentLength) head.conflictingLength = true
+      return
+    }
     seen |= bit
     head[field[0]] = value
   })
@@ -31,7 +34,7 @@ export function copyHead<R>(
   return head
 }
 
-type HeaderField = Exclude<keyof CallHead, 'method' | 'url' | 'identityTrusted'>
+type HeaderField = Exclude<keyof CallHead, 'method' | 'url' | 'identityTrusted' | 'conflictingLength'>
 
 /** Header name (lower case, as uWS gives it) → the head's field and a bit for "already seen". */
 const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
@@ -55,6 +58,8 @@ const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
     ] as Array<[string, HeaderField]>
   ).map(([name, field], k) => [name, [field, k]])
 )
+
+const CONTENT_LENGTH_BIT = 1 << HEADER_FIELDS.get('content-length')![1]
 
 /**
  * The client's address. Formatted from uWS's binary form: an IPv4 (or IPv4-mapped) address is four

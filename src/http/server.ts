@@ -1,8 +1,8 @@
-import uWS from 'uWebSockets.js'
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { copyHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
+import { closeApp, loadUws } from './uws'
 import { peerMatcher } from '../core/peers'
 import { Pipeline, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
@@ -12,6 +12,8 @@ import type { GatewayConfig } from '../config/config'
 /** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
 export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
+  /** The uWS module, loaded with this gateway's header limit (the edge listens with it too). */
+  readonly uws: ReturnType<typeof loadUws>
   readonly pipeline: Pipeline<HttpResponse>
   private listenSocket: us_listen_socket | null = null
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
@@ -28,7 +30,8 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.pipeline = new Pipeline(config, preparer, backends, this)
     const trusted = peerMatcher(config.trust.trustedPeers)
     this.trusts = (res) => trusted(remoteAddress(res))
-    this.app = uWS.App()
+    this.uws = loadUws(config.maxHeaderBytes)
+    this.app = this.uws.App()
     this.app.any('/*', (res, req) => {
       const inv = new Invocation(this.pipeline, res, copyHead(req, res, this.trusts))
       // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
@@ -62,7 +65,7 @@ export class Gateway implements HttpPort<HttpResponse> {
           return
         }
         this.listenSocket = token
-        this.port = uWS.us_socket_local_port(token)
+        this.port = this.uws.us_socket_local_port(token)
         resolve(this.port)
       })
     })
@@ -75,12 +78,11 @@ export class Gateway implements HttpPort<HttpResponse> {
   async close(graceMs = 5000): Promise<void> {
     this.pipeline.draining = true
     if (this.listenSocket !== null) {
-      uWS.us_listen_socket_close(this.listenSocket)
+      this.uws.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null
     }
     const deadline = Date.now() + graceMs
     while (this.pipeline.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-    // close() exists in this uWS build (it ends every connection) but not in its typings.
-    ;(this.app as TemplatedApp & { close(): void }).close()
+    closeApp(this.app)
   }
 }

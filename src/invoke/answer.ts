@@ -97,8 +97,8 @@ export function problemAnswer(
     requestId,
     origin,
     headers,
-    // uWS skips an unread Content-Length body and keeps the connection; only 413 closes it,
-    // so the client stops sending what we will not read.
-    close: f.code === 'BODY_TOO_LARGE'
+    // uWS skips an unread Content-Length body and keeps the connection; 413 closes it, so the client
+    // stops sending what we will not read, and so does a request whose body's end is in doubt.
+    close: f.code === 'BODY_TOO_LARGE' || f.code === 'MALFORMED_REQUEST'
   }
 }

@@ -28,6 +28,11 @@ export interface CallHead {
    * send them: the pipeline then drops or refuses them (ENTRY_POINTS…trust.untrustedIdentity).
    */
   readonly identityTrusted: boolean
+  /**
+   * True when the request has Content-Length headers with different values. uWS frames the body by
+   * the first one; RFC 9112 §6.3 says such a message is a 400 and its connection is closed.
+   */
+  readonly conflictingLength: boolean
 }
 
 /** A head as an adapter fills it in. */
@@ -53,7 +58,8 @@ export function blankHead(method: string, url: string): MutableHead {
     origin: '',
     traceparent: '',
     tracestate: '',
-    identityTrusted: true
+    identityTrusted: true,
+    conflictingLength: false
   }
 }
 

@@ -45,6 +45,11 @@ export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequence
 export function planCall(head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
   let format: BodyFormat = 'json'
   const refuse = (refusal: Failure): Refusal => ({ refusal, format })
+  if (head.conflictingLength)
+    return refuse({
+      code: 'MALFORMED_REQUEST',
+      detail: 'the request has Content-Length headers with different values; send one (RFC 9112 section 6.3)'
+    })
   if (head.method !== 'post') {
     const m = head.method.toUpperCase()
     return refuse({

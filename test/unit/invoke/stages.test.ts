@@ -16,7 +16,7 @@ import { prepareInvoke, type InvokeTask } from '../../../src/pool/task'
 import { gateway } from '../../../src/protocol/generated/gateway'
 import { readVarint } from '../../../src/protocol/frame'
 import { defaultConfig } from '../../../src/config/config'
-import { uwsSupportError } from '../../../src/http/uws-support'
+import { installedUwsAbis, uwsSupportError } from '../../../src/http/uws-support'
 import { SharedBufferPool, isShared } from '../../../src/core/shared-buffers'
 
 const LARGE = new SharedBufferPool(64, 1 << 20)
@@ -342,7 +342,15 @@ describe('invocation through recording ports', () => {
   })
 })
 
-test('the uWS support check names the supported Node versions instead of crashing later', () => {
-  assert.equal(uwsSupportError('20.20.2'), null)
-  assert.match(uwsSupportError('22.3.0') ?? '', /supports Node 20 only; this is Node 22\.3\.0/)
+test('the uWS support check accepts the Node ABIs the installed build has and says what to do otherwise', () => {
+  assert.equal(uwsSupportError('20.20.2', '115', ['115']), null)
+  assert.equal(uwsSupportError('24.21.0', '137', ['115', '127', '137', '141']), null)
+  assert.equal(
+    uwsSupportError('22.3.0', '127', ['115']),
+    'the installed uWebSockets.js build has binaries for Node 20 only; this is Node 22.3.0 (ABI 127). ' +
+      'On this host run Node 20 (npm ci installs its build), or run the container image, which has Node 24 and its build (npm run image)'
+  )
+  assert.match(uwsSupportError('24.1.0', '137', []) ?? '', /has no binary for this platform; this is Node 24\.1\.0/)
+  // The host's own install: the lock file's build has this Node's binary.
+  assert.deepEqual(installedUwsAbis().includes(process.versions.modules), true)
 })
