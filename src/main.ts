@@ -5,13 +5,15 @@ import { productVersion } from './core/version'
 import { Platform } from './platform/platform'
 import { createLogger } from './core/log'
 
-const HELP = `usage: node dist/src/main.js [--check] [--help] [--version]
+const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 
 Starts the platform: the gateway (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port, 8082), the edge (EDGE.port,
 8000) and the microservices deployed or bootstrapped. The config is PLATFORM_CONFIG, default
 config/platform.json; a file sets only the keys it changes; PLATFORM__SECTION__key=value overrides one.
 
   --check      validate the config (file and environment) and exit: 0 when valid, 1 naming the key
+  --ready      ask the running platform's ADMIN /readyz (the port this config gives it) and exit: 0 when
+               it answers 200, 1 otherwise (the container image's health check)
   -h, --help   this text
   -v, --version`
 
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       check: { type: 'boolean', default: false },
+      ready: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false }
     }
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
       `config ${file}: valid (gateway :${config.gateway.port}, edge ${config.edge.enabled ? `:${config.edge.port}` : 'off'})`
     )
   }
+  if (values.ready) return probeReady(config.admin)
   const logger = createLogger(config.logging.level)
   const log = logger.child({ component: 'main' })
   const platform = new Platform(config, { logger })
@@ -73,6 +77,20 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+async function probeReady(admin: { enabled: boolean; host: string; port: number }): Promise<void> {
+  if (!admin.enabled) throw new Error('ADMIN.enabled is false: there is no /readyz to ask')
+  const host = admin.host === '0.0.0.0' ? '127.0.0.1' : admin.host === '::' ? '[::1]' : admin.host
+  const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${admin.port}/readyz`
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(2000) })
+    console.log(`${url}: ${r.status}`)
+    if (r.status !== 200) process.exitCode = 1
+  } catch (err) {
+    console.error(`${url}: ${err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err)}`)
+    process.exitCode = 1
+  }
 }
 
 main().catch((err: unknown) => {

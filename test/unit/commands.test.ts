@@ -54,3 +54,32 @@ test('microservice: -h, --help and --version', () => {
   assert.equal(v.code, 0)
   assert.equal(v.out.trim(), `microservice (invocation-gateway) ${VERSION}`)
 })
+
+test("server: --ready asks the configured admin port's /readyz: 0 on 200, 1 on 503 or no listener", async () => {
+  const { execFile } = await import('node:child_process')
+  const { createServer } = await import('node:http')
+  let status = 200
+  const server = createServer((req, res) => {
+    res.statusCode = req.url === '/readyz' ? status : 404
+    res.end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  const ready = (p: number): Promise<{ code: number; out: string }> =>
+    new Promise((resolve) => {
+      const env = { ...process.env, PLATFORM__ADMIN__host: '0.0.0.0', PLATFORM__ADMIN__port: String(p) }
+      execFile(process.execPath, [MAIN, '--ready'], { env }, (err, stdout, stderr) =>
+        resolve({ code: err === null ? 0 : Number(err.code), out: `${stdout}${stderr}` })
+      )
+    })
+  try {
+    assert.deepEqual(await ready(port), { code: 0, out: `http://127.0.0.1:${port}/readyz: 200\n` })
+    status = 503
+    assert.deepEqual(await ready(port), { code: 1, out: `http://127.0.0.1:${port}/readyz: 503\n` })
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+  const closed = await ready(port)
+  assert.equal(closed.code, 1)
+  assert.match(closed.out, new RegExp(`^http://127\\.0\\.0\\.1:${port}/readyz: .*ECONNREFUSED`))
+})

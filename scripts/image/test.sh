@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# npm run test:image: builds the image (npm run image), then
+#   1. test/image/container.suite.ts against a container of it (podman): the README's calls, an
+#      upload into the mounted directory, the CLI, the admin endpoints, malformed requests directly
+#      on :8082, SIGTERM;
+#   2. part of the suite on the image's Node 24 and uWebSockets.js build, in a container that
+#      mounts this checkout: the conformance vectors, the SPEC matrix, the error table and the
+#      malformed-request cases.
+# The full suite runs on the host's Node 20 (npm test).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+tag=localhost/invocation-gateway:test
+bash "$here/build.sh" --tag "$tag" >/dev/null
+[ -f dist/test/image/container.suite.js ] || npm run build >/dev/null
+echo "== the image under podman"
+IGW_IMAGE=$tag node --test --test-reporter=spec dist/test/image/container.suite.js
+
+echo "== the suite's SPEC cases on the image's Node and uWebSockets.js"
+uws=$(mktemp -d)
+holder="igw-uws-$$"
+trap '"$here/podman.sh" rm -f "$holder" >/dev/null 2>&1 || true; rm -rf "$uws"' EXIT
+"$here/podman.sh" create --name "$holder" "$tag" >/dev/null
+"$here/podman.sh" cp "$holder:/app/node_modules/uWebSockets.js" "$uws/"
+# The checkout at the same path (dist/ and the dev dependencies the tests need), with the image's
+# uWebSockets.js over the host's.
+"$here/podman.sh" run --rm --network host --user 0 \
+  -v "$root:$root" -v "$uws/uWebSockets.js:$root/node_modules/uWebSockets.js:ro" -w "$root" \
+  --entrypoint node "$tag" --test --test-reporter=spec \
+  dist/test/conformance/vectors.test.js dist/test/conformance/characters.test.js \
+  dist/test/integration/matrix.test.js dist/test/integration/errors.test.js \
+  dist/test/integration/malformed-http.test.js

@@ -1,0 +1,217 @@
+// The platform's image, run with podman as an operator would: not part of `npm test` (it needs
+// podman and a built image); `npm run test:image` builds the image and runs this file against it
+// (IGW_IMAGE names the image). Everything is asked of the running container over real sockets.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { chownSync, mkdtempSync, readFileSync, renameSync } from 'node:fs'
+import { createServer, connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { zipDirectory } from '../../src/platform/package/zip'
+import { MALFORMED_KINDS, type MalformedKind } from '../helpers/malformed-http'
+
+const run = promisify(execFile)
+const IMAGE = process.env.IGW_IMAGE ?? 'localhost/invocation-gateway:latest'
+const PODMAN = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
+const TESTKIT = join(__dirname, '..', 'fixtures', 'testkit')
+const JSON_CT = { 'Content-Type': 'application/json' }
+const XML_ALPHA = { 'Content-Type': 'application/xml', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' }
+const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
+
+async function podman(...args: string[]): Promise<string> {
+  const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
+  return stdout
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (await check().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+async function post(base: string, path: string, body: string, headers: Record<string, string> = JSON_CT) {
+  const r = await fetch(base + path, { method: 'POST', headers, body })
+  return { status: r.status, headers: r.headers, text: await r.text() }
+}
+
+/** Raw bytes to the container's port: the first answer's status line and head, or null after 1 s. */
+function raw(port: number, text: string): Promise<{ status: string; ms: number; head: string } | null> {
+  return new Promise((resolve) => {
+    const t0 = Date.now()
+    const s = connect(port, '127.0.0.1')
+    let got = ''
+    const timer = setTimeout(() => {
+      s.destroy()
+      resolve(null)
+    }, 1000)
+    s.on('error', () => undefined)
+    s.on('data', (d) => {
+      got += d.toString('latin1')
+      const end = got.indexOf('\r\n\r\n')
+      if (end < 0) return
+      clearTimeout(timer)
+      s.destroy()
+      resolve({ status: got.split(' ')[1] ?? '', ms: Date.now() - t0, head: got.slice(0, end) })
+    })
+    s.write(text)
+  })
+}
+
+describe(`the image ${IMAGE} under podman`, () => {
+  const name = `igw-image-test-${process.pid}`
+  let gateway = 0
+  let edge = 0
+  let admin = 0
+  let base = ''
+  let upload = ''
+
+  before(async () => {
+    ;[gateway, edge, admin] = [await freePort(), await freePort(), await freePort()]
+    base = `http://127.0.0.1:${gateway}`
+    upload = mkdtempSync(join(tmpdir(), 'image-upload-'))
+    chownSync(upload, 1000, 1000) // the image's user
+    await podman(
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '-e',
+      'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host=127.0.0.1',
+      '-e',
+      `PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=${gateway}`,
+      '-e',
+      'PLATFORM__EDGE__host=127.0.0.1',
+      '-e',
+      `PLATFORM__EDGE__port=${edge}`,
+      '-e',
+      'PLATFORM__ADMIN__host=127.0.0.1',
+      '-e',
+      `PLATFORM__ADMIN__port=${admin}`,
+      '-e',
+      'PLATFORM__PLATFORM__drainTimeoutMs=20000',
+      '-v',
+      `${upload}:/var/lib/invocation-gateway/upload`,
+      IMAGE
+    )
+    await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
+  })
+
+  after(async () => {
+    await podman('rm', '-f', '-v', name).catch(() => '')
+  })
+
+  test('runs Node 24 as a non-root user, with its labels and within 250 MB', async () => {
+    assert.match((await podman('exec', name, 'node', '--version')).trim(), /^v24\./)
+    assert.equal((await podman('exec', name, 'id', '-u')).trim(), '1000')
+    const inspect = JSON.parse(await podman('image', 'inspect', IMAGE)) as Array<{
+      Size: number
+      Config: { Labels: Record<string, string>; Volumes?: Record<string, unknown>; StopSignal?: string }
+    }>
+    const img = inspect[0]!
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      version: string
+    }
+    assert.equal(img.Config.Labels['org.opencontainers.image.version'], pkg.version)
+    assert.match(img.Config.Labels['org.opencontainers.image.revision'] ?? '', /^[0-9a-f]{40}$|^unknown$/)
+    assert.deepEqual(Object.keys(img.Config.Volumes ?? {}), ['/var/lib/invocation-gateway'])
+    assert.ok(img.Size < 250_000_000, `${img.Size} bytes`)
+    const uws = JSON.parse(await podman('exec', name, 'cat', '/app/node_modules/uWebSockets.js/PROVENANCE.json')) as {
+      binary: string
+    }
+    assert.equal(uws.binary, 'uws_linux_x64_137.node')
+  })
+
+  test("the README's calls", async () => {
+    assert.deepEqual(
+      await post(base, '/example/calculator/multiply', '{"a":2,"b":3}').then((r) => [r.status, r.text]),
+      [200, '{"result":6}']
+    )
+    const xml = await post(base, '/example/calculator/multiply', '<in><a>2</a><b>3</b></in>', XML_ALPHA)
+    assert.equal(xml.text, '<out>\n  <result>6</result>\n</out>')
+    assert.equal((await post(base, '/example/calculator/multiplyInts', '[2,3]', RMC)).text, '6')
+    const rmcXml = await post(
+      base,
+      '/example/calculator/multiplyIntsToOut',
+      '<paramArray><int>2</int><int>3</int></paramArray>',
+      {
+        ...XML_ALPHA,
+        'X-PLATFORM-API-ID': 'RMC'
+      }
+    )
+    assert.equal(rmcXml.text, '<out>\n  <result>6</result>\n</out>')
+    const refused = await post(base, '/example/calculator/multiplyInts', '[2,3]')
+    assert.equal(refused.status, 400)
+    assert.equal((JSON.parse(refused.text) as { code: string }).code, 'ROA_NEEDS_ONE_PARAMETER')
+    const viaEdge = await post(
+      `http://127.0.0.1:${edge}`,
+      '/_eapi/ELASTIC_HTTP/example/calculator/multiply',
+      '{"a":6,"b":7}'
+    )
+    assert.equal(viaEdge.text, '{"result":42}')
+  })
+
+  test('/healthz, /readyz and /metrics on the admin port', async () => {
+    assert.equal((await fetch(`http://127.0.0.1:${admin}/healthz`)).status, 200)
+    assert.equal((await fetch(`http://127.0.0.1:${admin}/readyz`)).status, 200)
+    const metrics = await (await fetch(`http://127.0.0.1:${admin}/metrics`)).text()
+    assert.match(metrics, /igw_requests_total\{[^}]*microservice="example"[^}]*\} [1-9]/)
+  })
+
+  test('the health check the image declares passes', async () => {
+    // podman runs it on demand here (its timers need systemd); exit 0 means healthy.
+    await podman('healthcheck', 'run', name)
+  })
+
+  test('a microservice copied into the mounted upload directory is deployed, and the CLI sees it', async () => {
+    const zip = join(upload, '.testkit.zip.part')
+    await zipDirectory(TESTKIT, 'testkit', zip)
+    chownSync(zip, 1000, 1000)
+    renameSync(zip, join(upload, 'testkit.zip'))
+    await until('testkit answers', 30_000, async () => (await post(base, '/testkit/slow/sleep', '1')).status === 200)
+    const list = await podman('exec', name, 'microservice', 'list')
+    assert.match(list, /testkit 0\.0\.1/)
+    assert.match(list, /example 1\.0\.0/)
+  })
+
+  test('malformed requests are answered within a second, directly on :8082', async () => {
+    const results = await Promise.all(
+      MALFORMED_KINDS.map(async (k: MalformedKind) => [k, await raw(gateway, k.text)] as const)
+    )
+    for (const [k, r] of results) {
+      assert.ok(r !== null, `${k.name}: an answer within 1 s`)
+      assert.equal(r.status, k.current, `${k.name}: ${r.head}`)
+    }
+  })
+
+  test('SIGTERM: the call in flight finishes, then the container exits 0', async () => {
+    const call = post(base, '/testkit/slow/sleep', '1500')
+    await new Promise((r) => setTimeout(r, 300))
+    const t0 = Date.now()
+    await podman('kill', '--signal', 'TERM', name)
+    const answer = await call
+    assert.deepEqual([answer.status, answer.text], [200, '1500'])
+    const code = (await podman('wait', name)).trim()
+    assert.equal(code, '0')
+    assert.ok(Date.now() - t0 < 20_000, `${Date.now() - t0} ms`)
+    const logs = await run(PODMAN, ['logs', name]).then((r) => r.stdout + r.stderr)
+    assert.match(logs, /SIGTERM: draining/)
+  })
+})
