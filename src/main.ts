@@ -62,11 +62,14 @@ async function main(): Promise<void> {
       process.exit(1)
     }
     stopping = true
+    // Ctrl+C in a terminal has no balancer to wait for: no grace.
+    const graceMs = signal === 'SIGINT' ? 0 : config.platform.drainGraceMs
+    const { drainTimeoutMs, drainIdleMs } = config.platform
     log.info(
-      { signal, drainTimeoutMs: config.platform.drainTimeoutMs },
-      `${signal}: draining (up to ${config.platform.drainTimeoutMs} ms for the calls in progress)`
+      { signal, drainGraceMs: graceMs, drainIdleMs, drainTimeoutMs },
+      `${signal}: draining (not ready; serving ${graceMs} ms more, then up to ${drainTimeoutMs} ms for the calls in progress)`
     )
-    platform.stop().then(
+    platform.stop(graceMs).then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, 'the drain failed')

@@ -84,6 +84,10 @@ export interface PlatformSection {
   /** Microservice directories packed and uploaded at start when not deployed yet. */
   bootstrap: string[]
   drainTimeoutMs: number
+  /** After SIGTERM, how long the platform serves on (not ready) before it stops accepting connections. */
+  drainGraceMs: number
+  /** How long without a request ends the drain once nothing is in progress (longer than a balancer's idle keep-alive). */
+  drainIdleMs: number
   startTimeoutMs: number
   unpack: { maxEntries: number; maxEntryBytes: number; maxTotalBytes: number }
   /** Instances per microservice, overriding the package's own setting (scaling without repacking). */
@@ -463,6 +467,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       controlSocket: resolve(ROOT, str(pf, 'controlSocket', 'PLATFORM')),
       bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
       drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
+      drainGraceMs: int(pf, 'drainGraceMs', 'PLATFORM', 0),
+      drainIdleMs: int(pf, 'drainIdleMs', 'PLATFORM', 0),
       startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
       localTransport:
         pf.localTransport === undefined ? 'unix' : oneOf(pf, 'localTransport', 'PLATFORM', ['unix', 'tcp'] as const),

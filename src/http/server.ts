@@ -9,6 +9,17 @@ import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/ports'
 import type { GatewayConfig } from '../config/config'
 
+/** How the gateway drains (PLATFORM.drainGraceMs, drainIdleMs, drainTimeoutMs). */
+export interface DrainPlan {
+  graceMs: number
+  idleMs: number
+  timeoutMs: number
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
 /** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
 export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
@@ -71,18 +82,38 @@ export class Gateway implements HttpPort<HttpResponse> {
     })
   }
 
-  /**
-   * Drains: stops accepting connections, answers new requests on open ones 503 with Connection: close,
-   * lets the calls in progress finish for up to `graceMs`, then closes every connection.
-   */
-  async close(graceMs = 5000): Promise<void> {
-    this.pipeline.draining = true
+  /** Stops accepting connections; the open ones are served on. */
+  stopListening(): void {
     if (this.listenSocket !== null) {
       this.uws.us_listen_socket_close(this.listenSocket)
       this.listenSocket = null
     }
-    const deadline = Date.now() + graceMs
-    while (this.pipeline.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  }
+
+  /**
+   * The drain (DrainPlan): from now on every answer carries Connection: close; requests keep being
+   * served, over new connections for `graceMs`, then over the open ones only, until none is in
+   * progress and none has come for `idleMs` (so a balancer's idle keep-alive connections have been
+   * closed by the balancer, not under a request it is sending), or `timeoutMs` has passed. Then every
+   * connection is closed. `beforeStopListening` runs when the grace ends (the edge stops with it).
+   */
+  async close(plan: Partial<DrainPlan> = {}, beforeStopListening: () => void = () => {}): Promise<void> {
+    const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
+    this.pipeline.closing = true
+    if (graceMs > 0) await sleep(graceMs)
+    beforeStopListening()
+    this.stopListening()
+    const deadline = Date.now() + timeoutMs
+    let answered = -1
+    let quietSince = Date.now()
+    while (Date.now() < deadline) {
+      const p = this.pipeline
+      if (p.inFlight > 0 || p.answered !== answered) {
+        answered = p.answered
+        quietSince = Date.now()
+      } else if (Date.now() - quietSince >= idleMs) break
+      await sleep(Math.min(20, Math.max(1, idleMs)))
+    }
     closeApp(this.app)
   }
 }

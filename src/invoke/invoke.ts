@@ -33,8 +33,11 @@ export class Pipeline<R> {
   answered = 0
   /** Body bytes reserved by requests in progress (declared lengths, or what arrived of undeclared ones). */
   bodyBytes = 0
-  /** Set when the platform drains: new requests get 503 with Connection: close, calls in progress finish. */
-  draining = false
+  /**
+   * Set when the platform drains: requests are still served (a balancer may not have noticed yet),
+   * and every answer carries Connection: close, so each connection ends after its next answer.
+   */
+  closing = false
   /** Metrics, the access log, tracing: null costs nothing per request. */
   observer: CallObserver | null = null
   /** The calls that are out, by their executing timeout. */
@@ -144,18 +147,6 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   begin(body?: Uint8Array): void {
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
-    if (p.draining) {
-      return this.write({
-        ...problemAnswer(
-          { code: 'OVERLOADED', detail: 'the gateway is shutting down' },
-          'json',
-          this.requestId,
-          this.head.origin,
-          p.retryAfter
-        ),
-        close: true
-      })
-    }
     const plan = planCall(this.head, p.config, p.backends)
     if (isRefusal(plan)) return this.fail(plan.refusal, plan.format)
     this.plan = plan
@@ -338,7 +329,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       this.bytesOut = answer.body.length
       o.finished(this, this.span)
     }
-    this.p.http.write(this.res, answer)
+    this.p.http.write(this.res, this.p.closing && !answer.close ? { ...answer, close: true } : answer)
     this.release()
   }
 

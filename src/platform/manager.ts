@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { endpointText } from '../core/endpoint'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
-import type { HostMessage } from '../runtime/host'
+import type { HostMessage, PlatformMessage } from '../runtime/host'
 import { hostEnv, HOST_FILE } from '../runtime/host-env'
 import { ensureDescription } from './describe'
 import type { MicroserviceDirectory } from '../dispatch/directory'
@@ -229,7 +229,10 @@ export class Instance {
         clearTimeout(kill)
         resolve()
       })
-      child.kill('SIGTERM')
+      // The instance leaves signals to its platform (a group signal reaches it too): asked over IPC.
+      const stop: PlatformMessage = { type: 'stop' }
+      if (child.connected) child.send(stop)
+      else child.kill('SIGTERM')
     })
   }
 

@@ -191,15 +191,19 @@ export class Platform {
   }
 
   /**
-   * The graceful drain: no new connections, new requests answered 503 with Connection: close, the
-   * calls in progress finish for up to `drainMs` (PLATFORM.drainTimeoutMs, 30 s), then the
-   * microservices stop.
+   * The graceful drain, in an order a balancer can follow: /readyz turns 503 at once; the gateway
+   * and the edge go on serving for PLATFORM.drainGraceMs (new connections too), every answer with
+   * Connection: close; then they stop listening and serve the connections still open until no call
+   * is in progress and none has come for drainIdleMs (up to drainTimeoutMs); then the connections
+   * close and only then do the microservices stop. `graceMs` 0 skips the grace (Ctrl+C).
    */
-  async stop(drainMs = this.config.platform.drainTimeoutMs): Promise<void> {
+  async stop(graceMs = this.config.platform.drainGraceMs): Promise<void> {
+    const pf = this.config.platform
     this.admin.phase = 'draining'
     this.deployer.close()
-    this.edge?.stopListening()
-    await this.gateway.close(drainMs)
+    await this.gateway.close({ graceMs, idleMs: pf.drainIdleMs, timeoutMs: pf.drainTimeoutMs }, () =>
+      this.edge?.stopListening()
+    )
     this.edge?.close()
     await this.control.close()
     await this.manager.stopAll()

@@ -16,6 +16,11 @@ export interface HostMessage {
   endpoint: Endpoint
 }
 
+/** What the platform sends its instances: stop (after the gateway has drained, or to replace one). */
+export interface PlatformMessage {
+  type: 'stop'
+}
+
 /** Where to listen: MICROSERVICE_LISTEN (`unix:/path` or `tcp:host:port`), else loopback TCP, any port. */
 function listenTarget(): Endpoint {
   const spec = process.env.MICROSERVICE_LISTEN
@@ -72,10 +77,22 @@ async function main(): Promise<void> {
       () => process.exit(1)
     )
   }
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
-  // The platform went away: nobody can reach us any more.
-  process.on('disconnect', stop)
+  if (process.send === undefined) {
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
+  } else {
+    // Started by a platform: a signal to the whole process group (systemd's stop, kill -- -PGID,
+    // Ctrl+C) reaches this process too, but the gateway still has calls for it while it drains.
+    // The platform says when to stop; if the platform dies instead, the channel closes.
+    const later = (signal: string) => (): void =>
+      console.log(`${signal}: left to the platform, which stops this instance once its gateway has drained`)
+    process.on('SIGTERM', later('SIGTERM'))
+    process.on('SIGINT', later('SIGINT'))
+    process.on('message', (m: PlatformMessage) => {
+      if (m.type === 'stop') stop()
+    })
+    process.on('disconnect', stop)
+  }
 }
 
 if (require.main === module) {

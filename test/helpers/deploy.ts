@@ -32,7 +32,9 @@ export async function startDeployPlatform(
     deploymentDirectory: join(dir, 'deployments'),
     controlSocket: join(dir, 'control.sock'),
     bootstrap: [],
-    drainTimeoutMs: 10000
+    drainTimeoutMs: 10000,
+    drainGraceMs: 0,
+    drainIdleMs: 0
   }
   raw.DISPATCH = { ...raw.DISPATCH, pingIntervalMs: 200 }
   raw.WORKER_POOL = { ...raw.WORKER_POOL, maxThreads: 2 }

@@ -40,7 +40,10 @@ export function testConfig(overrides: { [k: string]: Json } = {}): PlatformConfi
       uploadDirectory: join(dir, 'upload'),
       deploymentDirectory: join(dir, 'deployments'),
       controlSocket: join(dir, 'control.sock'),
-      bootstrap: []
+      bootstrap: [],
+      // Tests stop their platforms at once; the drain's timing is tested where it matters.
+      drainGraceMs: 0,
+      drainIdleMs: 0
     }
   })
   merge(raw, overrides)

@@ -1,6 +1,9 @@
-// The graceful drain of `npm start`'s process: on SIGTERM, 50 calls in flight (1-3 s each) all finish
-// 200, a new request on an open keep-alive connection gets 503 with Connection: close, and the process
-// exits within the drain time.
+// The graceful drain of `npm start`'s process, signalled as systemd does (SIGTERM to the whole
+// process group, the microservice instances included): /readyz turns 503 at once; for the grace
+// period the gateway still serves, on new connections and on open keep-alive ones, each answer with
+// Connection: close; then new connections are refused; the 50 calls in flight (1-3 s each) all
+// finish 200 (the instances ignore the group's signal and stop when the platform tells them); the
+// process exits 0.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
@@ -12,9 +15,16 @@ import { freePort } from '../helpers/nginx'
 import { TESTKIT_DIR } from '../helpers/platform'
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.js')
+const GRACE_MS = 3000
 const DRAIN_MS = 8000
 
-function call(port: number, agent: Agent, body: string): Promise<{ status: number; connection: string; text: string }> {
+interface Answer {
+  status: number
+  connection: string
+  text: string
+}
+
+function call(port: number, agent: Agent | false, body: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -38,12 +48,21 @@ function call(port: number, agent: Agent, body: string): Promise<{ status: numbe
   })
 }
 
-test('SIGTERM drains: every call in flight answered 200, new requests 503 with Connection: close, exit within the drain time', async () => {
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+test('SIGTERM to the process group: not ready at once, served through the grace with Connection: close, every call in flight 200, exit 0', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'drain-'))
   const port = await freePort()
   const adminPort = await freePort()
   const child = fork(MAIN, [], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true, // a process group of its own, as systemd gives a service
     env: {
       ...process.env,
       PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
@@ -51,6 +70,8 @@ test('SIGTERM drains: every call in flight answered 200, new requests 503 with C
       PLATFORM__EDGE__enabled: 'false',
       PLATFORM__ADMIN__port: String(adminPort),
       PLATFORM__PLATFORM__bootstrap: '[]',
+      PLATFORM__PLATFORM__drainGraceMs: String(GRACE_MS),
+      PLATFORM__PLATFORM__drainIdleMs: '300',
       PLATFORM__PLATFORM__drainTimeoutMs: String(DRAIN_MS),
       PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
       PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
@@ -58,40 +79,55 @@ test('SIGTERM drains: every call in flight answered 200, new requests 503 with C
       PLATFORM__MICROSERVICES__directories: JSON.stringify([TESTKIT_DIR])
     }
   })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the platform did not start')), 20000)
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('gateway listening')) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  // Whatever happens below, nothing of the group outlives the test.
+  t.after(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // already gone
+    }
   })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  await until('the platform to start', 20000, async () => out.includes('gateway listening'))
   const ready = async (): Promise<number> => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status
   assert.equal(await ready(), 200)
   const busy = new Agent({ keepAlive: true, maxSockets: 64 })
   const idle = new Agent({ keepAlive: true, maxSockets: 1 })
-  assert.equal((await call(port, idle, '1')).status, 200) // an open keep-alive connection for later
+  assert.equal((await call(port, idle, '1')).connection, '', 'kept alive') // an open connection for later
   const calls = Array.from({ length: 50 }, (_, k) => call(port, busy, String(1000 + ((k * 41) % 2000))))
   await new Promise((r) => setTimeout(r, 300))
   const t0 = Date.now()
-  child.kill('SIGTERM')
-  await new Promise((r) => setTimeout(r, 200))
-  assert.equal(await ready(), 503, 'not ready while draining')
-  const late = await call(port, idle, '1')
-  assert.equal(late.status, 503)
-  assert.equal(late.connection, 'close')
-  assert.match(late.text, /shutting down/)
+  process.kill(-child.pid!, 'SIGTERM')
+  await until('/readyz 503', 2000, async () => (await ready()) === 503)
+
+  // The grace: served on the open keep-alive connection and on a new one, each then closed.
+  const onOpen = await call(port, idle, '1')
+  const fresh = new Agent({ keepAlive: true }) // a client that would keep it: told Connection: close
+  const onNew = await call(port, fresh, '1')
+  fresh.destroy()
+  assert.ok(Date.now() - t0 < GRACE_MS, 'both asked within the grace')
+  for (const a of [onOpen, onNew]) assert.deepEqual(a, { status: 200, connection: 'close', text: '1' })
+
+  // After it: new connections are refused (a balancer moves a call it has not sent yet elsewhere).
+  await until('connections refused', GRACE_MS + 2000, () =>
+    call(port, false, '1').then(
+      () => false,
+      (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED'
+    )
+  )
+  assert.ok(Date.now() - t0 >= GRACE_MS, 'not before the grace ended')
+
   const answers = await Promise.all(calls)
   assert.deepEqual(
     answers.map((a) => a.status),
     Array(50).fill(200)
   )
-  const code = await exited
-  const took = Date.now() - t0
-  assert.equal(code, 0)
-  assert.ok(took < DRAIN_MS + 5000, `exited ${took} ms after SIGTERM`)
+  assert.equal(await exited, 0)
+  assert.ok(Date.now() - t0 < GRACE_MS + DRAIN_MS + 5000, `exited ${Date.now() - t0} ms after SIGTERM`)
+  assert.match(out, /SIGTERM: draining \(not ready; serving 3000 ms more/)
+  assert.match(out, /SIGTERM: left to the platform/, 'the instance saw the group signal and stayed')
   busy.destroy()
   idle.destroy()
 })

@@ -95,7 +95,7 @@ describe('nginx in front of two platforms', () => {
     const other = victim === a ? b : a
     const otherBefore = other.platform.gateway.pipeline.answered
     // The node's HTTP side dies at once: every connection is closed under the call.
-    await victim.platform.gateway.close(0)
+    await victim.platform.gateway.close({ timeoutMs: 0 })
     const r = await call
     assert.equal(r.status, 502)
     assert.equal(other.platform.gateway.pipeline.answered, otherBefore, 'the other node never saw the call')
