@@ -2,9 +2,10 @@
 // (generated JS, microservice config files) next to the compiled code in dist/, and drop compiled
 // files whose source is gone (a moved test must not keep running from a stale copy).
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, symlinkSync, lstatSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { root, bin, generatedJs, generateProto } from './gen-proto.mjs'
+import { BUILD_STAMP } from './build-stamp.mjs'
 
 generateProto()
 execFileSync(bin('tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
@@ -54,3 +55,6 @@ function isLink(p) {
     return false
   }
 }
+
+// Last: `npm start` rebuilds only when a source is newer than this.
+writeFileSync(join(root, BUILD_STAMP), `${new Date().toISOString()}\n`)

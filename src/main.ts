@@ -80,6 +80,9 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  // Started by a launcher with an IPC channel (`npm start`'s scripts/start.mjs): when it goes away,
+  // however it went, nobody supervises this process any more: drain and exit rather than be orphaned.
+  if (process.send !== undefined) process.on('disconnect', () => stop('the launcher exited'))
 }
 
 async function probeReady(admin: { enabled: boolean; host: string; port: number }): Promise<void> {

@@ -86,7 +86,7 @@ export interface PlatformSection {
   drainTimeoutMs: number
   /** After SIGTERM, how long the platform serves on (not ready) before it stops accepting connections. */
   drainGraceMs: number
-  /** How long without a request ends the drain once nothing is in progress (longer than a balancer's idle keep-alive). */
+  /** Quiet time (no call in progress, no request) that ends the drain: longer than a balancer's idle keep-alive. */
   drainIdleMs: number
   startTimeoutMs: number
   unpack: { maxEntries: number; maxEntryBytes: number; maxTotalBytes: number }

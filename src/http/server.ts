@@ -91,18 +91,21 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   /**
-   * The drain (DrainPlan): from now on every answer carries Connection: close; requests keep being
-   * served, over new connections for `graceMs`, then over the open ones only, until none is in
-   * progress and none has come for `idleMs` (so a balancer's idle keep-alive connections have been
-   * closed by the balancer, not under a request it is sending), or `timeoutMs` has passed. Then every
-   * connection is closed. `beforeStopListening` runs when the grace ends (the edge stops with it).
+   * The drain (DrainPlan): requests are served as before for `graceMs` (readiness is already 503, so
+   * balancers that read it move away); then the gateway stops listening and serves the connections
+   * still open, each answer with Connection: close, until none is in progress and none has come for
+   * `idleMs` (so a balancer's idle keep-alive connections have been closed by the balancer, not under
+   * a request it is sending), or `timeoutMs` has passed. Then every connection is closed.
+   * `beforeStopListening` runs when the grace ends (the edge stops with it).
    */
   async close(plan: Partial<DrainPlan> = {}, beforeStopListening: () => void = () => {}): Promise<void> {
     const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
-    this.pipeline.closing = true
     if (graceMs > 0) await sleep(graceMs)
     beforeStopListening()
     this.stopListening()
+    // Not before: a client told to close reconnects at once, and a connection the kernel has accepted
+    // but uWS not yet is reset when the listening socket closes, under a request a balancer has sent.
+    this.pipeline.closing = true
     const deadline = Date.now() + timeoutMs
     let answered = -1
     let quietSince = Date.now()

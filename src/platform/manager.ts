@@ -2,7 +2,16 @@ import type { EventLog } from '../core/log'
 import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { existsSync, mkdirSync, mkdtempSync, chmodSync, rmSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  chmodSync,
+  rmSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { endpointText } from '../core/endpoint'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
@@ -114,7 +123,8 @@ export class Instance {
       execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dir}`)
     }
     const listen = this.manager.listenTarget()
-    const env = { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_SECRET: '' }
+    // MICROSERVICE_MANAGED: the instance leaves signals to this platform and stops when told (host.ts).
+    const env = { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_SECRET: '', MICROSERVICE_MANAGED: '1' }
     const child = fork(HOST_FILE, [this.dir], { execArgv, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
     this.child = child
     this.recent = []
@@ -399,8 +409,10 @@ export class MicroserviceManager {
   listenTarget(): string {
     if (this.options.transport === 'tcp') return 'tcp:127.0.0.1:0'
     if (this.socketDir === null) {
-      this.socketDir = mkdtempSync(join(tmpdir(), 'igw-'))
+      removeOrphanSocketDirs(tmpdir())
+      this.socketDir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX))
       chmodSync(this.socketDir, 0o700)
+      writeFileSync(join(this.socketDir, OWNER_FILE), String(process.pid))
     }
     return `unix:${join(this.socketDir, `${++this.sockets}.sock`)}`
   }
@@ -478,5 +490,45 @@ export class MicroserviceManager {
     this.microservices.clear()
     if (this.socketDir !== null) rmSync(this.socketDir, { recursive: true, force: true })
     this.socketDir = null
+  }
+}
+
+const SOCKET_DIR_PREFIX = 'igw-'
+/** The pid of the platform that made a socket directory, so a later one can tell it is an orphan. */
+const OWNER_FILE = 'owner.pid'
+
+/**
+ * Socket directories whose platform is gone (killed with SIGKILL: nothing removed them). A directory
+ * without an owner file, or whose owner is alive, is left alone.
+ */
+export function removeOrphanSocketDirs(dir: string): string[] {
+  const removed: string[] = []
+  let names: string[]
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(SOCKET_DIR_PREFIX))
+  } catch {
+    return removed
+  }
+  for (const name of names) {
+    const path = join(dir, name)
+    let pid: number
+    try {
+      pid = Number(readFileSync(join(path, OWNER_FILE), 'utf8'))
+    } catch {
+      continue
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue
+    rmSync(path, { recursive: true, force: true })
+    removed.push(path)
+  }
+  return removed
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -15,11 +15,20 @@ export interface NginxEdgeOptions {
   maxBodyBytes: number
   /** The gateway's executing timeout; nginx waits a second longer so the gateway's own 504 arrives. */
   executingTimeoutMs: number
-  /** Passive health check: failures within `failTimeoutS` that take a node out for `failTimeoutS`. */
+  /**
+   * Passive health check: failures within `failTimeoutS` that take a node out for `failTimeoutS`
+   * (1 s: a restarted node is tried again, and takes calls, within about a second of listening).
+   */
   maxFails?: number
   failTimeoutS?: number
   /** Idle keep-alive connections nginx keeps to each node's gateway. */
   keepalive?: number
+  /**
+   * How long nginx keeps an idle upstream connection (4 s): shorter than uWS's own idle timeout (10 s)
+   * and than a draining gateway's PLATFORM.drainIdleMs (5 s), so nginx closes its idle connections
+   * before the node would, never a moment after sending a POST on one.
+   */
+  keepaliveTimeoutS?: number
   /** The largest request line or header line nginx accepts; longer gets 431 (default 8 KiB). */
   maxHeaderBytes?: number
   /** Write a whole nginx.conf (events, http, pid, logs under `prefix`) instead of an http-level include. */
@@ -32,13 +41,15 @@ export interface NginxEdgeOptions {
  * files and the descriptions) from the nodes' embedded edges. A POST that may have reached a gateway
  * is never sent to another node: only a failure to connect moves it on (nginx does not retry
  * non-idempotent requests once sent unless told to, and this configuration does not tell it to).
- * Nodes that fail are taken out for a while (passive health checks). The descriptions are fetched
+ * Nodes that fail are taken out for a second (passive health checks: open-source nginx cannot read
+ * /readyz). A draining node keeps serving what reaches it and then refuses connections, which moves
+ * calls on without an error (Platform.stop). The descriptions are fetched
  * from the nodes per request, so a deploy needs no reload of nginx; a change of the node list does.
  */
 export function nginxEdgeConfig(o: NginxEdgeOptions): string {
   if (o.nodes.length === 0) throw new Error('at least one platform node is needed')
   const maxFails = o.maxFails ?? 1
-  const failTimeout = o.failTimeoutS ?? 10
+  const failTimeout = o.failTimeoutS ?? 1
   const bodyMb = Math.ceil(o.maxBodyBytes / (1024 * 1024))
   const readTimeoutS = Math.ceil(o.executingTimeoutMs / 1000) + 1
   const servers = (port: (n: EdgeNode) => number): string =>
@@ -55,11 +66,13 @@ export function nginxEdgeConfig(o: NginxEdgeOptions): string {
 upstream invocation_gateways {
 ${servers((n) => n.gatewayPort)}
     keepalive ${o.keepalive ?? 64};
+    keepalive_timeout ${o.keepaliveTimeoutS ?? 4}s;
 }
 
 upstream invocation_edges {
 ${servers((n) => n.edgePort)}
     keepalive 8;
+    keepalive_timeout ${o.keepaliveTimeoutS ?? 4}s;
 }
 
 server {
@@ -105,6 +118,19 @@ ${IDENTITY_HEADERS.map((h) => `        proxy_set_header ${h} ${h === 'X-PLATFORM
         proxy_next_upstream error;
         proxy_next_upstream_tries ${Math.min(o.nodes.length, 3)};
         proxy_buffering off;
+        # nginx's own failures (not the gateways' answers, which pass through) as problem details.
+        error_page 502 = @node_failed;
+        error_page 504 = @node_timeout;
+    }
+
+    location @node_failed {
+        default_type application/problem+json;
+        return 502 '${problemJson('NODE_FAILED', 502, 'No platform node answered the call', 'the connection to a platform node failed or was lost during the call; it may have run')}';
+    }
+
+    location @node_timeout {
+        default_type application/problem+json;
+        return 504 '${problemJson('NODE_TIMEOUT', 504, 'The platform node did not answer in time', 'no answer within the executing timeout')}';
     }
 
     # The UI's files and the descriptions, from the nodes' embedded edges (GET: safe to retry).

@@ -77,11 +77,12 @@ async function main(): Promise<void> {
       () => process.exit(1)
     )
   }
-  if (process.send === undefined) {
+  if (process.send === undefined || process.env.MICROSERVICE_MANAGED !== '1') {
     process.on('SIGTERM', stop)
     process.on('SIGINT', stop)
+    process.on('disconnect', stop)
   } else {
-    // Started by a platform: a signal to the whole process group (systemd's stop, kill -- -PGID,
+    // Started by a platform's manager: a signal to the whole process group (systemd's stop, kill -- -PGID,
     // Ctrl+C) reaches this process too, but the gateway still has calls for it while it drains.
     // The platform says when to stop; if the platform dies instead, the channel closes.
     const later = (signal: string) => (): void =>

@@ -30,6 +30,8 @@ export interface RunningNginx {
   url: string
   prefix: string
   config: string
+  /** nginx's error log so far (what it says about the nodes when a call fails). */
+  errors(): string
   stop(): Promise<void>
 }
 
@@ -63,6 +65,13 @@ export async function startNginx(
     url,
     prefix,
     config: text,
+    errors: () => {
+      try {
+        return readFileSync(join(prefix, 'error.log'), 'utf8')
+      } catch {
+        return ''
+      }
+    },
     async stop() {
       const exited = new Promise<void>((r) => child.once('exit', () => r()))
       child.kill('SIGQUIT')

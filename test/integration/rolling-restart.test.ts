@@ -1,0 +1,198 @@
+// Two platforms behind the generated nginx under steady load (16 keep-alive clients), node B
+// stopped, restarted and killed as an operator would: SIGTERM to its gateway process, SIGTERM to its
+// whole process group, a restart, kill -9. Every call is checked (status and answer); the counts
+// are what the drain (Platform.stop) and the generated nginx config promise: no error for a
+// graceful stop or a restart, a restarted node taking calls within 2 s of /readyz 200, and for
+// kill -9 only the calls B held failing, each answered by nginx as a problem.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { Agent, request } from 'node:http'
+import { startNginx, freePort, type RunningNginx } from '../helpers/nginx'
+import { startPlatformProcess, type PlatformProcess, type PlatformProcessOptions } from '../helpers/platform-process'
+
+const CLIENTS = 16
+const PATH = '/_eapi/ELASTIC_HTTP/example/calculator/multiply'
+
+interface Tally {
+  ok: number
+  /** Failures by status and problem code ('ERR' for a client-side error such as a reset). */
+  failed: Map<string, number>
+  wrong: number
+}
+
+function call(url: URL, agent: Agent, k: number): Promise<{ status: number; text: string; type: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: PATH,
+        method: 'POST',
+        agent,
+        timeout: 15000,
+        headers: { 'Content-Type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: String(res.headers['content-type']) }))
+      }
+    )
+    req.on('timeout', () => req.destroy(new Error('no answer within 15 s')))
+    req.on('error', reject)
+    req.end(`{"a":${k},"b":3}`)
+  })
+}
+
+/** Runs the clients until `during` has finished and `tailMs` more have passed. */
+async function underLoad(nginxUrl: string, during: () => Promise<void>, tailMs = 500): Promise<Tally> {
+  const url = new URL(nginxUrl)
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
+  const tally: Tally = { ok: 0, failed: new Map(), wrong: 0 }
+  let running = true
+  const client = async (c: number): Promise<void> => {
+    for (let k = c; running; k += CLIENTS) {
+      try {
+        const r = await call(url, agent, k)
+        if (r.status === 200) {
+          if (r.text === `{"result":${k * 3}}`) tally.ok++
+          else tally.wrong++
+        } else {
+          const code = r.type.startsWith('application/problem+json')
+            ? (JSON.parse(r.text) as { code: string }).code
+            : r.text.slice(0, 40)
+          const key = `${r.status} ${code}`
+          tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1)
+        }
+      } catch (err) {
+        const key = `ERR ${(err as Error).message}`
+        tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1)
+      }
+    }
+  }
+  const clients = Array.from({ length: CLIENTS }, (_, c) => client(c))
+  await new Promise((r) => setTimeout(r, 300))
+  await during()
+  await new Promise((r) => setTimeout(r, tailMs))
+  running = false
+  await Promise.all(clients)
+  agent.destroy()
+  return tally
+}
+
+function failures(t: Tally): Record<string, number> {
+  return Object.fromEntries(t.failed)
+}
+
+describe('two platforms behind the generated nginx: stops, restarts and a kill under load', () => {
+  let nginx: RunningNginx
+  let a: PlatformProcess
+  let b: PlatformProcess
+  let bOptions: PlatformProcessOptions
+  const env = { PLATFORM__PLATFORM__drainGraceMs: '1000', PLATFORM__WORKER_POOL__maxThreads: '1' }
+
+  before(async () => {
+    const ports = async (): Promise<PlatformProcessOptions> => ({
+      port: await freePort(),
+      edgePort: await freePort(),
+      adminPort: await freePort(),
+      env
+    })
+    const aOptions = await ports()
+    bOptions = await ports()
+    a = startPlatformProcess(aOptions)
+    b = startPlatformProcess(bOptions)
+    bOptions = { ...bOptions, home: b.home }
+    await Promise.all([a.ready(), b.ready()])
+    nginx = await startNginx(
+      [aOptions, bOptions].map((o) => ({ host: '127.0.0.1', gatewayPort: o.port, edgePort: o.edgePort })),
+      { maxBodyBytes: 16 * 1024 * 1024, executingTimeoutMs: 240000 }
+    )
+  })
+
+  after(async () => {
+    await nginx?.stop()
+    for (const p of [a, b]) p?.signal('SIGKILL', true)
+  })
+
+  /** Starts B again on its ports and home; resolves with ms from its /readyz 200 to its first call. */
+  async function restartB(): Promise<number> {
+    b = startPlatformProcess(bOptions)
+    await b.ready()
+    const readyAt = Date.now()
+    const served = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${bOptions.adminPort}/metrics`)).text()
+      return [...text.matchAll(/^igw_requests_total\{[^}]*status="200"[^}]*\} (\d+)/gm)].reduce(
+        (n, m) => n + Number(m[1]),
+        0
+      )
+    }
+    while ((await served()) === 0) {
+      if (Date.now() - readyAt > 10000) throw new Error('B took no call within 10 s of being ready')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    return Date.now() - readyAt
+  }
+
+  for (const [what, group] of [
+    ['SIGTERM to its gateway process', false],
+    ['SIGTERM to its whole process group', true]
+  ] as const) {
+    test(`node B: ${what}, then a restart: no call fails; B takes calls within 2 s of ready`, async (t) => {
+      let tookMs = -1
+      let stopped = ''
+      const tally = await underLoad(nginx.url, async () => {
+        b.signal('SIGTERM', group)
+        const old = b
+        void old.exited.then(
+          () =>
+            (stopped = old
+              .output()
+              .split('\n')
+              .filter((l) => l.includes('"main"') || l.includes('SIGTERM'))
+              .join('\n'))
+        )
+        assert.equal(await b.exited, 0)
+        tookMs = await restartB()
+      })
+      assert.deepEqual(
+        failures(tally),
+        {},
+        stopped +
+          nginx
+            .errors()
+            .split('\n')
+            .filter((l) => !l.includes('Connection refused') && !l.includes('temporarily disabled'))
+            .join('\n')
+      )
+      assert.equal(tally.wrong, 0)
+      assert.ok(tally.ok > 100, `${tally.ok} calls`)
+      t.diagnostic(`${tally.ok} calls, 0 failed; restarted B took its first call ${tookMs} ms after /readyz 200`)
+      assert.ok(tookMs <= 2000, `B took its first call ${tookMs} ms after /readyz 200`)
+    })
+  }
+
+  test('node B: kill -9 of its group: only the calls B held fail, each answered 502 NODE_FAILED', async (t) => {
+    const tally = await underLoad(
+      nginx.url,
+      async () => {
+        b.signal('SIGKILL', true)
+        await b.exited
+      },
+      1500
+    )
+    const failed = failures(tally)
+    t.diagnostic(`${tally.ok} calls answered 200, failed: ${JSON.stringify(failed)}`)
+    assert.deepEqual(
+      Object.keys(failed).filter((k) => k !== '502 NODE_FAILED'),
+      [],
+      JSON.stringify(failed)
+    )
+    assert.ok(
+      (failed['502 NODE_FAILED'] ?? 0) <= CLIENTS,
+      `${failed['502 NODE_FAILED']} failed; at most one per client was held`
+    )
+    assert.equal(tally.wrong, 0)
+    assert.ok(tally.ok > 100)
+  })
+})
