@@ -15,7 +15,8 @@ export async function run(): Promise<Pair[]> {
     ejectAfterMs: 2000,
     reconnectMinMs: 1000,
     reconnectMaxMs: 1000,
-    maxFrameBytes: 1 << 20
+    maxFrameBytes: 1 << 20,
+    servingVersions: 'all'
   })
   const client = dir.register('example', { host: '127.0.0.1', port: 9 }) // port 9: nothing listens, no catalog needed to look up
   client.catalog = new CatalogIndex(

@@ -1,11 +1,13 @@
 // The control command: `microservice pack|upload|list|status|stop|start|remove|logs`.
 // It finds the platform through the same config file (PLATFORM_CONFIG, default config/platform.json).
 import { request } from 'node:http'
+import { spawn } from 'node:child_process'
+import { HOST_FILE, hostEnv } from '../runtime/host-env'
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../config/config'
 import { readMicroserviceConfig } from '../runtime/package-config'
-import { zipDirectory } from '../platform/package/zip'
+import { zipDirectory, zipEntryNames } from '../platform/package/zip'
 import { generateDescription, DESCRIPTION_FILE } from '../platform/describe'
 import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
@@ -18,12 +20,21 @@ const USAGE = `usage: microservice <command>
 
   pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload
   upload <zip_file>      copy a package into the upload directory and wait for the platform's verdict
+  upload <zip_file> --node URL [--node URL]... [--token-env NAME]
+                         deploy to several platforms, one at a time: each must serve the new version
+                         before the next gets it; stops at the first failure and says where each is
+                         (URL: a node's admin listener, http://host:9090; the token: ADMIN.deployTokenEnv)
+  rollback <name> [--node URL]... [--token-env NAME]
+                         back to the version the current one replaced (a second rollback rolls forward)
   list                   the deployed microservices
   status <name>          one microservice and its instances
   stop <name>            stop it (it stays deployed)
   start <name>           start it again
   remove <name>          stop it and delete its deployment
   logs <name> [lines]    the last lines its processes printed (default 100)
+  host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME]
+                         run one microservice on its own, for a platform on another host
+                         (MICROSERVICES.remote there names this host, port and secret)
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
 
@@ -59,10 +70,18 @@ async function call(config: PlatformConfig, method: string, path: string): Promi
 }
 
 function describe(s: MicroserviceStatus): string {
+  const versions =
+    s.versions.length > 1 ? ` (instances of ${s.versions.length} versions: ${s.versions.join(', ')})` : ''
   const lines = [
-    `${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight`
+    `${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight${versions}`
   ]
   for (const i of s.instances) {
+    if (i.remote) {
+      lines.push(
+        `  ${i.id}: remote, ${i.state}${i.version !== null ? `, version ${i.version}` : ''}${i.message !== '' ? ` - ${i.message}` : ''}`
+      )
+      continue
+    }
     lines.push(
       `  ${i.id}: ${i.state}${i.pid !== null ? `, pid ${i.pid}` : ''}${i.port > 0 ? `, port ${i.port}` : ''}, heap ${i.heapMb} MB, ${i.restarts} restarts (${i.memoryRestarts} for memory)${i.message !== '' ? ` - ${i.message}` : ''}`
     )
@@ -157,6 +176,134 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
   return 0
 }
 
+/** What a node's admin listener answers about one microservice (GET /status). */
+interface NodeView {
+  version: string | null
+  versions: string[]
+  unavailable: string | null
+}
+
+async function nodeView(node: string, name: string): Promise<NodeView> {
+  const r = await fetch(`${node}/status`, { signal: AbortSignal.timeout(5000) })
+  const body = (await r.json()) as { microservices: MicroserviceStatus[] }
+  const ms = body.microservices.find((m) => m.name === name)
+  return ms === undefined
+    ? { version: null, versions: [], unavailable: 'not deployed' }
+    : { version: ms.version, versions: ms.versions, unavailable: ms.unavailable }
+}
+
+/**
+ * `upload ZIP --node URL...` and `rollback NAME --node URL...`: one node at a time, each gated on
+ * serving the version alone (its status: available, every connected instance on it) before the
+ * next; the first failure stops the rollout, and every node's version is printed, so nodes are never
+ * left on different versions without saying so.
+ */
+async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string', multiple: true, default: [] },
+      'token-env': { type: 'string', default: 'IGW_DEPLOY_TOKEN' },
+      'timeout-s': { type: 'string', default: '120' }
+    }
+  })
+  const target = positionals[0]
+  if (target === undefined)
+    throw new CliError(`usage: microservice ${command} <${command === 'upload' ? 'zip_file' : 'name'}> --node URL...`)
+  const token = process.env[values['token-env']] ?? ''
+  if (token === '') throw new CliError(`--token-env ${values['token-env']}: the environment variable holds no token`)
+  const nodes = values.node.map((n) => n.replace(/\/+$/, ''))
+  const timeoutMs = Number(values['timeout-s']) * 1000
+  let name: string
+  let zip: Buffer | null = null
+  if (command === 'upload') {
+    if (!existsSync(target) || !statSync(target).isFile()) throw new CliError(`${target} is not a file`)
+    zip = readFileSync(target)
+    name = await zipMicroserviceName(target)
+  } else name = target
+  const headers = { Authorization: `Bearer ${token}` }
+  for (const [k, node] of nodes.entries()) {
+    try {
+      const r = await fetch(
+        command === 'upload' ? `${node}/deploy` : `${node}/microservices/${encodeURIComponent(name)}/rollback`,
+        {
+          method: 'POST',
+          headers:
+            zip === null
+              ? headers
+              : { ...headers, 'X-Package-Name': basename(target), 'Content-Type': 'application/zip' },
+          body: zip === null ? null : new Uint8Array(zip),
+          signal: AbortSignal.timeout(timeoutMs)
+        }
+      )
+      const verdict = (await r.json()) as { ok?: boolean; message?: string; error?: string; version?: string }
+      if (!r.ok || verdict.ok !== true) throw new Error(verdict.message ?? verdict.error ?? `HTTP ${r.status}`)
+      const version = verdict.version!
+      // The gate: this node serves the new version, and only it, before the next node is touched.
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const v = await nodeView(node, name)
+        if (v.unavailable === null && v.versions.length === 1 && v.versions[0] === version) break
+        if (Date.now() > deadline)
+          throw new Error(
+            `deployed, but not serving ${version} alone within ${timeoutMs / 1000} s (${JSON.stringify(v)})`
+          )
+        await new Promise((r2) => setTimeout(r2, 200))
+      }
+      console.log(`${node}: ${verdict.message}; serving ${name} ${version}`)
+    } catch (err) {
+      console.error(`microservice: ${node}: ${(err as Error).message}`)
+      console.error(`stopped after ${k} of ${nodes.length} node(s); where ${name} stands now:`)
+      for (const n of nodes) {
+        const v = await nodeView(n, name).catch((e: unknown) => ({ version: `unknown (${(e as Error).message})` }))
+        console.error(`  ${n}: ${v.version ?? 'not deployed'}`)
+      }
+      return 1
+    }
+  }
+  return 0
+}
+
+/** The microservice a package holds: its top-level directory. */
+async function zipMicroserviceName(file: string): Promise<string> {
+  const names = await zipEntryNames(file)
+  const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))
+  if (top.size !== 1) throw new CliError(`${file} is not a microservice package: one top-level directory expected`)
+  return [...top][0]!
+}
+
+/**
+ * `microservice host DIR --listen tcp:HOST:PORT --secret-env NAME`: a microservice host on its own
+ * (the process a platform starts for each instance), for a platform elsewhere to reach over TCP. The
+ * shared secret is read from the environment variable NAME, never from the command line.
+ */
+async function hostCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { listen: { type: 'string', default: 'tcp:0.0.0.0:7000' }, 'secret-env': { type: 'string' } }
+  })
+  const dir = positionals[0]
+  if (dir === undefined || positionals.length > 1)
+    throw new CliError('usage: microservice host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME]')
+  const secretEnv = values['secret-env']
+  const secret = secretEnv === undefined ? '' : (process.env[secretEnv] ?? '')
+  if (secretEnv !== undefined && secret === '')
+    throw new CliError(`--secret-env ${secretEnv}: the environment variable ${secretEnv} holds no secret`)
+  if (secretEnv === undefined && !/^tcp:(127\.|localhost:|\[::1\])/.test(values.listen))
+    console.error(
+      `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
+    )
+  const child = spawn(process.execPath, [HOST_FILE, resolve(dir)], {
+    stdio: 'inherit',
+    env: { ...hostEnv(), MICROSERVICE_LISTEN: values.listen, MICROSERVICE_SECRET: secret }
+  })
+  // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+  return await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
+}
+
 export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json')
   const argv = args.filter((x) => x !== '--json')
@@ -177,15 +324,27 @@ export async function main(args: string[]): Promise<number> {
       console.log(await pack(a, b))
       return 0
     }
+    if (command === 'host') return await hostCommand(argv.slice(1))
     const config = loadConfig()
     if (command === 'edge') return edgeCommand(config, argv.slice(1))
     const need = (what: string): string => {
       if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`)
       return a
     }
+    if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
+      return await acrossNodes(command, argv.slice(1))
     switch (command) {
       case 'upload':
         console.log(await upload(config, need('zip_file')))
+        return 0
+      case 'rollback':
+        console.log(
+          (
+            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/rollback`)) as {
+              message: string
+            }
+          ).message
+        )
         return 0
       case 'list': {
         const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]

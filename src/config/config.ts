@@ -39,6 +39,11 @@ export interface DispatchOptions {
   reconnectMinMs: number
   reconnectMaxMs: number
   maxFrameBytes: number
+  /**
+   * Which connected instances of a microservice take calls when they run different versions (a
+   * rollout, or remote instances left behind): all of them, or only those of the newest version.
+   */
+  servingVersions: 'all' | 'newest'
 }
 
 /** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
@@ -135,6 +140,11 @@ export interface AdminSection {
   metrics: boolean
   /** Microservices without which the platform is not ready: /readyz is 503 while one is unavailable. */
   readyRequires: string[]
+  /**
+   * The environment variable holding the bearer token that allows POST /deploy and
+   * POST /microservices/{name}/rollback on this listener (`microservice upload --node`); null: none.
+   */
+  deployTokenEnv: string | null
 }
 
 /** LOGGING: JSON lines (pino) on stdout; the access log is one line per request. */
@@ -459,7 +469,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       ejectAfterMs: int(dispatch, 'ejectAfterMs', 'DISPATCH', 20),
       reconnectMinMs: int(dispatch, 'reconnectMinMs', 'DISPATCH', 1),
       reconnectMaxMs: int(dispatch, 'reconnectMaxMs', 'DISPATCH', 1),
-      maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024)
+      maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024),
+      servingVersions: oneOf(dispatch, 'servingVersions', 'DISPATCH', ['all', 'newest'] as const)
     },
     platform: {
       uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory', 'PLATFORM')),
@@ -489,7 +500,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       host: str(admin, 'host', 'ADMIN'),
       port: int(admin, 'port', 'ADMIN', 0, 65535),
       metrics: bool(admin, 'metrics', 'ADMIN'),
-      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires', 'ADMIN')
+      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires', 'ADMIN'),
+      deployTokenEnv: optionalString(admin, 'deployTokenEnv', 'ADMIN')
     },
     logging: {
       level: oneOf(logging, 'level', 'LOGGING', LOG_LEVELS),

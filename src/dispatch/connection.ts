@@ -105,6 +105,7 @@ export class BackendConnection {
   }
 
   private refuse(why: string): void {
+    this.clientNonce = null // reported here, not again when the socket closes
     this.owner.onRefused(this, why)
     this.close(new Error(why))
   }
@@ -163,6 +164,9 @@ export class BackendConnection {
 
   private onClose(error: Error | null): void {
     if (this.state === 'closed') return
+    // The microservice closed the connection after our proof (it checks it and says nothing more).
+    if (this.state === 'handshaking' && this.clientNonce !== null)
+      this.owner.onRefused(this, 'it closed the connection after our Hello: it holds a different shared secret')
     this.state = 'closed'
     const calls = [...this.inflight.values()]
     this.inflight.clear()

@@ -16,6 +16,10 @@ export class MicroserviceDirectory {
     return this.groups.get(name)
   }
 
+  all(): IterableIterator<MicroserviceGroup> {
+    return this.groups.values()
+  }
+
   /**
    * Registers (or moves) one instance; the gateway connects and fetches its catalog. `secret`, for an
    * instance reached over TCP, is proved both ways by the handshake (src/protocol/handshake.ts).
@@ -29,7 +33,7 @@ export class MicroserviceDirectory {
   ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
-      group = new MicroserviceGroup(name, this.log)
+      group = new MicroserviceGroup(name, this.log, this.options.servingVersions)
       this.groups.set(name, group)
     }
     const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)

@@ -20,10 +20,13 @@ export class MicroserviceGroup {
   private reason: string | null
 
   private available = false
+  /** The versions of the connected instances, newest first (more than one during a rollout). */
+  versions: string[] = []
 
   constructor(
     readonly name: string,
-    private readonly log: EventLog | null = null
+    private readonly log: EventLog | null = null,
+    private readonly servingVersions: 'all' | 'newest' = 'all'
   ) {
     this.reason = `microservice '${name}' is not running`
   }
@@ -106,7 +109,25 @@ export class MicroserviceGroup {
       if (!draining) reason ??= c.reason
       fallback ??= c.catalog
     }
-    this.serving = serving
+    const versions = [...new Set(serving.map((c) => c.catalog!.version))].sort(compareVersions)
+    if (versions.join() !== this.versions.join()) {
+      this.versions = versions
+      if (versions.length > 1)
+        this.log?.(
+          `microservice ${this.name} is served by instances of ${versions.length} versions: ${versions.join(', ')}`,
+          {
+            event: 'versions',
+            microservice: this.name,
+            versions,
+            serving: this.servingVersions === 'newest' ? versions[0] : 'all'
+          }
+        )
+    }
+    if (this.servingVersions === 'newest' && versions.length > 1) {
+      const newest = versions[0]
+      this.serving = serving.filter((c) => c.catalog!.version === newest)
+      catalog = this.serving[0]!.catalog
+    } else this.serving = serving
     this.catalog = catalog ?? fallback
     if (this.instances.size === 0) this.reason = `microservice '${this.name}' is not running`
     else this.reason = reason ?? `microservice '${this.name}' is being replaced`
@@ -122,4 +143,25 @@ export class MicroserviceGroup {
       })
     }
   }
+}
+
+/**
+ * Orders versions newest first: dot-separated numbers compared as numbers (1.10.0 after 1.9.2), a
+ * pre-release (1.0.0-rc.1) before its release, anything else as text.
+ */
+export function compareVersions(a: string, b: string): number {
+  const [coreA = '', preA] = a.split('-', 2)
+  const [coreB = '', preB] = b.split('-', 2)
+  const pa = coreA.split('.')
+  const pb = coreB.split('.')
+  for (let k = 0; k < Math.max(pa.length, pb.length); k++) {
+    const x = pa[k] ?? '0'
+    const y = pb[k] ?? '0'
+    const nx = Number(x)
+    const ny = Number(y)
+    const d = Number.isInteger(nx) && Number.isInteger(ny) ? ny - nx : y.localeCompare(x)
+    if (d !== 0) return d
+  }
+  if (preA === undefined || preB === undefined) return preA === preB ? 0 : preA === undefined ? -1 : 1
+  return preB.localeCompare(preA)
 }

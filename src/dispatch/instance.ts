@@ -21,6 +21,10 @@ const LANE_PENALTY = 1e9
  */
 export class InstanceClient implements ConnectionOwner {
   catalog: CatalogIndex | null = null
+  /** An instance on another host (MICROSERVICES.remote), not a process of this platform. */
+  remote = false
+  /** Why the instance refused (or was refused at) the last handshake; null once one succeeds. */
+  refusal: string | null = null
   /** Why the instance cannot take a call now, or null when it can. */
   reason: string | null
   private endpoint: Endpoint | null = null
@@ -70,6 +74,11 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   /** Points the client at where the instance listens now (after a start or restart). */
+  /** Where it is reached (unix:/path or host:port), '' while it has no endpoint. */
+  get endpointText(): string {
+    return this.endpoint === null ? '' : endpointText(this.endpoint)
+  }
+
   setEndpoint(endpoint: Endpoint): void {
     if (this.endpoint !== null && sameEndpoint(this.endpoint, endpoint)) return
     this.endpoint = endpoint
@@ -162,10 +171,13 @@ export class InstanceClient implements ConnectionOwner {
     if (k >= 0) this.attempts[k] = 0
     this.catalog = new CatalogIndex(catalog)
     this.userAvailable = catalog.available
+    this.refusal = null
     this.refresh(true)
   }
 
   onRefused(conn: BackendConnection, why: string): void {
+    this.refusal = why
+    this.refresh()
     this.log(`dispatch: refused microservice '${this.name}' at ${endpointText(conn.endpoint)}: ${why}`, {
       event: 'refused',
       microservice: this.name,
@@ -219,7 +231,10 @@ export class InstanceClient implements ConnectionOwner {
 
   private computeReason(): string | null {
     if (this.endpoint === null) return `microservice '${this.name}' is not running`
-    if (this.pick() === null) return `microservice '${this.name}' is not connected`
+    if (this.pick() === null)
+      return this.refusal === null
+        ? `microservice '${this.name}' is not connected`
+        : `microservice '${this.name}' is not connected: the handshake was refused (${this.refusal})`
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
     if (this.slowCheck)
       return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`

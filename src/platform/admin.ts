@@ -1,7 +1,18 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
+import { timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import type { MicroserviceManager } from './manager'
+import type { Deployer, UploadResult } from './deployer'
+
+/** Deploys over the network: the deployer and the bearer token that allows them. */
+export interface AdminDeploys {
+  deployer: Deployer
+  token: string
+  /** The largest package accepted (PLATFORM.unpack.maxTotalBytes). */
+  maxBytes: number
+}
 
 export type Phase = 'starting' | 'ready' | 'draining'
 
@@ -22,24 +33,64 @@ export class AdminServer {
   constructor(
     private readonly manager: MicroserviceManager,
     private readonly metrics: Registry | null = null,
-    private readonly readyRequires: readonly string[] = []
+    private readonly readyRequires: readonly string[] = [],
+    private readonly deploys: AdminDeploys | null = null
   ) {}
 
   /** Why the platform is not ready, or null: starting, draining, or a required microservice unavailable. */
   notReady(): string | null {
     if (this.phase !== 'ready') return `the platform is ${this.phase}`
     for (const name of this.readyRequires) {
-      const ms = this.manager.get(name)
-      const why = ms === undefined ? 'not deployed' : ms.status().unavailable
+      const ms = this.manager.statusOf(name)
+      const why = ms === undefined ? 'not deployed' : ms.unavailable
       if (why !== null) return `required microservice ${name} is unavailable: ${why}`
     }
     return null
   }
 
+  /**
+   *   POST /deploy                           a package zip as the body (X-Package-Name: its file name)
+   *   POST /microservices/{name}/rollback    back to the version the current one replaced
+   * with Authorization: Bearer <ADMIN.deployTokenEnv's token>; each answers the verdict as JSON.
+   */
+  private write(req: IncomingMessage, res: ServerResponse, path: string, d: AdminDeploys): void {
+    if (!sameToken(req.headers.authorization ?? '', `Bearer ${d.token}`)) {
+      req.resume()
+      return json(res, 401, { error: 'a deploy needs Authorization: Bearer <the token in ADMIN.deployTokenEnv>' })
+    }
+    const verdict = (p: Promise<UploadResult>): void =>
+      void p.then(
+        (r) => json(res, r.ok ? 200 : 422, r),
+        (err: unknown) => json(res, 500, { ok: false, message: err instanceof Error ? err.message : String(err) })
+      )
+    const rollback = /^\/microservices\/([^/]+)\/rollback$/.exec(path)
+    if (rollback !== null) {
+      req.resume()
+      return verdict(d.deployer.rollback(decodeURIComponent(rollback[1]!)))
+    }
+    if (path !== '/deploy') {
+      req.resume()
+      return json(res, 404, { error: `no POST ${path}; try /deploy or /microservices/{name}/rollback` })
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size <= d.maxBytes) chunks.push(c)
+    })
+    req.on('end', () => {
+      if (size > d.maxBytes)
+        return json(res, 413, { ok: false, message: `the package is larger than ${d.maxBytes} bytes` })
+      const name = String(req.headers['x-package-name'] ?? 'package.zip')
+      verdict(d.deployer.upload(Buffer.concat(chunks), name))
+    })
+  }
+
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       const server = createServer((req, res) => {
-        const path = (req.url ?? '/').split('?')[0]
+        const path = (req.url ?? '/').split('?')[0] ?? '/'
+        if (req.method === 'POST' && this.deploys !== null) return this.write(req, res, path, this.deploys)
         if (req.method !== 'GET') return json(res, 405, { error: 'GET only' })
         if (path === '/healthz') return json(res, 200, { status: 'alive', phase: this.phase })
         if (path === '/readyz') {
@@ -53,7 +104,7 @@ export class AdminServer {
         if (path === '/status') {
           return json(res, 200, {
             phase: this.phase,
-            microservices: [...this.manager.microservices.values()].map((m) => m.status())
+            microservices: this.manager.statuses()
           })
         }
         const metrics = this.metrics
@@ -86,4 +137,10 @@ export class AdminServer {
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
   res.end(JSON.stringify(body))
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
 }

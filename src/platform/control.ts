@@ -52,17 +52,20 @@ export class ControlServer {
       .map(decodeURIComponent)
     if (parts[0] !== 'microservices') return reply(res, 404, { error: `unknown path ${url.pathname}` })
     if (parts.length === 1 && req.method === 'GET') {
-      return reply(
-        res,
-        200,
-        [...this.manager.microservices.values()].map((m) => m.status())
-      )
+      return reply(res, 200, this.manager.statuses())
     }
     const name = parts[1]!
-    const ms = this.manager.get(name)
-    if (ms === undefined) return reply(res, 404, { error: `no microservice named '${name}' is deployed` })
     const action = parts[2]
-    if (action === undefined && req.method === 'GET') return reply(res, 200, ms.status())
+    const ms = this.manager.get(name)
+    if (ms === undefined) {
+      // Served only by remote instances: status, but nothing to stop, start, remove or read logs of here.
+      const remote = this.manager.statusOf(name)
+      if (remote !== undefined && action === undefined && req.method === 'GET') return reply(res, 200, remote)
+      if (remote !== undefined)
+        return reply(res, 409, { error: `'${name}' runs only on remote instances; manage it on their hosts` })
+      return reply(res, 404, { error: `no microservice named '${name}' is deployed` })
+    }
+    if (action === undefined && req.method === 'GET') return reply(res, 200, this.manager.statusOf(name)!)
     if (action === undefined && req.method === 'DELETE') {
       await this.manager.remove(name)
       this.deployer.record(name, null, 'stopped')
@@ -72,6 +75,10 @@ export class ControlServer {
     if (action === 'logs' && req.method === 'GET') {
       const lines = Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
       return reply(res, 200, { lines: ms.tail(lines) })
+    }
+    if (action === 'rollback' && req.method === 'POST') {
+      const r = await this.deployer.rollback(name)
+      return reply(res, r.ok ? 200 : 409, r.ok ? { message: r.message } : { error: r.message })
     }
     if (action === 'stop' && req.method === 'POST') {
       if (ms.desired === 'stopped') return reply(res, 409, { error: `${name} is already stopped` })
@@ -87,7 +94,7 @@ export class ControlServer {
       return reply(res, 200, { message: `started ${name} ${ms.config.version}` })
     }
     return reply(res, 405, {
-      error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, logs, or DELETE)`
+      error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, rollback, logs, or DELETE)`
     })
   }
 }

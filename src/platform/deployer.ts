@@ -86,11 +86,29 @@ export class Deployer {
     for (const name of readdirSync(this.options.uploadDirectory)) {
       if (!name.endsWith('.zip') || name.startsWith('.') || this.seen.has(name)) continue
       this.seen.add(name)
-      this.busy = this.busy.then(() => this.handle(name))
+      this.busy = this.busy.then(() => this.handle(name)).then(() => undefined)
     }
   }
 
-  private async handle(name: string): Promise<void> {
+  /**
+   * A package sent over the network (the admin listener's POST /deploy): written into the upload
+   * directory as any upload is, handled in turn with the others; resolves with the verdict.
+   */
+  upload(zip: Buffer, zipName: string): Promise<UploadResult> {
+    const name = basename(zipName)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '')
+    const file = join(this.options.uploadDirectory, name.endsWith('.zip') ? name : `${name}.zip`)
+    const part = join(this.options.uploadDirectory, `.${basename(file)}.part`)
+    writeFileSync(part, zip)
+    this.seen.add(basename(file))
+    renameSync(part, file)
+    const result = this.busy.then(() => this.handle(basename(file)))
+    this.busy = result.then(() => undefined)
+    return result
+  }
+
+  private async handle(name: string): Promise<UploadResult> {
     const file = join(this.options.uploadDirectory, name)
     const result = await this.deployZip(file)
     writeFileSync(join(this.results, `${name}.json`), JSON.stringify(result, null, 2))
@@ -99,6 +117,7 @@ export class Deployer {
     if (result.ok) this.deployed++
     else this.refused++
     this.log(`upload ${name}: ${result.message}`, { event: result.ok ? 'deploy' : 'deploy-refused', file: name })
+    return result
   }
 
   /** Unpacks, validates and deploys one package zip; never throws. */
@@ -130,8 +149,10 @@ export class Deployer {
         rmSync(target, { recursive: true, force: true })
         throw new PackageError(`${config.name} ${config.version} did not start: ${(err as Error).message}`)
       }
-      this.record(config.name, target, 'running')
-      this.prune(config.name, target)
+      const replaced = this.state.read().microservices[config.name]?.dir
+      const previous = replaced !== undefined && existsSync(replaced) ? replaced : null
+      this.record(config.name, target, 'running', previous)
+      this.prune(config.name, [target, previous])
       return {
         file: zipName,
         ok: true,
@@ -146,20 +167,49 @@ export class Deployer {
     }
   }
 
-  record(name: string, dir: string | null, desired: 'running' | 'stopped'): void {
+  /** Records what runs; `previous` (null: none) stays as it was when not given (a stop or a start). */
+  record(name: string, dir: string | null, desired: 'running' | 'stopped', previous?: string | null): void {
     const state = this.state.read()
     if (dir === null) delete state.microservices[name]
-    else state.microservices[name] = { dir, desired }
+    else {
+      const kept = previous === undefined ? state.microservices[name]?.previous : previous
+      state.microservices[name] = kept == null ? { dir, desired } : { dir, desired, previous: kept }
+    }
     this.state.write(state)
   }
 
-  /** Deletes the unpacked versions of a microservice other than `keep`. */
-  prune(name: string, keep: string): void {
+  /**
+   * Brings back the version the current one replaced (its instances start, the current ones drain,
+   * as in any deploy); the current one becomes the previous, so a second rollback rolls forward.
+   */
+  async rollback(name: string): Promise<UploadResult> {
+    const entry = this.state.read().microservices[name]
+    if (entry === undefined) return { file: '', ok: false, message: `no microservice named '${name}' is deployed` }
+    const previous = entry.previous
+    if (previous === undefined || !existsSync(previous))
+      return { file: '', ok: false, message: `${name} has no previous version to roll back to` }
+    const config = readMicroserviceConfig(previous)
+    try {
+      await this.manager.deploy(previous, config)
+    } catch (err) {
+      return { file: '', ok: false, message: `${name} ${config.version} did not start: ${(err as Error).message}` }
+    }
+    this.record(name, previous, 'running', entry.dir)
+    this.log(`rolled ${name} back to ${config.version}`, {
+      event: 'rollback',
+      microservice: name,
+      version: config.version
+    })
+    return { file: '', ok: true, message: `rolled ${name} back to ${config.version}`, name, version: config.version }
+  }
+
+  /** Deletes the unpacked versions of a microservice other than those in `keep`. */
+  prune(name: string, keep: ReadonlyArray<string | null>): void {
     const dir = join(this.options.deploymentDirectory, name)
     if (!existsSync(dir)) return
     for (const v of readdirSync(dir)) {
       const p = join(dir, v)
-      if (p !== keep && v !== 'snapshots') rmSync(p, { recursive: true, force: true })
+      if (!keep.includes(p) && v !== 'snapshots') rmSync(p, { recursive: true, force: true })
     }
   }
 }

@@ -19,6 +19,7 @@ import type { HostMessage, PlatformMessage } from '../runtime/host'
 import { hostEnv, HOST_FILE } from '../runtime/host-env'
 import { ensureDescription } from './describe'
 import type { MicroserviceDirectory } from '../dispatch/directory'
+import type { InstanceClient } from '../dispatch/instance'
 import { gcFlags } from '../core/gc-threads'
 
 export { HOST_FILE }
@@ -63,7 +64,8 @@ export class LogRing {
   }
 }
 
-export type InstanceState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'
+/** A local instance's process state; a remote instance (MICROSERVICES.remote) is connected or not. */
+export type InstanceState = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed' | 'connected' | 'disconnected'
 
 export interface InstanceStatus {
   id: string
@@ -76,6 +78,10 @@ export interface InstanceStatus {
   memoryRestarts: number
   heapMb: number
   message: string
+  /** The version its handshake announced (null before one). */
+  version: string | null
+  /** On another host (MICROSERVICES.remote), not a process of this platform. */
+  remote: boolean
 }
 
 const OOM = /heap out of memory|Reached heap limit/
@@ -269,7 +275,9 @@ export class Instance {
       restarts: this.restarts,
       memoryRestarts: this.memoryRestarts,
       heapMb: this.heapMb,
-      message: this.message
+      message: this.message,
+      version: this.manager.directory.get(this.config.name)?.instances.get(this.id)?.catalog?.version ?? null,
+      remote: false
     }
   }
 }
@@ -283,6 +291,8 @@ export interface MicroserviceStatus {
   unavailable: string | null
   inflight: number
   instances: InstanceStatus[]
+  /** The versions its connected instances run, newest first: more than one during a rollout. */
+  versions: string[]
 }
 
 /** A deployed microservice: its package and the instances running it. */
@@ -380,8 +390,27 @@ export class ManagedMicroservice {
       unavailable:
         this.desired === 'stopped' ? 'stopped' : group === undefined ? 'not running' : group.unavailableReason(),
       inflight: group?.inflight ?? 0,
-      instances: this.instances.map((i) => i.status())
+      instances: this.instances.map((i) => i.status()),
+      versions: group?.versions ?? []
     }
+  }
+}
+
+/** A remote instance as status shows it: what the gateway's connection to it knows. */
+function remoteInstanceStatus(id: string, c: InstanceClient): InstanceStatus {
+  const endpoint = c.endpointText
+  return {
+    id,
+    pid: null,
+    port: Number(/:(\d+)$/.exec(endpoint)?.[1] ?? 0),
+    endpoint,
+    state: c.reason === null ? 'connected' : 'disconnected',
+    restarts: 0,
+    memoryRestarts: 0,
+    heapMb: 0,
+    message: c.reason ?? '',
+    version: c.catalog?.version ?? null,
+    remote: true
   }
 }
 
@@ -474,6 +503,39 @@ export class MicroserviceManager {
 
   get(name: string): ManagedMicroservice | undefined {
     return this.microservices.get(name)
+  }
+
+  /**
+   * Every microservice the gateway can call: the deployed ones and those served only by remote
+   * instances (MICROSERVICES.remote), each with its remote instances listed beside its own.
+   */
+  statuses(): MicroserviceStatus[] {
+    const out = new Map<string, MicroserviceStatus>()
+    for (const ms of this.microservices.values()) out.set(ms.name, ms.status())
+    for (const group of this.directory.all()) {
+      const remote = [...group.instances].filter(([, c]) => c.remote)
+      if (remote.length === 0) continue
+      let st = out.get(group.name)
+      if (st === undefined) {
+        st = {
+          name: group.name,
+          version: group.versions[0] ?? group.catalog?.version ?? 'unknown',
+          dir: '',
+          desired: 'running',
+          unavailable: group.unavailableReason(),
+          inflight: group.inflight,
+          instances: [],
+          versions: group.versions
+        }
+        out.set(group.name, st)
+      }
+      for (const [id, c] of remote) st.instances.push(remoteInstanceStatus(id, c))
+    }
+    return [...out.values()]
+  }
+
+  statusOf(name: string): MicroserviceStatus | undefined {
+    return this.statuses().find((s) => s.name === name)
   }
 
   async remove(name: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type CallTelemetry, type RouteStats } from './telemetry'
 import type { InvokePool } from '../pool/pool'
-import type { InstanceStatus, MicroserviceManager } from './manager'
+import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './deployer'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
@@ -112,7 +112,7 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     s.ready() ? 1 : 0
   )
 
-  const statuses = () => [...s.manager.microservices.values()].map((m) => m.status())
+  const statuses = (): MicroserviceStatus[] => s.manager.statuses()
   const instances = (): Array<{ labels: { microservice: string; instance: string }; st: InstanceStatus }> =>
     statuses().flatMap((m) => m.instances.map((st) => ({ labels: { microservice: m.name, instance: st.id }, st })))
   scraped(
@@ -121,8 +121,21 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     'gauge',
     () => statuses().map((m) => ({ labels: { microservice: m.name }, value: m.unavailable === null ? 1 : 0 }))
   )
-  scraped('igw_instance_up', 'Whether the instance process is running (1) or not (0).', 'gauge', () =>
-    instances().map((i) => ({ labels: { ...i.labels, state: i.st.state }, value: i.st.state === 'running' ? 1 : 0 }))
+  scraped(
+    'igw_microservice_versions',
+    'How many versions the connected instances of the microservice run (more than 1 during a rollout).',
+    'gauge',
+    () => statuses().map((m) => ({ labels: { microservice: m.name }, value: m.versions.length }))
+  )
+  scraped(
+    'igw_instance_up',
+    'Whether the instance is up (1): its process running, or a remote instance connected.',
+    'gauge',
+    () =>
+      instances().map((i) => ({
+        labels: { ...i.labels, state: i.st.state, remote: String(i.st.remote), version: i.st.version ?? '' },
+        value: i.st.state === 'running' || i.st.state === 'connected' ? 1 : 0
+      }))
   )
   scraped('igw_instance_restarts_total', 'Restarts of the instance after it stopped.', 'counter', () =>
     instances().map((i) => ({ labels: i.labels, value: i.st.restarts }))

@@ -3,7 +3,7 @@ import { renameSync } from 'node:fs'
 import { Gateway } from '../http/server'
 import { Edge, type Descriptions } from '../http/edge'
 import { DescriptionFiles } from './describe'
-import { AdminServer } from './admin'
+import { AdminServer, type AdminDeploys } from './admin'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/directory'
 import { MicroserviceManager, type ManagerOptions } from './manager'
@@ -112,7 +112,12 @@ export class Platform {
           ready: () => this.admin.notReady() === null
         })
       : null
-    this.admin = new AdminServer(this.manager, this.metrics, config.admin.readyRequires)
+    this.admin = new AdminServer(
+      this.manager,
+      this.metrics,
+      config.admin.readyRequires,
+      adminDeploys(config, this.deployer)
+    )
     this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
 
@@ -153,7 +158,7 @@ export class Platform {
         `${r.name}@${r.host}:${r.port}`,
         {},
         remoteSecret(r)
-      )
+      ).remote = true
     this.port = await this.gateway.listen(
       this.options.host ?? this.config.gateway.host,
       this.options.port ?? this.config.gateway.port
@@ -217,6 +222,14 @@ export class Platform {
 /** Instance output on the platform's stdout as log records: stderr lines at warn, the rest at info. */
 function echoInstance(log: Logger): (instance: string, line: string, stderr: boolean) => void {
   return (instance, line, stderr) => (stderr ? log.warn({ instance }, line) : log.info({ instance }, line))
+}
+
+function adminDeploys(config: PlatformConfig, deployer: Deployer): AdminDeploys | null {
+  const env = config.admin.deployTokenEnv
+  if (env === null) return null
+  const token = process.env[env] ?? ''
+  if (token === '') throw new Error(`ADMIN.deployTokenEnv: the environment variable ${env} holds no token`)
+  return { deployer, token, maxBytes: config.platform.unpack.maxTotalBytes }
 }
 
 function remoteSecret(r: RemoteInstance): string | null {

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 
 /** What is deployed, kept in the deployment directory so it survives a restart of the platform. */
 export interface DeploymentState {
-  microservices: Record<string, { dir: string; desired: 'running' | 'stopped' }>
+  /** `previous`: the version it replaced, kept for `microservice rollback`. */
+  microservices: Record<string, { dir: string; desired: 'running' | 'stopped'; previous?: string }>
 }
 
 export class StateFile {

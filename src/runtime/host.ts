@@ -71,7 +71,10 @@ async function main(): Promise<void> {
   )
   if (process.send !== undefined) process.send(msg)
 
+  let stopping = false
   const stop = (): void => {
+    if (stopping) return
+    stopping = true
     server.close().then(
       () => process.exit(0),
       () => process.exit(1)

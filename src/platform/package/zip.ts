@@ -201,3 +201,23 @@ export async function unpackZip(
   if (top === null) throw new PackageError('the archive is empty')
   return top
 }
+
+/** The entry names of a zip, each checked as unpackZip checks it; nothing is unpacked. */
+export async function zipEntryNames(file: string): Promise<string[]> {
+  const zip = await open(file)
+  return await new Promise<string[]>((resolvePromise, reject) => {
+    const names: string[] = []
+    zip.on('error', (err: unknown) => reject(err instanceof PackageError ? err : new PackageError(String(err))))
+    zip.on('end', () => resolvePromise(names))
+    zip.on('entry', (entry: yauzl.Entry) => {
+      try {
+        names.push(entryName(entry))
+        zip.readEntry()
+      } catch (err) {
+        zip.close()
+        reject(err)
+      }
+    })
+    zip.readEntry()
+  })
+}

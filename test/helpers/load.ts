@@ -1,0 +1,77 @@
+// Steady load through an edge: keep-alive clients calling example/calculator/multiply in a loop, every
+// answer checked, failures counted by status and problem code, while something happens to the nodes.
+import { Agent, request } from 'node:http'
+
+export const CLIENTS = 16
+const PATH = '/_eapi/ELASTIC_HTTP/example/calculator/multiply'
+
+export interface Tally {
+  ok: number
+  /** Failures by status and problem code ('ERR' for a client-side error such as a reset). */
+  failed: Map<string, number>
+  wrong: number
+}
+
+function call(url: URL, agent: Agent, k: number): Promise<{ status: number; text: string; type: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: PATH,
+        method: 'POST',
+        agent,
+        timeout: 15000,
+        headers: { 'Content-Type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: String(res.headers['content-type']) }))
+      }
+    )
+    req.on('timeout', () => req.destroy(new Error('no answer within 15 s')))
+    req.on('error', reject)
+    req.end(`{"a":${k},"b":3}`)
+  })
+}
+
+/** Runs the clients until `during` has finished and `tailMs` more have passed. */
+export async function underLoad(nginxUrl: string, during: () => Promise<void>, tailMs = 500): Promise<Tally> {
+  const url = new URL(nginxUrl)
+  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
+  const tally: Tally = { ok: 0, failed: new Map(), wrong: 0 }
+  let running = true
+  const client = async (c: number): Promise<void> => {
+    for (let k = c; running; k += CLIENTS) {
+      try {
+        const r = await call(url, agent, k)
+        if (r.status === 200) {
+          if (r.text === `{"result":${k * 3}}`) tally.ok++
+          else tally.wrong++
+        } else {
+          const code = r.type.startsWith('application/problem+json')
+            ? (JSON.parse(r.text) as { code: string }).code
+            : r.text.slice(0, 40)
+          const key = `${r.status} ${code}`
+          tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1)
+        }
+      } catch (err) {
+        const key = `ERR ${(err as Error).message}`
+        tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1)
+      }
+    }
+  }
+  const clients = Array.from({ length: CLIENTS }, (_, c) => client(c))
+  await new Promise((r) => setTimeout(r, 300))
+  await during()
+  await new Promise((r) => setTimeout(r, tailMs))
+  running = false
+  await Promise.all(clients)
+  agent.destroy()
+  return tally
+}
+
+export function failures(t: Tally): Record<string, number> {
+  return Object.fromEntries(t.failed)
+}
