@@ -169,6 +169,20 @@ export interface RemoteInstance {
   secretEnv: string | null
 }
 
+/**
+ * A microservice whose instances are found in DNS (a Kubernetes headless Service): the A/AAAA records
+ * of `dns` at `port`, or, with `srv`, the SRV records of `dns` (each target's addresses at its port).
+ */
+export interface DiscoveredMicroservice {
+  name: string
+  dns: string
+  port: number | null
+  srv: boolean
+  secretEnv: string | null
+  /** How often the name is resolved again (faster while an instance is disconnected). */
+  intervalMs: number
+}
+
 export interface PlatformConfig {
   gateway: GatewayConfig
   pool: PoolOptions
@@ -178,7 +192,15 @@ export interface PlatformConfig {
   admin: AdminSection
   logging: LoggingSection
   /** directories: started as they are (development); remote: instances on other hosts. */
-  microservices: { directories: string[]; remote: RemoteInstance[]; restartMinMs: number; restartMaxMs: number }
+  microservices: {
+    directories: string[]
+    remote: RemoteInstance[]
+    discovery: DiscoveredMicroservice[]
+    /** DNS servers for discovery (`host[:port]`); empty: the system's resolver. */
+    dnsServers: string[]
+    restartMinMs: number
+    restartMaxMs: number
+  }
 }
 
 export const ROOT = resolve(__dirname, '..', '..', '..')
@@ -526,6 +548,22 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
           secretEnv: optionalString(o, 'secretEnv', `MICROSERVICES.remote[${k}]`)
         }
       }),
+      discovery: (Array.isArray(ms.discovery) ? ms.discovery : []).map((d, k) => {
+        const at = `MICROSERVICES.discovery[${k}]`
+        const o = section(d as Json, at)
+        const srv = o.srv === undefined ? false : bool(o, 'srv', at)
+        const port = o.port === undefined || o.port === null ? null : int(o, 'port', at, 1, 65535)
+        if (!srv && port === null) throw new ConfigError(`${at}: a port is needed unless srv is true`)
+        return {
+          name: str(o, 'name', at),
+          dns: str(o, 'dns', at),
+          port,
+          srv,
+          secretEnv: optionalString(o, 'secretEnv', at),
+          intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs', at, 100)
+        }
+      }),
+      dnsServers: ms.dnsServers === undefined ? [] : strings(ms, 'dnsServers', 'MICROSERVICES'),
       directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),
       restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
       restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)

@@ -76,6 +76,11 @@ export class MicroserviceGroup {
     this.recompute()
   }
 
+  /** An instance that was draining takes calls again (it came back before it was removed). */
+  resume(instance: string): void {
+    if (this.draining.delete(instance)) this.recompute()
+  }
+
   isServing(instance: string): boolean {
     const c = this.instances.get(instance)
     return c !== undefined && this.serving.includes(c)

@@ -4,6 +4,7 @@ import { Gateway } from '../http/server'
 import { Edge, type Descriptions } from '../http/edge'
 import { DescriptionFiles } from './describe'
 import { AdminServer, type AdminDeploys } from './admin'
+import { DnsDiscovery } from '../dispatch/discovery'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/directory'
 import { MicroserviceManager, type ManagerOptions } from './manager'
@@ -48,6 +49,8 @@ export class Platform {
   /** The edge on :8000, when EDGE.enabled. */
   readonly edge: Edge | null
   readonly admin: AdminServer
+  /** Instances found in DNS (MICROSERVICES.discovery). */
+  readonly discovery: DnsDiscovery
   adminPort = 0
   port = 0
   edgePort = 0
@@ -102,6 +105,15 @@ export class Platform {
       events('deployer', 'info')
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
+    this.discovery = new DnsDiscovery(
+      this.directory,
+      config.microservices.discovery.map((d) => ({
+        ...d,
+        secret: remoteSecret({ name: d.name, secretEnv: d.secretEnv })
+      })),
+      config.microservices.dnsServers,
+      events('discovery', 'info')
+    )
     this.metrics = metricsOn
       ? createMetricsRegistry({
           telemetry: this.telemetry,
@@ -159,6 +171,7 @@ export class Platform {
         {},
         remoteSecret(r)
       ).remote = true
+    await this.discovery.start()
     this.port = await this.gateway.listen(
       this.options.host ?? this.config.gateway.host,
       this.options.port ?? this.config.gateway.port
@@ -212,6 +225,7 @@ export class Platform {
     this.edge?.close()
     await this.control.close()
     await this.manager.stopAll()
+    this.discovery.close()
     this.directory.close()
     await this.pool.close()
     await this.admin.close()
@@ -232,7 +246,7 @@ function adminDeploys(config: PlatformConfig, deployer: Deployer): AdminDeploys 
   return { deployer, token, maxBytes: config.platform.unpack.maxTotalBytes }
 }
 
-function remoteSecret(r: RemoteInstance): string | null {
+function remoteSecret(r: Pick<RemoteInstance, 'name' | 'secretEnv'>): string | null {
   if (r.secretEnv === null) return null
   const secret = process.env[r.secretEnv] ?? ''
   if (secret === '')
