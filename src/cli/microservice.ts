@@ -12,9 +12,10 @@ import { generateDescription, DESCRIPTION_FILE } from '../platform/describe'
 import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
 import { nginxEdgeConfig, parseNode } from '../platform/nginx'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../platform/kubernetes'
 import { parseArgs } from 'node:util'
 import { productVersion } from '../core/version'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>
 
@@ -37,6 +38,8 @@ const USAGE = `usage: microservice <command>
                          (MICROSERVICES.remote there names this host, port and secret)
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
+  kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...
+                         Kubernetes manifests (kustomize) of the gateway and one Deployment per microservice
 
   --json                 list, status and logs print JSON (what the control socket answers)
   -h, --help             this text
@@ -273,6 +276,47 @@ async function zipMicroserviceName(file: string): Promise<string> {
   return [...top][0]!
 }
 
+/** `microservice kube manifests`: writes (or prints) the kustomize files of the platform. */
+function kubeCommand(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      namespace: { type: 'string', default: DEFAULT_KUBE_OPTIONS.namespace },
+      image: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image },
+      microservice: { type: 'string', multiple: true }
+    }
+  })
+  if (positionals[0] !== 'manifests' || positionals.length > 1)
+    throw new CliError(
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...'
+    )
+  const microservices =
+    values.microservice === undefined
+      ? DEFAULT_KUBE_OPTIONS.microservices.map((m) => ({ ...m, image: values.image }))
+      : values.microservice.map((spec) => {
+          const m = /^([A-Za-z0-9._-]+)=([^\s]+):(\/[^\s:]+)$/.exec(spec)
+          if (m === null)
+            throw new CliError(`--microservice ${spec}: expected NAME=IMAGE:DIR (DIR: the package inside the image)`)
+          return { name: m[1]!, image: m[2]!, dir: m[3]!, replicas: 2 }
+        })
+  const files = kubernetesManifests({
+    ...DEFAULT_KUBE_OPTIONS,
+    namespace: values.namespace,
+    image: values.image,
+    microservices
+  })
+  if (values.out === undefined) {
+    for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)
+    return 0
+  }
+  mkdirSync(values.out, { recursive: true })
+  for (const [name, text] of files) writeFileSync(join(values.out, name), text)
+  console.log(`wrote ${files.size} files to ${values.out}; apply with kubectl apply -k ${values.out}`)
+  return 0
+}
+
 /**
  * `microservice host DIR --listen tcp:HOST:PORT --secret-env NAME`: a microservice host on its own
  * (the process a platform starts for each instance), for a platform elsewhere to reach over TCP. The
@@ -325,6 +369,7 @@ export async function main(args: string[]): Promise<number> {
       return 0
     }
     if (command === 'host') return await hostCommand(argv.slice(1))
+    if (command === 'kube') return kubeCommand(argv.slice(1))
     const config = loadConfig()
     if (command === 'edge') return edgeCommand(config, argv.slice(1))
     const need = (what: string): string => {

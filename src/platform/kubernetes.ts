@@ -1,0 +1,232 @@
+import { stringify } from 'yaml'
+
+/** A microservice as its own Deployment: the image that holds it and where its package is inside. */
+export interface KubeMicroservice {
+  name: string
+  image: string
+  /** The microservice directory inside the image. */
+  dir: string
+  replicas: number
+}
+
+export interface KubeOptions {
+  namespace: string
+  /** The platform's image (npm run image, pushed to the operator's registry). */
+  image: string
+  gatewayReplicas: number
+  microservices: readonly KubeMicroservice[]
+  /** The port microservice pods listen on for the internal protocol. */
+  microservicePort: number
+  /** The Secret holding the internal protocol's shared secret (key `secret`), created by the operator. */
+  secretName: string
+  /** PLATFORM.drainGraceMs + drainTimeoutMs of the gateway, in seconds; the pod's grace period exceeds it. */
+  drainSeconds: number
+}
+
+export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
+  namespace: 'invocation-gateway',
+  image: 'localhost/invocation-gateway:latest',
+  gatewayReplicas: 2,
+  microservices: [
+    { name: 'example', image: 'localhost/invocation-gateway:latest', dir: '/app/dist/examples/example', replicas: 2 }
+  ],
+  microservicePort: 7000,
+  secretName: 'invocation-gateway-internal',
+  drainSeconds: 35
+})
+
+type Manifest = Record<string, unknown>
+
+const NON_ROOT = {
+  runAsNonRoot: true,
+  runAsUser: 1000,
+  runAsGroup: 1000,
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  capabilities: { drop: ['ALL'] }
+}
+
+/**
+ * The Kubernetes manifests of the platform, as kustomize files by name (`microservice kube
+ * manifests`): the gateway and edge as a Deployment with probes on the admin port, a Service, an
+ * Ingress and a PodDisruptionBudget; per microservice a Deployment running `microservice host` and a
+ * headless Service whose DNS name the gateway resolves (MICROSERVICES.discovery). The shared secret
+ * is a Secret the operator creates; nothing secret is written here.
+ */
+export function kubernetesManifests(o: KubeOptions): Map<string, string> {
+  const labels = (component: string): Record<string, string> => ({
+    'app.kubernetes.io/name': 'invocation-gateway',
+    'app.kubernetes.io/component': component
+  })
+  const secretEnv = { name: 'MICROSERVICE_SECRET', valueFrom: { secretKeyRef: { name: o.secretName, key: 'secret' } } }
+  const discovery = o.microservices.map((m) => ({
+    name: m.name,
+    dns: `${m.name}-instances.${o.namespace}.svc.cluster.local`,
+    port: o.microservicePort,
+    secretEnv: 'MICROSERVICE_SECRET'
+  }))
+  const tmp = { name: 'tmp', emptyDir: {} }
+  const gateway: Manifest[] = [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'gateway', labels: labels('gateway') },
+      spec: {
+        replicas: o.gatewayReplicas,
+        selector: { matchLabels: labels('gateway') },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+        template: {
+          metadata: { labels: labels('gateway') },
+          spec: {
+            // Longer than the drain: the grace while endpoints update, then the calls in flight.
+            terminationGracePeriodSeconds: o.drainSeconds + 10,
+            securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+            containers: [
+              {
+                name: 'gateway',
+                image: o.image,
+                ports: [
+                  { name: 'http', containerPort: 8082 },
+                  { name: 'edge', containerPort: 8000 },
+                  { name: 'admin', containerPort: 9090 }
+                ],
+                env: [
+                  secretEnv,
+                  { name: 'PLATFORM__PLATFORM__bootstrap', value: '[]' },
+                  { name: 'PLATFORM__MICROSERVICES__discovery', value: JSON.stringify(discovery) },
+                  { name: 'PLATFORM__LOGGING__accessLog', value: 'true' }
+                ],
+                readinessProbe: { httpGet: { path: '/readyz', port: 'admin' }, periodSeconds: 2, failureThreshold: 1 },
+                livenessProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 10, failureThreshold: 3 },
+                startupProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 1, failureThreshold: 60 },
+                resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+                securityContext: NON_ROOT,
+                volumeMounts: [
+                  { name: 'data', mountPath: '/var/lib/invocation-gateway' },
+                  { name: 'tmp', mountPath: '/tmp' }
+                ]
+              }
+            ],
+            volumes: [{ name: 'data', emptyDir: {} }, tmp]
+          }
+        }
+      }
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'gateway', labels: labels('gateway') },
+      spec: {
+        selector: labels('gateway'),
+        ports: [
+          { name: 'http', port: 8082, targetPort: 'http' },
+          { name: 'edge', port: 8000, targetPort: 'edge' }
+        ]
+      }
+    },
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'gateway', labels: labels('gateway') },
+      spec: { minAvailable: 1, selector: { matchLabels: labels('gateway') } }
+    },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'gateway', labels: labels('gateway') },
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                {
+                  path: '/_swagger',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'gateway', port: { name: 'edge' } } }
+                },
+                {
+                  path: '/_eapi',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'gateway', port: { name: 'edge' } } }
+                },
+                { path: '/', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'http' } } } }
+              ]
+            }
+          }
+        ]
+      }
+    }
+  ]
+  const files = new Map<string, string>()
+  files.set('gateway.yaml', yamlDocs(gateway))
+  for (const m of o.microservices) {
+    const l = { ...labels('microservice'), 'invocation-gateway/microservice': m.name }
+    files.set(
+      `microservice-${m.name}.yaml`,
+      yamlDocs([
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: `${m.name}`, labels: l },
+          spec: {
+            replicas: m.replicas,
+            selector: { matchLabels: l },
+            strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+            template: {
+              metadata: { labels: l },
+              spec: {
+                terminationGracePeriodSeconds: 40,
+                securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+                containers: [
+                  {
+                    name: 'microservice',
+                    image: m.image,
+                    command: ['node', '/app/bin/microservice', 'host', m.dir],
+                    args: ['--listen', `tcp:0.0.0.0:${o.microservicePort}`, '--secret-env', 'MICROSERVICE_SECRET'],
+                    ports: [{ name: 'internal', containerPort: o.microservicePort }],
+                    env: [secretEnv],
+                    readinessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 2 },
+                    livenessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 10, failureThreshold: 3 },
+                    // The pod leaves DNS first; the gateways move its calls to a listed pod (make
+                    // before break) before the host stops.
+                    lifecycle: { preStop: { exec: { command: ['sleep', '15'] } } },
+                    resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+                    securityContext: NON_ROOT,
+                    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }]
+                  }
+                ],
+                volumes: [tmp]
+              }
+            }
+          }
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: `${m.name}-instances`, labels: l },
+          spec: {
+            clusterIP: 'None',
+            selector: l,
+            ports: [{ name: 'internal', port: o.microservicePort, targetPort: 'internal' }]
+          }
+        }
+      ])
+    )
+  }
+  files.set(
+    'kustomization.yaml',
+    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n` +
+      stringify({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        namespace: o.namespace,
+        resources: ['namespace.yaml', 'gateway.yaml', ...o.microservices.map((m) => `microservice-${m.name}.yaml`)]
+      })
+  )
+  files.set('namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
+  return files
+}
+
+function yamlDocs(docs: Manifest[]): string {
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n')
+}
