@@ -1,13 +1,14 @@
 // The control command: `microservice pack|upload|list|status|stop|start|remove|logs`.
 // It finds the platform through the same config file (PLATFORM_CONFIG, default config/platform.json).
 import { request } from 'node:http'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
 import { HOST_FILE, hostEnv } from '../runtime/host-env'
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../config/config'
 import { readMicroserviceConfig } from '../runtime/package-config'
-import { zipDirectory, zipEntryNames } from '../platform/package/zip'
+import { unpackZip, zipDirectory, zipEntryNames } from '../platform/package/zip'
 import { generateDescription, DESCRIPTION_FILE } from '../platform/describe'
 import type { UploadResult } from '../platform/deployer'
 import type { MicroserviceStatus } from '../platform/manager'
@@ -15,7 +16,7 @@ import { nginxEdgeConfig, parseNode } from '../platform/nginx'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../platform/kubernetes'
 import { parseArgs } from 'node:util'
 import { productVersion } from '../core/version'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>
 
@@ -38,6 +39,9 @@ const USAGE = `usage: microservice <command>
                          (MICROSERVICES.remote there names this host, port and secret)
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
+  image <zip_file> [--base IMAGE] [--tag NAME]
+                         an image of one package on top of the platform's (npm run image), for a
+                         microservice that runs as its own pod (podman; no Docker engine needed)
   kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...
                          Kubernetes manifests (kustomize) of the gateway and one Deployment per microservice
 
@@ -276,6 +280,48 @@ async function zipMicroserviceName(file: string): Promise<string> {
   return [...top][0]!
 }
 
+/**
+ * `microservice image ZIP`: the package, checked and unpacked as an upload is, copied into an image
+ * built on the platform's, whose entry point is `microservice host` for it (the Deployment's pods).
+ */
+async function imageCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { base: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image }, tag: { type: 'string' } }
+  })
+  const zip = positionals[0]
+  if (zip === undefined || positionals.length > 1)
+    throw new CliError('usage: microservice image <zip_file> [--base IMAGE] [--tag NAME]')
+  const context = mkdtempSync(join(tmpdir(), 'microservice-image-'))
+  try {
+    const top = await unpackZip(resolve(zip), join(context, 'package'))
+    const config = readMicroserviceConfig(join(context, 'package', top))
+    if (config.name !== top) throw new CliError(`the package's directory is '${top}' but microservice.json names '${config.name}'`)
+    const tag = values.tag ?? `localhost/${config.name}:${config.version}`
+    const dir = `/app/microservices/${config.name}`
+    writeFileSync(
+      join(context, 'Containerfile'),
+      [
+        `FROM ${values.base}`,
+        `COPY package/${config.name} ${dir}`,
+        `LABEL org.opencontainers.image.title="${config.name}" org.opencontainers.image.version="${config.version}" invocation-gateway.microservice="${config.name}"`,
+        'EXPOSE 7000',
+        `ENTRYPOINT ["node", "/app/bin/microservice", "host", "${dir}"]`,
+        'CMD ["--listen", "tcp:0.0.0.0:7000", "--secret-env", "MICROSERVICE_SECRET"]',
+        ''
+      ].join('\n')
+    )
+    const wrapper = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
+    const [bin, pre] = existsSync(wrapper) ? ['bash', [wrapper]] : ['podman', []]
+    execFileSync(bin, [...pre, 'build', '--network', 'host', '-t', tag, context], { stdio: ['ignore', 'inherit', 'inherit'] })
+    console.log(`built ${tag}: ${config.name} ${config.version} in ${dir} on ${values.base}`)
+    return 0
+  } finally {
+    rmSync(context, { recursive: true, force: true })
+  }
+}
+
 /** `microservice kube manifests`: writes (or prints) the kustomize files of the platform. */
 function kubeCommand(args: string[]): number {
   const { values, positionals } = parseArgs({
@@ -370,6 +416,7 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command === 'host') return await hostCommand(argv.slice(1))
     if (command === 'kube') return kubeCommand(argv.slice(1))
+    if (command === 'image') return await imageCommand(argv.slice(1))
     const config = loadConfig()
     if (command === 'edge') return edgeCommand(config, argv.slice(1))
     const need = (what: string): string => {

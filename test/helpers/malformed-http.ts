@@ -2,6 +2,8 @@
 // directly on the gateway (no nginx): `current` for the image's build (20.57, Node 24), `host` for
 // the lock file's build (20.30, Node 20); null means no answer (the connection is held or closed
 // without one). README "Known limits" has the same table.
+import { connect } from 'node:net'
+
 const P = '/example/calculator/multiply'
 const HEAD = `POST ${P} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n`
 const BODY = '{"a":2,"b":3}'
@@ -102,3 +104,52 @@ export const MALFORMED_KINDS: readonly MalformedKind[] = [
     host: null
   }
 ]
+
+/** What came back on a raw connection: the first answer's status, headers and body, and when. */
+export interface RawAnswer {
+  status: string
+  headers: Headers
+  body: string
+  ms: number
+}
+
+/** Sends raw bytes; resolves with the first answer, or null when none comes within `timeoutMs`. */
+export function firstAnswer(port: number, text: string, timeoutMs = 1000): Promise<RawAnswer | null> {
+  return new Promise((resolve) => {
+    const t0 = Date.now()
+    const s = connect(port, '127.0.0.1')
+    let got = ''
+    let done = false
+    const settle = (answer: Omit<RawAnswer, 'ms'> | null): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      s.destroy()
+      resolve(answer === null ? null : { ...answer, ms: Date.now() - t0 })
+    }
+    const timer = setTimeout(() => settle(null), timeoutMs)
+    const parse = (closed: boolean): void => {
+      const end = got.indexOf('\r\n\r\n')
+      if (end < 0) return closed ? settle(null) : undefined
+      const lines = got.slice(0, end).split('\r\n')
+      const headers = new Headers()
+      for (const line of lines.slice(1))
+        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim())
+      const body = got.slice(end + 4)
+      const length = Number(headers.get('content-length') ?? NaN)
+      if (closed || body.length >= length)
+        settle({
+          status: lines[0]!.split(' ')[1] ?? '',
+          headers,
+          body: Number.isNaN(length) ? body : body.slice(0, length)
+        })
+    }
+    s.on('error', () => undefined)
+    s.on('data', (d) => {
+      got += d.toString('latin1')
+      parse(false)
+    })
+    s.on('close', () => parse(true))
+    s.write(text)
+  })
+}

@@ -5,17 +5,20 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { chownSync, mkdtempSync, readFileSync, renameSync } from 'node:fs'
-import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { zipDirectory } from '../../src/platform/package/zip'
-import { MALFORMED_KINDS, type MalformedKind } from '../helpers/malformed-http'
+import { MALFORMED_KINDS, firstAnswer, type MalformedKind } from '../helpers/malformed-http'
+import { freePort } from '../helpers/nginx'
+import { Platform } from '../../src/platform/platform'
+import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
 
 const run = promisify(execFile)
 const IMAGE = process.env.IGW_IMAGE ?? 'localhost/invocation-gateway:latest'
 const PODMAN = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
 const TESTKIT = join(__dirname, '..', 'fixtures', 'testkit')
+const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const JSON_CT = { 'Content-Type': 'application/json' }
 const XML_ALPHA = { 'Content-Type': 'application/xml', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' }
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
@@ -23,17 +26,6 @@ const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 async function podman(...args: string[]): Promise<string> {
   const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
   return stdout
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
@@ -48,29 +40,6 @@ async function until(what: string, ms: number, check: () => Promise<boolean>): P
 async function post(base: string, path: string, body: string, headers: Record<string, string> = JSON_CT) {
   const r = await fetch(base + path, { method: 'POST', headers, body })
   return { status: r.status, headers: r.headers, text: await r.text() }
-}
-
-/** Raw bytes to the container's port: the first answer's status line and head, or null after 1 s. */
-function raw(port: number, text: string): Promise<{ status: string; ms: number; head: string } | null> {
-  return new Promise((resolve) => {
-    const t0 = Date.now()
-    const s = connect(port, '127.0.0.1')
-    let got = ''
-    const timer = setTimeout(() => {
-      s.destroy()
-      resolve(null)
-    }, 1000)
-    s.on('error', () => undefined)
-    s.on('data', (d) => {
-      got += d.toString('latin1')
-      const end = got.indexOf('\r\n\r\n')
-      if (end < 0) return
-      clearTimeout(timer)
-      s.destroy()
-      resolve({ status: got.split(' ')[1] ?? '', ms: Date.now() - t0, head: got.slice(0, end) })
-    })
-    s.write(text)
-  })
 }
 
 describe(`the image ${IMAGE} under podman`, () => {
@@ -191,13 +160,63 @@ describe(`the image ${IMAGE} under podman`, () => {
     assert.match(list, /example 1\.0\.0/)
   })
 
+  test('microservice image: a package as its own image, run as a pod would be, called through a platform', async () => {
+    const zip = join(mkdtempSync(join(tmpdir(), 'image-package-')), 'testkit-0.0.1.zip')
+    await zipDirectory(TESTKIT, 'testkit', zip)
+    const tag = `localhost/testkit-pod:test-${process.pid}`
+    const pod = `igw-testkit-pod-${process.pid}`
+    const built = await run(process.execPath, [CLI, 'image', zip, '--base', IMAGE, '--tag', tag], {
+      maxBuffer: 16 << 20
+    })
+    assert.match(
+      built.stdout,
+      new RegExp(`^built ${tag}: testkit 0\\.0\\.1 in /app/microservices/testkit on ${IMAGE}$`, 'm')
+    )
+    const port = await freePort()
+    process.env.IGW_IMAGE_TEST_SECRET = 'the pod test secret'
+    await podman(
+      'run',
+      '-d',
+      '--name',
+      pod,
+      '--network',
+      'host',
+      '-e',
+      'MICROSERVICE_SECRET=the pod test secret',
+      tag,
+      '--listen',
+      `tcp:127.0.0.1:${port}`,
+      '--secret-env',
+      'MICROSERVICE_SECRET'
+    )
+    const platform = new Platform(
+      testConfig({
+        MICROSERVICES: { remote: [{ name: 'testkit', host: '127.0.0.1', port, secretEnv: 'IGW_IMAGE_TEST_SECRET' }] }
+      }),
+      TEST_PLATFORM_OPTIONS
+    )
+    try {
+      const url = `http://127.0.0.1:${await platform.start([])}`
+      await until('the pod serves', 30_000, async () => (await post(url, '/testkit/slow/sleep', '5')).text === '5')
+      const st = platform.manager.statusOf('testkit')!
+      assert.deepEqual(
+        st.instances.map((i) => [i.remote, i.state, i.version]),
+        [[true, 'connected', '0.0.1']]
+      )
+    } finally {
+      await platform.stop()
+      await podman('rm', '-f', pod).catch(() => '')
+      await podman('rmi', '-f', tag).catch(() => '')
+    }
+  })
+
   test('malformed requests are answered within a second, directly on :8082', async () => {
     const results = await Promise.all(
-      MALFORMED_KINDS.map(async (k: MalformedKind) => [k, await raw(gateway, k.text)] as const)
+      MALFORMED_KINDS.map(async (k: MalformedKind) => [k, await firstAnswer(gateway, k.text)] as const)
     )
     for (const [k, r] of results) {
       assert.ok(r !== null, `${k.name}: an answer within 1 s`)
-      assert.equal(r.status, k.current, `${k.name}: ${r.head}`)
+      assert.equal(r.status, k.current, `${k.name}: ${r.body}`)
     }
   })
 

@@ -5,53 +5,12 @@
 // file runs on both: `npm test` on the host, `npm run test:image` in the image.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { connect } from 'node:net'
 import { startPlatform, problem, type RunningPlatform } from '../helpers/platform'
-import { MALFORMED_KINDS } from '../helpers/malformed-http'
+import { MALFORMED_KINDS, firstAnswer as raw } from '../helpers/malformed-http'
 import { uwsBuild } from '../../src/http/uws-support'
 
 const build = uwsBuild()
 const current = !build.version.startsWith('20.30.')
-
-/** The first answer (status, headers, body), or null when none comes within 1 s. */
-function raw(port: number, text: string): Promise<{ status: string; headers: Headers; body: string } | null> {
-  return new Promise((resolve) => {
-    const s = connect(port, '127.0.0.1')
-    let got = ''
-    let done = false
-    const settle = (answer: { status: string; headers: Headers; body: string } | null): void => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      s.destroy()
-      resolve(answer)
-    }
-    const timer = setTimeout(() => settle(null), 1000)
-    const parse = (closed: boolean): void => {
-      const end = got.indexOf('\r\n\r\n')
-      if (end < 0) return closed ? settle(null) : undefined
-      const lines = got.slice(0, end).split('\r\n')
-      const headers = new Headers()
-      for (const line of lines.slice(1))
-        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim())
-      const body = got.slice(end + 4)
-      const length = Number(headers.get('content-length') ?? NaN)
-      if (closed || body.length >= length)
-        settle({
-          status: lines[0]!.split(' ')[1] ?? '',
-          headers,
-          body: Number.isNaN(length) ? body : body.slice(0, length)
-        })
-    }
-    s.on('error', () => undefined)
-    s.on('data', (d) => {
-      got += d.toString('latin1')
-      parse(false)
-    })
-    s.on('close', () => parse(true))
-    s.write(text)
-  })
-}
 
 describe(`malformed HTTP directly on the gateway (${build.name} ${build.version})`, { concurrency: true }, () => {
   let p: RunningPlatform
