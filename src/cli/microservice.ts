@@ -297,7 +297,8 @@ async function imageCommand(args: string[]): Promise<number> {
   try {
     const top = await unpackZip(resolve(zip), join(context, 'package'))
     const config = readMicroserviceConfig(join(context, 'package', top))
-    if (config.name !== top) throw new CliError(`the package's directory is '${top}' but microservice.json names '${config.name}'`)
+    if (config.name !== top)
+      throw new CliError(`the package's directory is '${top}' but microservice.json names '${config.name}'`)
     const tag = values.tag ?? `localhost/${config.name}:${config.version}`
     const dir = `/app/microservices/${config.name}`
     writeFileSync(
@@ -314,7 +315,9 @@ async function imageCommand(args: string[]): Promise<number> {
     )
     const wrapper = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
     const [bin, pre] = existsSync(wrapper) ? ['bash', [wrapper]] : ['podman', []]
-    execFileSync(bin, [...pre, 'build', '--network', 'host', '-t', tag, context], { stdio: ['ignore', 'inherit', 'inherit'] })
+    execFileSync(bin, [...pre, 'build', '--network', 'host', '-t', tag, context], {
+      stdio: ['ignore', 'inherit', 'inherit']
+    })
     console.log(`built ${tag}: ${config.name} ${config.version} in ${dir} on ${values.base}`)
     return 0
   } finally {
@@ -385,8 +388,9 @@ async function hostCommand(args: string[]): Promise<number> {
     console.error(
       `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
     )
+  // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
   const child = spawn(process.execPath, [HOST_FILE, resolve(dir)], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...hostEnv(), MICROSERVICE_LISTEN: values.listen, MICROSERVICE_SECRET: secret }
   })
   // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.

@@ -47,7 +47,8 @@ describe('DNS discovery under load: scale 1 → 3 → 1, a pod replaced, a pod k
       [CLI, 'host', join(dir, 'example'), '--listen', `tcp:${address}:${port}`, '--secret-env', SECRET_ENV],
       {
         env: { ...process.env },
-        stdio: ['ignore', 'pipe', 'pipe']
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true // the command and its host process in a group of their own: a signal reaches both
       }
     )
     let out = ''
@@ -63,7 +64,7 @@ describe('DNS discovery under load: scale 1 → 3 → 1, a pod replaced, a pod k
     return new Promise((resolve) => {
       if (h.child.exitCode !== null) return resolve()
       h.child.once('exit', () => resolve())
-      h.child.kill(signal)
+      process.kill(-h.child.pid!, signal)
     })
   }
 
