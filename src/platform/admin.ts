@@ -66,7 +66,16 @@ export class AdminServer {
     const rollback = /^\/microservices\/([^/]+)\/rollback$/.exec(path)
     if (rollback !== null) {
       req.resume()
-      return verdict(d.deployer.rollback(decodeURIComponent(rollback[1]!)))
+      let name: string
+      try {
+        name = decodeURIComponent(rollback[1]!)
+      } catch {
+        return json(res, 400, {
+          ok: false,
+          message: `'${rollback[1]!.slice(0, 200)}' is not a valid percent-encoded name`
+        })
+      }
+      return verdict(d.deployer.rollback(name))
     }
     if (path !== '/deploy') {
       req.resume()

@@ -182,7 +182,14 @@ export class Deployer {
    * Brings back the version the current one replaced (its instances start, the current ones drain,
    * as in any deploy); the current one becomes the previous, so a second rollback rolls forward.
    */
-  async rollback(name: string): Promise<UploadResult> {
+  rollback(name: string): Promise<UploadResult> {
+    // In turn with the uploads: a rollback and a deploy of one microservice never overlap.
+    const result = this.busy.then(() => this.rollbackNow(name))
+    this.busy = result.then(() => undefined)
+    return result
+  }
+
+  private async rollbackNow(name: string): Promise<UploadResult> {
     const entry = this.state.read().microservices[name]
     if (entry === undefined) return { file: '', ok: false, message: `no microservice named '${name}' is deployed` }
     const previous = entry.previous

@@ -127,6 +127,14 @@ describe('microservice upload --node: one gated rollout to every node, and rollb
     })
     assert.equal(r.status, 401)
     assert.deepEqual(await versionOn(admins[1]!), ['1.0.0'])
+    // A name that is not valid percent-encoding is a 400, not a crash of the admin listener.
+    const bad = await fetch(`${admins[1]}/microservices/%E0%A4/rollback`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}` }
+    })
+    assert.equal(bad.status, 400)
+    assert.match(((await bad.json()) as { message: string }).message, /not a valid percent-encoded name/)
+    assert.equal((await fetch(`${admins[1]}/readyz`)).status, 200)
   })
 
   test('rollback on one platform through its control socket: back to the version the last deploy replaced', async () => {
