@@ -75,6 +75,8 @@ async function platformWith(
     TEST_PLATFORM_OPTIONS
   )
   const port = await platform.start([])
+  // Every use has two versions among its hosts: ready once both are connected.
+  await until(() => (platform.directory.get('example')?.versions.length ?? 0) === 2, 15000, 'both versions connected')
   return { platform, url: `http://127.0.0.1:${port}` }
 }
 
@@ -92,11 +94,6 @@ describe('remote instances: listed, measured, and honoured by readiness', () => 
       host(exampleAt('1.0.0'), 'another secret')
     ])
     p = await platformWith([v1, v2, stranger], 'all')
-    await until(
-      () => (p.platform.directory.get('example')?.versions.length ?? 0) === 2,
-      15000,
-      'both versions connected'
-    )
   })
   after(async () => {
     await p?.platform.stop()
@@ -192,11 +189,6 @@ describe('DISPATCH.servingVersions "newest": only the newest connected version t
   before(async () => {
     ;[v1, v2] = await Promise.all([host(exampleAt('1.0.0'), SECRET), host(exampleAt('1.10.0'), SECRET)])
     p = await platformWith([v1, v2], 'newest')
-    await until(
-      () => (p.platform.directory.get('example')?.versions.length ?? 0) === 2,
-      15000,
-      'both versions connected'
-    )
   })
   after(async () => {
     await p?.platform.stop()
