@@ -34,9 +34,10 @@ const USAGE = `usage: microservice <command>
   start <name>           start it again
   remove <name>          stop it and delete its deployment
   logs <name> [lines]    the last lines its processes printed (default 100)
-  host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME]
+  host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME] [--drain-ms MS]
                          run one microservice on its own, for a platform on another host
-                         (MICROSERVICES.remote there names this host, port and secret)
+                         (MICROSERVICES.remote there names this host, port and secret);
+                         SIGTERM drains: GoAway to the gateways, calls answered, up to MS (20000)
   edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
                          the nginx configuration of one edge in front of several platforms
   image <zip_file> [--base IMAGE] [--tag NAME]
@@ -375,11 +376,18 @@ async function hostCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { listen: { type: 'string', default: 'tcp:0.0.0.0:7000' }, 'secret-env': { type: 'string' } }
+    options: {
+      listen: { type: 'string', default: 'tcp:0.0.0.0:7000' },
+      'secret-env': { type: 'string' },
+      'drain-ms': { type: 'string' }
+    }
   })
   const dir = positionals[0]
   if (dir === undefined || positionals.length > 1)
-    throw new CliError('usage: microservice host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME]')
+    throw new CliError('usage: microservice host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME] [--drain-ms MS]')
+  const drain = values['drain-ms']
+  if (drain !== undefined && !/^\d+$/.test(drain))
+    throw new CliError(`--drain-ms ${drain}: a whole number of milliseconds (how long a SIGTERM waits for calls)`)
   const secretEnv = values['secret-env']
   const secret = secretEnv === undefined ? '' : (process.env[secretEnv] ?? '')
   if (secretEnv !== undefined && secret === '')
@@ -391,7 +399,12 @@ async function hostCommand(args: string[]): Promise<number> {
   // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
   const child = spawn(process.execPath, [HOST_FILE, resolve(dir)], {
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...hostEnv(), MICROSERVICE_LISTEN: values.listen, MICROSERVICE_SECRET: secret }
+    env: {
+      ...hostEnv(),
+      MICROSERVICE_LISTEN: values.listen,
+      MICROSERVICE_SECRET: secret,
+      ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain })
+    }
   })
   // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))

@@ -18,6 +18,8 @@ export interface ConnectionOwner {
   onRefused(conn: BackendConnection, why: string): void
   /** Any frame arrived: the instance is alive. */
   onAnyFrame(): void
+  /** The microservice said GoAway: this connection takes no new calls and closes once it has none. */
+  onGoAway(conn: BackendConnection, reason: string): void
 }
 
 type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
@@ -28,6 +30,8 @@ type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
  */
 export class BackendConnection {
   state: State = 'connecting'
+  /** The microservice is stopping (GoAway): no new calls; closed when the last one is answered. */
+  goingAway = false
   readonly inflight = new Map<number, PendingCall>()
   private framed: FramedSocket | null = null
   private readonly socket: Socket
@@ -67,7 +71,7 @@ export class BackendConnection {
   }
 
   get ready(): boolean {
-    return this.state === 'ready'
+    return this.state === 'ready' && !this.goingAway
   }
 
   /** Calls in flight whose frame was large (sent in pieces): see InstanceClient.pick. */
@@ -89,6 +93,12 @@ export class BackendConnection {
     this.large.delete(call.callId)
     call.connection = null
     if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
+    this.closeIfDrained()
+  }
+
+  /** After a GoAway, the connection's last call answered: closed, as the microservice waits for. */
+  private closeIfDrained(): void {
+    if (this.goingAway && this.inflight.size === 0) this.close()
   }
 
   /** Answers every call in flight on this connection with `failure` and cancels it at the microservice. */
@@ -125,6 +135,14 @@ export class BackendConnection {
         this.large.delete(result.id)
         call.connection = null
         call.settle(result)
+        this.closeIfDrained()
+        return
+      }
+      case 'goAway': {
+        if (this.state !== 'ready') break
+        this.goingAway = true
+        this.owner.onGoAway(this, (f.goAway as gateway.GoAway).reason)
+        this.closeIfDrained()
         return
       }
       case 'pong':

@@ -32,6 +32,8 @@ export class InstanceClient implements ConnectionOwner {
   private readonly retry: Array<NodeJS.Timeout | null>
   private readonly attempts: number[]
   private userAvailable = true
+  /** Why the instance said GoAway on a connection, until a connection is ready again. */
+  private goneAway: string | null = null
   private pingId = 0
   private pingSentAt = 0
   private pingOutstanding = false
@@ -172,6 +174,7 @@ export class InstanceClient implements ConnectionOwner {
     this.catalog = new CatalogIndex(catalog)
     this.userAvailable = catalog.available
     this.refusal = null
+    this.goneAway = null
     this.refresh(true)
   }
 
@@ -183,6 +186,17 @@ export class InstanceClient implements ConnectionOwner {
       microservice: this.name,
       endpoint: endpointText(conn.endpoint)
     })
+  }
+
+  onGoAway(conn: BackendConnection, reason: string): void {
+    if (this.goneAway === null)
+      this.log(`dispatch: microservice '${this.name}' at ${endpointText(conn.endpoint)} is stopping: ${reason}`, {
+        event: 'goaway',
+        microservice: this.name,
+        endpoint: endpointText(conn.endpoint)
+      })
+    this.goneAway = reason
+    this.refresh()
   }
 
   onAnyFrame(): void {
@@ -232,9 +246,11 @@ export class InstanceClient implements ConnectionOwner {
   private computeReason(): string | null {
     if (this.endpoint === null) return `microservice '${this.name}' is not running`
     if (this.pick() === null)
-      return this.refusal === null
-        ? `microservice '${this.name}' is not connected`
-        : `microservice '${this.name}' is not connected: the handshake was refused (${this.refusal})`
+      return this.goneAway !== null
+        ? `microservice '${this.name}' is stopping (${this.goneAway})`
+        : this.refusal === null
+          ? `microservice '${this.name}' is not connected`
+          : `microservice '${this.name}' is not connected: the handshake was refused (${this.refusal})`
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
     if (this.slowCheck)
       return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`

@@ -30,6 +30,21 @@ function listenTarget(): Endpoint {
   return e
 }
 
+/**
+ * How long a stopping host waits for its gateways to finish their calls and close their connections
+ * (MICROSERVICE_DRAIN_MS): less than what its supervisor allows before SIGKILL (the platform's 5 s, a
+ * pod's terminationGracePeriodSeconds after its preStop).
+ */
+function drainMs(): number {
+  const managed = process.env.MICROSERVICE_MANAGED === '1'
+  const spec = process.env.MICROSERVICE_DRAIN_MS
+  if (spec === undefined || spec === '') return managed ? 4000 : 20000
+  const ms = Number(spec)
+  if (!Number.isInteger(ms) || ms < 0)
+    throw new Error(`MICROSERVICE_DRAIN_MS '${spec}' is not a whole number of milliseconds (0 stops at once)`)
+  return ms
+}
+
 function describe(dir: string): void {
   const { config, def } = loadMicroservice(dir)
   const doc = describeMicroservice({
@@ -44,6 +59,7 @@ function describe(dir: string): void {
 async function main(): Promise<void> {
   if (process.argv[2] === '--describe') return describe(resolve(process.argv[3] ?? '.'))
   const dir = resolve(process.argv[2] ?? '.')
+  const drain = drainMs()
   const { config, def } = loadMicroservice(dir)
   const server = new MicroserviceServer(def, {
     dir,
@@ -75,7 +91,11 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return
     stopping = true
-    server.close().then(
+    if (drain > 0)
+      console.log(
+        `microservice ${config.name} stopping: its gateways are told to send no more calls; draining for up to ${drain} ms`
+      )
+    server.close(drain).then(
       () => process.exit(0),
       () => process.exit(1)
     )

@@ -76,6 +76,13 @@ class Execution implements Deadline {
   }
 }
 
+/** Waits for `p`, at most `ms`. */
+async function within(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))])
+  clearTimeout(timer)
+}
+
 class RuntimeConnection {
   readonly framed: FramedSocket
   readonly executions = new Map<number, Execution>()
@@ -141,6 +148,8 @@ export class MicroserviceServer {
   private server: Server | null = null
   /** The user availability flag reported in every Pong. */
   available = true
+  /** Stopping: pongs say unavailable, so a gateway that missed the GoAway sends nothing new either. */
+  private draining = false
   /** Counters for diagnostics and tests. */
   readonly stats = { executed: 0, cancelled: 0, timedOut: 0, refused: 0 }
 
@@ -198,10 +207,27 @@ export class MicroserviceServer {
       for (const m of svc.methods.values()) if (m.execution === 'worker') return this.pool.warm()
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops. With `drainMs`, gracefully: no new connections, a GoAway on every connection (the gateway
+   * sends no more calls there and closes it once its calls are answered), and calls that crossed the
+   * GoAway still run; connections still open after `drainMs` are closed. Without, at once.
+   */
+  async close(drainMs = 0): Promise<void> {
+    this.draining = true
+    const closed = new Promise<void>((resolve) =>
+      this.server === null ? resolve() : this.server.close(() => resolve())
+    )
+    if (drainMs > 0 && this.connections.size > 0) {
+      for (const c of this.connections)
+        if (c.challenge === null) c.framed.send({ goAway: { reason: 'the microservice is stopping' } })
+        else c.framed.destroy()
+      await within(closed, drainMs)
+    }
+    // What is written is flushed; a peer that does not close its end within a second is cut off.
     for (const c of this.connections) c.framed.end()
-    await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())))
+    await within(closed, 1000)
     for (const c of this.connections) c.framed.destroy()
+    await closed
     await this.pool?.close()
   }
 
@@ -253,7 +279,7 @@ export class MicroserviceServer {
         break
       }
       case 'ping':
-        conn.framed.send({ pong: { id: frame.ping!.id, available: this.available } })
+        conn.framed.send({ pong: { id: frame.ping!.id, available: this.available && !this.draining } })
         break
       case 'hello':
         conn.framed.send({

@@ -3,7 +3,7 @@ import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src
 import { Platform, type PlatformOptions } from '../../src/platform/platform'
 import { createLogger } from '../../src/core/log'
 import type { Problem } from '../../src/errors/problem'
-import { readFileSync, mkdtempSync } from 'node:fs'
+import { cpSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
@@ -124,4 +124,13 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
+}
+
+/** A copy of the example microservice that says it is `version`. */
+export function exampleAt(version: string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), `example-${version}-`)), 'example')
+  cpSync(EXAMPLE_DIR, dir, { recursive: true })
+  const file = join(dir, 'microservice.json')
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version }))
+  return dir
 }

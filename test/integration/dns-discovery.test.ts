@@ -1,85 +1,100 @@
 // Instances found in DNS, as a Kubernetes headless Service publishes ready pods: a real DNS server
-// (dnsmasq, Debian's package) answers for example.ms.test, microservice hosts listen on 127.0.0.2-6
-// (one address each, as pods have), and the records change under steady load (16 keep-alive
-// clients): scale 1 → 3 → 1, a pod replaced by one at a new address, a pod killed with SIGKILL. Every
-// call is checked; the counts are what discovery promises: nothing lost when an address leaves DNS
-// before its host stops, only the calls a killed host held fail, each answered.
+// (dnsmasq, Debian's package) answers for example.ms.test, microservice hosts run in network
+// namespaces playing pods (an address of their own on a bridge, every one on port 7000, as a
+// Deployment's pods are), and the records change under steady load (16 keep-alive clients): scale
+// 1 → 3 → 1, a rolling update to a new version as a Deployment does it, a pod stopped while DNS still
+// lists it, a pod killed with SIGKILL. Every call is checked; the counts are what discovery promises:
+// nothing lost on a graceful change, only the calls a killed pod held fail, each answered.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Resolver } from 'node:dns/promises'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, until } from '../helpers/platform'
+import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, exampleAt, testConfig, until } from '../helpers/platform'
 import { freePort } from '../helpers/nginx'
 import { CLIENTS, failures, underLoad } from '../helpers/load'
+import { PodNetwork } from '../helpers/pods'
 
 const ROOT = join(__dirname, '..', '..', '..')
 const CLI = join(ROOT, 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_DISCOVERY_SECRET'
 const NAME = 'example.ms.test'
+/** Every pod listens on the same port, as a Deployment's containers do. */
+const PORT = 7000
+/** The discovery interval here; a pod's preStop pause is a few of them (the manifests: 15 s for 5 s). */
+const INTERVAL_MS = 300
+const PRE_STOP_MS = 1000
 
-interface Host {
-  child: ChildProcess
-  address: string
-}
-
-describe('DNS discovery under load: scale 1 → 3 → 1, a pod replaced, a pod killed', () => {
+describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling update, a pod stopped while listed, a pod killed', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dns-discovery-'))
   const hostsFile = join(dir, 'hosts')
+  const v2 = exampleAt('1.1.0')
+  let pods: PodNetwork
   let dns: ChildProcess
-  let port = 0
   let platform: Platform
   let edge = ''
-  const hosts = new Map<string, Host>()
+  const running = new Map<number, ChildProcess>()
 
-  /** The addresses DNS answers for the name (dnsmasq reads its hosts file again on SIGHUP). */
-  function publish(addresses: string[]): void {
-    writeFileSync(hostsFile, addresses.map((a) => `${a} ${NAME}\n`).join(''))
+  /** The pods DNS answers for the name (dnsmasq reads its hosts file again on SIGHUP). */
+  function publish(ns: number[]): void {
+    writeFileSync(hostsFile, ns.map((n) => `${pods.address(n)} ${NAME}\n`).join(''))
     dns.kill('SIGHUP')
   }
 
-  async function startHost(address: string): Promise<void> {
-    const child = spawn(
+  /** Starts pod `n` running the documented command, `microservice host DIR --listen … --secret-env …`. */
+  async function startPod(n: number, microservice = EXAMPLE_DIR): Promise<void> {
+    const address = pods.add(n)
+    const argv = [
       process.execPath,
-      [CLI, 'host', join(dir, 'example'), '--listen', `tcp:${address}:${port}`, '--secret-env', SECRET_ENV],
-      {
-        env: { ...process.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true // the command and its host process in a group of their own: a signal reaches both
-      }
-    )
+      CLI,
+      'host',
+      microservice,
+      '--listen',
+      `tcp:${address}:${PORT}`,
+      '--secret-env',
+      SECRET_ENV,
+      '--drain-ms',
+      '10000'
+    ]
+    const { command, args } = pods.exec(n, argv)
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true // the command and its host in a group of their own: a signal reaches both, as in a container
+    })
     let out = ''
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    await until(() => out.includes('listening on'), 15000, `the host on ${address}: ${out}`)
-    hosts.set(address, { child, address })
+    running.set(n, child)
+    await until(() => out.includes('listening on'), 15000, `pod ${n}: ${out}`)
   }
 
-  function stopHost(address: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    const h = hosts.get(address)!
-    hosts.delete(address)
-    return new Promise((resolve) => {
-      if (h.child.exitCode !== null) return resolve()
-      h.child.once('exit', () => resolve())
-      process.kill(-h.child.pid!, signal)
-    })
+  /** Stops pod `n` as the kubelet does (its processes signalled, then its network gone). */
+  async function stopPod(n: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = running.get(n)
+    running.delete(n)
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      process.kill(-child.pid!, signal)
+      await exited
+    }
+    pods.remove(n)
   }
 
   const found = (): string[] => platform.discovery.instances('example').sort()
   const registered = (): number => platform.directory.get('example')?.instances.size ?? 0
-  const id = (address: string): string => `example@${address}:${port}`
+  const serving = (n: number): boolean => platform.directory.get('example')!.isServing(id(n))
+  const id = (n: number): string => `example@${pods.address(n)}:${PORT}`
 
   before(async () => {
     execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'dnsmasq:dnsmasq-base'], { stdio: 'inherit' })
+    pods = new PodNetwork()
     process.env[SECRET_ENV] = 'the discovery test secret'
-    cpSync(EXAMPLE_DIR, join(dir, 'example'), { recursive: true })
-    port = await freePort()
     const dnsPort = await freePort()
     // The first answer is in the file before dnsmasq starts (a SIGHUP before it has its handlers would end it).
-    writeFileSync(hostsFile, `127.0.0.2 ${NAME}\n`)
+    writeFileSync(hostsFile, `${pods.address(2)} ${NAME}\n`)
     dns = spawn(
       'dnsmasq',
       [
@@ -96,14 +111,14 @@ describe('DNS discovery under load: scale 1 → 3 → 1, a pod replaced, a pod k
       ],
       { stdio: 'ignore' }
     )
-    await startHost('127.0.0.2')
+    await startPod(2)
     const resolver = new Resolver()
     resolver.setServers([`127.0.0.1:${dnsPort}`])
     await until(async () => (await resolver.resolve4(NAME).catch(() => [])).length === 1, 10000, 'dnsmasq answering')
     platform = new Platform(
       testConfig({
         MICROSERVICES: {
-          discovery: [{ name: 'example', dns: NAME, port, secretEnv: SECRET_ENV, intervalMs: 300 }],
+          discovery: [{ name: 'example', dns: NAME, port: PORT, secretEnv: SECRET_ENV, intervalMs: INTERVAL_MS }],
           dnsServers: [`127.0.0.1:${dnsPort}`]
         }
       }),
@@ -120,47 +135,68 @@ describe('DNS discovery under load: scale 1 → 3 → 1, a pod replaced, a pod k
 
   after(async () => {
     await platform?.stop()
-    await Promise.all([...hosts.keys()].map((a) => stopHost(a, 'SIGKILL')))
+    await Promise.all([...running.keys()].map((n) => stopPod(n, 'SIGKILL')))
     dns?.kill('SIGKILL')
+    pods?.close()
   })
 
-  test('scale 1 → 3 → 1: new addresses take calls, removed ones finish theirs first; nothing fails', async (t) => {
-    await Promise.all([startHost('127.0.0.3'), startHost('127.0.0.4')])
+  test('scale 1 → 3 → 1: new pods take calls, removed ones finish theirs first; nothing fails', async (t) => {
+    await Promise.all([startPod(3), startPod(4)])
     const tally = await underLoad(edge, async () => {
-      publish(['127.0.0.2', '127.0.0.3', '127.0.0.4'])
+      publish([2, 3, 4])
       await until(() => found().length === 3, 10000, 'three found')
-      await until(() => platform.directory.get('example')!.isServing(id('127.0.0.4')), 10000, 'the new ones serving')
+      await until(() => serving(4) && serving(3), 10000, 'the new ones serving')
       await new Promise((r) => setTimeout(r, 500))
-      publish(['127.0.0.2'])
+      publish([2])
       await until(() => registered() === 1, 10000, 'the two retired and removed')
-      await Promise.all([stopHost('127.0.0.3'), stopHost('127.0.0.4')])
+      await Promise.all([stopPod(3), stopPod(4)])
     })
     t.diagnostic(`${tally.ok} calls, failed: ${JSON.stringify(failures(tally))}`)
     assert.deepEqual(failures(tally), {})
     assert.equal(tally.wrong, 0)
-    assert.deepEqual(found(), [id('127.0.0.2')])
+    assert.deepEqual(found(), [id(2)])
   })
 
-  test('a pod replaced: the new address is found, the old one leaves DNS, then stops; nothing fails', async () => {
-    await startHost('127.0.0.5')
+  test('a rolling update to 1.1.0 as a Deployment does it (surge one, then the old pod: preStop, SIGTERM); nothing fails', async (t) => {
     const tally = await underLoad(edge, async () => {
-      publish(['127.0.0.5'])
-      await until(() => registered() === 1 && found()[0] === id('127.0.0.5'), 10000, 'replaced')
-      await stopHost('127.0.0.2')
+      await startPod(5, v2) // ready: the endpoints controller lists it
+      publish([2, 5])
+      await new Promise((r) => setTimeout(r, 200))
+      publish([5]) // the old pod is terminating: out of the endpoints, its preStop pause, then SIGTERM
+      await new Promise((r) => setTimeout(r, PRE_STOP_MS))
+      await stopPod(2)
     })
+    t.diagnostic(`${tally.ok} calls, failed: ${JSON.stringify(failures(tally))}`)
     assert.deepEqual(failures(tally), {})
     assert.ok(tally.ok > 100, `${tally.ok} calls`)
+    await until(() => registered() === 1, 10000, 'the old pod removed')
+    assert.deepEqual(platform.directory.get('example')!.versions, ['1.1.0'])
+  })
+
+  test('a pod stopped while DNS still lists it (no preStop): it says GoAway, its calls finish; nothing fails', async (t) => {
+    await startPod(6, v2)
+    publish([5, 6])
+    await until(() => serving(6), 10000, 'two serving')
+    const tally = await underLoad(edge, async () => {
+      await new Promise((r) => setTimeout(r, 300))
+      await stopPod(6)
+    })
+    t.diagnostic(`${tally.ok} calls, failed: ${JSON.stringify(failures(tally))}`)
+    assert.deepEqual(failures(tally), {})
+    assert.ok(tally.ok > 100, `${tally.ok} calls`)
+    publish([5])
+    await until(() => registered() === 1, 10000, 'the stopped pod removed')
   })
 
   test('a pod killed with SIGKILL: only the calls it held fail, each answered; the survivor serves on', async (t) => {
-    await startHost('127.0.0.6')
-    publish(['127.0.0.5', '127.0.0.6'])
-    await until(() => platform.directory.get('example')!.isServing(id('127.0.0.6')), 10000, 'two serving')
+    await startPod(7, v2)
+    publish([5, 7])
+    await until(() => serving(7), 10000, 'two serving')
     const tally = await underLoad(
       edge,
       async () => {
-        await stopHost('127.0.0.6', 'SIGKILL')
-        publish(['127.0.0.5'])
+        await stopPod(7, 'SIGKILL')
+        publish([5])
         await until(() => registered() === 1, 10000, 'the killed one removed')
       },
       1000

@@ -6,26 +6,17 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, execFile, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { promisify } from 'node:util'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, until } from '../helpers/platform'
+import { TEST_PLATFORM_OPTIONS, exampleAt, post, testConfig, until } from '../helpers/platform'
 import { freePort } from '../helpers/nginx'
 
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_REMOTE_SECRET'
 const SECRET = 'a shared secret for the remote-instance test'
-
-/** A copy of the example microservice that says it is `version`. */
-function exampleAt(version: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), `example-${version}-`)), 'example')
-  cpSync(EXAMPLE_DIR, dir, { recursive: true })
-  const file = join(dir, 'microservice.json')
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version }))
-  return dir
-}
 
 interface Host {
   child: ChildProcess

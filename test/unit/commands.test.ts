@@ -83,3 +83,27 @@ test("server: --ready asks the configured admin port's /readyz: 0 on 200, 1 on 5
   assert.equal(closed.code, 1)
   assert.match(closed.out, new RegExp(`^http://127\\.0\\.0\\.1:${port}/readyz: .*ECONNREFUSED`))
 })
+
+test('microservice host: a drain that is not whole milliseconds, or a secret variable that is empty, is refused with what to do', () => {
+  const dir = join(ROOT, 'dist', 'examples', 'example')
+  const drain = run(CLI, ['host', dir, '--listen', 'tcp:127.0.0.1:0', '--drain-ms', '5s'])
+  assert.equal(drain.code, 1, drain.out)
+  assert.match(drain.out, /--drain-ms 5s: a whole number of milliseconds/)
+  const secret = run(CLI, ['host', dir, '--secret-env', 'IGW_TEST_UNSET_SECRET'], { IGW_TEST_UNSET_SECRET: '' })
+  assert.equal(secret.code, 1, secret.out)
+  assert.match(secret.out, /the environment variable IGW_TEST_UNSET_SECRET holds no secret/)
+})
+
+test('a microservice host: MICROSERVICE_DRAIN_MS that is not whole milliseconds stops it before it listens, saying so', () => {
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'dist', 'src', 'runtime', 'host.js'), join(ROOT, 'dist', 'examples', 'example')],
+    {
+      env: { ...process.env, MICROSERVICE_DRAIN_MS: 'soon', MICROSERVICE_LISTEN: 'tcp:127.0.0.1:0' },
+      encoding: 'utf8',
+      timeout: 20000
+    }
+  )
+  assert.equal(r.status, 78, r.stderr)
+  assert.match(r.stderr, /MICROSERVICE_DRAIN_MS 'soon' is not a whole number of milliseconds/)
+})
