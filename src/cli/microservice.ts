@@ -231,6 +231,10 @@ async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Prom
     name = await zipMicroserviceName(target)
   } else name = target
   const headers = { Authorization: `Bearer ${token}` }
+  // A microservice new to some nodes is announced there first: until their turn comes, their calls
+  // for it wait instead of answering 404 while a node before them already serves it.
+  const announced =
+    command === 'upload' ? await announce(nodes, name, headers, Math.min(3600, (timeoutMs / 1000) * nodes.length)) : []
   for (const [k, node] of nodes.entries()) {
     try {
       const r = await fetch(
@@ -262,6 +266,13 @@ async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Prom
       console.log(`${node}: ${verdict.message}; serving ${name} ${version}`)
     } catch (err) {
       console.error(`microservice: ${node}: ${(err as Error).message}`)
+      // The nodes after this one will not get it now: their calls for it get their 404 again.
+      await announce(
+        nodes.slice(k + 1).filter((n) => announced.includes(n)),
+        name,
+        headers,
+        0
+      )
       console.error(`stopped after ${k} of ${nodes.length} node(s); where ${name} stands now:`)
       for (const n of nodes) {
         const v = await nodeView(n, name).catch((e: unknown) => ({ version: `unknown (${(e as Error).message})` }))
@@ -271,6 +282,33 @@ async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Prom
     }
   }
   return 0
+}
+
+/**
+ * Tells the nodes where `name` is not deployed that it is coming (POST …/expect?seconds=N; 0
+ * withdraws it); returns the nodes told. A node that cannot be reached is left to fail at its turn.
+ */
+async function announce(
+  nodes: string[],
+  name: string,
+  headers: Record<string, string>,
+  seconds: number
+): Promise<string[]> {
+  const told: string[] = []
+  for (const node of nodes) {
+    try {
+      if (seconds > 0 && (await nodeView(node, name)).version !== null) continue
+      const r = await fetch(`${node}/microservices/${encodeURIComponent(name)}/expect?seconds=${seconds}`, {
+        method: 'POST',
+        headers,
+        signal: AbortSignal.timeout(5000)
+      })
+      if (r.ok) told.push(node)
+    } catch {
+      // unreachable: its deploy reports it
+    }
+  }
+  return told
 }
 
 /** The microservice a package holds: its top-level directory. */

@@ -3,10 +3,13 @@ import { MicroserviceGroup } from './group'
 import type { InstanceClient } from './instance'
 import type { Endpoint } from '../core/endpoint'
 import type { EventLog } from '../core/log'
+import { Arrivals } from './arrivals'
 
 /** All microservices the gateway can reach, by name. */
 export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
+  /** Microservices announced by a rollout to several nodes, not served here yet. */
+  readonly arrivals = new Arrivals()
   constructor(
     private readonly options: DispatchOptions,
     private readonly log: EventLog = console.error
@@ -14,6 +17,10 @@ export class MicroserviceDirectory {
 
   get(name: string): MicroserviceGroup | undefined {
     return this.groups.get(name)
+  }
+
+  arrival(name: string): Promise<boolean> | undefined {
+    return this.arrivals.arrival(name)
   }
 
   all(): IterableIterator<MicroserviceGroup> {
@@ -33,7 +40,7 @@ export class MicroserviceDirectory {
   ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
-      group = new MicroserviceGroup(name, this.log, this.options.servingVersions)
+      group = new MicroserviceGroup(name, this.log, this.options.servingVersions, (n) => this.arrivals.arrived(n))
       this.groups.set(name, group)
     }
     const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)
@@ -57,6 +64,7 @@ export class MicroserviceDirectory {
   }
 
   close(): void {
+    this.arrivals.close()
     for (const g of this.groups.values()) g.close()
     this.groups.clear()
   }

@@ -26,7 +26,9 @@ export class MicroserviceGroup {
   constructor(
     readonly name: string,
     private readonly log: EventLog | null = null,
-    private readonly servingVersions: 'all' | 'newest' = 'all'
+    private readonly servingVersions: 'all' | 'newest' = 'all',
+    /** Called each time the group goes from serving nothing to serving. */
+    private readonly onAvailable: ((name: string) => void) | null = null
   ) {
     this.reason = `microservice '${name}' is not running`
   }
@@ -146,6 +148,7 @@ export class MicroserviceGroup {
         available,
         reason: why
       })
+      if (available) this.onAvailable?.(this.name)
     }
   }
 }

@@ -9,7 +9,7 @@ import { framePieces } from '../protocol/invoke-frame'
 import type { OutFrame } from '../protocol/frame'
 import type { gateway } from '../protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
-import { planCall, isRefusal, type CallPlan } from './plan'
+import { planCall, isRefusal, type CallPlan, type Refusal } from './plan'
 import { BodyReader } from './body'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type { Backends, BodySink, CallObserver, CallOutcome, HttpPort, ObservedCall, Preparer } from './ports'
@@ -83,6 +83,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private counted = false
   private plan: CallPlan | null = null
   private reader: BodyReader | null = null
+  /** A call for a microservice announced to arrive: what to do with its body once it is read. */
+  private held: ((body: Uint8Array) => void) | null = null
   readonly requestId: string
   /** Body bytes this request holds against the pipeline's bound. */
   private reserved = 0
@@ -148,7 +150,13 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
     const plan = planCall(this.head, p.config, p.backends)
-    if (isRefusal(plan)) return this.fail(plan.refusal, plan.format)
+    if (isRefusal(plan))
+      return plan.arrival === undefined ? this.fail(plan.refusal, plan.format) : this.hold(plan, body)
+    this.proceed(plan, body)
+  }
+
+  private proceed(plan: CallPlan, body?: Uint8Array): void {
+    const p = this.p
     this.plan = plan
     if (p.inFlight >= p.config.maxInFlight)
       return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
@@ -170,11 +178,50 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     p.http.readBody(this.res, this)
   }
 
+  /**
+   * Stage 1 for a microservice that a rollout announced and that is not served here yet: the body is
+   * read (uWS gives it only now), then the call waits until the microservice serves here and is
+   * planned again, or gets its 404 when the announcement runs out.
+   */
+  private hold(refusal: Refusal, body?: Uint8Array): void {
+    const p = this.p
+    if (p.inFlight >= p.config.maxInFlight)
+      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    p.inFlight++
+    this.counted = true
+    const wait = (b: Uint8Array): void => {
+      void refusal.arrival!.then((arrived) => {
+        if (this.aborted || this.answered) return p.largeBodies.release(b)
+        this.release() // counted again by proceed
+        const plan = arrived ? planCall(this.head, p.config, p.backends) : refusal
+        if (!isRefusal(plan)) return this.proceed(plan, b)
+        p.largeBodies.release(b)
+        this.fail(plan.refusal, plan.format)
+      })
+    }
+    if (body !== undefined) return wait(body)
+    const n = this.head.contentLength === '' ? -1 : Number(this.head.contentLength)
+    this.held = wait
+    this.reader = new BodyReader(
+      Number.isNaN(n) ? -1 : n,
+      p.config.maxBodyBytes,
+      p.preparer.inlineMaxBytes,
+      p.largeBodies
+    )
+    p.http.readBody(this.res, this)
+  }
+
   /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
   onChunk(chunk: ArrayBuffer, last: boolean): void {
     if (this.answered || this.reader === null) return
     const refused = this.reader.push(new Uint8Array(chunk))
     if (refused !== null) return this.fail(refused)
+    if (this.held !== null) {
+      if (!last) return
+      const body = this.reader.finish()
+      this.reader = null
+      return this.held(body)
+    }
     if (this.plan!.declaredLength < 0) {
       const p = this.p
       if (p.bodyBytes + chunk.byteLength > p.config.maxBodyBytesInFlight) {

@@ -33,6 +33,8 @@ export interface CallPlan {
 export interface Refusal {
   readonly refusal: Failure
   readonly format: BodyFormat
+  /** An unknown microservice announced to arrive (Backends.arrival): the call may wait for it. */
+  readonly arrival?: Promise<boolean>
 }
 
 export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes' | 'trust'>
@@ -100,13 +102,22 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
 
   const [msName, svcName, methodName] = route
   const backend = backends.get(msName)
-  if (backend === undefined)
-    return refuse({ code: 'UNKNOWN_MICROSERVICE', detail: `no microservice named '${bounded(msName)}' is deployed` })
+  if (backend === undefined) {
+    const refusal: Failure = {
+      code: 'UNKNOWN_MICROSERVICE',
+      detail: `no microservice named '${bounded(msName)}' is deployed`
+    }
+    const arrival = backends.arrival?.(msName)
+    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
+  }
   const unavailable = backend.unavailableReason()
   const catalog = backend.catalog
   if (unavailable !== null || catalog === null) {
     const detail = unavailable ?? `microservice '${msName}' has not completed its handshake`
-    return refuse({ code: 'MICROSERVICE_UNAVAILABLE', detail })
+    // Deployed here a moment ago and announced: it is starting, and its calls wait as before.
+    const arrival = backends.arrival?.(msName)
+    const refusal: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail }
+    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
   const methods = catalog.service(svcName)
   if (methods === undefined) {

@@ -33,6 +33,8 @@ export interface Backend {
 
 export interface Backends {
   get(name: string): Backend | undefined
+  /** For a microservice announced but not here yet: resolves true once it serves, false if it never came. */
+  arrival?(name: string): Promise<boolean> | undefined
 }
 
 /** Splitting and encoding: inline for small bodies, on the worker pool for large ones. */

@@ -5,10 +5,13 @@ import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { MicroserviceManager } from './manager'
 import type { Deployer, UploadResult } from './deployer'
+import type { Arrivals } from '../dispatch/arrivals'
 
 /** Deploys over the network: the deployer and the bearer token that allows them. */
 export interface AdminDeploys {
   deployer: Deployer
+  /** Microservices a rollout announces before they reach this node (calls for them wait). */
+  arrivals: Arrivals
   token: string
   /** The largest package accepted (PLATFORM.unpack.maxTotalBytes). */
   maxBytes: number
@@ -51,6 +54,9 @@ export class AdminServer {
   /**
    *   POST /deploy                           a package zip as the body (X-Package-Name: its file name)
    *   POST /microservices/{name}/rollback    back to the version the current one replaced
+   *   POST /microservices/{name}/expect?seconds=N
+   *                                          a new microservice is on its way: its calls wait here up
+   *                                          to N seconds for it instead of answering 404 (0 withdraws)
    * with Authorization: Bearer <ADMIN.deployTokenEnv's token>; each answers the verdict as JSON.
    */
   private write(req: IncomingMessage, res: ServerResponse, path: string, d: AdminDeploys): void {
@@ -63,23 +69,36 @@ export class AdminServer {
         (r) => json(res, r.ok ? 200 : 422, r),
         (err: unknown) => json(res, 500, { ok: false, message: err instanceof Error ? err.message : String(err) })
       )
-    const rollback = /^\/microservices\/([^/]+)\/rollback$/.exec(path)
-    if (rollback !== null) {
+    const named = /^\/microservices\/([^/]+)\/(rollback|expect)$/.exec(path)
+    if (named !== null) {
       req.resume()
       let name: string
       try {
-        name = decodeURIComponent(rollback[1]!)
+        name = decodeURIComponent(named[1]!)
       } catch {
         return json(res, 400, {
           ok: false,
-          message: `'${rollback[1]!.slice(0, 200)}' is not a valid percent-encoded name`
+          message: `'${named[1]!.slice(0, 200)}' is not a valid percent-encoded name`
         })
       }
-      return verdict(d.deployer.rollback(name))
+      if (named[2] === 'rollback') return verdict(d.deployer.rollback(name))
+      const seconds = Number(new URL(req.url ?? '/', 'http://admin').searchParams.get('seconds') ?? 'x')
+      if (!Number.isInteger(seconds) || seconds < 0 || seconds > 3600)
+        return json(res, 400, { ok: false, message: 'expect needs ?seconds=N, a whole number from 0 to 3600' })
+      d.arrivals.expect(name, seconds * 1000)
+      return json(res, 200, {
+        ok: true,
+        message:
+          seconds === 0
+            ? `calls for ${name} no longer wait`
+            : `calls for ${name} wait up to ${seconds} s for it until it serves here`
+      })
     }
     if (path !== '/deploy') {
       req.resume()
-      return json(res, 404, { error: `no POST ${path}; try /deploy or /microservices/{name}/rollback` })
+      return json(res, 404, {
+        error: `no POST ${path}; try /deploy, /microservices/{name}/rollback or /microservices/{name}/expect`
+      })
     }
     const chunks: Buffer[] = []
     let size = 0
@@ -113,7 +132,9 @@ export class AdminServer {
         if (path === '/status') {
           return json(res, 200, {
             phase: this.phase,
-            microservices: this.manager.statuses()
+            microservices: this.manager.statuses(),
+            // Announced by a rollout, not served here yet: their calls wait (POST …/expect).
+            arriving: this.deploys?.arrivals.names() ?? []
           })
         }
         const metrics = this.metrics

@@ -7,6 +7,7 @@ import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../dispatch/discovery'
 import { InvokePool } from '../pool/pool'
 import { MicroserviceDirectory } from '../dispatch/directory'
+import type { Arrivals } from '../dispatch/arrivals'
 import { MicroserviceManager, type ManagerOptions } from './manager'
 import { Deployer } from './deployer'
 import { ControlServer } from './control'
@@ -128,7 +129,7 @@ export class Platform {
       this.manager,
       this.metrics,
       config.admin.readyRequires,
-      adminDeploys(config, this.deployer)
+      adminDeploys(config, this.deployer, this.directory.arrivals)
     )
     this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
   }
@@ -238,12 +239,12 @@ function echoInstance(log: Logger): (instance: string, line: string, stderr: boo
   return (instance, line, stderr) => (stderr ? log.warn({ instance }, line) : log.info({ instance }, line))
 }
 
-function adminDeploys(config: PlatformConfig, deployer: Deployer): AdminDeploys | null {
+function adminDeploys(config: PlatformConfig, deployer: Deployer, arrivals: Arrivals): AdminDeploys | null {
   const env = config.admin.deployTokenEnv
   if (env === null) return null
   const token = process.env[env] ?? ''
   if (token === '') throw new Error(`ADMIN.deployTokenEnv: the environment variable ${env} holds no token`)
-  return { deployer, token, maxBytes: config.platform.unpack.maxTotalBytes }
+  return { deployer, arrivals, token, maxBytes: config.platform.unpack.maxTotalBytes }
 }
 
 function remoteSecret(r: Pick<RemoteInstance, 'name' | 'secretEnv'>): string | null {

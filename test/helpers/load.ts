@@ -3,7 +3,6 @@
 import { Agent, request } from 'node:http'
 
 export const CLIENTS = 16
-const PATH = '/_eapi/ELASTIC_HTTP/example/calculator/multiply'
 
 export interface Tally {
   ok: number
@@ -12,13 +11,18 @@ export interface Tally {
   wrong: number
 }
 
-function call(url: URL, agent: Agent, k: number): Promise<{ status: number; text: string; type: string }> {
+function call(
+  url: URL,
+  path: string,
+  agent: Agent,
+  k: number
+): Promise<{ status: number; text: string; type: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: url.hostname,
         port: url.port,
-        path: PATH,
+        path,
         method: 'POST',
         agent,
         timeout: 15000,
@@ -36,16 +40,25 @@ function call(url: URL, agent: Agent, k: number): Promise<{ status: number; text
   })
 }
 
-/** Runs the clients until `during` has finished and `tailMs` more have passed. */
-export async function underLoad(nginxUrl: string, during: () => Promise<void>, tailMs = 500): Promise<Tally> {
+/**
+ * Runs the clients until `during` has finished and `tailMs` more have passed. They call
+ * `microservice` (a copy of the example under another name, or the example itself).
+ */
+export async function underLoad(
+  nginxUrl: string,
+  during: () => Promise<void>,
+  tailMs = 500,
+  microservice = 'example'
+): Promise<Tally> {
   const url = new URL(nginxUrl)
+  const path = `/_eapi/ELASTIC_HTTP/${microservice}/calculator/multiply`
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS })
   const tally: Tally = { ok: 0, failed: new Map(), wrong: 0 }
   let running = true
   const client = async (c: number): Promise<void> => {
     for (let k = c; running; k += CLIENTS) {
       try {
-        const r = await call(url, agent, k)
+        const r = await call(url, path, agent, k)
         if (r.status === 200) {
           if (r.text === `{"result":${k * 3}}`) tally.ok++
           else tally.wrong++

@@ -11,19 +11,20 @@ import { tmpdir } from 'node:os'
 import { startNginx, freePort, type RunningNginx } from '../helpers/nginx'
 import { startPlatformProcess, type PlatformProcess, type PlatformProcessOptions } from '../helpers/platform-process'
 import { failures, underLoad } from '../helpers/load'
-import { EXAMPLE_DIR } from '../helpers/platform'
+import { EXAMPLE_DIR, until } from '../helpers/platform'
 import { zipDirectory } from '../../src/platform/package/zip'
 
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const TOKEN = 'deploy token of the deploy-nodes test'
 
-async function examplePackage(version: string): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), `example-${version}-`)), 'example')
+/** A package of the example's code as microservice `name` at `version`. */
+async function examplePackage(version: string, name = 'example'): Promise<string> {
+  const dir = join(mkdtempSync(join(tmpdir(), `${name}-${version}-`)), name)
   cpSync(EXAMPLE_DIR, dir, { recursive: true })
   const file = join(dir, 'microservice.json')
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version }))
-  const zip = join(dir, '..', `example-${version}.zip`)
-  await zipDirectory(dir, 'example', zip)
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), name, version }))
+  const zip = join(dir, '..', `${name}-${version}.zip`)
+  await zipDirectory(dir, name, zip)
   return zip
 }
 
@@ -35,17 +36,24 @@ function cli(args: string[]): Promise<{ code: number; out: string; err: string }
   })
 }
 
-async function versionOn(node: string): Promise<string[]> {
-  const body = (await (await fetch(`${node}/status`)).json()) as {
-    microservices: Array<{ name: string; versions: string[] }>
-  }
-  return body.microservices.find((m) => m.name === 'example')?.versions ?? []
+interface NodeStatus {
+  microservices: Array<{ name: string; versions: string[] }>
+  arriving: string[]
+}
+
+async function statusOf(node: string): Promise<NodeStatus> {
+  return (await (await fetch(`${node}/status`)).json()) as NodeStatus
+}
+
+async function versionOn(node: string, name = 'example'): Promise<string[]> {
+  return (await statusOf(node)).microservices.find((m) => m.name === name)?.versions ?? []
 }
 
 describe('microservice upload --node: one gated rollout to every node, and rollback', () => {
   let nginx: RunningNginx
   const nodes: PlatformProcess[] = []
   const admins: string[] = []
+  const gateways: string[] = []
 
   before(async () => {
     const options: PlatformProcessOptions[] = []
@@ -63,6 +71,7 @@ describe('microservice upload --node: one gated rollout to every node, and rollb
     for (const o of options) {
       nodes.push(startPlatformProcess(o))
       admins.push(`http://127.0.0.1:${o.adminPort}`)
+      gateways.push(`http://127.0.0.1:${o.port}`)
     }
     await Promise.all(nodes.map((n) => n.ready()))
     nginx = await startNginx(
@@ -102,6 +111,68 @@ describe('microservice upload --node: one gated rollout to every node, and rollb
     assert.deepEqual(failures(rollingBack), {})
     for (const a of admins) assert.deepEqual(await versionOn(a), ['1.0.0'])
     t.diagnostic(`${during.ok} calls during the rollout and ${rollingBack.ok} during the rollback, none failed`)
+  })
+
+  test('a microservice new to both nodes under load: announced first, so its calls wait on the node it has not reached; no 404', async (t) => {
+    const zip = await examplePackage('1.0.0', 'fresh')
+    const rollout = cli(['upload', zip, '--node', admins[0]!, '--node', admins[1]!])
+    // Callers start once the rollout has begun: each node has it announced, or serves it already.
+    await until(
+      async () => {
+        const views = await Promise.all(admins.map((a) => statusOf(a)))
+        return views.every((v) => v.arriving.includes('fresh') || v.microservices.some((m) => m.name === 'fresh'))
+      },
+      20000,
+      'fresh announced on both nodes'
+    )
+    let done = { code: -1, out: '', err: '' }
+    const during = await underLoad(
+      nginx.url,
+      async () => {
+        done = await rollout
+      },
+      500,
+      'fresh'
+    )
+    assert.equal(done.code, 0, done.err)
+    t.diagnostic(
+      `${during.ok} calls for the new microservice during its rollout, failed: ${JSON.stringify(failures(during))}`
+    )
+    assert.deepEqual(failures(during), {})
+    assert.equal(during.wrong, 0)
+    assert.ok(during.ok > 50, `${during.ok} calls`)
+    for (const a of admins) {
+      assert.deepEqual(await versionOn(a, 'fresh'), ['1.0.0'])
+      assert.deepEqual((await statusOf(a)).arriving, [])
+    }
+  })
+
+  test('an announcement that runs out, or is withdrawn, gives the calls their 404', async () => {
+    const expect = (seconds: string): Promise<Response> =>
+      fetch(`${admins[1]}/microservices/nowhere/expect?seconds=${seconds}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TOKEN}` }
+      })
+    assert.equal((await expect('soon')).status, 400)
+    assert.equal((await expect('1')).status, 200)
+    const held = await fetch(`${gateways[1]}/nowhere/calculator/multiply`, {
+      method: 'POST',
+      body: '{"a":1,"b":2}',
+      headers: { 'Content-Type': 'application/json' }
+    })
+    assert.equal(held.status, 404, 'after the second it was announced for')
+    assert.equal(((await held.json()) as { code: string }).code, 'UNKNOWN_MICROSERVICE')
+    assert.equal((await expect('60')).status, 200)
+    const waiting = fetch(`${gateways[1]}/nowhere/calculator/multiply`, {
+      method: 'POST',
+      body: '{"a":1,"b":2}',
+      headers: { 'Content-Type': 'application/json' }
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    const withdrawn = (await expect('0')).json() as Promise<{ message: string }>
+    assert.match((await withdrawn).message, /no longer wait/)
+    assert.equal((await waiting).status, 404)
+    assert.deepEqual((await statusOf(admins[1]!)).arriving, [])
   })
 
   test('a node that cannot be reached stops the rollout, and the command says where each node stands', async () => {
