@@ -347,6 +347,9 @@ async function imageCommand(args: string[]): Promise<number> {
         `COPY package/${config.name} ${dir}`,
         `LABEL org.opencontainers.image.title="${config.name}" org.opencontainers.image.version="${config.version}" invocation-gateway.microservice="${config.name}"`,
         'EXPOSE 7000',
+        // The platform's check asks an admin port a pod does not have; this one asks whether the
+        // internal port takes connections (a pod's probes in the manifests do the same).
+        `HEALTHCHECK --interval=10s --timeout=3s --start-period=30s CMD ["node", "-e", "require('net').connect(7000, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))"]`,
         `ENTRYPOINT ["node", "/app/bin/microservice", "host", "${dir}"]`,
         'CMD ["--listen", "tcp:0.0.0.0:7000", "--secret-env", "MICROSERVICE_SECRET"]',
         ''
@@ -354,7 +357,8 @@ async function imageCommand(args: string[]): Promise<number> {
     )
     const wrapper = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
     const [bin, pre] = existsSync(wrapper) ? ['bash', [wrapper]] : ['podman', []]
-    execFileSync(bin, [...pre, 'build', '--network', 'host', '-t', tag, context], {
+    // The docker format: OCI image configs have no HEALTHCHECK, and podman drops it from them.
+    execFileSync(bin, [...pre, 'build', '--format', 'docker', '--network', 'host', '-t', tag, context], {
       stdio: ['ignore', 'inherit', 'inherit']
     })
     console.log(`built ${tag}: ${config.name} ${config.version} in ${dir} on ${values.base}`)

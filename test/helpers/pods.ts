@@ -53,6 +53,11 @@ export class PodNetwork {
     return this.address(n)
   }
 
+  /** Pod `n`'s network namespace as a path, for `podman run --network ns:PATH`. */
+  netnsPath(n: number): string {
+    return `/run/netns/${this.ns(n)}`
+  }
+
   address(n: number): string {
     return `${this.prefix}.${n}`
   }

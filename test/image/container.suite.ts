@@ -13,6 +13,8 @@ import { MALFORMED_KINDS, firstAnswer, type MalformedKind } from '../helpers/mal
 import { freePort } from '../helpers/nginx'
 import { Platform } from '../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
+import { PodNetwork } from '../helpers/pods'
+import { startDns } from '../helpers/dns'
 
 const run = promisify(execFile)
 const IMAGE = process.env.IGW_IMAGE ?? 'localhost/invocation-gateway:latest'
@@ -160,7 +162,7 @@ describe(`the image ${IMAGE} under podman`, () => {
     assert.match(list, /example 1\.0\.0/)
   })
 
-  test('microservice image: a package as its own image, run as a pod would be, called through a platform', async () => {
+  test('microservice image: a package as its own image, run as a pod in a network namespace, found by DNS, stopped gracefully', async () => {
     const zip = join(mkdtempSync(join(tmpdir(), 'image-package-')), 'testkit-0.0.1.zip')
     await zipDirectory(TESTKIT, 'testkit', zip)
     const tag = `localhost/testkit-pod:test-${process.pid}`
@@ -172,41 +174,63 @@ describe(`the image ${IMAGE} under podman`, () => {
       built.stdout,
       new RegExp(`^built ${tag}: testkit 0\\.0\\.1 in /app/microservices/testkit on ${IMAGE}$`, 'm')
     )
-    const port = await freePort()
+    const pods = new PodNetwork()
+    const address = pods.add(2)
+    const dns = await startDns('testkit.ms.test', [address])
     process.env.IGW_IMAGE_TEST_SECRET = 'the pod test secret'
-    await podman(
-      'run',
-      '-d',
-      '--name',
-      pod,
-      '--network',
-      'host',
-      '-e',
-      'MICROSERVICE_SECRET=the pod test secret',
-      tag,
-      '--listen',
-      `tcp:127.0.0.1:${port}`,
-      '--secret-env',
-      'MICROSERVICE_SECRET'
-    )
-    const platform = new Platform(
-      testConfig({
-        MICROSERVICES: { remote: [{ name: 'testkit', host: '127.0.0.1', port, secretEnv: 'IGW_IMAGE_TEST_SECRET' }] }
-      }),
-      TEST_PLATFORM_OPTIONS
-    )
+    let platform: Platform | null = null
     try {
+      // The image's own command: microservice host on tcp:0.0.0.0:7000 with MICROSERVICE_SECRET.
+      await podman(
+        'run',
+        '-d',
+        '--name',
+        pod,
+        '--network',
+        `ns:${pods.netnsPath(2)}`,
+        '-e',
+        'MICROSERVICE_SECRET=the pod test secret',
+        tag
+      )
+      platform = new Platform(
+        testConfig({
+          MICROSERVICES: {
+            discovery: [
+              {
+                name: 'testkit',
+                dns: 'testkit.ms.test',
+                port: 7000,
+                secretEnv: 'IGW_IMAGE_TEST_SECRET',
+                intervalMs: 500
+              }
+            ],
+            dnsServers: [dns.server]
+          }
+        }),
+        TEST_PLATFORM_OPTIONS
+      )
       const url = `http://127.0.0.1:${await platform.start([])}`
       await until('the pod serves', 30_000, async () => (await post(url, '/testkit/slow/sleep', '5')).text === '5')
       const st = platform.manager.statusOf('testkit')!
       assert.deepEqual(
-        st.instances.map((i) => [i.remote, i.state, i.version]),
-        [[true, 'connected', '0.0.1']]
+        st.instances.map((i) => [i.remote, i.state, i.version, i.endpoint]),
+        [[true, 'connected', '0.0.1', `${address}:7000`]]
       )
+      await podman('healthcheck', 'run', pod) // the package image's own check: exit 0
+      // podman stop sends SIGTERM, as the kubelet does: the call in flight is answered, then the pod exits 0.
+      const inFlight = post(url, '/testkit/slow/sleep', '1500')
+      await new Promise((r) => setTimeout(r, 300))
+      await podman('stop', '-t', '30', pod)
+      const answered = await inFlight
+      assert.deepEqual([answered.status, answered.text], [200, '1500'])
+      assert.equal((await podman('inspect', '-f', '{{.State.ExitCode}}', pod)).trim(), '0')
+      assert.match(await podman('logs', pod), /stopping: its gateways are told to send no more calls/)
     } finally {
-      await platform.stop()
+      await platform?.stop()
       await podman('rm', '-f', pod).catch(() => '')
       await podman('rmi', '-f', tag).catch(() => '')
+      dns.stop()
+      pods.close()
     }
   })
 

@@ -7,16 +7,13 @@
 // nothing lost on a graceful change, only the calls a killed pod held fail, each answered.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { tmpdir } from 'node:os'
-import { Resolver } from 'node:dns/promises'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, exampleAt, testConfig, until } from '../helpers/platform'
-import { freePort } from '../helpers/nginx'
 import { CLIENTS, failures, underLoad } from '../helpers/load'
 import { PodNetwork } from '../helpers/pods'
+import { startDns, type RunningDns } from '../helpers/dns'
 
 const ROOT = join(__dirname, '..', '..', '..')
 const CLI = join(ROOT, 'bin', 'microservice')
@@ -29,19 +26,16 @@ const INTERVAL_MS = 300
 const PRE_STOP_MS = 1000
 
 describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling update, a pod stopped while listed, a pod killed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dns-discovery-'))
-  const hostsFile = join(dir, 'hosts')
   const v2 = exampleAt('1.1.0')
   let pods: PodNetwork
-  let dns: ChildProcess
+  let dns: RunningDns
   let platform: Platform
   let edge = ''
   const running = new Map<number, ChildProcess>()
 
   /** The pods DNS answers for the name (dnsmasq reads its hosts file again on SIGHUP). */
   function publish(ns: number[]): void {
-    writeFileSync(hostsFile, ns.map((n) => `${pods.address(n)} ${NAME}\n`).join(''))
-    dns.kill('SIGHUP')
+    dns.publish(ns.map((n) => pods.address(n)))
   }
 
   /** Starts pod `n` running the documented command, `microservice host DIR --listen … --secret-env …`. */
@@ -89,37 +83,15 @@ describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling updat
   const id = (n: number): string => `example@${pods.address(n)}:${PORT}`
 
   before(async () => {
-    execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'dnsmasq:dnsmasq-base'], { stdio: 'inherit' })
     pods = new PodNetwork()
+    dns = await startDns(NAME, [pods.address(2)])
     process.env[SECRET_ENV] = 'the discovery test secret'
-    const dnsPort = await freePort()
-    // The first answer is in the file before dnsmasq starts (a SIGHUP before it has its handlers would end it).
-    writeFileSync(hostsFile, `${pods.address(2)} ${NAME}\n`)
-    dns = spawn(
-      'dnsmasq',
-      [
-        '--keep-in-foreground',
-        `--port=${dnsPort}`,
-        '--listen-address=127.0.0.1',
-        '--bind-interfaces',
-        '--no-resolv',
-        '--no-hosts',
-        `--addn-hosts=${hostsFile}`,
-        '--local-ttl=0',
-        `--pid-file=${join(dir, 'dnsmasq.pid')}`,
-        '--user=root'
-      ],
-      { stdio: 'ignore' }
-    )
     await startPod(2)
-    const resolver = new Resolver()
-    resolver.setServers([`127.0.0.1:${dnsPort}`])
-    await until(async () => (await resolver.resolve4(NAME).catch(() => [])).length === 1, 10000, 'dnsmasq answering')
     platform = new Platform(
       testConfig({
         MICROSERVICES: {
           discovery: [{ name: 'example', dns: NAME, port: PORT, secretEnv: SECRET_ENV, intervalMs: INTERVAL_MS }],
-          dnsServers: [`127.0.0.1:${dnsPort}`]
+          dnsServers: [dns.server]
         }
       }),
       TEST_PLATFORM_OPTIONS
@@ -136,7 +108,7 @@ describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling updat
   after(async () => {
     await platform?.stop()
     await Promise.all([...running.keys()].map((n) => stopPod(n, 'SIGKILL')))
-    dns?.kill('SIGKILL')
+    dns?.stop()
     pods?.close()
   })
 
