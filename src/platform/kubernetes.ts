@@ -1,5 +1,9 @@
 import { stringify } from 'yaml'
 
+/** A microservice pod's preStop pause and its host's drain (--drain-ms), in seconds. */
+export const MICROSERVICE_PRE_STOP_S = 15
+export const MICROSERVICE_DRAIN_S = 20
+
 /** A microservice as its own Deployment: the image that holds it and where its package is inside. */
 export interface KubeMicroservice {
   name: string
@@ -175,21 +179,29 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
             template: {
               metadata: { labels: l },
               spec: {
-                terminationGracePeriodSeconds: 40,
+                terminationGracePeriodSeconds: MICROSERVICE_PRE_STOP_S + MICROSERVICE_DRAIN_S + 5,
                 securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
                 containers: [
                   {
                     name: 'microservice',
                     image: m.image,
                     command: ['node', '/app/bin/microservice', 'host', m.dir],
-                    args: ['--listen', `tcp:0.0.0.0:${o.microservicePort}`, '--secret-env', 'MICROSERVICE_SECRET'],
+                    args: [
+                      '--listen',
+                      `tcp:0.0.0.0:${o.microservicePort}`,
+                      '--secret-env',
+                      'MICROSERVICE_SECRET',
+                      '--drain-ms',
+                      String(MICROSERVICE_DRAIN_S * 1000)
+                    ],
                     ports: [{ name: 'internal', containerPort: o.microservicePort }],
                     env: [secretEnv],
                     readinessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 2 },
                     livenessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 10, failureThreshold: 3 },
-                    // The pod leaves DNS first; the gateways move its calls to a listed pod (make
-                    // before break) before the host stops.
-                    lifecycle: { preStop: { exec: { command: ['sleep', '15'] } } },
+                    // The pod leaves DNS first, and the gateways find the pods that replace it (their
+                    // discovery interval is shorter) before SIGTERM; the host then says GoAway and
+                    // answers the calls it holds (--drain-ms).
+                    lifecycle: { preStop: { exec: { command: ['sleep', String(MICROSERVICE_PRE_STOP_S)] } } },
                     resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
                     securityContext: NON_ROOT,
                     volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }]

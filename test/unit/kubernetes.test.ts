@@ -81,7 +81,17 @@ test('the parts fit: discovery names, probes, grace periods, the Secret, non-roo
       name: DEFAULT_KUBE_OPTIONS.secretName,
       key: 'secret'
     })
-    assert.ok(ms.containers[0].lifecycle.preStop.exec.command.includes('sleep'), 'it leaves DNS before it stops')
+    // preStop: it leaves DNS, and the gateways (re-resolving every 5 s by default) find its successors,
+    // before SIGTERM; then the host's drain; all within the grace period.
+    const [sleep, pause] = ms.containers[0].lifecycle.preStop.exec.command as [string, string]
+    assert.equal(sleep, 'sleep')
+    assert.ok(Number(pause) >= 10, 'at least two discovery intervals at their default (5 s)')
+    const args = ms.containers[0].args as string[]
+    const drainS = Number(args[args.indexOf('--drain-ms') + 1]) / 1000
+    assert.ok(
+      ms.terminationGracePeriodSeconds > Number(pause) + drainS,
+      'the grace period outlasts preStop and the drain'
+    )
     assert.equal(ms.securityContext.runAsNonRoot, true)
   }
   assert.deepEqual(container.readinessProbe.httpGet, { path: '/readyz', port: 'admin' })
