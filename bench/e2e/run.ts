@@ -5,7 +5,7 @@
 //
 //   node dist/bench/e2e/run.js [--cases a,b] [--duration 10] [--connections 64] [--rounds 1]
 //     [--target http://host:port] [--no-floor] [--soak 60] [--json FILE] [--history] [--compare FILE]
-//     [--proxy] [--hop]
+//     [--proxy] [--hop] [--refs]
 import { fork, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 import { reaped } from './reap'
 import { gcFlags } from '../../src/core/gc-threads'
+import { startHaproxyRef, startNginxRef } from './c-proxies'
 
 export interface ProcessCost {
   name: string
@@ -25,8 +26,13 @@ export interface ProcessCost {
   cpuPercent: number
   rssMb: number
 }
+/** What is measured: the gateway, and the references it is compared with in the same run. */
+export type Subject = 'gateway' | 'ceiling' | 'floor' | 'proxy' | 'hop' | 'nginx' | 'haproxy'
+/** The references measured beside the gateway and the ceiling, when asked for. */
+type Extra = 'proxy' | 'hop' | 'nginx' | 'haproxy'
+
 export interface SubjectResult {
-  subject: 'gateway' | 'ceiling' | 'floor' | 'proxy' | 'hop'
+  subject: Subject
   rps: number
   latencyMs: LoadResult['latencyMs']
   errors: number
@@ -49,6 +55,9 @@ export interface CaseResult {
   proxyRatio?: number | null
   /** The bare hop (bench/e2e/bare-hop.ts, with --hop): two processes and a Unix socket, no gateway work. */
   hop?: SubjectResult | null
+  /** nginx (one worker) and HAProxy (one thread) in front of the ceiling's server (with --refs). */
+  nginx?: SubjectResult | null
+  haproxy?: SubjectResult | null
 }
 export interface RunResult {
   when: string
@@ -77,6 +86,8 @@ export interface RunOptions {
   proxy?: boolean
   /** Also measure the bare hop (bench/e2e/bare-hop.ts) each round. */
   hop?: boolean
+  /** Also measure nginx and HAProxy in front of the ceiling's server (bench/e2e/c-proxies.ts) each round. */
+  refs?: boolean
   /** Load before the soak's RSS samples start (V8 grows its old space once in the first minute). */
   soakWarmupS: number
   log: (line: string) => void
@@ -137,7 +148,7 @@ async function check(url: string, bc: BenchCase): Promise<void> {
 }
 
 async function measure(
-  subject: 'gateway' | 'ceiling' | 'proxy' | 'hop',
+  subject: Subject,
   url: string,
   bc: BenchCase,
   connections: number,
@@ -289,15 +300,13 @@ export async function run(o: RunOptions): Promise<RunResult> {
     const ceiling = await start(join(__dirname, 'ceiling.js'), [String(ceilingPort)], {}, /^(\d+)\n/)
     children.push(ceiling.child)
     const ceilingUrl = `http://127.0.0.1:${ceiling.match[1]}`
-    let proxyUrl: string | null = null
-    let proxyPids: Array<[string, number]> = []
-    if (o.proxy === true) {
-      const proxy = await startProxy(children)
-      proxyUrl = proxy.url
-      proxyPids = proxy.pids
+    const extras = new Map<Extra, { url: string; pids: Array<[string, number]> }>()
+    if (o.proxy === true) extras.set('proxy', await startProxy(children))
+    if (o.hop === true) extras.set('hop', await startHop(children))
+    if (o.refs === true) {
+      extras.set('nginx', await startNginxRef(await freePort(), ceilingPort, children))
+      extras.set('haproxy', await startHaproxyRef(await freePort(), ceilingPort, children))
     }
-    let hop: { url: string; pids: Array<[string, number]> } | null = null
-    if (o.hop === true) hop = await startHop(children)
     let gatewayUrl = o.target
     let gatewayPids: Array<[string, number]> = []
     if (gatewayUrl === null) {
@@ -307,7 +316,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
     }
     const results: CaseResult[] = []
     // Live progress: what a run has left, from its plan (warm-ups, rounds, floors, the soak).
-    const subjectCount = 2 + (o.proxy === true ? 1 : 0) + (hop !== null ? 1 : 0)
+    const subjectCount = 2 + extras.size
     const perCase = 2 * o.warmupS + subjectCount * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
     const planned = cases.length * perCase + (o.soakS > 0 ? o.soakS + o.soakWarmupS : 0)
     const runStart = Date.now()
@@ -338,37 +347,34 @@ export async function run(o: RunOptions): Promise<RunResult> {
           durationS: o.warmupS
         })
       }
-      const g: SubjectResult[] = []
-      const c: SubjectResult[] = []
-      const px: SubjectResult[] = []
-      const hp: SubjectResult[] = []
+      const where = new Map<Subject, { url: string; pids: Array<[string, number]>; bc: BenchCase }>([
+        ['ceiling', { url: ceilingUrl, pids: [['ceiling', ceiling.child.pid!]], bc: ref }],
+        ['gateway', { url: gatewayUrl, pids: gatewayPids, bc }]
+      ])
+      // The references answer the standard requests only.
+      if (bc.custom !== true) for (const [s, e] of extras) where.set(s, { ...e, bc })
+      const runs = new Map<Subject, SubjectResult[]>([...where.keys()].map((s) => [s, []]))
       for (let r = 0; r < o.rounds; r++) {
         // Alternate which goes first, so neither always runs on the warmer machine.
-        const subjects: Array<'ceiling' | 'gateway' | 'proxy' | 'hop'> = ['ceiling', 'gateway']
-        if (proxyUrl !== null && bc.custom !== true) subjects.push('proxy')
-        if (hop !== null && bc.custom !== true) subjects.push('hop')
-        const order = r % 2 === 0 ? subjects : [...subjects].reverse()
-        for (const s of order) {
-          const m =
-            s === 'ceiling'
-              ? await measure('ceiling', ceilingUrl, ref, connections, o.durationS, [['ceiling', ceiling.child.pid!]])
-              : s === 'proxy'
-                ? await measure('proxy', proxyUrl!, bc, connections, o.durationS, proxyPids)
-                : s === 'hop'
-                  ? await measure('hop', hop!.url, bc, connections, o.durationS, hop!.pids)
-                  : await measure('gateway', gatewayUrl, bc, connections, o.durationS, gatewayPids)
-          ;(s === 'ceiling' ? c : s === 'proxy' ? px : s === 'hop' ? hp : g).push(m)
+        const subjects = [...where.keys()]
+        for (const s of r % 2 === 0 ? subjects : subjects.reverse()) {
+          const w = where.get(s)!
+          const m = await measure(s, w.url, w.bc, connections, o.durationS, w.pids)
+          runs.get(s)!.push(m)
           o.log(
             progress(
-              `${bc.name} round ${r + 1}/${o.rounds}: ${s} ${m.rps.toFixed(0)} req/s, p99 ${m.latencyMs.p99.toFixed(2)} ms`
+              `${bc.name} round ${r + 1}/${o.rounds}: ${s} ${m.rps.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(3)} ms, p99 ${m.latencyMs.p99.toFixed(2)} ms`
             )
           )
         }
       }
-      const gm = median(g, (x) => x.rps)
-      const cm = median(c, (x) => x.rps)
-      const pm = px.length > 0 ? median(px, (x) => x.rps) : null
-      const hm = hp.length > 0 ? median(hp, (x) => x.rps) : null
+      const of = (s: Subject): SubjectResult | null => {
+        const list = runs.get(s)
+        return list === undefined || list.length === 0 ? null : median(list, (x) => x.rps)
+      }
+      const gm = of('gateway')!
+      const cm = of('ceiling')!
+      const pm = of('proxy')
       let floor: SubjectResult | null = null
       if (o.floor && bc.invoke !== null) {
         o.log('  floor (internal protocol alone)')
@@ -385,7 +391,9 @@ export async function run(o: RunOptions): Promise<RunResult> {
         p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001),
         proxy: pm,
         proxyRatio: pm === null ? null : gm.rps / pm.rps,
-        hop: hm
+        hop: of('hop'),
+        nginx: of('nginx'),
+        haproxy: of('haproxy')
       })
       o.log(
         `  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`
@@ -451,7 +459,15 @@ export function report(r: RunResult): string {
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
     lines.push('subject  |   req/s | p50 ms | p99 ms | p99.9 ms | errors | non-2xx | CPU ms/req (per process) | RSS MB')
-    for (const s of [c.gateway, c.ceiling, c.floor, c.proxy ?? null, c.hop ?? null]) {
+    for (const s of [
+      c.gateway,
+      c.ceiling,
+      c.floor,
+      c.proxy ?? null,
+      c.hop ?? null,
+      c.nginx ?? null,
+      c.haproxy ?? null
+    ]) {
       if (s === null) continue
       const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
       const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
@@ -463,6 +479,11 @@ export function report(r: RunResult): string {
       `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}${c.proxyRatio != null ? `; gateway/proxy req/s ${f(c.proxyRatio, 2)}` : ''}`
     )
     if (c.hop != null) lines.push(hopLine(c.gateway, c.ceiling, c.hop))
+    for (const p of [c.nginx, c.haproxy])
+      if (p != null)
+        lines.push(
+          `gateway/${p.subject}: req/s ${f(c.gateway.rps / p.rps, 2)}, p50 ${f(c.gateway.latencyMs.p50 / Math.max(p.latencyMs.p50, 0.001), 2)}×, p99 ${f(c.gateway.latencyMs.p99 / Math.max(p.latencyMs.p99, 0.001), 2)}×`
+        )
   }
   if (r.soak !== null) {
     lines.push(
@@ -528,6 +549,7 @@ async function main(): Promise<void> {
     soakWarmupS: Number(arg('soak-warmup', '5')),
     proxy: process.argv.includes('--proxy'),
     hop: process.argv.includes('--hop'),
+    refs: process.argv.includes('--refs'),
     log: (line) => process.stderr.write(line + '\n')
   }
   const result = await run(opts)
