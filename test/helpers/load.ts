@@ -76,9 +76,14 @@ export async function underLoad(
     }
   }
   const clients = Array.from({ length: CLIENTS }, (_, c) => client(c))
+  const started = Date.now()
   await new Promise((r) => setTimeout(r, 300))
   await during()
   await new Promise((r) => setTimeout(r, tailMs))
+  // IGW_LOAD_SECONDS=40 keeps the load on for as long as an operator's trial runs (the tests' default
+  // is the event and a short tail, to keep npm test short).
+  const rest = Number(process.env.IGW_LOAD_SECONDS ?? 0) * 1000 - (Date.now() - started)
+  if (rest > 0) await new Promise((r) => setTimeout(r, rest))
   running = false
   await Promise.all(clients)
   agent.destroy()

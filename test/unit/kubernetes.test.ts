@@ -6,7 +6,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../src/platform/kubernetes'
@@ -103,4 +104,38 @@ test('the parts fit: discovery names, probes, grace periods, the Secret, non-roo
   assert.equal(container.securityContext.allowPrivilegeEscalation, false)
   assert.equal(find('PodDisruptionBudget', 'gateway').spec.minAvailable, 1)
   assert.ok(existsSync(join(DIR, 'kustomization.yaml')))
+})
+
+test("the README's manifest commands, as written there: their output renders and validates, with the images they name", async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  // Each `microservice kube manifests …` command of the README (a continued line joined).
+  const commands = [...readme.replace(/\\\n\s*/g, '').matchAll(/^microservice kube manifests (.+)$/gm)].map((m) =>
+    m[1]!.trim().split(/\s+/)
+  )
+  assert.equal(commands.length, 2, 'the plain command and the one with a microservice image')
+  for (const args of commands) {
+    const out = mkdtempSync(join(tmpdir(), 'kube-readme-'))
+    const argv = args.map((a, k) => (args[k - 1] === '--out' ? out : a))
+    const printed = execFileSync(process.execPath, [join(ROOT, 'bin', 'microservice'), 'kube', 'manifests', ...argv], {
+      encoding: 'utf8'
+    })
+    assert.equal(printed, `wrote 4 files to ${out}; apply with kubectl apply -k ${out}\n`)
+    const objects = parseAllDocuments(execFileSync(kubectl(), ['kustomize', out], { encoding: 'utf8' })).map(
+      (d) => d.toJSON() as Obj
+    )
+    for (const o of objects) {
+      const Model = await model(o)
+      assert.doesNotThrow(() => new Model(o).validate(), `${o.kind}/${o.metadata.name}`)
+    }
+    const images = objects
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => `${o.metadata.name as string}=${o.spec.template.spec.containers[0].image as string}`)
+      .sort()
+    const named = (flag: string): string[] => argv.filter((_, k) => argv[k - 1] === flag)
+    assert.ok(images.includes(`gateway=${named('--image')[0]!}`), images.join(' '))
+    for (const m of named('--microservice')) {
+      const [name, rest] = [m.slice(0, m.indexOf('=')), m.slice(m.indexOf('=') + 1)]
+      assert.ok(images.includes(`${name}=${rest.slice(0, rest.lastIndexOf(':/'))}`), `${m}: ${images.join(' ')}`)
+    }
+  }
 })
