@@ -471,8 +471,8 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       tracing: { generateTraceparent: bool(tracing, 'generateTraceparent', `${hp}.tracing`) }
     },
     pool: {
-      // "auto": one thread per core. Measured on 2 cores with 1 MB bodies at c=64: 128 threads
-      // cost +738 MB RSS, +50% CPU per request, -15% req/s and +71% p99 against 2 (README, Benchmarks).
+      // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
+      // latency with large bodies (docs/performance.md).
       maxThreads:
         pool.maxThreads === 'auto'
           ? Math.min(MAX_POOL_THREADS, availableParallelism())

@@ -7,7 +7,7 @@
 /** Bytes that fit in `buf` at `pos`, copied (constant parts kept as bytes). */
 export function putBytes(buf: Uint8Array, pos: number, bytes: Uint8Array): number {
   const n = bytes.length
-  // A short copy by hand: TypedArray#set cost 20 ns whatever the length.
+  // A short copy by hand: TypedArray#set has a fixed cost that a few bytes do not repay.
   if (n < 48) for (let k = 0; k < n; k++) buf[pos + k] = bytes[k]!
   else buf.set(bytes, pos)
   return pos + n

@@ -31,10 +31,9 @@ export const MAX_POOL_THREADS = 128
 /**
  * The nice value of the worker threads that split large bodies (gateway) and run large or CPU-bound
  * calls (microservice): 7 by default, above the event-loop threads' 0, so that small calls are
- * scheduled first when cores are short; PLATFORM_WORKER_NICENESS=0 turns it off (0 to 19). bench:mixed
- * on 2 cores when 7 was chosen: at 10 small calls kept 50–56% with p99 9.8–12 ms and 1 MB calls did
- * 1.10–1.17× the fastify proxy's; at 7, 44–46%, p99 11–12 ms, 1.32× (at 5: 40–47%, 11–13 ms,
- * 1.22–1.32×). The trade-off as it stands now is in the README (Benchmarks, mixed load).
+ * scheduled first when cores are short; PLATFORM_WORKER_NICENESS=0 turns it off (0 to 19). Higher
+ * values favour small calls, lower ones the large calls' throughput; 7 kept both within their
+ * targets under bench:mixed (docs/performance.md).
  */
 const DEFAULT_WORKER_NICENESS = 7
 export const WORKER_NICENESS = workerNiceness(process.env.PLATFORM_WORKER_NICENESS)

@@ -19,12 +19,10 @@ const CHUNK_BYTES = 64 * 1024
 
 /**
  * Lines encoded into 64 KiB buffers, each written with one asynchronous write when full or after
- * `delayMs` (50 ms), whichever comes first. Measured in the gateway under load (wrk, c=64, 35,000
- * lines/s): a line built as a string and appended to a pending string cost 1.2 µs to build and
- * 1.6 µs to write, most of it encoding the 64 Ki-character rope (its ~3,000 pieces cold in the cache
- * by then); written as bytes in place (`room`/`commit`, used by the access log) no string is made.
- * sonic-boom, under pino, cost 2.9 µs a line; a write per event-loop turn 8 µs a request (a
- * threadpool round trip for two or three lines).
+ * `delayMs` (50 ms), whichever comes first. A line appended to a pending string is paid for again
+ * when the long rope is encoded; written as bytes in place (`room`/`commit`, used by the access
+ * log) no string is made. sonic-boom (under pino) and a write per event-loop turn (a threadpool
+ * round trip for two or three lines) cost more per line (docs/performance.md).
  *
  * Never blocks: while a write is in progress full buffers queue; past `maxBufferedBytes` lines are
  * dropped and counted (a stuck consumer must not grow the heap without bound). What is buffered is

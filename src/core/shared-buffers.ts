@@ -3,9 +3,8 @@
  * copy, and nothing moves.
  *
  * Why: every 1 MB body was an ArrayBuffer of its own, moved to a worker and back. V8 counts such
- * memory as external, and external memory allocated fast starts full collections: the gateway's main
- * thread ran 13 Mark-Compacts a second under 1 MB calls at c=8 (pauses of 1.4–18 ms, plus incremental
- * steps of up to 5 ms), which small calls beside them waited for. A buffer taken from here is used
+ * memory as external, and external memory allocated fast starts full collections on the gateway's
+ * main thread, which small calls beside the large ones waited for. A buffer taken from here is used
  * again instead.
  *
  * Ownership is the caller's: `release` only when nothing will read or write the buffer again (for a
@@ -71,12 +70,12 @@ export function isShared(view: Uint8Array): boolean {
  * Copies `src` into `dst` at `at`, as `dst.set(src, at)` does, fast when `dst` is shared too.
  *
  * Why: V8 copies into a SharedArrayBuffer with relaxed atomic loads and stores, eight bytes at a time
- * only when source and destination are aligned alike and else byte by byte: 18 µs per 64 KB, against
- * 1.6 into plain memory. A body's chunks (views of uWS's receive buffer, wherever the headers ended)
- * and a frame's bytes after its length prefix are rarely aligned like their place in the shared
- * buffer. Even aligned, the word copy of a cold 1 MB destination was 17% of the gateway's main thread
- * under 1 MB calls (perf). Node's Buffer#fill with a buffer as the value and the range the value's
- * length is one memcpy into the view's memory, shared or not: 1.7–2.6 µs per 64 KB however it lies.
+ * only when source and destination are aligned alike and else byte by byte, an order of magnitude
+ * slower than into plain memory. A body's chunks (views of uWS's receive buffer, wherever the headers
+ * ended) and a frame's bytes after its length prefix are rarely aligned like their place in the
+ * shared buffer, and even the aligned word copy showed in large calls' profiles. Node's Buffer#fill
+ * with a buffer as the value and the range the value's length is one memcpy into the view's memory,
+ * shared or not, however it lies.
  */
 export function copyInto(dst: Uint8Array, at: number, src: Uint8Array): void {
   if (src.length < FILL_FROM || !(dst.buffer instanceof SharedArrayBuffer)) {
@@ -89,8 +88,8 @@ export function copyInto(dst: Uint8Array, at: number, src: Uint8Array): void {
 }
 
 /**
- * Below this, set costs less than the native call (misaligned into shared memory: 77 ns against 129
- * at 64 bytes, 169 against 103 at 256).
+ * Below this, set costs less than the native call (measured misaligned into shared memory at 64 and
+ * 256 bytes).
  */
 const FILL_FROM = 256
 const fill = Buffer.prototype.fill as (this: Uint8Array, value: Uint8Array, start: number, end: number) => Uint8Array

@@ -34,9 +34,9 @@ export function isValidTracestate(h: string): boolean {
 
 /**
  * New traceparents are made 128 at a time: one getrandom call, the text written by hand into one
- * buffer and read out as one string, each traceparent a slice of it. Per call: 115-170 ns against
- * 200-330 for two hex conversions and a template (whose joined string was flattened again when the
- * Invoke frame was written). One traceparent is 16 + 8 random bytes.
+ * buffer and read out as one string, each traceparent a slice of it: cheaper than two hex
+ * conversions and a template per call, whose joined string was flattened again when the Invoke
+ * frame was written. One traceparent is 16 + 8 random bytes.
  */
 const BATCH = 128
 const LENGTH = 55

@@ -220,11 +220,10 @@ export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH
  * and current byte in locals, the open containers' kinds as bits of one number. It returns where a
  * value ends exactly as scanValue does, or -1 on anything it does not take (an escape, a control
  * character, nesting past 30, any error), and then scanValue scans the value again and words the
- * error. Whitespace is looked for only at a byte up to 32 (most are not; 7% of the scan's time).
- * Measured on the ~1 MB sumProducts body: 1.09 ms against 1.83 for scanValue (same process);
- * splitting was 58% of the gateway's CPU under 1 MB calls (perf). A member name, after '{' or ',',
- * is scanned by afterMemberName: 1.5% slower than the two inline copies it replaced (1.075–1.082 ms
- * against 1.061–1.064, best of 30 per process, alternating), kept for one copy of the rule.
+ * error. Whitespace is looked for only at a byte up to 32 (most bytes are not). Splitting large bodies
+ * is most of the gateway's work under large calls, hence this second scanner (docs/performance.md).
+ * A member name, after '{' or ',', is scanned by afterMemberName: one copy of the rule, at a cost
+ * within the bench's noise.
  */
 export function quickScan(b: Uint8Array, i: number, maxDepth: number): number {
   // Past the end, b[i]! is undefined (typed as a number here): every comparison below refuses it.

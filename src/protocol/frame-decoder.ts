@@ -11,7 +11,7 @@ import { CONTEXT_FIELDS, ErrorKey, FrameKey, InvokeKey, ResultKey, contextKey } 
  * test/protocol/hot-frames.test.ts holds the two readers together.
  *
  * Why: protobufjs's Reader, a reader object per frame and a call per field through it, and
- * utf8Slice for every short name, were 8% of the microservice's CPU per small call (perf).
+ * utf8Slice for every short name, were a large share of the microservice's CPU per small call.
  */
 export function decodeFrame(b: Buffer): gateway.Frame {
   return readHot(b as FastBuffer) ?? gateway.Frame.decode(b)

@@ -13,7 +13,7 @@ export interface FramedSocketEvents {
  * When corked writes are flushed. 'tick': after the current callback (process.nextTick). 'poll':
  * after every callback of this event-loop turn (setImmediate). The gateway needs 'poll': uWS calls
  * into JS once per HTTP request and Node drains the nextTick queue after each of those calls, so
- * with 'tick' every request cost its own write syscall (15% of the gateway's CPU in a profile).
+ * with 'tick' every request cost its own write system call.
  */
 export type Coalescing = 'tick' | 'poll'
 

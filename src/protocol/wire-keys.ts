@@ -3,7 +3,7 @@
  * proto/gateway.proto's two hot frames, in one place for their hand-written writers (invoke-frame,
  * result-frame) and reader (frame-decoder). Every field here is numbered below 16, so each key is
  * one byte. Const enums: the compiler writes the numbers in, so the hot code reads no property to
- * get a key (reading an Invoke: 443-461 ns, as with the literals written in each case before).
+ * get a key, as fast as the literals they replaced.
  */
 
 /** Frame's oneof members that carry a call. */

@@ -80,7 +80,7 @@ export class Executor {
   /**
    * Runs one call to its result; never throws or rejects (a method's failure is a METHOD_FAILED
    * result). The result is there at once when the method returned a plain value: the promise hops an
-   * async function makes cost the microservice ~5% of its CPU per small call (perf), for nothing.
+   * async function makes showed in the microservice's profile of small calls, for nothing.
    */
   execute(inv: InvokeLike, ex: SignalSource): gateway.IResult | Promise<gateway.IResult> {
     try {

@@ -135,7 +135,7 @@ export class MicroserviceServer {
   /**
    * The executing deadlines, one list per limit: a call's limit is the lesser of the gateway's and
    * threadExecutingTimeOut, the same for nearly every call, so each list expires in the order it was
-   * filled (no setTimeout and clearTimeout per call: 3.7% of a small call's CPU here).
+   * filled (no setTimeout and clearTimeout per call, which showed in small calls' profiles).
    */
   private readonly deadlines = new Map<number, DeadlineList>()
   /**

@@ -21,8 +21,8 @@ const UNHANDLED = new Unhandled()
 /**
  * alpha JSON (Jettison's mapped convention) read straight into values, for the shapes XStream
  * writes for plain data: classes with element fields, lists and arrays of them, scalars, dates. No
- * JSON tree and no element tree are built (together they were 28× JSON.parse on a 1 MB list, a third
- * of it garbage collection).
+ * JSON tree and no element tree are built (together they cost many times JSON.parse on a large
+ * list, much of it garbage collection).
  *
  * Anything else — attributes (`@class`, `@reference`, attribute fields), `$` text, null elements,
  * Object or map slots, implicit or omitted fields, a repeated field, an input past a limit, and

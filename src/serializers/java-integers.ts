@@ -104,7 +104,7 @@ export function xstreamInt(s: string): number {
 /**
  * The value of `-?[1-9][0-9]*` of at most `maxDigits` digits, or "0"; null for any other text. What
  * most numbers look like: Long.decode gives them their decimal value, which BigInt arithmetic per
- * digit made cost 2 µs a number (a 1 MB list of ints: a third of its reading time).
+ * digit made the slowest part of reading a large list of ints.
  */
 export function plainDecimal(s: string, maxDigits: number): number | null {
   const n = s.length
