@@ -1,3 +1,4 @@
+import { WaitQueue } from './wait-queue'
 import { createServer, type Server, type Socket } from 'node:net'
 import { chmodSync, rmSync } from 'node:fs'
 import type { Endpoint } from '../core/endpoint'
@@ -41,6 +42,8 @@ class Execution implements Deadline {
   deadlinePrev: Deadline | null = null
   deadlineNext: Deadline | null = null
   done = false
+  /** In the queue for an execution slot. */
+  queued = false
   /**
    * For a call on the method pool: aborted only when the call passes its executing timeout, which
    * terminates the worker thread (the one way to stop synchronous code). A cancel lets the task
@@ -128,7 +131,7 @@ export class MicroserviceServer {
   /** Worker threads for methods declared execution 'worker' and for large arguments (created on first use). */
   private readonly pool: MethodPool | null
   private readonly connections = new Set<RuntimeConnection>()
-  private readonly waiting: Execution[] = []
+  private readonly waiting = new WaitQueue<Execution>()
   /** Set while startWaiting runs: a call that ends inside it leaves the next ones to that loop. */
   private startingWaiting = false
   private running = 0
@@ -299,14 +302,15 @@ export class MicroserviceServer {
     conn.executions.set(inv.id, ex)
     if (this.running < this.options.settings.threadPoolSize) {
       this.start(ex)
-    } else if (this.waiting.length < this.options.settings.queueLimit) {
+    } else if (this.waiting.size < this.options.settings.queueLimit) {
+      ex.queued = true
       this.waiting.push(ex)
     } else {
       this.reply(
         ex,
         fail(
           'OVERLOADED',
-          `all ${this.options.settings.threadPoolSize} execution slots are busy and ${this.waiting.length} calls wait`
+          `all ${this.options.settings.threadPoolSize} execution slots are busy and ${this.waiting.size} calls wait`
         )
       )
     }
@@ -390,9 +394,9 @@ export class MicroserviceServer {
       ex.started = false
       this.deadlinesOf(ex.limit).remove(ex)
       this.running--
-    } else {
-      const k = this.waiting.indexOf(ex)
-      if (k >= 0) this.waiting.splice(k, 1)
+    } else if (ex.queued) {
+      ex.queued = false
+      this.waiting.left()
     }
   }
 
@@ -405,9 +409,10 @@ export class MicroserviceServer {
     if (this.startingWaiting) return
     this.startingWaiting = true
     try {
-      while (this.running < this.options.settings.threadPoolSize && this.waiting.length > 0) {
+      while (this.running < this.options.settings.threadPoolSize && this.waiting.size > 0) {
         const next = this.waiting.shift()!
-        if (!next.done) this.start(next)
+        next.queued = false
+        this.start(next)
       }
     } finally {
       this.startingWaiting = false
@@ -416,7 +421,7 @@ export class MicroserviceServer {
 
   /** Calls waiting for an execution slot. */
   get waitingCalls(): number {
-    return this.waiting.length
+    return this.waiting.size
   }
 
   private deadlinesOf(limit: number): DeadlineList {
