@@ -11,10 +11,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { childrenOf } from './e2e/procstat'
+import { benchPlatformEnv, freePort } from './e2e/run'
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -74,17 +74,6 @@ export interface ProfileResult {
 function arg(name: string, fallback: string): string {
   const k = process.argv.indexOf(`--${name}`)
   return k > 0 ? process.argv[k + 1]! : fallback
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
 }
 
 function valgrind(args: string[], env: NodeJS.ProcessEnv, outDir: string): ChildProcess {
@@ -238,14 +227,8 @@ export async function measure(o: {
       const platform = valgrind(
         [join(o.dist, 'src', 'main.js')],
         {
-          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
-          PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-          PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
-          PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
-          PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
+          ...benchPlatformEnv(home, port, edgePort),
           PLATFORM__PLATFORM__drainGraceMs: '0',
-          PLATFORM__EDGE__host: '"127.0.0.1"',
-          PLATFORM__EDGE__port: String(edgePort),
           ...group[0]!.env
         },
         outDir

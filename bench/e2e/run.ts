@@ -96,7 +96,7 @@ export interface RunOptions {
 const ROOT = join(__dirname, '..', '..', '..')
 const DIST = join(__dirname, '..', '..')
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.listen(0, '127.0.0.1', () => {
@@ -212,6 +212,19 @@ function median<T>(runs: T[], key: (t: T) => number): T {
   return [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!
 }
 
+/** The settings of a platform of a bench's own: loopback ports, and directories under `home`. */
+export function benchPlatformEnv(home: string, port: number, edgePort: number): Record<string, string> {
+  return {
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
+    PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
+    PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
+    PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
+    PLATFORM__EDGE__host: '"127.0.0.1"',
+    PLATFORM__EDGE__port: String(edgePort)
+  }
+}
+
 /** A platform of its own (gateway, example microservice) on free loopback ports; its processes go to `children`. */
 export async function startGateway(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
   const port = await freePort()
@@ -222,13 +235,7 @@ export async function startGateway(children: ChildProcess[]): Promise<{ url: str
     join(DIST, 'src', 'main.js'),
     [],
     {
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '"127.0.0.1"',
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-      PLATFORM__PLATFORM__uploadDirectory: JSON.stringify(join(home, 'upload')),
-      PLATFORM__PLATFORM__deploymentDirectory: JSON.stringify(join(home, 'deployments')),
-      PLATFORM__PLATFORM__controlSocket: JSON.stringify(join(home, 'control.sock')),
-      PLATFORM__EDGE__host: '"127.0.0.1"',
-      PLATFORM__EDGE__port: String(edgePort),
+      ...benchPlatformEnv(home, port, edgePort),
       PLATFORM__ADMIN__enabled: 'false',
       // The gate's baseline is the bare call path; the cost of logs and metrics is measured on its own
       // (README, "Operating it"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.

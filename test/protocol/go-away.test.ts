@@ -6,9 +6,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
-import { gateway } from '../../src/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/runtime/server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
+import { rmcInvoke } from '../helpers/frames'
 import { method, service, defineMicroservice } from '../../src/runtime/define'
 import { t } from '../../src/descriptors/types'
 
@@ -36,17 +36,7 @@ function holdingServer(): { server: MicroserviceServer; release: () => void } {
   return { server, release: () => held.splice(0).forEach((r) => r()) }
 }
 
-const invoke = (id: number, name: string, args: Uint8Array[] = []): Uint8Array =>
-  encodeFrame({
-    invoke: {
-      id,
-      service: 'q',
-      method: name,
-      sequence: 'betaParamArrayJsonInOutSequence',
-      mode: gateway.Mode.RMC,
-      arguments: args
-    }
-  })
+const invoke = (id: number, name: string, args: Uint8Array[] = []): Uint8Array => rmcInvoke(id, 'q', name, args)
 
 interface Client {
   socket: Socket

@@ -4,9 +4,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
-import { gateway } from '../../src/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/runtime/server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
+import { rmcInvoke } from '../helpers/frames'
 import { method, service, defineMicroservice } from '../../src/runtime/define'
 import { t } from '../../src/descriptors/types'
 
@@ -46,17 +46,7 @@ test('20,000 calls waiting behind a slow one, each answering at once, start in o
     }
     socket.write(encodeFrame({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId: 't' } }))
     await until(1)
-    const invoke = (id: number, name: string, args: Uint8Array[]): Uint8Array =>
-      encodeFrame({
-        invoke: {
-          id,
-          service: 'q',
-          method: name,
-          sequence: 'betaParamArrayJsonInOutSequence',
-          mode: gateway.Mode.RMC,
-          arguments: args
-        }
-      })
+    const invoke = (id: number, name: string, args: Uint8Array[]): Uint8Array => rmcInvoke(id, 'q', name, args)
     socket.write(invoke(1, 'hold', []))
     const queued: Uint8Array[] = []
     for (let id = 2; id < 2 + waiting; id++) queued.push(invoke(id, 'echo', [Buffer.from(String(id))]))
