@@ -19,7 +19,7 @@ const CHUNK_BYTES = 64 * 1024
 
 /**
  * Lines encoded into 64 KiB buffers, each written with one asynchronous write when full or after
- * `delayMs` (50 ms), whichever comes first. A line appended to a pending string is paid for again
+ * `delayMs` (50 by default), whichever comes first. A line appended to a pending string is paid for again
  * when the long rope is encoded; written as bytes in place (`room`/`commit`, used by the access
  * log) no string is made. sonic-boom (under pino) and a write per event-loop turn (a threadpool
  * round trip for two or three lines) cost more per line (docs/performance.md).
