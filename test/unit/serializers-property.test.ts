@@ -25,7 +25,8 @@ for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
             fc.tuple(
               fc.constant(d),
               valueArb(d, p, false).filter(
-                (v) => bean !== 'betaXmlSerializer' || (v !== null && !(typeof v === 'string' && /^[\t\n\r ]+$/.test(v)))
+                (v) =>
+                  bean !== 'betaXmlSerializer' || (v !== null && !(typeof v === 'string' && /^[\t\n\r ]+$/.test(v)))
               )
             )
           ),
