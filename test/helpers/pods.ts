@@ -67,13 +67,25 @@ export class PodNetwork {
     return { command: 'ip', args: ['netns', 'exec', this.ns(n), ...argv] }
   }
 
+  /** The processes left in pod `n`. */
+  pids(n: number): string[] {
+    return execFileSync('ip', ['netns', 'pids', this.ns(n)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l !== '')
+  }
+
+  /** Pod `n`'s network is gone at once (its veth deleted), as when its node fails; its processes go on. */
+  cut(n: number): void {
+    ip('link', 'del', `igw${this.id}v${n}`)
+  }
+
   /** Removes pod `n`'s interfaces and namespace (its processes must have been stopped). */
   remove(n: number): void {
     if (!this.pods.delete(n)) return
     try {
       ip('link', 'del', `igw${this.id}v${n}`)
     } catch {
-      // gone with its namespace already
+      // gone with its namespace already, or cut
     }
     ip('netns', 'del', this.ns(n))
   }

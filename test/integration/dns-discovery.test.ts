@@ -65,7 +65,7 @@ describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling updat
     await until(() => out.includes('listening on'), 15000, `pod ${n}: ${out}`)
   }
 
-  /** Stops pod `n` as the kubelet does (its processes signalled, then its network gone). */
+  /** Stops pod `n` as the kubelet does: its processes signalled, and once all have exited, its network gone. */
   async function stopPod(n: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = running.get(n)
     running.delete(n)
@@ -74,6 +74,7 @@ describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling updat
       process.kill(-child.pid!, signal)
       await exited
     }
+    await until(() => pods.pids(n).length === 0, 10000, `pod ${n}'s processes gone`)
     pods.remove(n)
   }
 
@@ -181,6 +182,31 @@ describe('DNS discovery of pods under load: scale 1 → 3 → 1, a rolling updat
       JSON.stringify(failed)
     )
     assert.ok((failed['502 BACKEND_CONNECTION_LOST'] ?? 0) <= CLIENTS, JSON.stringify(failed))
+    assert.ok(tally.ok > 100)
+  })
+
+  test('a pod that vanishes (its network gone first, as with a failed node): the calls it held are answered 504, none hang', async (t) => {
+    await startPod(8, v2)
+    publish([5, 8])
+    await until(() => serving(8), 10000, 'two serving')
+    const tally = await underLoad(
+      edge,
+      async () => {
+        pods.cut(8) // no FIN or RST reaches the gateway: only outlier ejection ends the calls it holds
+        await stopPod(8, 'SIGKILL')
+        publish([5])
+        await until(() => registered() === 1, 10000, 'the vanished one removed')
+      },
+      1000
+    )
+    const failed = failures(tally)
+    t.diagnostic(`${tally.ok} calls answered 200, failed: ${JSON.stringify(failed)}`)
+    assert.deepEqual(
+      Object.keys(failed).filter((k) => k !== '504 EXECUTION_TIMEOUT'),
+      [],
+      JSON.stringify(failed)
+    )
+    assert.ok((failed['504 EXECUTION_TIMEOUT'] ?? 0) <= CLIENTS, JSON.stringify(failed))
     assert.ok(tally.ok > 100)
   })
 })
