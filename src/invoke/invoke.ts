@@ -9,7 +9,7 @@ import { framePieces } from '../protocol/invoke-frame'
 import type { OutFrame } from '../protocol/frame'
 import type { gateway } from '../protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
-import { planCall, isRefusal, type CallPlan, type Refusal } from './plan'
+import { planCall, isRefusal, declaredLengthOf, type CallPlan, type Refusal } from './plan'
 import { BodyReader } from './body'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type { Backends, BodySink, CallObserver, CallOutcome, HttpPort, ObservedCall, Preparer } from './ports'
@@ -200,10 +200,9 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       })
     }
     if (body !== undefined) return wait(body)
-    const n = this.head.contentLength === '' ? -1 : Number(this.head.contentLength)
     this.held = wait
     this.reader = new BodyReader(
-      Number.isNaN(n) ? -1 : n,
+      declaredLengthOf(this.head),
       p.config.maxBodyBytes,
       p.preparer.inlineMaxBytes,
       p.largeBodies

@@ -134,9 +134,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     if (broken !== null) return refuse(broken)
   }
 
-  // uWS refuses a malformed Content-Length before we run; NaN would still read as "unknown length".
-  const n = head.contentLength === '' ? -1 : Number(head.contentLength)
-  const declaredLength = Number.isNaN(n) ? -1 : n
+  const declaredLength = declaredLengthOf(head)
   if (declaredLength > settings.maxBodyBytes) {
     return refuse({
       code: 'BODY_TOO_LARGE',
@@ -144,6 +142,12 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     })
   }
   return { format, mode: apiId, sequence, backend, microservice: msName, method, declaredLength }
+}
+
+/** The Content-Length, or -1 when the body's length is not declared (uWS refuses a malformed one first). */
+export function declaredLengthOf(head: CallHead): number {
+  const n = head.contentLength === '' ? -1 : Number(head.contentLength)
+  return Number.isNaN(n) ? -1 : n
 }
 
 export function isRefusal(p: CallPlan | Refusal): p is Refusal {

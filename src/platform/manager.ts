@@ -510,32 +510,28 @@ export class MicroserviceManager {
    * instances (MICROSERVICES.remote), each with its remote instances listed beside its own.
    */
   statuses(): MicroserviceStatus[] {
-    const out = new Map<string, MicroserviceStatus>()
-    for (const ms of this.microservices.values()) out.set(ms.name, ms.status())
-    for (const group of this.directory.all()) {
-      const remote = [...group.instances].filter(([, c]) => c.remote)
-      if (remote.length === 0) continue
-      let st = out.get(group.name)
-      if (st === undefined) {
-        st = {
-          name: group.name,
-          version: group.versions[0] ?? group.catalog?.version ?? 'unknown',
-          dir: '',
-          desired: 'running',
-          unavailable: group.unavailableReason(),
-          inflight: group.inflight,
-          instances: [],
-          versions: group.versions
-        }
-        out.set(group.name, st)
-      }
-      for (const [id, c] of remote) st.instances.push(remoteInstanceStatus(id, c))
-    }
-    return [...out.values()]
+    const names = new Set([...this.microservices.keys(), ...[...this.directory.all()].map((g) => g.name)])
+    return [...names].map((n) => this.statusOf(n)).filter((s) => s !== undefined)
   }
 
+  /** One microservice as `statuses` lists it (readiness asks this per request: only its own status is built). */
   statusOf(name: string): MicroserviceStatus | undefined {
-    return this.statuses().find((s) => s.name === name)
+    const st = this.microservices.get(name)?.status()
+    const group = this.directory.get(name)
+    const remote = group === undefined ? [] : [...group.instances].filter(([, c]) => c.remote)
+    if (remote.length === 0) return st
+    const out = st ?? {
+      name,
+      version: group!.versions[0] ?? group!.catalog?.version ?? 'unknown',
+      dir: '',
+      desired: 'running',
+      unavailable: group!.unavailableReason(),
+      inflight: group!.inflight,
+      instances: [],
+      versions: group!.versions
+    }
+    for (const [id, c] of remote) out.instances.push(remoteInstanceStatus(id, c))
+    return out
   }
 
   async remove(name: string): Promise<void> {

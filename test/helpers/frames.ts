@@ -1,6 +1,11 @@
-// Frames a test sends by hand to a microservice: an RMC Invoke of the beta JSON sequence.
+// What protocol tests send by hand to a microservice (an RMC Invoke of the beta JSON sequence), and a
+// microservice to send it to: service q, whose hold waits until released and whose echo answers at once.
 import { encodeFrame } from '../../src/protocol/frame'
 import { gateway } from '../../src/protocol/generated/gateway'
+import { MicroserviceServer } from '../../src/runtime/server'
+import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/runtime/settings'
+import { method, service, defineMicroservice } from '../../src/runtime/define'
+import { t } from '../../src/descriptors/types'
 
 export function rmcInvoke(id: number, service: string, method: string, args: Uint8Array[] = []): Uint8Array {
   return encodeFrame({
@@ -13,4 +18,32 @@ export function rmcInvoke(id: number, service: string, method: string, args: Uin
       arguments: args
     }
   })
+}
+
+/** A server of service q: `hold` answers 7 once `release` is called (every held call at once), `echo` its argument. */
+export function holdingServer(
+  name: string,
+  settings: Partial<RuntimeSettings> = {}
+): { server: MicroserviceServer; release: () => void } {
+  const held: Array<() => void> = []
+  const definition = defineMicroservice({
+    services: [
+      service('q', [
+        method('hold', {
+          params: [],
+          returns: t.Integer,
+          handler: () => new Promise<number>((resolve) => held.push(() => resolve(7)))
+        }),
+        method('echo', { params: [t.Integer], returns: t.Integer, handler: (_ctx, n) => n })
+      ])
+    ],
+    platformRegularExpressionToRemotelyEnabled: ['q']
+  })
+  const server = new MicroserviceServer(definition, {
+    name,
+    version: '1',
+    settings: { ...DEFAULT_RUNTIME_SETTINGS, ...settings },
+    privilegedNames: []
+  })
+  return { server, release: () => held.splice(0).forEach((r) => r()) }
 }

@@ -1,6 +1,7 @@
 // Steady load through an edge: keep-alive clients calling example/calculator/multiply in a loop, every
 // answer checked, failures counted by status and problem code, while something happens to the nodes.
 import { Agent, request } from 'node:http'
+import assert from 'node:assert/strict'
 
 export const CLIENTS = 16
 
@@ -92,4 +93,23 @@ export async function underLoad(
 
 export function failures(t: Tally): Record<string, number> {
   return Object.fromEntries(t.failed)
+}
+
+/**
+ * After a node or instance was killed under load: every failure is `failure` (status and code, as
+ * `failures` keys them), at most one per client (the calls it held), every answer right, and the
+ * load went on. Returns the line for the test's diagnostic.
+ */
+export function assertOnlyHeldFailed(tally: Tally, failure: string): string {
+  const failed = failures(tally)
+  const line = `${tally.ok} calls answered 200, failed: ${JSON.stringify(failed)}`
+  assert.deepEqual(
+    Object.keys(failed).filter((k) => k !== failure),
+    [],
+    line
+  )
+  assert.ok((failed[failure] ?? 0) <= CLIENTS, `${line}; at most one per client was held`)
+  assert.equal(tally.wrong, 0)
+  assert.ok(tally.ok > 100, line)
+  return line
 }

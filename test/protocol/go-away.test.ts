@@ -6,35 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
-import { MicroserviceServer } from '../../src/runtime/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
-import { rmcInvoke } from '../helpers/frames'
-import { method, service, defineMicroservice } from '../../src/runtime/define'
-import { t } from '../../src/descriptors/types'
-
-function holdingServer(): { server: MicroserviceServer; release: () => void } {
-  const held: Array<() => void> = []
-  const definition = defineMicroservice({
-    services: [
-      service('q', [
-        method('hold', {
-          params: [],
-          returns: t.Integer,
-          handler: () => new Promise<number>((resolve) => held.push(() => resolve(7)))
-        }),
-        method('echo', { params: [t.Integer], returns: t.Integer, handler: (_ctx, n) => n })
-      ])
-    ],
-    platformRegularExpressionToRemotelyEnabled: ['q']
-  })
-  const server = new MicroserviceServer(definition, {
-    name: 'drainer',
-    version: '1',
-    settings: DEFAULT_RUNTIME_SETTINGS,
-    privilegedNames: []
-  })
-  return { server, release: () => held.splice(0).forEach((r) => r()) }
-}
+import { holdingServer, rmcInvoke } from '../helpers/frames'
 
 const invoke = (id: number, name: string, args: Uint8Array[] = []): Uint8Array => rmcInvoke(id, 'q', name, args)
 
@@ -75,7 +47,7 @@ async function client(port: number): Promise<Client> {
 }
 
 test('stopping: GoAway, calls sent before and after it answered, pongs unavailable, no new connection; done when the gateway closes', async () => {
-  const { server, release } = holdingServer()
+  const { server, release } = holdingServer('drainer')
   const e = await server.listen()
   const port = 'port' in e ? e.port : 0
   const c = await client(port)
@@ -113,7 +85,7 @@ test('stopping: GoAway, calls sent before and after it answered, pongs unavailab
 })
 
 test('stopping: a connection still open when the drain time is up is closed', async () => {
-  const { server } = holdingServer()
+  const { server } = holdingServer('drainer')
   const e = await server.listen()
   const c = await client('port' in e ? e.port : 0)
   c.socket.write(invoke(1, 'hold'))

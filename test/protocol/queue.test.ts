@@ -4,34 +4,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
-import { MicroserviceServer } from '../../src/runtime/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
-import { rmcInvoke } from '../helpers/frames'
-import { method, service, defineMicroservice } from '../../src/runtime/define'
-import { t } from '../../src/descriptors/types'
+import { holdingServer, rmcInvoke } from '../helpers/frames'
 
 test('20,000 calls waiting behind a slow one, each answering at once, start in order when it ends', async () => {
-  let release: () => void = () => {}
-  const definition = defineMicroservice({
-    services: [
-      service('q', [
-        method('hold', {
-          params: [],
-          returns: t.Integer,
-          handler: () => new Promise<number>((resolve) => (release = () => resolve(0)))
-        }),
-        method('echo', { params: [t.Integer], returns: t.Integer, handler: (_ctx, n) => n })
-      ])
-    ],
-    platformRegularExpressionToRemotelyEnabled: ['q']
-  })
   const waiting = 20_000
-  const server = new MicroserviceServer(definition, {
-    name: 'queue',
-    version: '1',
-    settings: { ...DEFAULT_RUNTIME_SETTINGS, threadPoolSize: 1, queueLimit: waiting },
-    privilegedNames: []
-  })
+  const { server, release } = holdingServer('queue', { threadPoolSize: 1, queueLimit: waiting })
   const e = await server.listen()
   const frames: Frame[] = []
   const reader = new FrameReader((f) => frames.push(f))
