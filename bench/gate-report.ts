@@ -1,5 +1,7 @@
 // What the gate says, for machines and people: JSON, a Markdown summary (a CI job summary) and JUnit.
 import type { RunResult } from './e2e/run'
+import type { CpuResult } from './cpu-per-call'
+import type { CpuVerdict } from './cpu-gate'
 
 export interface CaseVerdict {
   case: string
@@ -18,9 +20,12 @@ export interface CaseVerdict {
 export interface GateVerdict {
   passed: boolean
   margin: number
+  /** The CPU part's margin; null when it did not run. */
+  cpuMargin: number | null
   commit: string
   seconds: number
   cases: CaseVerdict[]
+  cpu: CpuVerdict[]
   failures: string[]
 }
 
@@ -32,12 +37,30 @@ export function markdownSummary(v: GateVerdict): string {
     (c) =>
       `| ${c.case} | ${icon[c.status]} | ${n(c.gatewayRps, 0)} | ${n(c.ratio, 3)} | ${n(c.baselineRatio, 3)} | ${n(c.minRatio, 3)} | ${n(c.p50Ratio, 2)}× | ${n(c.maxP50Ratio, 2)}× |`
   )
+  const cpuRows = v.cpu.map(
+    (c) =>
+      `| ${c.profile} | ${c.process} | ${icon[c.status]} | ${n(c.ratio, 3)} | ${n(c.baseline, 3)} | ${n(c.limit, 3)} |`
+  )
   return [
     `### Performance gate: ${v.passed ? 'passed' : 'FAILED'} (${v.commit}, margin ${Math.round(v.margin * 100)}%, ${v.seconds.toFixed(0)} s)`,
     '',
-    '| case | verdict | gateway req/s | gateway/ceiling | baseline | floor | p50 vs ceiling | limit |',
-    '|---|---|---|---|---|---|---|---|',
-    ...rows,
+    ...(rows.length > 0
+      ? [
+          '| case | verdict | gateway req/s | gateway/ceiling | baseline | floor | p50 vs ceiling | limit |',
+          '|---|---|---|---|---|---|---|---|',
+          ...rows,
+          ''
+        ]
+      : []),
+    ...(cpuRows.length > 0
+      ? [
+          `CPU per call over the ceiling's (margin ${Math.round((v.cpuMargin ?? 0) * 100)}%):`,
+          '',
+          '| profile | process | verdict | ratio | baseline | limit |',
+          '|---|---|---|---|---|---|',
+          ...cpuRows
+        ]
+      : []),
     ...(v.failures.length > 0 ? ['', ...v.failures.map((f) => `- ${f}`)] : []),
     ''
   ].join('\n')
@@ -47,7 +70,16 @@ const xml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 export function junitReport(v: GateVerdict): string {
-  const failed = v.cases.filter((c) => c.status === 'fail' || c.status === 'missing').length
+  const failed =
+    v.cases.filter((c) => c.status === 'fail' || c.status === 'missing').length +
+    v.cpu.filter((c) => c.status !== 'pass').length
+  const cpuCases = v.cpu.map((c) => {
+    const name = `performance gate: cpu ${c.profile} ${c.process}`
+    const detail = `CPU per call ${n(c.ratio, 3)}× the ceiling's (baseline ${n(c.baseline, 3)}, limit ${n(c.limit, 3)})`
+    return c.status === 'pass'
+      ? `    <testcase classname="bench.gate" name="${xml(name)}"><system-out>${xml(detail)}</system-out></testcase>`
+      : `    <testcase classname="bench.gate" name="${xml(name)}"><failure message="${xml(detail)}">${xml(detail)}</failure></testcase>`
+  })
   const cases = v.cases.map((c) => {
     const name = `performance gate: ${c.case}`
     const detail = `ratio ${n(c.ratio, 3)} (floor ${n(c.minRatio, 3)}), p50 ${n(c.p50Ratio, 2)}× (limit ${n(c.maxP50Ratio, 2)}×)`
@@ -59,9 +91,10 @@ export function junitReport(v: GateVerdict): string {
   })
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="performance gate" tests="${v.cases.length}" failures="${failed}">`,
-    `  <testsuite name="performance gate" tests="${v.cases.length}" failures="${failed}" time="${v.seconds.toFixed(1)}">`,
+    `<testsuites name="performance gate" tests="${v.cases.length + v.cpu.length}" failures="${failed}">`,
+    `  <testsuite name="performance gate" tests="${v.cases.length + v.cpu.length}" failures="${failed}" time="${v.seconds.toFixed(1)}">`,
     ...cases,
+    ...cpuCases,
     '  </testsuite>',
     '</testsuites>',
     ''
@@ -69,6 +102,6 @@ export function junitReport(v: GateVerdict): string {
 }
 
 /** The run and the verdict in one JSON document. */
-export function jsonReport(run: RunResult, v: GateVerdict): string {
-  return JSON.stringify({ verdict: v, run }, null, 2) + '\n'
+export function jsonReport(run: RunResult, cpu: CpuResult[], v: GateVerdict): string {
+  return JSON.stringify({ verdict: v, run, cpu }, null, 2) + '\n'
 }

@@ -1,14 +1,21 @@
-// The CI performance gate: a short e2e run (about a minute), each case's gateway/ceiling ratio
-// compared with the committed baseline, with generous margins because CI machines are shared and
-// noisy. Exits 1 on a regression or on any error in the run.
+// The CI performance gate, in two parts (about two minutes together). Throughput: a short e2e run,
+// each case's gateway/ceiling req/s ratio compared with the committed baseline, with generous margins
+// because CI machines are shared and noisy. CPU: the gateway's and the microservice host's CPU per
+// call against the ceiling's (bench/cpu-per-call.ts), straight, through the edge, and with the access
+// log and metrics on, with a margin tight enough to catch a 10 % regression. Exits 1 on a regression
+// or on any error in the run.
 //   node dist/bench/gate.js [--baseline bench/baseline.json] [--margin 0.35] [--rounds 3] [--duration 2]
 //     [--attempts 3] [--update] [--cases a,b] [--json FILE] [--markdown FILE] [--junit FILE]
+//     [--only throughput|cpu] [--profiles call,edge,observed]
 //     [--target URL --case-file my-cases.json]   (your own endpoints, against your own baseline)
 import { readFileSync, writeFileSync, existsSync, appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { run, report, type RunResult, type RunOptions } from './e2e/run'
+import { run, report, commitOf, type RunResult, type RunOptions } from './e2e/run'
 import { allCases } from './e2e/cases'
 import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVerdict } from './gate-report'
+import { measureCpu, type CpuResult } from './cpu-per-call'
+import { parseCpuBaseline, judgeCpu, CpuGateError, type CpuBaseline } from './cpu-gate'
+import { PROFILES } from './profiles'
 
 export interface BaselineCase {
   ratio: number
@@ -18,6 +25,7 @@ export interface Baseline {
   note: string
   margin: number
   cases: Record<string, BaselineCase>
+  cpu: CpuBaseline | null
 }
 
 /** A gate that cannot judge must not pass: every problem with its inputs is an error. */
@@ -56,7 +64,15 @@ export function parseBaseline(text: string, file: string): Baseline {
       throw new GateError(`${file}: case ${name} needs a positive ratio and p50Ratio, got ${JSON.stringify(c)}`)
     cases[name] = { ratio: b.ratio, p50Ratio: b.p50Ratio }
   }
-  return { note: typeof o.note === 'string' ? o.note : '', margin, cases }
+  let cpu: CpuBaseline | null = null
+  const cpuSection = (raw as { cpu?: unknown }).cpu
+  try {
+    if (cpuSection !== undefined && cpuSection !== null) cpu = parseCpuBaseline(cpuSection, file)
+  } catch (err) {
+    if (err instanceof CpuGateError) throw new GateError(err.message)
+    throw err
+  }
+  return { note: typeof o.note === 'string' ? o.note : '', margin, cases, cpu }
 }
 
 /** The case list asked for: not empty, every name a known case. */
@@ -150,9 +166,15 @@ async function main(): Promise<void> {
   const baselineFile = arg('baseline', join(__dirname, '..', '..', 'bench', 'baseline.json'))
   const update = process.argv.includes('--update')
   const custom = process.argv.includes('--case-file')
+  const only = arg('only', 'all')
+  if (!['all', 'throughput', 'cpu'].includes(only))
+    throw new GateError(`--only takes throughput or cpu (both run without it), got ${only}`)
+  // Your own endpoints have no ceiling to count CPU against: --case-file runs the throughput part only.
+  const cpuOn = only !== 'throughput' && !custom
+  const throughputOn = only !== 'cpu'
   let baseline: Baseline
   if (existsSync(baselineFile)) baseline = parseBaseline(readFileSync(baselineFile, 'utf8'), baselineFile)
-  else if (update) baseline = { note: '', margin: 0.35, cases: {} }
+  else if (update) baseline = { note: '', margin: 0.35, cases: {}, cpu: null }
   else throw new GateError(`no baseline at ${baselineFile}; measure one with --update (or name one with --baseline)`)
   const margin = checkMargin(
     process.argv.includes('--margin') ? Number(arg('margin', '')) : baseline.margin,
@@ -164,7 +186,15 @@ async function main(): Promise<void> {
         arg('cases', 'roa-json,rmc-json,rmc-alphaxml,rmc-json-200kb,rmc-json-1mb,c1-latency').split(','),
         allCases().map((c) => c.name)
       )
+  const profiles = checkCaseNames(
+    arg('profiles', PROFILES.map((p) => p.name).join(',')).split(','),
+    PROFILES.map((p) => p.name)
+  )
+  if (cpuOn && !update && baseline.cpu === null)
+    throw new GateError(`${baselineFile} has no cpu section; measure one with --update --only cpu`)
+  const attempts = Number(arg('attempts', '3'))
   const started = Date.now()
+  const log = (line: string): void => void process.stderr.write(line + '\n')
   const options = (cases: string[]): RunOptions => ({
     cases: custom ? [] : cases,
     caseFile: custom ? arg('case-file', '') : null,
@@ -177,71 +207,132 @@ async function main(): Promise<void> {
     target: process.argv.includes('--target') ? arg('target', '') : null,
     soakS: 0,
     soakWarmupS: 0,
-    log: (line) => process.stderr.write(line + '\n')
+    log
   })
-  const result = await run(options(requested))
-  console.log(report(result))
-  if (result.cases.length === 0) throw new GateError('the run measured no case')
+  let result: RunResult = { when: new Date().toISOString(), commit: commitOf(), durationS: 0, cases: [], soak: null }
+  let judged: ReturnType<typeof judge> = { lines: [], failures: [], cases: [] }
+  if (throughputOn) {
+    result = await run(options(requested))
+    console.log(report(result))
+    if (result.cases.length === 0) throw new GateError('the run measured no case')
+    if (!update) {
+      judged = judge(result, baseline, margin, custom ? result.cases.map((c) => c.case) : requested)
+      // A regression must show again: the cases that failed run up to twice more (the machine is shared
+      // and one slow minute is not a regression); a case fails the gate only if it fails every attempt.
+      for (let k = 2; k <= attempts && judged.failures.length > 0 && !custom; k++) {
+        const failing = [...new Set(judged.failures.map((f) => f.split(':')[0]!))]
+        console.log(
+          `\nattempt ${k} of ${attempts} for ${failing.join(', ')} (attempt ${k - 1}: ${judged.failures.join('; ')})`
+        )
+        const again = await run(options(failing))
+        console.log(report(again))
+        result.cases = [...result.cases.filter((c) => !failing.includes(c.case)), ...again.cases]
+        judged = judge(result, baseline, margin, requested)
+      }
+    }
+  }
+  let cpu: CpuResult[] = []
+  let cpuJudged: ReturnType<typeof judgeCpu> = { lines: [], failures: [], verdicts: [] }
+  if (cpuOn) {
+    const measure = (names: string[]): Promise<CpuResult[]> =>
+      measureCpu({
+        dist: join(__dirname, '..'),
+        rounds: Number(arg('cpu-rounds', '12')),
+        calls: Number(arg('cpu-calls', '1500')),
+        warmup: Number(arg('cpu-warmup', '20000')),
+        profiles: names,
+        log
+      })
+    cpu = await measure(profiles)
+    if (!update) {
+      const cpuBaseline = process.argv.includes('--cpu-margin')
+        ? { ...baseline.cpu!, margin: checkMargin(Number(arg('cpu-margin', '')), '--cpu-margin') }
+        : baseline.cpu!
+      cpuJudged = judgeCpu(cpu, cpuBaseline, profiles)
+      for (let k = 2; k <= attempts && cpuJudged.failures.length > 0; k++) {
+        const failing = [...new Set(cpuJudged.verdicts.filter((v) => v.status !== 'pass').map((v) => v.profile))]
+        console.log(
+          `\nattempt ${k} of ${attempts} for cpu ${failing.join(', ')} (attempt ${k - 1}: ${cpuJudged.failures.join('; ')})`
+        )
+        const again = await measure(failing)
+        cpu = [...cpu.filter((c) => !failing.includes(c.profile)), ...again]
+        cpuJudged = judgeCpu(cpu, cpuBaseline, profiles)
+      }
+    }
+  }
   if (update) {
-    const cases: Record<string, BaselineCase> = {}
-    for (const c of result.cases)
-      cases[c.case] = { ratio: Number(c.ratio.toFixed(3)), p50Ratio: Number(c.p50Ratio.toFixed(2)) }
     writeFileSync(
       baselineFile,
-      JSON.stringify(
-        {
-          note: `gateway/ceiling ratios from a gate run at ${result.commit}; the gate fails below ratio × (1 - margin) or above p50 × (1 + margin)`,
-          margin,
-          cases
-        },
-        null,
-        2
-      ) + '\n'
+      JSON.stringify(updatedBaseline(baseline, margin, throughputOn ? result : null, cpu), null, 2) + '\n'
     )
     console.log(`\nbaseline written to ${baselineFile}`)
     return
   }
-  let judged = judge(result, baseline, margin, custom ? result.cases.map((c) => c.case) : requested)
-  // A regression must show again: the cases that failed run up to twice more (the machine is shared
-  // and one slow minute is not a regression); a case fails the gate only if it fails every attempt.
-  const attempts = Number(arg('attempts', '3'))
-  for (let k = 2; k <= attempts && judged.failures.length > 0 && !custom; k++) {
-    const failing = [...new Set(judged.failures.map((f) => f.split(':')[0]!))]
-    console.log(
-      `\nattempt ${k} of ${attempts} for ${failing.join(', ')} (attempt ${k - 1}: ${judged.failures.join('; ')})`
-    )
-    const again = await run(options(failing))
-    console.log(report(again))
-    result.cases = [...result.cases.filter((c) => !failing.includes(c.case)), ...again.cases]
-    judged = judge(result, baseline, margin, requested)
-  }
+  const failures = [...judged.failures, ...cpuJudged.failures]
   const verdict: GateVerdict = {
-    passed: judged.failures.length === 0,
+    passed: failures.length === 0,
     margin,
+    cpuMargin: cpuOn ? baseline.cpu!.margin : null,
     commit: result.commit,
     seconds: (Date.now() - started) / 1000,
     cases: judged.cases,
-    failures: judged.failures
+    cpu: cpuJudged.verdicts,
+    failures
   }
   console.log(`\nperformance gate (margin ${Math.round(margin * 100)}%, ${verdict.seconds.toFixed(0)} s):`)
-  for (const l of judged.lines) console.log(l)
-  writeOutputs(result, verdict)
+  for (const l of [...judged.lines, ...cpuJudged.lines]) console.log(l)
+  writeOutputs(result, cpu, verdict)
   if (!verdict.passed) {
-    console.log(`\ngate FAILED: ${judged.failures.join('; ')}`)
+    console.log(`\ngate FAILED: ${failures.join('; ')}`)
     process.exit(1)
   }
   console.log('\ngate passed')
 }
 
+/** The baseline with what this run measured in place of its own part (the other part kept). */
+function updatedBaseline(b: Baseline, margin: number, r: RunResult | null, cpu: CpuResult[]): object {
+  const cases: Record<string, BaselineCase> = { ...b.cases }
+  if (r !== null)
+    for (const c of r.cases)
+      cases[c.case] = { ratio: Number(c.ratio.toFixed(3)), p50Ratio: Number(c.p50Ratio.toFixed(2)) }
+  const profiles = { ...(b.cpu?.profiles ?? {}) }
+  for (const c of cpu)
+    profiles[c.profile] = {
+      gateway: Number(c.gatewayRatio.toFixed(3)),
+      microservice: Number(c.microserviceRatio.toFixed(3))
+    }
+  const commit = r?.commit ?? commitOf()
+  return {
+    note:
+      r !== null
+        ? `gateway/ceiling ratios from a gate run at ${commit}; the gate fails below ratio × (1 - margin) or above p50 × (1 + margin)`
+        : b.note,
+    margin,
+    cases,
+    ...(cpu.length > 0 || b.cpu !== null
+      ? {
+          cpu: {
+            note:
+              cpu.length > 0
+                ? `main-thread CPU per call over the ceiling's, from a gate run at ${commit}; the gate fails above ratio × (1 + margin)`
+                : b.cpu!.note,
+            margin: b.cpu?.margin ?? 0.06,
+            profiles
+          }
+        }
+      : {})
+  }
+}
+
 /** --json, --markdown and --junit files; the Markdown also goes to a CI job summary when there is one. */
-function writeOutputs(result: RunResult, verdict: GateVerdict): void {
+function writeOutputs(result: RunResult, cpu: CpuResult[], verdict: GateVerdict): void {
   const out = (flag: string, text: string): void => {
     if (!process.argv.includes(`--${flag}`)) return
     const file = arg(flag, '')
     mkdirSync(dirname(file) || '.', { recursive: true })
     writeFileSync(file, text)
   }
-  out('json', jsonReport(result, verdict))
+  out('json', jsonReport(result, cpu, verdict))
   out('markdown', markdownSummary(verdict))
   out('junit', junitReport(verdict))
   const summary = process.env.GITHUB_STEP_SUMMARY
@@ -249,7 +340,7 @@ function writeOutputs(result: RunResult, verdict: GateVerdict): void {
   // Every gate run joins the history `npm run bench:report` draws.
   const history = join(__dirname, '..', '..', 'bench', 'results')
   mkdirSync(history, { recursive: true })
-  appendFileSync(join(history, 'history.jsonl'), JSON.stringify({ ...result, gate: verdict }) + '\n')
+  appendFileSync(join(history, 'history.jsonl'), JSON.stringify({ ...result, cpu, gate: verdict }) + '\n')
 }
 
 if (require.main === module)

@@ -451,7 +451,7 @@ async function soakRun(url: string, bc: BenchCase, o: RunOptions, pids: Array<[s
   }
 }
 
-function commitOf(): string {
+export function commitOf(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim()
   } catch {

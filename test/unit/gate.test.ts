@@ -5,6 +5,8 @@ import { markdownSummary, junitReport, jsonReport, type GateVerdict } from '../.
 import { readHistory, renderReport } from '../../bench/report'
 import type { RunResult } from '../../bench/e2e/run'
 import { benchRun, benchSubject } from '../helpers/bench-results'
+import { judgeCpu, parseCpuBaseline } from '../../bench/cpu-gate'
+import type { CpuResult } from '../../bench/cpu-per-call'
 
 function result(ratio: number, p50Ratio: number, errors = 0): RunResult {
   return benchRun([
@@ -21,7 +23,7 @@ function result(ratio: number, p50Ratio: number, errors = 0): RunResult {
   ])
 }
 
-const baseline: Baseline = { note: '', margin: 0.35, cases: { 'roa-json': { ratio: 0.5, p50Ratio: 2 } } }
+const baseline: Baseline = { note: '', margin: 0.35, cases: { 'roa-json': { ratio: 0.5, p50Ratio: 2 } }, cpu: null }
 
 test('the gate passes within the margins', () => {
   assert.deepEqual(judge(result(0.4, 2.5), baseline, 0.35).failures, [])
@@ -84,9 +86,11 @@ test('the verdict as Markdown, JUnit and JSON', () => {
   const verdict: GateVerdict = {
     passed: false,
     margin: 0.35,
+    cpuMargin: null,
     commit: 'abc1234',
     seconds: 61,
     cases: judged.cases,
+    cpu: [],
     failures: judged.failures
   }
   const md = markdownSummary(verdict)
@@ -98,7 +102,7 @@ test('the verdict as Markdown, JUnit and JSON', () => {
     junit,
     /<testcase classname="bench\.gate" name="performance gate: roa-json"><failure message="roa-json: req\/s ratio 0\.300 below 0\.325">/
   )
-  const json = JSON.parse(jsonReport(result(0.3, 2), verdict)) as { verdict: GateVerdict; run: RunResult }
+  const json = JSON.parse(jsonReport(result(0.3, 2), [], verdict)) as { verdict: GateVerdict; run: RunResult }
   assert.equal(json.verdict.passed, false)
   assert.equal(json.run.cases[0]!.case, 'roa-json')
 })
@@ -119,4 +123,72 @@ test('bench:report draws the history: one chart pair per case, a point per run',
   assert.equal((html.match(/<circle /g) ?? []).length, 6)
   assert.match(html, />c2</)
   assert.match(html, /3 runs \(1 unreadable lines skipped\)/)
+})
+
+function cpuResult(profile: string, gatewayRatio: number, microserviceRatio: number): CpuResult {
+  return {
+    profile,
+    gatewayUs: gatewayRatio * 25,
+    microserviceUs: microserviceRatio * 25,
+    ceilingUs: 25,
+    gatewayRatio,
+    microserviceRatio,
+    rounds: []
+  }
+}
+
+const cpuBaseline = parseCpuBaseline(
+  { margin: 0.06, profiles: { call: { gateway: 2.8, microservice: 1.3 }, edge: { gateway: 2.85, microservice: 1.3 } } },
+  'b.json'
+)
+
+test('the CPU part passes within its margin and fails a process above it, naming which', () => {
+  assert.deepEqual(judgeCpu([cpuResult('call', 2.95, 1.37)], cpuBaseline, ['call']).failures, [])
+  const slow = judgeCpu([cpuResult('call', 3.08, 1.3), cpuResult('edge', 2.85, 1.43)], cpuBaseline, ['call', 'edge'])
+  assert.deepEqual(slow.failures, [
+    "cpu call gateway: 3.080× the ceiling's CPU per call, above 2.968 (baseline 2.800 + 6%)",
+    "cpu edge microservice: 1.430× the ceiling's CPU per call, above 1.378 (baseline 1.300 + 6%)"
+  ])
+  assert.deepEqual(
+    slow.verdicts.map((v) => `${v.profile} ${v.process} ${v.status}`),
+    ['call gateway fail', 'call microservice pass', 'edge gateway pass', 'edge microservice fail']
+  )
+})
+
+test('a CPU profile asked for but not measured fails; a bad cpu section is refused', () => {
+  assert.deepEqual(judgeCpu([cpuResult('call', 2.8, 1.3)], cpuBaseline, ['call', 'edge']).failures, [
+    'cpu edge gateway: not measured',
+    'cpu edge microservice: not measured'
+  ])
+  assert.throws(
+    () => parseCpuBaseline({ margin: 0, profiles: {} }, 'b.json'),
+    /cpu\.margin must be a number between 0 and 1/
+  )
+  assert.throws(
+    () => parseCpuBaseline({ margin: 0.06, profiles: { call: { gateway: 2.8 } } }, 'b.json'),
+    /cpu profile call needs positive gateway and microservice ratios/
+  )
+  assert.throws(
+    () => parseBaseline(JSON.stringify({ ...baseline, cpu: { margin: 2, profiles: {} } }), 'b.json'),
+    /b\.json: cpu\.margin/
+  )
+  assert.deepEqual(parseBaseline(JSON.stringify({ ...baseline, cpu: cpuBaseline }), 'b.json').cpu, cpuBaseline)
+})
+
+test('the CPU verdicts in the Markdown and JUnit reports', () => {
+  const judged = judgeCpu([cpuResult('call', 3.08, 1.3)], cpuBaseline, ['call'])
+  const verdict: GateVerdict = {
+    passed: false,
+    margin: 0.35,
+    cpuMargin: 0.06,
+    commit: 'abc1234',
+    seconds: 30,
+    cases: [],
+    cpu: judged.verdicts,
+    failures: judged.failures
+  }
+  assert.match(markdownSummary(verdict), /\| call \| gateway \| ❌ fail \| 3\.080 \| 2\.800 \| 2\.968 \|/)
+  const junit = junitReport(verdict)
+  assert.match(junit, /<testsuite name="performance gate" tests="2" failures="1"/)
+  assert.match(junit, /name="performance gate: cpu call gateway"><failure message="CPU per call 3\.080× the ceiling's/)
 })

@@ -1,0 +1,93 @@
+// The gate's CPU part: main-thread CPU per call of the gateway and the microservice host, as ratios to
+// the ceiling's in the same run (bench/cpu-per-call.ts), against the baseline's `cpu` section. Tight
+// enough to catch a 10 % regression: the throughput part's margins have to absorb a shared machine's
+// load, CPU time per call mostly does not.
+import type { CpuResult } from './cpu-per-call'
+
+export class CpuGateError extends Error {}
+
+export interface CpuBaselineProfile {
+  gateway: number
+  microservice: number
+}
+
+export interface CpuBaseline {
+  note: string
+  margin: number
+  profiles: Record<string, CpuBaselineProfile>
+}
+
+export interface CpuVerdict {
+  profile: string
+  process: 'gateway' | 'microservice'
+  ratio: number | null
+  baseline: number
+  limit: number
+  status: 'pass' | 'fail' | 'missing'
+}
+
+const positive = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0
+
+/** The baseline's `cpu` section, checked: a margin from 0 to 1, two positive ratios per profile. */
+export function parseCpuBaseline(raw: unknown, file: string): CpuBaseline {
+  const o = raw as { note?: unknown; margin?: unknown; profiles?: unknown } | null
+  if (typeof o !== 'object' || o === null) throw new CpuGateError(`${file}: cpu must be an object`)
+  if (typeof o.margin !== 'number' || !(o.margin > 0 && o.margin < 1))
+    throw new CpuGateError(
+      `${file}: cpu.margin must be a number between 0 and 1 (e.g. 0.06), got ${JSON.stringify(o.margin)}`
+    )
+  if (typeof o.profiles !== 'object' || o.profiles === null || Object.keys(o.profiles).length === 0)
+    throw new CpuGateError(
+      `${file}: cpu.profiles must name at least one profile with its gateway and microservice ratios`
+    )
+  const profiles: Record<string, CpuBaselineProfile> = {}
+  for (const [name, p] of Object.entries(o.profiles as Record<string, unknown>)) {
+    const b = p as { gateway?: unknown; microservice?: unknown }
+    if (!positive(b.gateway) || !positive(b.microservice))
+      throw new CpuGateError(
+        `${file}: cpu profile ${name} needs positive gateway and microservice ratios, got ${JSON.stringify(p)}`
+      )
+    profiles[name] = { gateway: b.gateway, microservice: b.microservice }
+  }
+  return { note: typeof o.note === 'string' ? o.note : '', margin: o.margin, profiles }
+}
+
+/** Each process of each profile against its baseline ratio × (1 + margin); a profile asked for, not measured, fails. */
+export function judgeCpu(
+  results: CpuResult[],
+  b: CpuBaseline,
+  requested: string[]
+): { lines: string[]; failures: string[]; verdicts: CpuVerdict[] } {
+  const lines: string[] = []
+  const failures: string[] = []
+  const verdicts: CpuVerdict[] = []
+  for (const name of requested) {
+    const base = b.profiles[name]
+    if (base === undefined) {
+      lines.push(`     cpu ${name.padEnd(9)} no baseline`)
+      continue
+    }
+    const r = results.find((x) => x.profile === name)
+    for (const proc of ['gateway', 'microservice'] as const) {
+      const limit = base[proc] * (1 + b.margin)
+      if (r === undefined) {
+        failures.push(`cpu ${name} ${proc}: not measured`)
+        lines.push(`FAIL cpu ${name.padEnd(9)} ${proc}: missing from the run`)
+        verdicts.push({ profile: name, process: proc, ratio: null, baseline: base[proc], limit, status: 'missing' })
+        continue
+      }
+      const ratio = proc === 'gateway' ? r.gatewayRatio : r.microserviceRatio
+      const us = proc === 'gateway' ? r.gatewayUs : r.microserviceUs
+      const ok = ratio <= limit
+      if (!ok)
+        failures.push(
+          `cpu ${name} ${proc}: ${ratio.toFixed(3)}× the ceiling's CPU per call, above ${limit.toFixed(3)} (baseline ${base[proc].toFixed(3)} + ${Math.round(b.margin * 100)}%)`
+        )
+      lines.push(
+        `${ok ? 'PASS' : 'FAIL'} cpu ${name.padEnd(9)} ${proc.padEnd(12)} ${us.toFixed(1)} µs a call, ${ratio.toFixed(3)}× the ceiling's ${r.ceilingUs.toFixed(1)} (baseline ${base[proc].toFixed(3)}, limit ${limit.toFixed(3)})`
+      )
+      verdicts.push({ profile: name, process: proc, ratio, baseline: base[proc], limit, status: ok ? 'pass' : 'fail' })
+    }
+  }
+  return { lines, failures, verdicts }
+}

@@ -1,0 +1,43 @@
+// A built copy of the project with a CPU slowdown put into one process's per-call path: the proof
+// that the performance gate catches a regression (bench/gate.ts, issue 25). The slowdown is a busy
+// wait of a fixed number of nanoseconds on the main thread, written into the copy's compiled
+// JavaScript; src/ has no switch for it.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const ROOT = join(__dirname, '..', '..', '..')
+
+/** Where each process's per-call path starts in the compiled code: a file and a line there. */
+export const PER_CALL = {
+  gateway: { file: join('dist', 'src', 'invoke', 'invoke.js'), anchor: '    begin(body) {\n' },
+  microservice: { file: join('dist', 'src', 'runtime', 'executor.js'), anchor: '    execute(inv, ex) {\n' }
+} as const
+
+/**
+ * A copy of the project (dist copied, everything else linked; bench/ holds only the baseline, so the
+ * copy's gate history stays in the copy) with `ns` nanoseconds of busy CPU per call in `process`
+ * (none with ns = 0). Returns the copy's root.
+ */
+export function slowedCopy(process: keyof typeof PER_CALL | null, ns: number): string {
+  const copy = mkdtempSync(join(tmpdir(), 'igw-slowed-copy-'))
+  for (const name of readdirSync(ROOT)) {
+    if (name === 'dist' || name === 'bench' || name === 'coverage' || name === 'reports' || name.startsWith('.'))
+      continue
+    symlinkSync(join(ROOT, name), join(copy, name))
+  }
+  cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true })
+  mkdirSync(join(copy, 'bench'))
+  cpSync(join(ROOT, 'bench', 'baseline.json'), join(copy, 'bench', 'baseline.json'))
+  if (process !== null && ns > 0) {
+    const { file, anchor } = PER_CALL[process]
+    const path = join(copy, file)
+    const code = readFileSync(path, 'utf8')
+    const at = code.indexOf(anchor)
+    if (at < 0 || code.indexOf(anchor, at + 1) >= 0)
+      throw new Error(`${file}: the per-call anchor ${JSON.stringify(anchor)} is not there exactly once (moved?)`)
+    const spin = `        { const until = process.hrtime.bigint() + ${Math.round(ns)}n; while (process.hrtime.bigint() < until); }\n`
+    writeFileSync(path, code.slice(0, at + anchor.length) + spin + code.slice(at + anchor.length))
+  }
+  return copy
+}
