@@ -5,10 +5,12 @@
 // by the calls. One call at a time: every call costs the same system calls in every process (no
 // batching that a slower process would gain from), and the machine's speed at the moment hits the
 // platform's round and the ceiling's round beside it alike, so their ratio is what is compared.
-//   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 6000] [--profiles call,edge,observed]
-//     [--dist DIR] [--json FILE]
-// --dist measures another built copy (the gate's own test puts a slowdown into one).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+// With a reference build (--reference DIR, another project's dist/), its platform runs in the same
+// rounds and the build's CPU per call is also given over the reference's: the same program on both
+// sides, so whatever the machine does to one it does to the other.
+//   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000] [--profiles call,edge,observed]
+//     [--dist DIR] [--reference DIR] [--json FILE]
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -19,14 +21,14 @@ import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/core/gc-threads'
 
-const PIN = process.env.IGW_PIN ?? ''
-
 export interface CpuRound {
   gatewayUs: number
   microserviceUs: number
   ceilingUs: number
   gatewayRatio: number
   microserviceRatio: number
+  /** The build's CPU per call over the reference build's in the same round (with a reference). */
+  againstReference?: { gateway: number; microservice: number }
 }
 
 /** Main-thread CPU per call of each process (µs), and their ratios to the ceiling's. */
@@ -37,6 +39,8 @@ export interface CpuResult {
   ceilingUs: number
   gatewayRatio: number
   microserviceRatio: number
+  /** Medians of the rounds' ratios to the reference build's (null without one). */
+  againstReference: { gateway: number; microservice: number } | null
   rounds: CpuRound[]
 }
 
@@ -157,8 +161,41 @@ async function round(client: SequentialClient, pids: number[], n: number): Promi
   return pids.map((p, k) => (onCpuNs(p) - before[k]!) / n)
 }
 
+/** Each subject's round after the other's, in an order that turns with `r`; CPU ns per call per pid. */
+async function sequentialRounds(steps: Array<[SequentialClient, number[]]>, n: number, r: number): Promise<number[][]> {
+  const got: number[][] = []
+  for (let k = 0; k < steps.length; k++) {
+    const at = (k + r) % steps.length
+    got[at] = await round(steps[at]![0], steps[at]![1], n)
+  }
+  return got
+}
+
+/**
+ * The subjects' calls taken in turn, one call each (in an order that turns with `r`): whatever the
+ * machine does during the round, it does to every subject alike. CPU ns per call per pid.
+ */
+async function interleavedRound(steps: Array<[SequentialClient, number[]]>, n: number, r: number): Promise<number[][]> {
+  const before = steps.map(([, pids]) => pids.map((p) => onCpuNs(p)))
+  for (let k = 0; k < n; k++) for (let j = 0; j < steps.length; j++) await steps[(j + r) % steps.length]![0].calls(1)
+  return steps.map(([, pids], j) => pids.map((p, i) => (onCpuNs(p) - before[j]![i]!) / n))
+}
+
+/** A platform started for one profile group: its gateway's and microservice host's pids, its ports. */
+interface Platform {
+  pids: [number, number]
+  port: number
+  edgePort: number
+  child: ChildProcess
+  also?: ChildProcess
+}
+
 export async function measureCpu(o: {
   dist: string
+  /** Another build measured beside `dist` in the same rounds (the gate's reference build), or null. */
+  reference: string | null
+  /** Calls to the subjects in turn within each round, instead of one subject's round after another's. */
+  interleave?: boolean
   rounds: number
   calls: number
   warmup: number
@@ -169,16 +206,41 @@ export async function measureCpu(o: {
   const clients: SequentialClient[] = []
   const start = (args: string[], env: Record<string, string>): ChildProcess => {
     const c = reaped(
-      spawn(
-        PIN ? 'taskset' : process.execPath,
-        [...(PIN ? ['-c', PIN, process.execPath] : []), ...gcFlags(), ...args],
-        {
-          env: { ...process.env, ...env },
-          stdio: ['ignore', 'pipe', 'pipe']
-        }
-      )
+      spawn(process.execPath, [...gcFlags(), ...args], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
     )
     children.push(c)
+    return c
+  }
+  const platform = async (dist: string, env: Record<string, string>): Promise<Platform> => {
+    const home = mkdtempSync(join(tmpdir(), 'bench-cpu-platform-'))
+    const [port, edgePort] = [await freePort(), await freePort()]
+    const child = start([join(dist, 'src', 'main.js')], {
+      ...benchPlatformEnv(home, port, edgePort),
+      PLATFORM__PLATFORM__drainGraceMs: '0',
+      ...env
+    })
+    await waitFor(child, /gateway listening/, `the platform in ${dist}`)
+    const hosts = childrenOf(child.pid!)
+    if (hosts.length !== 1) throw new Error(`expected one microservice process, found ${hosts.length}`)
+    return { pids: [child.pid!, hosts[0]!], port, edgePort, child }
+  }
+  const hop = async (): Promise<Platform> => {
+    const path = join(mkdtempSync(join(tmpdir(), 'bench-cpu-hop-')), 'hop.sock')
+    const backend = start([join(o.dist, 'bench', 'e2e', 'bare-hop.js'), 'backend', path], {})
+    await waitFor(backend, /^ready$/m, 'the bare hop backend')
+    const front = start([join(o.dist, 'bench', 'e2e', 'bare-hop.js'), 'front', path], {})
+    const port = Number((await waitFor(front, /^(\d+)$/m, 'the bare hop front'))[1])
+    return { pids: [front.pid!, backend.pid!], port, edgePort: port, child: front, also: backend }
+  }
+  const client = (pl: Platform, p: Profile): SequentialClient => {
+    const c =
+      p.via === 'edge'
+        ? new SequentialClient(pl.edgePort, '/_eapi/ELASTIC_HTTP' + PATH, BODY, ANSWER)
+        : new SequentialClient(pl.port, PATH, BODY, ANSWER)
+    clients.push(c)
     return c
   }
   try {
@@ -191,65 +253,69 @@ export async function measureCpu(o: {
       byEnv.set(key, [...(byEnv.get(key) ?? []), p])
     }
     for (const group of byEnv.values()) {
-      const home = mkdtempSync(join(tmpdir(), 'bench-cpu-platform-'))
-      const [port, edgePort] = [await freePort(), await freePort()]
-      const platform = start([join(o.dist, 'src', 'main.js')], {
-        ...benchPlatformEnv(home, port, edgePort),
-        PLATFORM__PLATFORM__drainGraceMs: '0',
-        ...group[0]!.env
-      })
-      await waitFor(platform, /gateway listening/, 'the platform')
-      const hosts = childrenOf(platform.pid!)
-      if (hosts.length !== 1) throw new Error(`expected one microservice process, found ${hosts.length}`)
-      const pids = [platform.pid!, hosts[0]!]
+      const subject = await platform(o.dist, group[0]!.env)
+      const reference =
+        o.reference === null ? null : o.reference === 'hop' ? await hop() : await platform(o.reference, group[0]!.env)
       for (const p of group) {
         const ceilingClient = new SequentialClient(ceilingPort, PATH, BODY, ANSWER)
-        const subject =
-          p.via === 'edge'
-            ? new SequentialClient(edgePort, '/_eapi/ELASTIC_HTTP' + PATH, BODY, ANSWER)
-            : new SequentialClient(port, PATH, BODY, ANSWER)
-        clients.push(ceilingClient, subject)
-        await subject.calls(o.warmup)
+        clients.push(ceilingClient)
+        const subjectClient = client(subject, p)
+        const referenceClient = reference === null ? null : client(reference, p)
+        await subjectClient.calls(o.warmup)
+        if (referenceClient !== null) await referenceClient.calls(o.warmup)
         await ceilingClient.calls(o.warmup)
         const rounds: CpuRound[] = []
-        const g: number[] = []
-        const m: number[] = []
-        const c: number[] = []
         for (let r = 0; r < o.rounds; r++) {
-          // Alternating which goes first: a change in the machine's speed between them cancels out over rounds.
-          const first = r % 2 === 0
-          const cs = first ? await round(ceilingClient, [ceiling.pid!], o.calls) : null
-          const [gw, ms] = await round(subject, pids, o.calls)
-          const [ce] = cs ?? (await round(ceilingClient, [ceiling.pid!], o.calls))
-          g.push(gw!)
-          m.push(ms!)
-          c.push(ce!)
+          // Each round in another order: a change in the machine's speed meanwhile cancels out over rounds.
+          const steps: Array<[SequentialClient, number[]]> = [
+            [ceilingClient, [ceiling.pid!]],
+            [subjectClient, subject.pids],
+            ...(referenceClient !== null ? [[referenceClient, reference!.pids] as [SequentialClient, number[]]] : [])
+          ]
+          const got = o.interleave
+            ? await interleavedRound(steps, o.calls, r)
+            : await sequentialRounds(steps, o.calls, r)
+          const [ce, gw, ms, refGw, refMs] = [got[0]![0]!, got[1]![0]!, got[1]![1]!, got[2]?.[0] ?? 0, got[2]?.[1] ?? 0]
           rounds.push({
-            gatewayUs: gw! / 1000,
-            microserviceUs: ms! / 1000,
-            ceilingUs: ce! / 1000,
-            gatewayRatio: gw! / ce!,
-            microserviceRatio: ms! / ce!
+            gatewayUs: gw / 1000,
+            microserviceUs: ms / 1000,
+            ceilingUs: ce / 1000,
+            gatewayRatio: gw / ce,
+            microserviceRatio: ms / ce,
+            ...(referenceClient !== null ? { againstReference: { gateway: gw / refGw, microservice: ms / refMs } } : {})
           })
         }
+        const med = (f: (x: CpuRound) => number): number => median(rounds.map(f))
         const result: CpuResult = {
           profile: p.name,
-          gatewayUs: median(g) / 1000,
-          microserviceUs: median(m) / 1000,
-          ceilingUs: median(c) / 1000,
-          gatewayRatio: median(rounds.map((x) => x.gatewayRatio)),
-          microserviceRatio: median(rounds.map((x) => x.microserviceRatio)),
+          gatewayUs: med((x) => x.gatewayUs),
+          microserviceUs: med((x) => x.microserviceUs),
+          ceilingUs: med((x) => x.ceilingUs),
+          gatewayRatio: med((x) => x.gatewayRatio),
+          microserviceRatio: med((x) => x.microserviceRatio),
+          againstReference:
+            referenceClient === null
+              ? null
+              : {
+                  gateway: med((x) => x.againstReference!.gateway),
+                  microservice: med((x) => x.againstReference!.microservice)
+                },
           rounds
         }
+        const vsRef =
+          result.againstReference === null
+            ? ''
+            : `; against the reference build: gateway ${result.againstReference.gateway.toFixed(3)}×, microservice ${result.againstReference.microservice.toFixed(3)}×`
         o.log(
-          `${p.name}: gateway ${result.gatewayUs.toFixed(1)} µs of CPU per call (${result.gatewayRatio.toFixed(3)}× the ceiling's ${result.ceilingUs.toFixed(1)}), microservice ${result.microserviceUs.toFixed(1)} µs (${result.microserviceRatio.toFixed(3)}×)`
+          `${p.name}: gateway ${result.gatewayUs.toFixed(1)} µs of CPU per call (${result.gatewayRatio.toFixed(3)}× the ceiling's ${result.ceilingUs.toFixed(1)}), microservice ${result.microserviceUs.toFixed(1)} µs (${result.microserviceRatio.toFixed(3)}×)${vsRef}`
         )
         results.push(result)
-        subject.close()
-        ceilingClient.close()
       }
-      platform.kill('SIGTERM')
-      await new Promise((r) => platform.once('exit', r))
+      for (const c of [subject.child, reference?.child, reference?.also]) {
+        if (c === undefined) continue
+        c.kill('SIGTERM')
+        await new Promise((r) => c.once('exit', r))
+      }
     }
     return results
   } finally {
@@ -264,21 +330,29 @@ function arg(name: string, fallback: string): string {
 }
 
 async function main(): Promise<void> {
-  if (PIN) execFileSync('taskset', ['-a', '-p', '-c', PIN, String(process.pid)])
   const results = await measureCpu({
     dist: resolve(arg('dist', join(__dirname, '..'))),
+    reference: process.argv.includes('--reference')
+      ? arg('reference', '') === 'hop'
+        ? 'hop'
+        : resolve(arg('reference', ''))
+      : null,
+    interleave: process.argv.includes('--interleave'),
     rounds: Number(arg('rounds', '12')),
     calls: Number(arg('calls', '1500')),
-    warmup: Number(arg('warmup', '6000')),
+    warmup: Number(arg('warmup', '20000')),
     profiles: arg('profiles', PROFILES.map((p) => p.name).join(',')).split(','),
     log: (line) => process.stderr.write(line + '\n')
   })
   for (const r of results) {
-    const spread = (k: keyof CpuRound): string => r.rounds.map((x) => x[k].toFixed(3)).join(' ')
-    console.log(`${r.profile}: ceiling µs ${r.rounds.map((x) => x.ceilingUs.toFixed(1)).join(' ')}`)
-    console.log(`${r.profile}: gateway µs ${r.rounds.map((x) => x.gatewayUs.toFixed(1)).join(' ')}`)
-    console.log(`${r.profile}: gateway rounds ${spread('gatewayRatio')}`)
-    console.log(`${r.profile}: microservice rounds ${spread('microserviceRatio')}`)
+    const spread = (f: (x: CpuRound) => number | undefined): string =>
+      r.rounds.map((x) => (f(x) ?? 0).toFixed(3)).join(' ')
+    console.log(`${r.profile}: gateway/ceiling by round ${spread((x) => x.gatewayRatio)}`)
+    console.log(`${r.profile}: microservice/ceiling by round ${spread((x) => x.microserviceRatio)}`)
+    if (r.againstReference !== null) {
+      console.log(`${r.profile}: gateway/reference by round ${spread((x) => x.againstReference?.gateway)}`)
+      console.log(`${r.profile}: microservice/reference by round ${spread((x) => x.againstReference?.microservice)}`)
+    }
   }
   const json = process.argv.includes('--json') ? arg('json', '') : null
   if (json !== null) writeFileSync(json, JSON.stringify(results, null, 2))

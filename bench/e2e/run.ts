@@ -238,7 +238,7 @@ export async function startGateway(children: ChildProcess[]): Promise<{ url: str
       ...benchPlatformEnv(home, port, edgePort),
       PLATFORM__ADMIN__enabled: 'false',
       // The gate's baseline is the bare call path; the cost of logs and metrics is measured on its own
-      // (README, "Operating it"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.
+      // (docs/operating.md, "What it costs"), with IGW_BENCH_ACCESS_LOG=true and IGW_BENCH_METRICS=true.
       PLATFORM__LOGGING__accessLog: process.env.IGW_BENCH_ACCESS_LOG ?? 'false',
       ...(process.env.IGW_BENCH_METRICS === 'true'
         ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }

@@ -133,6 +133,7 @@ function cpuResult(profile: string, gatewayRatio: number, microserviceRatio: num
     ceilingUs: 25,
     gatewayRatio,
     microserviceRatio,
+    againstReference: null,
     rounds: []
   }
 }
