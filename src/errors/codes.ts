@@ -1,7 +1,7 @@
 /**
  * Every error the gateway answers with: a stable code, its HTTP status and a title.
  * DESIGN.md's error table is the source; ROUTE_NOT_FOUND is ours (a path that is not
- * /{microservice}/{service}/{method} names no method at all, see README "Errors").
+ * /{microservice}/{service}/{method} names no method at all, see README, "HTTP contract").
  */
 export const codes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Neither Content-Type nor Accept names JSON or XML' },

@@ -106,9 +106,9 @@ test('the parts fit: discovery names, probes, grace periods, the Secret, non-roo
   assert.ok(existsSync(join(DIR, 'kustomization.yaml')))
 })
 
-test("the README's manifest commands, as written there: their output renders and validates, with the images they name", async () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  // Each `microservice kube manifests …` command of the README (a continued line joined).
+test('the manifest commands of the README and docs/kubernetes.md, as written there: their output renders and validates, with the images they name', async () => {
+  const readme = ['README.md', join('docs', 'kubernetes.md')].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n')
+  // Each `microservice kube manifests …` command of the two (a continued line joined).
   const commands = [...readme.replace(/\\\n\s*/g, '').matchAll(/^microservice kube manifests (.+)$/gm)].map((m) =>
     m[1]!.trim().split(/\s+/)
   )
