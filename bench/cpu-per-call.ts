@@ -20,6 +20,7 @@ import { reaped } from './e2e/reap'
 import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/core/gc-threads'
+import { waitFor, median } from './child-output'
 
 export interface CpuRound {
   gatewayUs: number
@@ -126,35 +127,6 @@ export class SequentialClient {
     this.socket?.destroy()
     this.socket = null
   }
-}
-
-function waitFor(child: ChildProcess, pattern: RegExp, what: string, ms = 60_000): Promise<RegExpExecArray> {
-  let out = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${what}: not ready within ${ms / 1000} s: ${out.slice(-2000)}`)),
-      ms
-    )
-    const on = (d: Buffer): void => {
-      out += d.toString()
-      const m = pattern.exec(out)
-      if (m !== null) {
-        clearTimeout(timer)
-        // What it prints from now on (the access log) is read and dropped: kept, it made this process,
-        // the client, slower with every line, and the servers' CPU per call rose with the gaps.
-        for (const s of [child.stdout!, child.stderr!]) s.off('data', on).resume()
-        resolve(m)
-      }
-    }
-    child.stdout!.on('data', on)
-    child.stderr!.on('data', on)
-    child.once('exit', (code) => reject(new Error(`${what} exited with ${String(code)}: ${out.slice(-2000)}`)))
-  })
-}
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
 /** Main-thread nanoseconds per call of each pid over `n` calls. */

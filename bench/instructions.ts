@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path'
 import { childrenOf } from './e2e/procstat'
 import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
+import { waitFor, median } from './child-output'
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -111,32 +112,6 @@ async function calls(url: string, n: number): Promise<void> {
   }
 }
 
-async function waitFor(child: ChildProcess, pattern: RegExp, what: string, ms = 180_000): Promise<RegExpExecArray> {
-  let out = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${what}: not ready within ${ms / 1000} s: ${out.slice(-2000)}`)),
-      ms
-    )
-    const on = (d: Buffer): void => {
-      out += d.toString()
-      const m = pattern.exec(out)
-      if (m !== null) {
-        clearTimeout(timer)
-        resolve(m)
-      }
-    }
-    child.stdout!.on('data', on)
-    child.stderr!.on('data', on)
-    child.once('exit', (code) => reject(new Error(`${what} exited with ${String(code)}: ${out.slice(-2000)}`)))
-  })
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.floor(s.length / 2)]!
-}
-
 /**
  * Counts `rounds` × `n` calls to `url`, with instrumentation on only meanwhile; instructions per call
  * per pid. Subtracting an equal time without calls (timers, pings) made the spread wider, not narrower.
@@ -173,7 +148,7 @@ export async function measure(o: {
   try {
     const ceiling = valgrind([join(o.dist, 'bench', 'e2e', 'ceiling.js'), '0'], {}, outDir)
     children.push(ceiling)
-    const ceilingUrl = `http://127.0.0.1:${(await waitFor(ceiling, /^(\d+)$/m, 'the ceiling'))[1]}${PATH}`
+    const ceilingUrl = `http://127.0.0.1:${(await waitFor(ceiling, /^(\d+)$/m, 'the ceiling', 180_000))[1]}${PATH}`
     await calls(ceilingUrl, o.warmup)
     const results: ProfileResult[] = []
     const byEnv = new Map<string, Profile[]>()
@@ -195,7 +170,7 @@ export async function measure(o: {
         outDir
       )
       children.push(platform)
-      await waitFor(platform, /gateway listening/, 'the platform')
+      await waitFor(platform, /gateway listening/, 'the platform', 180_000)
       const hosts = childrenOf(platform.pid!)
       if (hosts.length !== 1) throw new Error(`expected one microservice process, found ${hosts.length}`)
       const pids = [platform.pid!, hosts[0]!]
