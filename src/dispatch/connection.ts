@@ -20,6 +20,8 @@ export interface ConnectionOwner {
   onAnyFrame(): void
   /** The microservice said GoAway: this connection takes no new calls and closes once it has none. */
   onGoAway(conn: BackendConnection, reason: string): void
+  /** The connection has no call in flight any more (its last one answered, cancelled or lost). */
+  onIdle(): void
 }
 
 type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
@@ -96,9 +98,11 @@ export class BackendConnection {
     this.closeIfDrained()
   }
 
-  /** After a GoAway, the connection's last call answered: closed, as the microservice waits for. */
+  /** After a call ends here. Once none is left: closed after a GoAway (as the microservice waits for). */
   private closeIfDrained(): void {
-    if (this.goingAway && this.inflight.size === 0) this.close()
+    if (this.inflight.size > 0) return
+    if (this.goingAway) this.close()
+    this.owner.onIdle()
   }
 
   /** Answers every call in flight on this connection with `failure` and cancels it at the microservice. */
@@ -197,5 +201,6 @@ export class BackendConnection {
       })
     }
     this.owner.onClosed(this, error)
+    if (calls.length > 0) this.owner.onIdle()
   }
 }

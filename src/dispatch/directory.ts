@@ -10,6 +10,7 @@ export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
   /** Microservices announced by a rollout to several nodes, not served here yet. */
   readonly arrivals = new Arrivals()
+  private readonly watchers = new Set<() => void>()
   constructor(
     private readonly options: DispatchOptions,
     private readonly log: EventLog = console.error
@@ -40,12 +41,46 @@ export class MicroserviceDirectory {
   ): InstanceClient {
     let group = this.groups.get(name)
     if (group === undefined) {
-      group = new MicroserviceGroup(name, this.log, this.options.servingVersions, (n) => this.arrivals.arrived(n))
+      group = new MicroserviceGroup(
+        name,
+        this.log,
+        this.options.servingVersions,
+        (n) => this.arrivals.arrived(n),
+        () => this.changed()
+      )
       this.groups.set(name, group)
     }
     const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)
     client.setEndpoint(endpoint)
     return client
+  }
+
+  /**
+   * Resolves once `ready()` holds, checked now and after each change of which instances serve; rejects
+   * with `timeoutError()` after `ms`.
+   */
+  until(ready: () => boolean, ms: number, timeoutError: () => Error): Promise<void> {
+    if (ready()) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!ready()) return
+        stop()
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        stop()
+        reject(timeoutError())
+      }, ms)
+      const stop = (): void => {
+        clearTimeout(timer)
+        this.watchers.delete(check)
+      }
+      this.watchers.add(check)
+    })
+  }
+
+  private changed(): void {
+    for (const w of [...this.watchers]) w()
   }
 
   /** The instance's process is down (it may come back): it gets no calls meanwhile. */

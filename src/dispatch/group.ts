@@ -28,7 +28,9 @@ export class MicroserviceGroup {
     private readonly log: EventLog | null = null,
     private readonly servingVersions: 'all' | 'newest' = 'all',
     /** Called each time the group goes from serving nothing to serving. */
-    private readonly onAvailable: ((name: string) => void) | null = null
+    private readonly onAvailable: ((name: string) => void) | null = null,
+    /** Called after every change of which instances serve (not per request). */
+    private readonly onChange: (() => void) | null = null
   ) {
     this.reason = `microservice '${name}' is not running`
   }
@@ -150,6 +152,7 @@ export class MicroserviceGroup {
       })
       if (available) this.onAvailable?.(this.name)
     }
+    this.onChange?.()
   }
 }
 

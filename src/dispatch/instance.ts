@@ -48,6 +48,8 @@ export class InstanceClient implements ConnectionOwner {
   private readonly pingTimer: NodeJS.Timeout
   private readonly ejectTimer: NodeJS.Timeout
   private closed = false
+  /** Who waits for the instance to have no call in flight (a replaced version before it stops). */
+  private idleWaiters: Array<() => void> | null = null
 
   constructor(
     readonly name: string,
@@ -159,6 +161,19 @@ export class InstanceClient implements ConnectionOwner {
     let n = 0
     for (const c of this.slots) if (c !== null) n += c.inflight.size
     return n
+  }
+
+  /** Resolves once no call is in flight on the instance (at once when none is). */
+  whenIdle(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve()
+    return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve))
+  }
+
+  onIdle(): void {
+    if (this.idleWaiters === null || this.inflight > 0) return
+    const waiters = this.idleWaiters
+    this.idleWaiters = null
+    for (const w of waiters) w()
   }
 
   close(): void {

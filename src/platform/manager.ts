@@ -373,8 +373,8 @@ export class ManagedMicroservice {
     for (const i of old) this.manager.directory.get(this.name)?.drain(i.id)
     const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
     for (const i of old) {
-      while ((this.manager.directory.get(this.name)?.inflightOf(i.id) ?? 0) > 0 && Date.now() < deadline)
-        await sleep(20)
+      const client = this.manager.directory.get(this.name)?.instances.get(i.id)
+      if (client !== undefined) await idleOrTimeout(client, deadline - Date.now())
       await i.stop()
       this.manager.directory.removeInstance(this.name, i.id)
     }
@@ -414,8 +414,13 @@ function remoteInstanceStatus(id: string, c: InstanceClient): InstanceStatus {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms))
+/** Resolves when the instance has no call in flight, or after `ms`, whichever comes first. */
+function idleOrTimeout(client: InstanceClient, ms: number): Promise<void> {
+  if (ms <= 0) return Promise.resolve()
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([client.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(
+    () => clearTimeout(timer)
+  )
 }
 
 /** Runs microservices as child processes, restarts them, replaces versions, and reports on them. */
@@ -447,13 +452,13 @@ export class MicroserviceManager {
   }
 
   /** Resolves once the gateway has a ready, available connection to the instance. */
-  async serving(name: string, instance: string): Promise<void> {
-    const deadline = Date.now() + (this.options.startTimeoutMs ?? 15000)
-    while (this.directory.get(name)?.isServing(instance) !== true) {
-      if (Date.now() > deadline)
-        throw new Error(`instance ${instance} did not connect within ${this.options.startTimeoutMs ?? 15000} ms`)
-      await sleep(10)
-    }
+  serving(name: string, instance: string): Promise<void> {
+    const ms = this.options.startTimeoutMs ?? 15000
+    return this.directory.until(
+      () => this.directory.get(name)?.isServing(instance) === true,
+      ms,
+      () => new Error(`instance ${instance} did not connect within ${ms} ms`)
+    )
   }
 
   /** Starts (or replaces) the microservice in `dir`; its config is validated first. */
