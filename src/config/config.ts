@@ -215,87 +215,43 @@ function section(o: Json | undefined, path: string): { [k: string]: Json } {
   return o
 }
 
-function int(o: { [k: string]: Json }, key: string, path: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const v = o[key]
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    throw new ConfigError(`${path}.${key}: must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
-  return v
-}
+// The readers below run after checkSchema, which has checked every value's type and range against
+// config/platform.schema.json: they only give the values their types, so each rule is stated once.
+type Section = { [k: string]: Json }
+const int = (o: Section, key: string): number => o[key] as number
+const str = (o: Section, key: string): string => o[key] as string
+const strings = (o: Section, key: string): string[] => o[key] as string[]
+const bool = (o: Section, key: string): boolean => o[key] as boolean
+const optionalString = (o: Section, key: string): string | null => (o[key] ?? null) as string | null
+const sub = (o: Section, key: string): Section => o[key] as Section
 
-function str(o: { [k: string]: Json }, key: string, path: string): string {
-  const v = o[key]
-  if (typeof v !== 'string' || v === '')
-    throw new ConfigError(`${path}.${key}: must be a non-empty string, got ${JSON.stringify(v)}`)
-  return v
-}
-
-function strings(o: { [k: string]: Json }, key: string, path: string): string[] {
-  const v = o[key]
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
-    throw new ConfigError(`${path}.${key}: must be a list of strings`)
-  return v as string[]
-}
-
-function optionalString(o: { [k: string]: Json }, key: string, path: string): string | null {
-  const v = o[key]
-  if (v === undefined || v === null) return null
-  if (typeof v !== 'string' || v === '') throw new ConfigError(`${path}.${key}: must be a non-empty string or null`)
-  return v
-}
-
-function parseEdgeAuth(a: { [k: string]: Json }): EdgeAuthConfig {
-  const p = 'EDGE.auth'
-  const keys = a.apiKeys ?? []
-  if (!Array.isArray(keys)) throw new ConfigError(`${p}.apiKeys: must be a list of { sha256, user, privileges }`)
-  const apiKeys = keys.map((k, i) => {
-    const o = section(k, `${p}.apiKeys[${i}]`)
-    const sha256 = str(o, 'sha256', `${p}.apiKeys[${i}]`)
-    if (!/^[0-9a-f]{64}$/.test(sha256))
-      throw new ConfigError(`${p}.apiKeys[${i}].sha256: must be 64 lower-case hex digits (the SHA-256 of the key)`)
-    const app = optionalString(o, 'clientApplicationName', `${p}.apiKeys[${i}]`)
+function parseEdgeAuth(a: Section): EdgeAuthConfig {
+  const apiKeys = ((a.apiKeys ?? []) as Section[]).map((o) => {
+    const app = optionalString(o, 'clientApplicationName')
     return {
-      sha256,
-      user: str(o, 'user', `${p}.apiKeys[${i}]`),
-      privileges: strings(o, 'privileges', `${p}.apiKeys[${i}]`),
+      sha256: str(o, 'sha256'),
+      user: str(o, 'user'),
+      privileges: strings(o, 'privileges'),
       ...(app !== null ? { clientApplicationName: app } : {})
     }
   })
   let jwt: EdgeAuthConfig['jwt'] = null
   if (a.jwt !== undefined && a.jwt !== null) {
-    const j = section(a.jwt, `${p}.jwt`)
-    const jp = `${p}.jwt`
+    const j = sub(a, 'jwt')
     jwt = {
-      jwksFile: optionalString(j, 'jwksFile', jp),
-      publicKeyFile: optionalString(j, 'publicKeyFile', jp),
-      secretEnv: optionalString(j, 'secretEnv', jp),
-      issuer: optionalString(j, 'issuer', jp),
-      audience: optionalString(j, 'audience', jp),
-      algorithms: j.algorithms === undefined ? ['RS256', 'ES256'] : strings(j, 'algorithms', jp),
-      userClaim: optionalString(j, 'userClaim', jp) ?? 'sub',
-      privilegesClaim: optionalString(j, 'privilegesClaim', jp) ?? 'privileges'
+      jwksFile: optionalString(j, 'jwksFile'),
+      publicKeyFile: optionalString(j, 'publicKeyFile'),
+      secretEnv: optionalString(j, 'secretEnv'),
+      issuer: optionalString(j, 'issuer'),
+      audience: optionalString(j, 'audience'),
+      algorithms: j.algorithms === undefined ? ['RS256', 'ES256'] : strings(j, 'algorithms'),
+      userClaim: optionalString(j, 'userClaim') ?? 'sub',
+      privilegesClaim: optionalString(j, 'privilegesClaim') ?? 'privileges'
     }
     if ([jwt.jwksFile, jwt.publicKeyFile, jwt.secretEnv].filter((x) => x !== null).length !== 1)
-      throw new ConfigError(`${jp}: name exactly one of jwksFile, publicKeyFile, secretEnv`)
+      throw new ConfigError('EDGE.auth.jwt: name exactly one of jwksFile, publicKeyFile, secretEnv')
   }
-  return { required: a.required === undefined ? false : bool(a, 'required', p), apiKeys, jwt }
-}
-
-function bool(o: { [k: string]: Json }, key: string, path: string): boolean {
-  const v = o[key]
-  if (typeof v !== 'boolean') throw new ConfigError(`${path}.${key}: must be true or false, got ${JSON.stringify(v)}`)
-  return v
-}
-
-function oneOf<const T extends readonly string[]>(
-  o: { [k: string]: Json },
-  key: string,
-  path: string,
-  allowed: T
-): T[number] {
-  const v = o[key]
-  if (typeof v !== 'string' || !allowed.includes(v))
-    throw new ConfigError(`${path}.${key}: must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`)
-  return v
+  return { required: a.required === undefined ? false : bool(a, 'required'), apiKeys, jwt }
 }
 
 /**
@@ -341,7 +297,6 @@ export function loadConfig(
   }
   try {
     applyEnv(raw, env)
-    checkSchema(raw)
     return parseConfig(raw)
   } catch (err) {
     if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
@@ -358,8 +313,7 @@ let validator: ValidateFunction | null = null
 
 /**
  * The whole (merged) config against config/platform.schema.json, with ajv: every key known (a typo is
- * an error naming its path), every value of the right type and range. parseConfig then checks what a
- * schema cannot say (sequence names, CIDRs, one limit against another).
+ * an error naming its path), every value of the right type and range.
  */
 function checkSchema(raw: { [k: string]: Json }): void {
   validator ??= new Ajv({ allErrors: true, verbose: true }).compile(
@@ -419,154 +373,142 @@ function mergeOver(base: { [k: string]: Json }, over: { [k: string]: Json }): { 
   return out
 }
 
+/**
+ * The raw (merged, overridden) config checked against the schema, then given its types: the schema
+ * states every type and range once; what it cannot say (sequence names, CIDRs, one limit against
+ * another, which JWT key) is checked here.
+ */
 export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
-  const http = section(
-    section(raw.ENTRY_POINTS, 'ENTRY_POINTS').WEB_SERVICE_FACADE_HTTP,
-    'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
-  )
+  checkSchema(raw)
   const hp = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
-  const seq = str(http, 'defaultSequenceName', hp)
+  const http = sub(sub(raw, 'ENTRY_POINTS'), 'WEB_SERVICE_FACADE_HTTP')
+  const seq = str(http, 'defaultSequenceName')
   if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
-  const apiId = str(http, 'defaultApiId', hp)
+  const apiId = str(http, 'defaultApiId')
   if (!isApiMode(apiId)) throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
-  const cors = section(http.cors, `${hp}.cors`)
-  const trust = section(http.trust, `${hp}.trust`)
-  const pool = section(raw.WORKER_POOL, 'WORKER_POOL')
-  const dispatch = section(raw.DISPATCH, 'DISPATCH')
-  const ms = section(raw.MICROSERVICES, 'MICROSERVICES')
-  const pf = section(raw.PLATFORM, 'PLATFORM')
-  const unpack = section(pf.unpack, 'PLATFORM.unpack')
-  const edge = section(raw.EDGE, 'EDGE')
-  const admin = section(raw.ADMIN, 'ADMIN')
-  const logging = section(raw.LOGGING, 'LOGGING')
-  const tracing = section(http.tracing, `${hp}.tracing`)
-  if (typeof admin.enabled !== 'boolean')
-    throw new ConfigError(`ADMIN.enabled: must be true or false, got ${JSON.stringify(admin.enabled)}`)
-  if (typeof edge.enabled !== 'boolean')
-    throw new ConfigError(`EDGE.enabled: must be true or false, got ${JSON.stringify(edge.enabled)}`)
-  const remote = ms.remote ?? []
-  if (!Array.isArray(remote)) throw new ConfigError('MICROSERVICES.remote: must be a list of { name, host, port }')
+  const cors = sub(http, 'cors')
+  const trust = sub(http, 'trust')
+  const pool = sub(raw, 'WORKER_POOL')
+  const dispatch = sub(raw, 'DISPATCH')
+  const ms = sub(raw, 'MICROSERVICES')
+  const pf = sub(raw, 'PLATFORM')
+  const unpack = sub(pf, 'unpack')
+  const edge = sub(raw, 'EDGE')
+  const admin = sub(raw, 'ADMIN')
+  const logging = sub(raw, 'LOGGING')
+  const tracing = sub(http, 'tracing')
+  const instances = (pf.instances ?? {}) as Section
   const config: PlatformConfig = {
     gateway: {
-      host: str(http, 'host', hp),
-      port: int(http, 'port', hp, 0, 65535),
+      host: str(http, 'host'),
+      port: int(http, 'port'),
       defaultSequenceName: seq,
       defaultApiId: apiId,
-      maxBodyBytes: int(http, 'maxBodyBytes', hp, 1, 1024 * 1024 * 1024),
-      maxHeaderBytes: int(http, 'maxHeaderBytes', hp, 1024, 1024 * 1024),
-      executingTimeoutMs: int(http, 'executingTimeoutMs', hp, 1),
-      maxInFlight: int(http, 'maxInFlight', hp, 1),
-      maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight', hp, 1),
-      maxDepth: int(http, 'maxDepth', hp, 2, 100000),
-      retryAfterSeconds: int(http, 'retryAfterSeconds', hp, 0),
+      maxBodyBytes: int(http, 'maxBodyBytes'),
+      maxHeaderBytes: int(http, 'maxHeaderBytes'),
+      executingTimeoutMs: int(http, 'executingTimeoutMs'),
+      maxInFlight: int(http, 'maxInFlight'),
+      maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight'),
+      maxDepth: int(http, 'maxDepth'),
+      retryAfterSeconds: int(http, 'retryAfterSeconds'),
       cors: {
-        allowedOrigins: strings(cors, 'allowedOrigins', `${hp}.cors`),
-        maxAgeSeconds: int(cors, 'maxAgeSeconds', `${hp}.cors`, 0),
-        allowIdentityHeaders: bool(cors, 'allowIdentityHeaders', `${hp}.cors`)
+        allowedOrigins: strings(cors, 'allowedOrigins'),
+        maxAgeSeconds: int(cors, 'maxAgeSeconds'),
+        allowIdentityHeaders: bool(cors, 'allowIdentityHeaders')
       },
       trust: {
-        trustedPeers: strings(trust, 'trustedPeers', `${hp}.trust`),
-        untrustedIdentity: oneOf(trust, 'untrustedIdentity', `${hp}.trust`, ['drop', 'refuse'] as const)
+        trustedPeers: strings(trust, 'trustedPeers'),
+        untrustedIdentity: trust.untrustedIdentity as 'drop' | 'refuse'
       },
-      tracing: { generateTraceparent: bool(tracing, 'generateTraceparent', `${hp}.tracing`) }
+      tracing: { generateTraceparent: bool(tracing, 'generateTraceparent') }
     },
     pool: {
       // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
       // latency with large bodies (docs/performance.md).
       maxThreads:
-        pool.maxThreads === 'auto'
-          ? Math.min(MAX_POOL_THREADS, availableParallelism())
-          : int(pool, 'maxThreads', 'WORKER_POOL', 1, MAX_POOL_THREADS),
-      minThreads: int(pool, 'minThreads', 'WORKER_POOL', 0, MAX_POOL_THREADS),
-      idleTimeoutMs: int(pool, 'idleTimeoutMs', 'WORKER_POOL', 0),
-      maxQueue: int(pool, 'maxQueue', 'WORKER_POOL', 0),
-      taskTimeoutMs: int(pool, 'taskTimeoutMs', 'WORKER_POOL', 1),
-      inlineMaxBytes: int(pool, 'inlineMaxBytes', 'WORKER_POOL', 0)
+        pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, availableParallelism()) : int(pool, 'maxThreads'),
+      minThreads: int(pool, 'minThreads'),
+      idleTimeoutMs: int(pool, 'idleTimeoutMs'),
+      maxQueue: int(pool, 'maxQueue'),
+      taskTimeoutMs: int(pool, 'taskTimeoutMs'),
+      inlineMaxBytes: int(pool, 'inlineMaxBytes')
     },
     dispatch: {
-      connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice', 'DISPATCH', 1, 64),
-      connectTimeoutMs: int(dispatch, 'connectTimeoutMs', 'DISPATCH', 1),
-      pingIntervalMs: int(dispatch, 'pingIntervalMs', 'DISPATCH', 10),
-      availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs', 'DISPATCH', 1),
-      ejectAfterMs: int(dispatch, 'ejectAfterMs', 'DISPATCH', 20),
-      reconnectMinMs: int(dispatch, 'reconnectMinMs', 'DISPATCH', 1),
-      reconnectMaxMs: int(dispatch, 'reconnectMaxMs', 'DISPATCH', 1),
-      maxFrameBytes: int(dispatch, 'maxFrameBytes', 'DISPATCH', 1024),
-      servingVersions: oneOf(dispatch, 'servingVersions', 'DISPATCH', ['all', 'newest'] as const)
+      connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice'),
+      connectTimeoutMs: int(dispatch, 'connectTimeoutMs'),
+      pingIntervalMs: int(dispatch, 'pingIntervalMs'),
+      availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs'),
+      ejectAfterMs: int(dispatch, 'ejectAfterMs'),
+      reconnectMinMs: int(dispatch, 'reconnectMinMs'),
+      reconnectMaxMs: int(dispatch, 'reconnectMaxMs'),
+      maxFrameBytes: int(dispatch, 'maxFrameBytes'),
+      servingVersions: dispatch.servingVersions as 'all' | 'newest'
     },
     platform: {
-      uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory', 'PLATFORM')),
-      deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory', 'PLATFORM')),
-      controlSocket: resolve(ROOT, str(pf, 'controlSocket', 'PLATFORM')),
-      bootstrap: strings(pf, 'bootstrap', 'PLATFORM').map((d) => resolve(ROOT, d)),
-      drainTimeoutMs: int(pf, 'drainTimeoutMs', 'PLATFORM', 0),
-      drainGraceMs: int(pf, 'drainGraceMs', 'PLATFORM', 0),
-      drainIdleMs: int(pf, 'drainIdleMs', 'PLATFORM', 0),
-      startTimeoutMs: int(pf, 'startTimeoutMs', 'PLATFORM', 100),
-      localTransport:
-        pf.localTransport === undefined ? 'unix' : oneOf(pf, 'localTransport', 'PLATFORM', ['unix', 'tcp'] as const),
-      instances: Object.fromEntries(
-        Object.keys(section(pf.instances ?? {}, 'PLATFORM.instances')).map((k) => [
-          k,
-          int(section(pf.instances ?? {}, 'PLATFORM.instances'), k, 'PLATFORM.instances', 1, 64)
-        ])
-      ),
+      uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory')),
+      deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory')),
+      controlSocket: resolve(ROOT, str(pf, 'controlSocket')),
+      bootstrap: strings(pf, 'bootstrap').map((d) => resolve(ROOT, d)),
+      drainTimeoutMs: int(pf, 'drainTimeoutMs'),
+      drainGraceMs: int(pf, 'drainGraceMs'),
+      drainIdleMs: int(pf, 'drainIdleMs'),
+      startTimeoutMs: int(pf, 'startTimeoutMs'),
+      localTransport: pf.localTransport === undefined ? 'unix' : (pf.localTransport as 'unix' | 'tcp'),
+      instances: Object.fromEntries(Object.keys(instances).map((k) => [k, int(instances, k)])),
       unpack: {
-        maxEntries: int(unpack, 'maxEntries', 'PLATFORM.unpack', 1),
-        maxEntryBytes: int(unpack, 'maxEntryBytes', 'PLATFORM.unpack', 1),
-        maxTotalBytes: int(unpack, 'maxTotalBytes', 'PLATFORM.unpack', 1)
+        maxEntries: int(unpack, 'maxEntries'),
+        maxEntryBytes: int(unpack, 'maxEntryBytes'),
+        maxTotalBytes: int(unpack, 'maxTotalBytes')
       }
     },
     admin: {
-      enabled: admin.enabled,
-      host: str(admin, 'host', 'ADMIN'),
-      port: int(admin, 'port', 'ADMIN', 0, 65535),
-      metrics: bool(admin, 'metrics', 'ADMIN'),
-      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires', 'ADMIN'),
-      deployTokenEnv: optionalString(admin, 'deployTokenEnv', 'ADMIN')
+      enabled: bool(admin, 'enabled'),
+      host: str(admin, 'host'),
+      port: int(admin, 'port'),
+      metrics: bool(admin, 'metrics'),
+      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
+      deployTokenEnv: optionalString(admin, 'deployTokenEnv')
     },
     logging: {
-      level: oneOf(logging, 'level', 'LOGGING', LOG_LEVELS),
-      accessLog: bool(logging, 'accessLog', 'LOGGING'),
-      instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes', 'LOGGING', 1024),
-      instanceLogFiles: int(logging, 'instanceLogFiles', 'LOGGING', 0, 100)
+      level: logging.level as (typeof LOG_LEVELS)[number],
+      accessLog: bool(logging, 'accessLog'),
+      instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes'),
+      instanceLogFiles: int(logging, 'instanceLogFiles')
     },
     edge: {
-      enabled: edge.enabled,
-      host: str(edge, 'host', 'EDGE'),
-      port: int(edge, 'port', 'EDGE', 0, 65535),
-      swagger: strings(edge, 'swagger', 'EDGE'),
-      auth: parseEdgeAuth(section(edge.auth ?? { required: false, apiKeys: [], jwt: null }, 'EDGE.auth'))
+      enabled: bool(edge, 'enabled'),
+      host: str(edge, 'host'),
+      port: int(edge, 'port'),
+      swagger: strings(edge, 'swagger'),
+      auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
     microservices: {
-      remote: remote.map((r, k) => {
-        const o = section(r as Json, `MICROSERVICES.remote[${k}]`)
+      remote: ((ms.remote ?? []) as Section[]).map((o) => {
         return {
-          name: str(o, 'name', `MICROSERVICES.remote[${k}]`),
-          host: str(o, 'host', `MICROSERVICES.remote[${k}]`),
-          port: int(o, 'port', `MICROSERVICES.remote[${k}]`, 1, 65535),
-          secretEnv: optionalString(o, 'secretEnv', `MICROSERVICES.remote[${k}]`)
+          name: str(o, 'name'),
+          host: str(o, 'host'),
+          port: int(o, 'port'),
+          secretEnv: optionalString(o, 'secretEnv')
         }
       }),
-      discovery: (Array.isArray(ms.discovery) ? ms.discovery : []).map((d, k) => {
+      discovery: ((ms.discovery ?? []) as Section[]).map((o, k) => {
         const at = `MICROSERVICES.discovery[${k}]`
-        const o = section(d as Json, at)
-        const srv = o.srv === undefined ? false : bool(o, 'srv', at)
-        const port = o.port === undefined || o.port === null ? null : int(o, 'port', at, 1, 65535)
+        const srv = o.srv === undefined ? false : bool(o, 'srv')
+        const port = o.port === undefined || o.port === null ? null : int(o, 'port')
         if (!srv && port === null) throw new ConfigError(`${at}: a port is needed unless srv is true`)
         return {
-          name: str(o, 'name', at),
-          dns: str(o, 'dns', at),
+          name: str(o, 'name'),
+          dns: str(o, 'dns'),
           port,
           srv,
-          secretEnv: optionalString(o, 'secretEnv', at),
-          intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs', at, 100)
+          secretEnv: optionalString(o, 'secretEnv'),
+          intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
         }
       }),
-      dnsServers: ms.dnsServers === undefined ? [] : strings(ms, 'dnsServers', 'MICROSERVICES'),
-      directories: strings(ms, 'directories', 'MICROSERVICES').map((d) => resolve(ROOT, d)),
-      restartMinMs: int(ms, 'restartMinMs', 'MICROSERVICES', 1),
-      restartMaxMs: int(ms, 'restartMaxMs', 'MICROSERVICES', 1)
+      dnsServers: ms.dnsServers === undefined ? [] : strings(ms, 'dnsServers'),
+      directories: strings(ms, 'directories').map((d) => resolve(ROOT, d)),
+      restartMinMs: int(ms, 'restartMinMs'),
+      restartMaxMs: int(ms, 'restartMaxMs')
     }
   }
   try {
