@@ -11,7 +11,7 @@
 //   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000] [--profiles call,edge,observed]
 //     [--dist DIR] [--reference DIR] [--json FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -21,6 +21,7 @@ import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/core/gc-threads'
 import { waitFor, median } from './child-output'
+import { arg, runMain, writeJsonIfAsked } from './cli'
 
 export interface CpuRound {
   gatewayUs: number
@@ -299,11 +300,6 @@ export async function measureCpu(o: {
   }
 }
 
-function arg(name: string, fallback: string): string {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 ? process.argv[k + 1]! : fallback
-}
-
 async function main(): Promise<void> {
   const results = await measureCpu({
     dist: resolve(arg('dist', join(__dirname, '..'))),
@@ -329,12 +325,7 @@ async function main(): Promise<void> {
       console.log(`${r.profile}: microservice/reference by round ${spread((x) => x.againstReference?.microservice)}`)
     }
   }
-  const json = process.argv.includes('--json') ? arg('json', '') : null
-  if (json !== null) writeFileSync(json, JSON.stringify(results, null, 2))
+  writeJsonIfAsked(results)
 }
 
-if (require.main === module)
-  main().catch((err: unknown) => {
-    console.error(err)
-    process.exit(1)
-  })
+runMain(module, main)

@@ -16,6 +16,7 @@ import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVe
 import { measureCpu, type CpuResult } from './cpu-per-call'
 import { parseCpuBaseline, judgeCpu, CpuGateError, type CpuBaseline } from './cpu-gate'
 import { PROFILES } from './profiles'
+import { arg } from './cli'
 
 export interface BaselineCase {
   ratio: number
@@ -30,11 +31,6 @@ export interface Baseline {
 
 /** A gate that cannot judge must not pass: every problem with its inputs is an error. */
 export class GateError extends Error {}
-
-function arg(name: string, fallback: string): string {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 ? process.argv[k + 1]! : fallback
-}
 
 /** A margin is a fraction from 0 to 1; anything else (a missing key, NaN) would make every check vacuous. */
 export function checkMargin(margin: unknown, where: string): number {

@@ -9,7 +9,7 @@
 //     [--dist DIR] [--json FILE]
 // --dist measures another built copy (for example one with a slowdown put in by hand).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -17,6 +17,7 @@ import { childrenOf } from './e2e/procstat'
 import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { waitFor, median } from './child-output'
+import { arg, runMain, writeJsonIfAsked } from './cli'
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -31,11 +32,6 @@ export interface ProfileResult {
   microserviceRatio: number
   /** Every round's ratios, for the spread. */
   rounds: Array<{ gatewayRatio: number; microserviceRatio: number }>
-}
-
-function arg(name: string, fallback: string): string {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 ? process.argv[k + 1]! : fallback
 }
 
 function valgrind(args: string[], env: NodeJS.ProcessEnv, outDir: string): ChildProcess {
@@ -221,12 +217,7 @@ async function main(): Promise<void> {
       `${r.profile}: gateway ${Math.round(r.gateway)} instructions per call (${r.gatewayRatio.toFixed(3)}× the ceiling's ${Math.round(r.ceiling)}; rounds ${spread('gatewayRatio')}), microservice ${Math.round(r.microservice)} (${r.microserviceRatio.toFixed(3)}×; rounds ${spread('microserviceRatio')})`
     )
   }
-  const json = process.argv.includes('--json') ? arg('json', '') : null
-  if (json !== null) writeFileSync(json, JSON.stringify(results, null, 2))
+  writeJsonIfAsked(results)
 }
 
-if (require.main === module)
-  main().catch((err: unknown) => {
-    console.error(err)
-    process.exit(1)
-  })
+runMain(module, main)

@@ -1,11 +1,13 @@
 // What protocol tests send by hand to a microservice (an RMC Invoke of the beta JSON sequence), and a
-// microservice to send it to: service q, whose hold waits until released and whose echo answers at once.
+// microservice to send it to: service q, whose hold waits until released and whose echo answers at once;
+// and a call as the dispatch layer sees it.
 import { encodeFrame } from '../../src/protocol/frame'
 import { gateway } from '../../src/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/runtime/server'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/runtime/settings'
 import { method, service, defineMicroservice } from '../../src/runtime/define'
 import { t } from '../../src/descriptors/types'
+import type { CallOutcome, PendingCall } from '../../src/dispatch/pending'
 
 export function rmcInvoke(id: number, service: string, method: string, args: Uint8Array[] = []): Uint8Array {
   return encodeFrame({
@@ -46,4 +48,20 @@ export function holdingServer(
     privilegedNames: []
   })
   return { server, release: () => held.splice(0).forEach((r) => r()) }
+}
+
+/** A call as the dispatch layer sees it, settled into a promise; `sentOn` is for tests that record its connection. */
+export class TestCall implements PendingCall {
+  private static nextId = 1
+  readonly callId = TestCall.nextId++
+  connection: { cancel(call: PendingCall): void } | null = null
+  sentOn: unknown = null
+  readonly done: Promise<CallOutcome>
+  private resolve!: (o: CallOutcome) => void
+  constructor() {
+    this.done = new Promise((r) => (this.resolve = r))
+  }
+  settle(outcome: CallOutcome): void {
+    this.resolve(outcome)
+  }
 }

@@ -5,7 +5,7 @@
 import { test, after, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { InstanceClient } from '../../src/dispatch/instance'
-import type { CallOutcome, PendingCall } from '../../src/dispatch/pending'
+import { TestCall } from '../helpers/frames'
 import { defaultConfig } from '../../src/config/config'
 import { prepareInvoke, isFrameParts } from '../../src/pool/task'
 import { framePieces } from '../../src/protocol/invoke-frame'
@@ -41,23 +41,7 @@ after(async () => {
   await server.close()
 })
 
-let nextId = 1
-class Call implements PendingCall {
-  readonly callId = nextId++
-  connection: { cancel(call: PendingCall): void } | null = null
-  /** The connection the call was sent on (connection is cleared when it settles). */
-  sentOn: unknown = null
-  readonly done: Promise<CallOutcome>
-  private resolve!: (o: CallOutcome) => void
-  constructor() {
-    this.done = new Promise((r) => (this.resolve = r))
-  }
-  settle(outcome: CallOutcome): void {
-    this.resolve(outcome)
-  }
-}
-
-function send(call: Call, body: string, inPieces: boolean): void {
+function send(call: TestCall, body: string, inPieces: boolean): void {
   const task = {
     id: call.callId,
     body: Buffer.from(body),
@@ -81,11 +65,11 @@ const big = `[[${Array.from({ length: 20000 }, (_, k) => `{"a":${k % 100},"b":2}
 const small = '[[{"a":2,"b":3}],1]'
 
 test('while a large call is in flight, small calls take the other connection and large ones keep to its', async () => {
-  const large1 = new Call()
+  const large1 = new TestCall()
   send(large1, big, true)
-  const smalls = Array.from({ length: 5 }, () => new Call())
+  const smalls = Array.from({ length: 5 }, () => new TestCall())
   for (const c of smalls) send(c, small, false)
-  const large2 = new Call()
+  const large2 = new TestCall()
   send(large2, big, true)
   assert.ok(large1.sentOn !== null)
   for (const c of smalls) assert.notEqual(c.sentOn, large1.sentOn, 'a small call went behind the large frame')
@@ -103,7 +87,7 @@ test('while a large call is in flight, small calls take the other connection and
 })
 
 test('with no large call in flight, calls spread over both connections by how many each holds', async () => {
-  const calls = Array.from({ length: 4 }, () => new Call())
+  const calls = Array.from({ length: 4 }, () => new TestCall())
   for (const c of calls) send(c, small, false)
   assert.equal(new Set(calls.map((c) => c.sentOn)).size, 2)
   for (const c of calls) assert.equal(Buffer.from(((await c.done) as gateway.Result).body).toString(), '6')

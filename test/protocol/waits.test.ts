@@ -5,22 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { MicroserviceDirectory } from '../../src/dispatch/directory'
 import { defaultConfig } from '../../src/config/config'
-import type { CallOutcome, PendingCall } from '../../src/dispatch/pending'
-import { holdingServer, rmcInvoke } from '../helpers/frames'
-
-let nextId = 1
-class Call implements PendingCall {
-  readonly callId = nextId++
-  connection: { cancel(call: PendingCall): void } | null = null
-  readonly done: Promise<CallOutcome>
-  private resolve!: (o: CallOutcome) => void
-  constructor() {
-    this.done = new Promise((r) => (this.resolve = r))
-  }
-  settle(outcome: CallOutcome): void {
-    this.resolve(outcome)
-  }
-}
+import { holdingServer, rmcInvoke, TestCall } from '../helpers/frames'
 
 test('until resolves on the change that makes it true; whenIdle once the last call in flight is answered', async () => {
   const { server, release } = holdingServer('idler')
@@ -37,7 +22,7 @@ test('until resolves on the change that makes it true; whenIdle once the last ca
     assert.equal(client.reason, null)
     await client.whenIdle() // nothing in flight: at once
 
-    const calls = [new Call(), new Call()]
+    const calls = [new TestCall(), new TestCall()]
     for (const c of calls) directory.get('idler')!.send(c, rmcInvoke(c.callId, 'q', 'hold'))
     assert.equal(client.inflight, 2)
     let idle = false
