@@ -4,13 +4,16 @@
 //   --junit <file>     also write a JUnit report (CI=true writes reports/junit.xml)
 //   --no-coverage      run without c8
 //   <text> ...         only the test files whose path contains one of the texts
-// A test that runs longer than TEST_TIMEOUT_MS (default 120 s) fails instead of hanging the run.
+// A test that runs longer than TEST_TIMEOUT_MS (default 120 s) fails instead of hanging the run. A
+// committed focus or skip, a skipped test, or (on a whole run with coverage) coverage below the floor
+// in scripts/test-guards.mjs fails the run too.
 import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
+import { focusOrSkipMarkers, coverageBelow } from './test-guards.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values, positionals } = parseArgs({
@@ -30,6 +33,11 @@ const files = []
 })(join(root, 'dist', 'test'))
 if (files.length === 0) {
   console.error('no test files found under dist/test')
+  process.exit(1)
+}
+const markers = focusOrSkipMarkers(files)
+if (markers.length > 0) {
+  console.error(`a committed focus or skip runs less than the whole suite; remove it:\n${markers.join('\n')}`)
   process.exit(1)
 }
 
@@ -90,8 +98,19 @@ if (!values['no-coverage'] && existsSync(summary)) {
     `coverage of src/: lines ${pct('lines')}, branches ${pct('branches')}, functions ${pct('functions')} (coverage/coverage-summary.json)`
   )
 }
+let status = r.status ?? 1
+if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
+  const below = coverageBelow(JSON.parse(readFileSync(summary, 'utf8')).total)
+  if (below.length > 0) {
+    console.log(`coverage below the floor (scripts/test-guards.mjs): ${below.join(', ')}`)
+    status = status || 1
+  }
+}
 if (existsSync(countsFile)) {
   const c = JSON.parse(readFileSync(countsFile, 'utf8'))
-  console.log(`tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`)
+  if (c.skipped > 0) status = status || 1
+  console.log(
+    `tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.skipped > 0 ? ' (a skip fails the run)' : ''}`
+  )
 }
-process.exit(r.status ?? 1)
+process.exit(status)
