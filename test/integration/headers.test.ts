@@ -154,3 +154,50 @@ describe('headers, CORS and the call context', () => {
     )
   })
 })
+
+describe('CORS with an explicit list of origins', () => {
+  let p: RunningPlatform
+  before(async () => {
+    p = await startPlatform({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { cors: { allowedOrigins: ['https://app.example'] } } }
+    })
+  })
+  after(() => p.stop())
+
+  const preflight = (origin: string): Promise<Response> =>
+    fetch(`${p.url}/example/calculator/multiply`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' }
+    })
+
+  test('a listed origin is named back (with Vary: Origin), in the preflight and on the answer', async () => {
+    const pre = await preflight('https://app.example')
+    assert.equal(pre.status, 204)
+    assert.equal(pre.headers.get('access-control-allow-origin'), 'https://app.example')
+    assert.equal(pre.headers.get('vary'), 'Origin')
+    assert.equal(pre.headers.get('access-control-allow-methods'), 'POST, OPTIONS')
+    const r = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      Origin: 'https://app.example'
+    })
+    assert.equal(r.status, 200)
+    assert.equal(r.headers.get('access-control-allow-origin'), 'https://app.example')
+    assert.equal(r.headers.get('vary'), 'Origin')
+  })
+
+  test('an unlisted origin gets no CORS header at all: the browser keeps the answer from its page', async () => {
+    const pre = await preflight('https://evil.example')
+    assert.equal(pre.status, 204)
+    assert.equal(pre.headers.get('allow'), 'POST, OPTIONS')
+    for (const h of ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers'])
+      assert.equal(pre.headers.get(h), null, h)
+    const r = await post(p.url, '/example/calculator/multiply', '{"a":2,"b":3}', {
+      'Content-Type': 'application/json',
+      Origin: 'https://evil.example'
+    })
+    assert.equal(r.status, 200)
+    assert.equal(r.text, '{"result":6}')
+    assert.equal(r.headers.get('access-control-allow-origin'), null)
+    assert.equal(r.headers.get('access-control-expose-headers'), null)
+  })
+})
