@@ -167,6 +167,10 @@ export class BackendConnection {
       case 'catalog': {
         if (this.state !== 'handshaking') break
         const catalog = f.catalog as gateway.Catalog
+        if (catalog.protocolVersion !== PROTOCOL_VERSION)
+          return this.refuse(
+            `it speaks internal protocol version ${catalog.protocolVersion}, this gateway ${PROTOCOL_VERSION}: run one release on both sides`
+          )
         if (this.secret !== null) {
           if (this.clientNonce === null || this.serverNonce === null)
             return this.refuse('it answered without being challenged: it does not know the secret')

@@ -91,6 +91,8 @@ class RuntimeConnection {
   readonly executions = new Map<number, Execution>()
   /** Set while the connection has not proved it knows the secret: the challenge's nonce. */
   challenge: Uint8Array | null = null
+  /** The gateway speaks another protocol version: told so by the Catalog, nothing more it sends is read. */
+  refused = false
   private authTimer: NodeJS.Timeout | null = null
   constructor(
     readonly socket: Socket,
@@ -241,6 +243,20 @@ export class MicroserviceServer {
     for (const ex of conn.executions.values()) this.abandon(ex)
   }
 
+  /**
+   * A gateway of another protocol version gets this side's Catalog (which names its version, so the
+   * gateway can say what differs) and then the connection closes: neither side guesses at the other's frames.
+   */
+  private checkVersion(conn: RuntimeConnection, hello: gateway.Hello): void {
+    if (hello.protocolVersion === PROTOCOL_VERSION) return
+    ;(this.options.log ?? console.error)(
+      `refused a connection from ${conn.socket.remoteAddress ?? 'a local socket'}: the gateway speaks internal protocol version ${hello.protocolVersion}, this microservice ${PROTOCOL_VERSION}; run one release on both sides`
+    )
+    this.stats.refused++
+    conn.refused = true
+    conn.framed.end()
+  }
+
   /** @internal a connection that did not authenticate is closed and reported. */
   refuse(conn: RuntimeConnection, why: string): void {
     const peer = conn.socket.remoteAddress ?? 'a local socket'
@@ -251,6 +267,7 @@ export class MicroserviceServer {
 
   /** @internal */
   onFrame(conn: RuntimeConnection, frame: Frame): void {
+    if (conn.refused) return
     if (conn.challenge !== null) {
       // Before it proves the secret, a connection may say Hello and nothing else.
       const hello = frame.hello as gateway.Hello | null | undefined
@@ -267,7 +284,7 @@ export class MicroserviceServer {
           proof: microserviceProof(this.options.secret!, serverNonce, hello.nonce)
         }
       })
-      return
+      return this.checkVersion(conn, hello)
     }
     switch (frame.body) {
       case 'invoke':
@@ -291,6 +308,7 @@ export class MicroserviceServer {
             protocolVersion: PROTOCOL_VERSION
           }
         })
+        this.checkVersion(conn, frame.hello as gateway.Hello)
         break
       default:
         conn.framed.destroy(new Error(`unexpected frame '${String(frame.body)}' from the gateway`))
