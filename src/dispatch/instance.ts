@@ -50,6 +50,7 @@ export class InstanceClient implements ConnectionOwner {
   private closed = false
   /** Who waits for the instance to have no call in flight (a replaced version before it stops). */
   private idleWaiters: Array<() => void> | null = null
+  private lastError: string | null = null
 
   constructor(
     readonly name: string,
@@ -186,6 +187,7 @@ export class InstanceClient implements ConnectionOwner {
   onReady(conn: BackendConnection, catalog: gateway.Catalog): void {
     const k = this.slots.indexOf(conn)
     if (k >= 0) this.attempts[k] = 0
+    this.lastError = null
     this.catalog = new CatalogIndex(catalog)
     this.userAvailable = catalog.available
     this.refusal = null
@@ -230,7 +232,10 @@ export class InstanceClient implements ConnectionOwner {
     this.refresh()
   }
 
-  onClosed(conn: BackendConnection): void {
+  onClosed(conn: BackendConnection, error: Error | null = null): void {
+    // Why the last connection ended, for the reason while none is up (a refused connection, a
+    // handshake that never came); a connection that gets ready clears it.
+    if (error !== null) this.lastError = error.message
     const k = this.slots.indexOf(conn)
     if (k < 0 || this.closed || this.endpoint === null) return this.refresh()
     this.slots[k] = null
@@ -264,7 +269,7 @@ export class InstanceClient implements ConnectionOwner {
       return this.goneAway !== null
         ? `microservice '${this.name}' is stopping (${this.goneAway})`
         : this.refusal === null
-          ? `microservice '${this.name}' is not connected`
+          ? `microservice '${this.name}' is not connected${this.lastError === null ? '' : ` (${this.lastError})`}`
           : `microservice '${this.name}' is not connected: the handshake was refused (${this.refusal})`
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
     if (this.slowCheck)
