@@ -1,7 +1,8 @@
-// The performance gate's CPU part catches a 10 % CPU regression of the per-call path, in the gateway
-// and separately in the microservice host, and passes the code as it is (issue 25). Every run is the
-// real gate (`--only cpu`) on a built copy of the project. The baseline is measured here, from an
-// unchanged copy, so that the test holds on any machine; the committed baseline is CI's gate step.
+// The performance gate's CPU part fails on a CPU regression of the per-call path: 10 % in the
+// gateway, and separately 20 % in the microservice host, whose checks have a wider margin because its
+// ratio to the ceiling moves more with the machine (issue 25). Each run is the real gate (`--only cpu`,
+// the committed baseline, one attempt) on a built copy of the project with a busy wait written into
+// its compiled code. That the code as it is passes is CI's own gate step.
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -61,14 +62,17 @@ function unchangedCall(): Promise<CpuResult> {
   return measured
 }
 
-for (const proc of ['gateway', 'microservice'] as const) {
+for (const [proc, percent] of [
+  ['gateway', 10],
+  ['microservice', 20]
+] as const) {
   test(
-    `10 % more CPU in the ${proc}'s per-call path fails the gate on its first attempt`,
+    `${percent} % more CPU in the ${proc}'s per-call path fails the gate on its first attempt`,
     { timeout: 170_000 },
     async () => {
       const call = await unchangedCall()
-      // A busy wait of a tenth of what the process spends per call, in the copy's compiled code.
-      const copy = slowedCopy(proc, 100 * (proc === 'gateway' ? call.gatewayUs : call.microserviceUs))
+      // A busy wait of that share of what the process spends per call, in the copy's compiled code.
+      const copy = slowedCopy(proc, percent * 10 * (proc === 'gateway' ? call.gatewayUs : call.microserviceUs))
       copies.push(copy)
       const r = await gate(copy, ['--attempts', '1'])
       assert.equal(r.code, 1, r.out)

@@ -193,3 +193,23 @@ test('the CPU verdicts in the Markdown and JUnit reports', () => {
   assert.match(junit, /<testsuite name="performance gate" tests="2" failures="1"/)
   assert.match(junit, /name="performance gate: cpu call gateway"><failure message="CPU per call 3\.080× the ceiling's/)
 })
+
+test("the microservice host's checks take their own margin when the baseline gives one", () => {
+  const b = parseCpuBaseline(
+    { margin: 0.07, microserviceMargin: 0.12, profiles: { call: { gateway: 2.8, microservice: 1.3 } } },
+    'b.json'
+  )
+  const judged = judgeCpu([cpuResult('call', 3.0, 1.45)], b, ['call'])
+  assert.deepEqual(judged.failures, [
+    "cpu call gateway: 3.000× the ceiling's CPU per call, above 2.996 (baseline 2.800 + 7%)"
+  ])
+  assert.equal(judgeCpu([cpuResult('call', 2.9, 1.46)], b, ['call']).failures.length, 1)
+  assert.throws(
+    () =>
+      parseCpuBaseline(
+        { margin: 0.07, microserviceMargin: 1.5, profiles: { call: { gateway: 2.8, microservice: 1.3 } } },
+        'b.json'
+      ),
+    /cpu\.microserviceMargin must be a number between 0 and 1/
+  )
+})
