@@ -483,14 +483,12 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
     microservices: {
-      remote: ((ms.remote ?? []) as Section[]).map((o) => {
-        return {
-          name: str(o, 'name'),
-          host: str(o, 'host'),
-          port: int(o, 'port'),
-          secretEnv: optionalString(o, 'secretEnv')
-        }
-      }),
+      remote: ((ms.remote ?? []) as Section[]).map((o) => ({
+        name: str(o, 'name'),
+        host: str(o, 'host'),
+        port: int(o, 'port'),
+        secretEnv: optionalString(o, 'secretEnv')
+      })),
       discovery: ((ms.discovery ?? []) as Section[]).map((o, k) => {
         const at = `MICROSERVICES.discovery[${k}]`
         const srv = o.srv === undefined ? false : bool(o, 'srv')

@@ -91,7 +91,7 @@ class RuntimeConnection {
   readonly executions = new Map<number, Execution>()
   /** Set while the connection has not proved it knows the secret: the challenge's nonce. */
   challenge: Uint8Array | null = null
-  /** The gateway speaks another protocol version: told so by the Catalog, nothing more it sends is read. */
+  /** Refused (no proof of the secret, or another protocol version): nothing more it sends is read. */
   refused = false
   private authTimer: NodeJS.Timeout | null = null
   constructor(
@@ -248,21 +248,25 @@ export class MicroserviceServer {
    * gateway can say what differs) and then the connection closes: neither side guesses at the other's frames.
    */
   private checkVersion(conn: RuntimeConnection, hello: gateway.Hello): void {
-    if (hello.protocolVersion === PROTOCOL_VERSION) return
-    ;(this.options.log ?? console.error)(
-      `refused a connection from ${conn.socket.remoteAddress ?? 'a local socket'}: the gateway speaks internal protocol version ${hello.protocolVersion}, this microservice ${PROTOCOL_VERSION}; run one release on both sides`
-    )
-    this.stats.refused++
-    conn.refused = true
-    conn.framed.end()
+    if (hello.protocolVersion !== PROTOCOL_VERSION)
+      this.refuse(
+        conn,
+        `the gateway speaks internal protocol version ${hello.protocolVersion}, this microservice ${PROTOCOL_VERSION}; run one release on both sides`,
+        true
+      )
   }
 
-  /** @internal a connection that did not authenticate is closed and reported. */
-  refuse(conn: RuntimeConnection, why: string): void {
+  /**
+   * @internal a connection that did not authenticate (or speaks another protocol version) is reported
+   * and nothing more it sends is read; `flush` ends it after what was already sent to it.
+   */
+  refuse(conn: RuntimeConnection, why: string, flush = false): void {
     const peer = conn.socket.remoteAddress ?? 'a local socket'
     ;(this.options.log ?? console.error)(`refused a connection from ${peer}: ${why}`)
     this.stats.refused++
-    conn.framed.destroy()
+    conn.refused = true
+    if (flush) conn.framed.end()
+    else conn.framed.destroy()
   }
 
   /** @internal */
