@@ -1,52 +1,52 @@
-// Layers of src/, bottom first. A module may import its own layer or lower ones, never a higher one,
-// and the two sides of the wire (gateway: pool, dispatch, invoke, http; microservice: runtime) never
-// import each other. Checked by `npm test` (npm run lint:deps).
-const layers = [
-  ['core', 'errors'],
-  ['descriptors', 'json', 'xml', 'protocol', 'config'],
-  ['args', 'serializers'],
-  ['pool', 'dispatch', 'runtime'],
-  ['invoke'],
-  ['http'],
-  ['platform', 'cli'],
-  ['main.ts']
-]
-const path = (names) => `^src/(${names.map((n) => n.replace('.', '\\.')).join('|')})`
-const upward = layers.slice(0, -1).map((own, k) => ({
-  name: `layer-${k}-imports-upward`,
-  comment: `${own.join(', ')} may not import ${layers.slice(k + 1).flat().join(', ')}`,
-  severity: 'error',
-  from: { path: path(own) },
-  to: { path: path(layers.slice(k + 1).flat()) }
-}))
+// src/ holds three programs and what they share:
+//   shared/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol
+//   gateway/       the HTTP front: config, worker pool and dispatch, the invocation pipeline, HTTP adapters
+//   microservice/  the host process and SDK of a microservice, with its serializers
+//   platform/      deploys, watches and serves the other two; `microservice` CLI; main.ts starts it
+// The two sides of the wire never import each other and shared/ imports neither, so a wrong import is
+// caught by the folder it crosses. Inside shared/ and gateway/ a module imports its own layer or lower
+// ones. Checked by `npm test` (npm run lint:deps).
+const under = (names) => `^src/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`
+const layered = (program, layers) =>
+  layers.slice(0, -1).map((own, k) => ({
+    name: `${program}-layer-${k}-imports-upward`,
+    comment: `${own.join(', ')} may not import ${layers.slice(k + 1).flat().join(', ')}`,
+    severity: 'error',
+    from: { path: under(own.map((n) => `${program}/${n}`)) },
+    to: { path: under(layers.slice(k + 1).flat().map((n) => `${program}/${n}`)) }
+  }))
+const crossing = (name, from, to) => ({ name, severity: 'error', from: { path: under(from) }, to: { path: under(to) } })
 
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
-    ...upward,
+    crossing('shared-imports-a-program', ['shared'], ['gateway', 'microservice', 'platform', 'main.ts']),
+    crossing('gateway-imports-microservice-or-platform', ['gateway'], ['microservice', 'platform', 'main.ts']),
+    crossing('microservice-imports-gateway-or-platform', ['microservice'], ['gateway', 'platform', 'main.ts']),
+    crossing('platform-imports-main', ['platform'], ['main.ts']),
+    ...layered('shared', [
+      ['contract', 'errors', 'observability', 'bytes', 'process'],
+      ['json', 'xml', 'protocol']
+    ]),
+    ...layered('gateway', [['config'], ['pool', 'dispatch'], ['invoke'], ['http']]),
     {
-      name: 'gateway-imports-microservice-side',
+      name: 'serializers-stand-alone',
+      comment: 'serializers read and write values from descriptors; they know nothing of the host around them',
       severity: 'error',
-      from: { path: path(['pool', 'dispatch', 'invoke', 'http']) },
-      to: { path: path(['runtime']) }
-    },
-    {
-      name: 'microservice-side-imports-gateway',
-      severity: 'error',
-      from: { path: path(['runtime']) },
-      to: { path: path(['pool', 'dispatch', 'invoke', 'http', 'config']) }
+      from: { path: '^src/microservice/serializers/' },
+      to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|descriptors\\.ts$)' }
     },
     {
       name: 'workers-are-thin',
-      comment: 'workers/ holds Piscina task files that import their logic from src/pool only',
+      comment: 'workers/ holds Piscina task files that import their logic from src/gateway/pool and src/shared only',
       severity: 'error',
       from: { path: '^workers/' },
-      to: { path: '^src/', pathNot: '^src/(pool|args|core|errors|json|xml|protocol)/' }
+      to: { path: '^src/', pathNot: '^src/(gateway/pool|shared)/' }
     }
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/protocol/generated/' },
+    exclude: { path: '^src/shared/protocol/generated/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true
   }

@@ -19,7 +19,7 @@ import { childrenOf } from './e2e/procstat'
 import { reaped } from './e2e/reap'
 import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
-import { gcFlags } from '../src/core/gc-threads'
+import { gcFlags } from '../src/platform/gc-threads'
 import { waitFor, median } from './child-output'
 import { arg, runMain, writeJsonIfAsked } from './cli'
 

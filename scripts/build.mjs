@@ -11,7 +11,7 @@ generateProto()
 execFileSync(bin('tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
 
 const dist = join(root, 'dist')
-cpSync(generatedJs, join(dist, 'src', 'protocol', 'generated', 'gateway.js'))
+cpSync(generatedJs, join(dist, 'src', 'shared', 'protocol', 'generated', 'gateway.js'))
 // Microservice folders keep their config files beside the compiled entry module.
 function copyJson(from, to) {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
@@ -36,7 +36,7 @@ function prune(dir) {
       continue
     }
     const m = /^(.*)\.(js|d\.ts|js\.map)$/.exec(entry.name)
-    if (m === null || p === join(dist, 'src', 'protocol', 'generated', 'gateway.js')) continue
+    if (m === null || p === join(dist, 'src', 'shared', 'protocol', 'generated', 'gateway.js')) continue
     const source = join(root, relative(dist, dir), `${m[1]}.ts`)
     if (!existsSync(source)) rmSync(p)
   }
@@ -44,7 +44,7 @@ function prune(dir) {
 for (const top of ['src', 'test', 'bench', 'workers', 'examples']) prune(join(dist, top))
 
 // Microservice hosts resolve 'invocation-gateway/runtime' through NODE_PATH=dist/modules
-// (src/runtime/host-env.ts): link the package name to this project, whose "exports" name the entry.
+// (src/microservice/host-env.ts): link the package name to this project, whose "exports" name the entry.
 const link = join(dist, 'modules', 'invocation-gateway')
 mkdirSync(join(dist, 'modules'), { recursive: true })
 if (!existsSync(link) && !isLink(link)) symlinkSync(join('..', '..'), link, 'dir')

@@ -2,9 +2,15 @@
 // The body is the gateway's shared buffer, read in place; what comes back is the frame's head and
 // layout (FrameHead), the head's buffer moved, not copied: the main thread has the body.
 import { transferableSymbol, valueSymbol, move } from 'piscina'
-import { WORKER_NICENESS } from '../src/core/limits'
-import { prepareInvoke, isFrameParts, type FrameHead, type InvokeTask, type InvokeTaskResult } from '../src/pool/task'
-import { lowerThreadPriority } from '../src/core/thread-priority'
+import { WORKER_NICENESS } from '../src/shared/contract/limits'
+import {
+  prepareInvoke,
+  isFrameParts,
+  type FrameHead,
+  type InvokeTask,
+  type InvokeTaskResult
+} from '../src/gateway/pool/task'
+import { lowerThreadPriority } from '../src/shared/process/thread-priority'
 
 // Large bodies are split here; small calls are answered on the main thread, which goes first.
 lowerThreadPriority(WORKER_NICENESS)

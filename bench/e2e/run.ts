@@ -16,7 +16,7 @@ import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 import { reaped } from './reap'
-import { gcFlags } from '../../src/core/gc-threads'
+import { gcFlags } from '../../src/platform/gc-threads'
 import { startHaproxyRef, startNginxRef } from './c-proxies'
 
 export interface ProcessCost {

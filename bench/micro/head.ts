@@ -1,7 +1,7 @@
 // Head stage: negotiation of Content-Type/Accept and the route out of the URL, against the
 // simplest code that could decide the same thing for the common case.
-import { negotiate, negotiateCached } from '../../src/invoke/negotiate'
-import { parseRoute } from '../../src/invoke/route'
+import { negotiate, negotiateCached } from '../../src/gateway/invoke/negotiate'
+import { parseRoute } from '../../src/gateway/invoke/route'
 import { pair, type Pair } from './common'
 
 export async function run(): Promise<Pair[]> {

@@ -1,9 +1,9 @@
 // Plan stage: microservice → service → method lookup in the handshake catalog, against one Map.get
 // of a precomputed "ms/svc/method" key.
-import { MicroserviceDirectory } from '../../src/dispatch/directory'
-import { CatalogIndex } from '../../src/dispatch/catalog'
-import { gateway } from '../../src/protocol/generated/gateway'
-import { parseRoute } from '../../src/invoke/route'
+import { MicroserviceDirectory } from '../../src/gateway/dispatch/directory'
+import { CatalogIndex } from '../../src/gateway/dispatch/catalog'
+import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { parseRoute } from '../../src/gateway/invoke/route'
 import { pair, type Pair } from './common'
 
 export async function run(): Promise<Pair[]> {

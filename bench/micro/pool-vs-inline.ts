@@ -1,8 +1,8 @@
 // Pool round trip vs inline split+encode, per body size, in the same run: the data behind
 // WORKER_POOL.inlineMaxBytes. Run: npm run bench:micro
 import { newBench, meanUs } from './tinybench'
-import { InvokePool } from '../../src/pool/pool'
-import { prepareInvoke, type InvokeTask } from '../../src/pool/task'
+import { InvokePool } from '../../src/gateway/pool/pool'
+import { prepareInvoke, type InvokeTask } from '../../src/gateway/pool/task'
 
 function body(bytes: number): Uint8Array {
   const items: string[] = []

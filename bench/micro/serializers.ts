@@ -4,9 +4,9 @@
 // Run: npm run bench:serializers [-- --json]
 import { newBench, meanUs } from './tinybench'
 import { XMLBuilder, XMLParser } from 'fast-xml-parser'
-import { t } from '../../src/descriptors/types'
-import { defaultSerializers } from '../../src/serializers'
-import type { SerializerBeanName } from '../../src/core/vocabulary'
+import { t } from '../../src/microservice/descriptors'
+import { defaultSerializers } from '../../src/microservice/serializers'
+import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 const Out = t.object('com.example.Out', { result: t.Integer })

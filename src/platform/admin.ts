@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { MicroserviceManager } from './manager'
 import type { Deployer, UploadResult } from './deployer'
-import type { Arrivals } from '../dispatch/arrivals'
+import type { Arrivals } from '../gateway/dispatch/arrivals'
 
 /** Deploys over the network: the deployer and the bearer token that allows them. */
 export interface AdminDeploys {

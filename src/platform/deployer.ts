@@ -1,9 +1,9 @@
-import type { EventLog } from '../core/log'
+import type { EventLog } from '../shared/observability/log'
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, existsSync, type FSWatcher } from 'node:fs'
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { unpackZip, PackageError, type UnpackLimits } from './package/zip'
-import { readMicroserviceConfig } from '../runtime/package-config'
+import { readMicroserviceConfig } from '../microservice/package-config'
 import type { MicroserviceManager } from './manager'
 import { StateFile } from './state'
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { hostEnv, HOST_FILE } from '../runtime/host-env'
+import { hostEnv, HOST_FILE } from '../microservice/host-env'
 
 /** The description's file name inside a microservice directory (SPEC: "placed in the microservice directory"). */
 export const DESCRIPTION_FILE = 'openapi.json'

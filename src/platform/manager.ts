@@ -1,4 +1,4 @@
-import type { EventLog } from '../core/log'
+import type { EventLog } from '../shared/observability/log'
 import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -13,14 +13,14 @@ import {
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { endpointText } from '../core/endpoint'
-import { readMicroserviceConfig, type MicroserviceConfig } from '../runtime/package-config'
-import type { HostMessage, PlatformMessage } from '../runtime/host'
-import { hostEnv, HOST_FILE } from '../runtime/host-env'
+import { endpointText } from '../shared/protocol/endpoint'
+import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
+import type { HostMessage, PlatformMessage } from '../microservice/host'
+import { hostEnv, HOST_FILE } from '../microservice/host-env'
 import { ensureDescription } from './describe'
-import type { MicroserviceDirectory } from '../dispatch/directory'
-import type { InstanceClient } from '../dispatch/instance'
-import { gcFlags } from '../core/gc-threads'
+import type { MicroserviceDirectory } from '../gateway/dispatch/directory'
+import type { InstanceClient } from '../gateway/dispatch/instance'
+import { gcFlags } from './gc-threads'
 
 export { HOST_FILE }
 

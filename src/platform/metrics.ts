@@ -1,6 +1,6 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type CallTelemetry, type RouteStats } from './telemetry'
-import type { InvokePool } from '../pool/pool'
+import type { InvokePool } from '../gateway/pool/pool'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './deployer'
 

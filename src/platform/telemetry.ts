@@ -1,9 +1,9 @@
 import type { Span } from '@opentelemetry/api'
-import type { CallObserver, ObservedCall } from '../invoke/ports'
-import type { MethodInfo } from '../dispatch/catalog'
-import { LinesAsBytes, type ByteLineSink, type LineSink } from '../core/line-writer'
-import { endSpan, startSpan, tracingActive } from '../core/tracing'
-import { jsonBound, putBytes, putJsonString, putMillis, putUint } from '../core/json-bytes'
+import type { CallObserver, ObservedCall } from '../gateway/invoke/ports'
+import type { MethodInfo } from '../gateway/dispatch/catalog'
+import { LinesAsBytes, type ByteLineSink, type LineSink } from '../shared/observability/line-writer'
+import { endSpan, startSpan, tracingActive } from '../shared/observability/tracing'
+import { jsonBound, putBytes, putJsonString, putMillis, putUint } from './json-bytes'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
 export const LATENCY_BOUNDS = [

@@ -8,16 +8,16 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { t, type Descriptor } from '../../src/descriptors/types'
+import { t, type Descriptor } from '../../src/microservice/descriptors'
 import {
   createAlphaXmlSerializer,
   createAlphaJsonSerializer,
   createBetaJsonSerializer,
   createBetaXmlSerializer,
   type Serializer
-} from '../../src/serializers'
-import { ValueError } from '../../src/serializers/errors'
-import { SyntaxErrorAt } from '../../src/errors/syntax'
+} from '../../src/microservice/serializers'
+import { ValueError } from '../../src/microservice/serializers/errors'
+import { SyntaxErrorAt } from '../../src/shared/errors/syntax'
 import {
   In,
   Out,

@@ -1,6 +1,6 @@
 // Descriptors and values as plain JSON, so that a found case can be kept in a file and made again
 // without the universe it came from (inherited fields are kept flat: our serializers see only the list).
-import { t, type Descriptor, type FieldInput, type ListClass, type MapClass } from '../../src/descriptors/types'
+import { t, type Descriptor, type FieldInput, type ListClass, type MapClass } from '../../src/microservice/descriptors'
 import type { Wire } from '../helpers/oracle'
 
 export type DescriptorJson =

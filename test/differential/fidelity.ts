@@ -4,16 +4,16 @@
 // way. A refusal of ours must be one of our error classes (400 BAD_ARGUMENT at the gateway), never a
 // TypeError. Differences that are Java's known bugs are in DEPARTURES, each checked for what it claims.
 import fc from 'fast-check'
-import { typeName, type Descriptor } from '../../src/descriptors/types'
+import { typeName, type Descriptor } from '../../src/microservice/descriptors'
 import {
   createAlphaJsonSerializer,
   createAlphaXmlSerializer,
   createBetaJsonSerializer,
   createBetaXmlSerializer,
   type Serializer
-} from '../../src/serializers'
-import { ValueError } from '../../src/serializers/errors'
-import { SyntaxErrorAt } from '../../src/errors/syntax'
+} from '../../src/microservice/serializers'
+import { ValueError } from '../../src/microservice/serializers/errors'
+import { SyntaxErrorAt } from '../../src/shared/errors/syntax'
 import { valueArb, type Profile } from '../helpers/arbitraries'
 import {
   SETUPS,

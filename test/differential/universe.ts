@@ -2,7 +2,7 @@
 // field aliases, attributes, omitted and implicit fields (the XStream annotations descriptors
 // support), class aliases and registered aliases; and the same classes as Java source, so that the
 // oracle compiles them once per universe. Made from a seed, so a failing case can be made again.
-import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/descriptors/types'
+import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/descriptors'
 import { SCALARS } from '../helpers/arbitraries'
 
 export interface Universe {

@@ -9,8 +9,8 @@ import {
   type Descriptor,
   type FieldInput,
   type ScalarDescriptor
-} from '../../src/descriptors/types'
-import type { SerializerBeanName } from '../../src/core/vocabulary'
+} from '../../src/microservice/descriptors'
+import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
 
 export interface Profile {
   /** Characters a string may hold. */

@@ -1,13 +1,13 @@
 // What protocol tests send by hand to a microservice (an RMC Invoke of the beta JSON sequence), and a
 // microservice to send it to: service q, whose hold waits until released and whose echo answers at once;
 // and a call as the dispatch layer sees it.
-import { encodeFrame } from '../../src/protocol/frame'
-import { gateway } from '../../src/protocol/generated/gateway'
-import { MicroserviceServer } from '../../src/runtime/server'
-import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/runtime/settings'
-import { method, service, defineMicroservice } from '../../src/runtime/define'
-import { t } from '../../src/descriptors/types'
-import type { CallOutcome, PendingCall } from '../../src/dispatch/pending'
+import { encodeFrame } from '../../src/shared/protocol/frame'
+import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { MicroserviceServer } from '../../src/microservice/server'
+import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/settings'
+import { method, service, defineMicroservice } from '../../src/microservice/define'
+import { t } from '../../src/microservice/descriptors'
+import type { CallOutcome, PendingCall } from '../../src/gateway/dispatch/pending'
 
 export function rmcInvoke(id: number, service: string, method: string, args: Uint8Array[] = []): Uint8Array {
   return encodeFrame({

@@ -5,8 +5,8 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
-import { Typed, type Descriptor, type ObjectDescriptor } from '../../src/descriptors/types'
-import { hashMapOrder } from '../../src/serializers/java-text'
+import { Typed, type Descriptor, type ObjectDescriptor } from '../../src/microservice/descriptors'
+import { hashMapOrder } from '../../src/microservice/serializers/java-text'
 
 const ROOT = join(__dirname, '..', '..', '..')
 

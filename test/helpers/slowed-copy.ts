@@ -10,8 +10,8 @@ export const ROOT = join(__dirname, '..', '..', '..')
 
 /** Where each process's per-call path starts in the compiled code: a file and a line there. */
 export const PER_CALL = {
-  gateway: { file: join('dist', 'src', 'invoke', 'invoke.js'), anchor: '    begin(body) {\n' },
-  microservice: { file: join('dist', 'src', 'runtime', 'executor.js'), anchor: '    execute(inv, ex) {\n' }
+  gateway: { file: join('dist', 'src', 'gateway', 'invoke', 'invoke.js'), anchor: '    begin(body) {\n' },
+  microservice: { file: join('dist', 'src', 'microservice', 'executor.js'), anchor: '    execute(inv, ex) {\n' }
 } as const
 
 /**

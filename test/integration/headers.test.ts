@@ -2,8 +2,8 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
-import { PLATFORM_HEADERS } from '../../src/invoke/head'
-import { IDENTITY_HEADERS } from '../../src/core/http-names'
+import { PLATFORM_HEADERS } from '../../src/gateway/invoke/head'
+import { IDENTITY_HEADERS } from '../../src/shared/contract/http-names'
 
 describe('headers, CORS and the call context', () => {
   let p: RunningPlatform

@@ -8,11 +8,11 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { connect } from 'node:net'
-import { createLogger } from '../../src/core/log'
+import { createLogger } from '../../src/shared/observability/log'
 import { Platform } from '../../src/platform/platform'
-import { HOST_FILE, hostEnv } from '../../src/runtime/host-env'
-import type { HostMessage } from '../../src/runtime/host'
-import { FrameReader, encodeFrame, type Frame } from '../../src/protocol/frame'
+import { HOST_FILE, hostEnv } from '../../src/microservice/host-env'
+import type { HostMessage } from '../../src/microservice/host'
+import { FrameReader, encodeFrame, type Frame } from '../../src/shared/protocol/frame'
 import {
   startPlatform,
   testConfig,

@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startPlatform, problem, type RunningPlatform } from '../helpers/platform'
 import { MALFORMED_KINDS, firstAnswer as raw } from '../helpers/malformed-http'
-import { uwsBuild } from '../../src/http/uws-support'
+import { uwsBuild } from '../../src/gateway/http/uws-support'
 
 const build = uwsBuild()
 const current = !build.version.startsWith('20.30.')

@@ -11,11 +11,11 @@ import {
   MalformedFrameError,
   PROTOCOL_VERSION,
   type Frame
-} from '../../src/protocol/frame'
-import { gateway } from '../../src/protocol/generated/gateway'
-import { SharedBufferPool, isShared } from '../../src/core/shared-buffers'
-import { MicroserviceServer } from '../../src/runtime/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
+} from '../../src/shared/protocol/frame'
+import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { SharedBufferPool, isShared } from '../../src/shared/bytes/shared-buffers'
+import { MicroserviceServer } from '../../src/microservice/server'
+import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
 import exampleDefinition from '../../examples/example/index'
 
 describe('frame encoding', () => {

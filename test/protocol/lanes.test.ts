@@ -4,14 +4,14 @@
 // A real microservice runtime on a loopback port, the gateway's InstanceClient with two connections.
 import { test, after, before } from 'node:test'
 import assert from 'node:assert/strict'
-import { InstanceClient } from '../../src/dispatch/instance'
+import { InstanceClient } from '../../src/gateway/dispatch/instance'
 import { TestCall } from '../helpers/frames'
-import { defaultConfig } from '../../src/config/config'
-import { prepareInvoke, isFrameParts } from '../../src/pool/task'
-import { framePieces } from '../../src/protocol/invoke-frame'
-import { gateway } from '../../src/protocol/generated/gateway'
-import { MicroserviceServer } from '../../src/runtime/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/runtime/settings'
+import { defaultConfig } from '../../src/gateway/config/config'
+import { prepareInvoke, isFrameParts } from '../../src/gateway/pool/task'
+import { framePieces } from '../../src/shared/protocol/invoke-frame'
+import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { MicroserviceServer } from '../../src/microservice/server'
+import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
 import exampleDefinition from '../../examples/example/index'
 
 const server = new MicroserviceServer(exampleDefinition, {

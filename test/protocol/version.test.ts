@@ -3,10 +3,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, createServer } from 'node:net'
-import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/protocol/frame'
+import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/shared/protocol/frame'
 import { holdingServer, rmcInvoke } from '../helpers/frames'
-import { InstanceClient } from '../../src/dispatch/instance'
-import { defaultConfig } from '../../src/config/config'
+import { InstanceClient } from '../../src/gateway/dispatch/instance'
+import { defaultConfig } from '../../src/gateway/config/config'
 
 test("a microservice answers another version's Hello with its Catalog (naming its version), then closes and reads nothing more", async () => {
   const logged: string[] = []

@@ -3,8 +3,8 @@
 // its last call ends. A real microservice runtime on a loopback port.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { MicroserviceDirectory } from '../../src/dispatch/directory'
-import { defaultConfig } from '../../src/config/config'
+import { MicroserviceDirectory } from '../../src/gateway/dispatch/directory'
+import { defaultConfig } from '../../src/gateway/config/config'
 import { holdingServer, rmcInvoke, TestCall } from '../helpers/frames'
 
 test('until resolves on the change that makes it true; whenIdle once the last call in flight is answered', async () => {

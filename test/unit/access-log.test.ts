@@ -6,10 +6,10 @@ import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { CallTelemetry } from '../../src/platform/telemetry'
-import { BatchedLineWriter } from '../../src/core/line-writer'
-import { putJsonString, putMillis, putUint, jsonBound } from '../../src/core/json-bytes'
-import type { ObservedCall } from '../../src/invoke/ports'
-import type { MethodInfo } from '../../src/dispatch/catalog'
+import { BatchedLineWriter } from '../../src/shared/observability/line-writer'
+import { putJsonString, putMillis, putUint, jsonBound } from '../../src/platform/json-bytes'
+import type { ObservedCall } from '../../src/gateway/invoke/ports'
+import type { MethodInfo } from '../../src/gateway/dispatch/catalog'
 
 const multiply: MethodInfo = {
   service: 'calc',

@@ -7,17 +7,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { t, type Descriptor } from '../../src/descriptors/types'
+import { t, type Descriptor } from '../../src/microservice/descriptors'
 import {
   createAlphaJsonSerializer,
   readAlphaJsonTree,
   renderAlphaJson,
   JSON_NAMING
-} from '../../src/serializers/alpha-json'
-import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/serializers/alpha-json-direct'
-import { readAlphaJsonGenerated, NOT_HANDLED } from '../../src/serializers/alpha-json-generated'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/core/limits'
-import { toAlphaNode, type AlphaContext } from '../../src/serializers/alpha-node'
+} from '../../src/microservice/serializers/alpha-json'
+import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/microservice/serializers/alpha-json-direct'
+import { readAlphaJsonGenerated, NOT_HANDLED } from '../../src/microservice/serializers/alpha-json-generated'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/shared/contract/limits'
+import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha-node'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 import { respace } from '../helpers/json-text'
 

@@ -97,7 +97,7 @@ test('microservice host: a drain that is not whole milliseconds, or a secret var
 test('a microservice host: MICROSERVICE_DRAIN_MS that is not whole milliseconds stops it before it listens, saying so', () => {
   const r = spawnSync(
     process.execPath,
-    [join(ROOT, 'dist', 'src', 'runtime', 'host.js'), join(ROOT, 'dist', 'examples', 'example')],
+    [join(ROOT, 'dist', 'src', 'microservice', 'host.js'), join(ROOT, 'dist', 'examples', 'example')],
     {
       env: { ...process.env, MICROSERVICE_DRAIN_MS: 'soon', MICROSERVICE_LISTEN: 'tcp:127.0.0.1:0' },
       encoding: 'utf8',

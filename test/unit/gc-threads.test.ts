@@ -1,8 +1,8 @@
 // Which V8 GC flags the platform's processes start with: one GC thread on two cores or fewer, unless
-// PLATFORM_GC says otherwise (src/core/gc-threads.ts has the measurements behind it).
+// PLATFORM_GC says otherwise (src/platform/gc-threads.ts has the measurements behind it).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { gcFlags } from '../../src/core/gc-threads'
+import { gcFlags } from '../../src/platform/gc-threads'
 
 test('two cores or fewer: garbage collection on one thread; more: V8 decides', () => {
   assert.deepEqual(gcFlags({}, 1), ['--single-threaded-gc'])

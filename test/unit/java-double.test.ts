@@ -3,8 +3,8 @@
 // differential tests keep asking it for random doubles.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { javaDouble } from '../../src/serializers/java-text'
-import { javaDoubleToString } from '../../src/serializers/java-double'
+import { javaDouble } from '../../src/microservice/serializers/java-text'
+import { javaDoubleToString } from '../../src/microservice/serializers/java-double'
 
 const JAVA_17: Array<[number, string]> = [
   [2 ** -44, '5.6843418860808015E-14'],

@@ -4,8 +4,14 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { javaDigit, javaLongDecode, xstreamInt, xstreamLong, jacksonInteger } from '../../src/serializers/java-integers'
-import { ValueError } from '../../src/serializers/errors'
+import {
+  javaDigit,
+  javaLongDecode,
+  xstreamInt,
+  xstreamLong,
+  jacksonInteger
+} from '../../src/microservice/serializers/java-integers'
+import { ValueError } from '../../src/microservice/serializers/errors'
 
 const refused = (f: () => unknown): void => assert.throws(f, ValueError)
 

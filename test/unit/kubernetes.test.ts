@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../src/platform/kubernetes'
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/config/config'
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/gateway/config/config'
 
 const ROOT = join(__dirname, '..', '..', '..')
 const DIR = join(ROOT, 'deploy', 'kubernetes')

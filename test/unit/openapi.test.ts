@@ -3,7 +3,7 @@
 // the wire shapes and valid against their own schemas.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { describeMicroservice } from '../../src/runtime/openapi'
+import { describeMicroservice } from '../../src/microservice/openapi'
 import definition, { KINDS } from '../fixtures/dockit'
 import { openApiErrors, schemaChecker, pointerKey } from '../helpers/openapi'
 

@@ -1,10 +1,10 @@
-// The client's address as the gateway reads it from uWS's binary form (src/http/head.ts), against
+// The client's address as the gateway reads it from uWS's binary form (src/gateway/http/head.ts), against
 // node:net's own formatting; the texts it keeps for IPv4 addresses stay right when the store is emptied.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { isIPv6 } from 'node:net'
 import fc from 'fast-check'
-import { remoteAddress } from '../../src/http/head'
+import { remoteAddress } from '../../src/gateway/http/head'
 
 /** A stand-in for uWS's HttpResponse with the two address methods, giving fresh buffers as uWS does. */
 function response(

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { method, service, defineMicroservice } from '../../src/runtime/define'
-import { t } from '../../src/descriptors/types'
-import { buildServiceIndex, compileRemotelyEnabled, toCatalog } from '../../src/runtime/catalog'
-import { readMicroserviceConfig } from '../../src/runtime/package-config'
+import { method, service, defineMicroservice } from '../../src/microservice/define'
+import { t } from '../../src/microservice/descriptors'
+import { buildServiceIndex, compileRemotelyEnabled, toCatalog } from '../../src/microservice/catalog'
+import { readMicroserviceConfig } from '../../src/microservice/package-config'
 
 const m = (name: string) => method(name, { params: [t.String], returns: t.String, handler: (_c, s) => s })
 

@@ -4,9 +4,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { defaultSerializers } from '../../src/serializers'
-import { isCharArray } from '../../src/serializers/java-text'
-import type { SerializerBeanName } from '../../src/core/vocabulary'
+import { defaultSerializers } from '../../src/microservice/serializers'
+import { isCharArray } from '../../src/microservice/serializers/java-text'
+import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 
 for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
@@ -21,7 +21,7 @@ for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
           .chain((d) =>
             // Jackson reads a top-level null (<null/>) back as the type's empty element, not null, and a
             // top-level String of only whitespace (<String>\t</String>) as "" (XmlTokenStream._allWs;
-            // src/serializers/beta-xml.ts does the same).
+            // src/microservice/serializers/beta-xml.ts does the same).
             fc.tuple(
               fc.constant(d),
               valueArb(d, p, false).filter(

@@ -1,9 +1,9 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { t } from '../../src/descriptors/types'
-import { defaultSerializers, type Serializer } from '../../src/serializers'
-import { javaDouble } from '../../src/serializers/java-text'
-import { jettisonPrimitive } from '../../src/serializers/jettison-text'
+import { t } from '../../src/microservice/descriptors'
+import { defaultSerializers, type Serializer } from '../../src/microservice/serializers'
+import { javaDouble } from '../../src/microservice/serializers/java-text'
+import { jettisonPrimitive } from '../../src/microservice/serializers/jettison-text'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
 const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })

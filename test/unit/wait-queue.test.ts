@@ -2,7 +2,7 @@
 // ring's wrap-around and growth, calls that left before their turn skipped and not counted.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { WaitQueue } from '../../src/runtime/wait-queue'
+import { WaitQueue } from '../../src/microservice/wait-queue'
 
 interface Call {
   id: number

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { negotiate, guessFormat } from '../../../src/invoke/negotiate'
+import { negotiate, guessFormat } from '../../../src/gateway/invoke/negotiate'
 
 const cases: Array<[string, string, string]> = [
   // Content-Type, Accept, expected format or error code

@@ -1,0 +1,539 @@
+import { LOG_LEVELS, type LogLevel } from '../../shared/observability/log'
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
+import { readFileSync } from 'node:fs'
+import { resolve, join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { MAX_POOL_THREADS } from '../../shared/contract/limits'
+import { peerMatcher } from './peers'
+import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../shared/contract/vocabulary'
+
+/** WORKER_POOL: the Piscina pool that splits large bodies. */
+export interface PoolOptions {
+  /** Upper bound of worker threads (DESIGN: 128). */
+  maxThreads: number
+  /** Threads kept alive when idle. */
+  minThreads: number
+  idleTimeoutMs: number
+  /** Tasks allowed to wait for a thread before callers get OVERLOADED. */
+  maxQueue: number
+  /** Executing timeout of one task (DESIGN: 240 s). The worker running it is terminated. */
+  taskTimeoutMs: number
+  /** Bodies up to this size are split on the main thread; 0 sends every body to the pool. */
+  inlineMaxBytes: number
+}
+
+/** DISPATCH: the gateway's connections to microservices. */
+export interface DispatchOptions {
+  /** Persistent connections kept to each microservice. */
+  connectionsPerMicroservice: number
+  connectTimeoutMs: number
+  /** Availability check period. */
+  pingIntervalMs: number
+  /** A check answered slower than this (or not at all) makes the microservice unavailable (SPEC: 20000 ms). */
+  availabilityTimeoutMs: number
+  /**
+   * Outlier ejection: an instance with calls in flight that answers nothing, not even a ping, for
+   * this long gets no new calls (its calls in flight are answered 504) until it answers again.
+   */
+  ejectAfterMs: number
+  reconnectMinMs: number
+  reconnectMaxMs: number
+  maxFrameBytes: number
+  /**
+   * Which connected instances of a microservice take calls when they run different versions (a
+   * rollout, or remote instances left behind): all of them, or only those of the newest version.
+   */
+  servingVersions: 'all' | 'newest'
+}
+
+/** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
+export interface GatewayConfig {
+  host: string
+  port: number
+  defaultSequenceName: SequenceName
+  defaultApiId: ApiMode
+  maxBodyBytes: number
+  /** Largest request head (request line and headers) read; 431 past it (uWS 20.5x; the 20.30 build has no limit). */
+  maxHeaderBytes: number
+  /** Longest a call may take end to end before 504 and a Cancel to the microservice. */
+  executingTimeoutMs: number
+  /** Requests being processed at once before OVERLOADED. */
+  maxInFlight: number
+  /** Body bytes held by requests in progress, all together, before OVERLOADED (a bound on memory). */
+  maxBodyBytesInFlight: number
+  /** Deepest nesting the splitter accepts in a body. */
+  maxDepth: number
+  retryAfterSeconds: number
+  cors: {
+    allowedOrigins: string[]
+    maxAgeSeconds: number
+    /** Whether a preflight lets pages of allowed origins send the identity and privilege headers. */
+    allowIdentityHeaders: boolean
+  }
+  /** Who may claim identity and privileges (IDENTITY_HEADERS), and what happens to anyone else's claims. */
+  trust: {
+    /** Addresses and CIDRs (127.0.0.1, 10.0.0.0/8, ::1/128) trusted to send the identity headers. */
+    trustedPeers: string[]
+    /** drop: the claims are ignored (the socket address is X-PLATFORM-IP); refuse: 403 UNTRUSTED_IDENTITY. */
+    untrustedIdentity: 'drop' | 'refuse'
+  }
+  /** W3C Trace Context: make a traceparent for a request that has none (a valid one always travels). */
+  tracing: { generateTraceparent: boolean }
+}
+
+/** PLATFORM: where uploads land and deployments live, the control socket, what is deployed at first start. */
+export interface PlatformSection {
+  uploadDirectory: string
+  deploymentDirectory: string
+  controlSocket: string
+  /** Microservice directories packed and uploaded at start when not deployed yet. */
+  bootstrap: string[]
+  drainTimeoutMs: number
+  /** After SIGTERM, how long the platform serves on (not ready) before it stops accepting connections. */
+  drainGraceMs: number
+  /** Quiet time (no call in progress, no request) that ends the drain: longer than a balancer's idle keep-alive. */
+  drainIdleMs: number
+  startTimeoutMs: number
+  unpack: { maxEntries: number; maxEntryBytes: number; maxTotalBytes: number }
+  /** Instances per microservice, overriding the package's own setting (scaling without repacking). */
+  instances: Record<string, number>
+  /** How local instances are reached: unix (a socket file only this user may open) or tcp (loopback). */
+  localTransport: 'unix' | 'tcp'
+}
+
+/** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
+export interface EdgeAuthConfig {
+  /** Refuse (401) a call to /_eapi that presents no credential. */
+  required: boolean
+  /** API keys, sent as X-API-Key: the SHA-256 of the key (hex), never the key itself. */
+  apiKeys: Array<{ sha256: string; user: string; privileges: string[]; clientApplicationName?: string }>
+  /** JWT bearer tokens (Authorization: Bearer …); one of jwksFile, publicKeyFile, secretEnv. */
+  jwt: {
+    jwksFile: string | null
+    publicKeyFile: string | null
+    /** The environment variable holding an HMAC secret (HS256). */
+    secretEnv: string | null
+    issuer: string | null
+    audience: string | null
+    algorithms: string[]
+    userClaim: string
+    privilegesClaim: string
+  } | null
+}
+
+/** EDGE: the edge on :8000 (Swagger UI, descriptions, the /_eapi mapping) for this platform. */
+export interface EdgeSection {
+  enabled: boolean
+  host: string
+  port: number
+  /** Microservices whose UI and description the edge serves (SPEC's "addons"); ["*"] for all. */
+  swagger: string[]
+  auth: EdgeAuthConfig
+}
+
+/** ADMIN: health, readiness, status and Prometheus metrics for operators (loopback by default). */
+export interface AdminSection {
+  enabled: boolean
+  host: string
+  port: number
+  /** GET /metrics in Prometheus text format, and the counting behind it. */
+  metrics: boolean
+  /** Microservices without which the platform is not ready: /readyz is 503 while one is unavailable. */
+  readyRequires: string[]
+  /**
+   * The environment variable holding the bearer token that allows POST /deploy and
+   * POST /microservices/{name}/rollback on this listener (`microservice upload --node`); null: none.
+   */
+  deployTokenEnv: string | null
+}
+
+/** LOGGING: JSON lines (pino) on stdout; the access log is one line per request. */
+export interface LoggingSection {
+  level: LogLevel
+  accessLog: boolean
+  /** Each instance's stdout and stderr go to <var>/logs/<instance>.log, rotated at this size. */
+  instanceLogMaxBytes: number
+  /** Rotated files kept per instance (<instance>.log.1 ... .N). */
+  instanceLogFiles: number
+}
+
+/** An instance on another host: the gateway connects to it; the platform does not run it. */
+export interface RemoteInstance {
+  name: string
+  host: string
+  port: number
+  /**
+   * The environment variable holding the shared secret the handshake proves both ways; the instance
+   * gets the same secret as MICROSERVICE_SECRET. Null: an unauthenticated connection (not advised).
+   */
+  secretEnv: string | null
+}
+
+/**
+ * A microservice whose instances are found in DNS (a Kubernetes headless Service): the A/AAAA records
+ * of `dns` at `port`, or, with `srv`, the SRV records of `dns` (each target's addresses at its port).
+ */
+export interface DiscoveredMicroservice {
+  name: string
+  dns: string
+  port: number | null
+  srv: boolean
+  secretEnv: string | null
+  /** How often the name is resolved again (faster while an instance is disconnected). */
+  intervalMs: number
+}
+
+export interface PlatformConfig {
+  gateway: GatewayConfig
+  pool: PoolOptions
+  dispatch: DispatchOptions
+  platform: PlatformSection
+  edge: EdgeSection
+  admin: AdminSection
+  logging: LoggingSection
+  /** directories: started as they are (development); remote: instances on other hosts. */
+  microservices: {
+    directories: string[]
+    remote: RemoteInstance[]
+    discovery: DiscoveredMicroservice[]
+    /** DNS servers for discovery (`host[:port]`); empty: the system's resolver. */
+    dnsServers: string[]
+    restartMinMs: number
+    restartMaxMs: number
+  }
+}
+
+export const ROOT = resolve(__dirname, '..', '..', '..', '..')
+export const DEFAULT_CONFIG_FILE = join(ROOT, 'config', 'platform.json')
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+
+class ConfigError extends Error {}
+
+function section(o: Json | undefined, path: string): { [k: string]: Json } {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${path}: must be an object`)
+  return o
+}
+
+// The readers below run after checkSchema, which has checked every value's type and range against
+// config/platform.schema.json: they only give the values their types, so each rule is stated once.
+type Section = { [k: string]: Json }
+const int = (o: Section, key: string): number => o[key] as number
+const str = (o: Section, key: string): string => o[key] as string
+const strings = (o: Section, key: string): string[] => o[key] as string[]
+const bool = (o: Section, key: string): boolean => o[key] as boolean
+const optionalString = (o: Section, key: string): string | null => (o[key] ?? null) as string | null
+const sub = (o: Section, key: string): Section => o[key] as Section
+
+function parseEdgeAuth(a: Section): EdgeAuthConfig {
+  const apiKeys = ((a.apiKeys ?? []) as Section[]).map((o) => {
+    const app = optionalString(o, 'clientApplicationName')
+    return {
+      sha256: str(o, 'sha256'),
+      user: str(o, 'user'),
+      privileges: strings(o, 'privileges'),
+      ...(app !== null ? { clientApplicationName: app } : {})
+    }
+  })
+  let jwt: EdgeAuthConfig['jwt'] = null
+  if (a.jwt !== undefined && a.jwt !== null) {
+    const j = sub(a, 'jwt')
+    jwt = {
+      jwksFile: optionalString(j, 'jwksFile'),
+      publicKeyFile: optionalString(j, 'publicKeyFile'),
+      secretEnv: optionalString(j, 'secretEnv'),
+      issuer: optionalString(j, 'issuer'),
+      audience: optionalString(j, 'audience'),
+      algorithms: j.algorithms === undefined ? ['RS256', 'ES256'] : strings(j, 'algorithms'),
+      userClaim: optionalString(j, 'userClaim') ?? 'sub',
+      privilegesClaim: optionalString(j, 'privilegesClaim') ?? 'privileges'
+    }
+    if ([jwt.jwksFile, jwt.publicKeyFile, jwt.secretEnv].filter((x) => x !== null).length !== 1)
+      throw new ConfigError('EDGE.auth.jwt: name exactly one of jwksFile, publicKeyFile, secretEnv')
+  }
+  return { required: a.required === undefined ? false : bool(a, 'required'), apiKeys, jwt }
+}
+
+/**
+ * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
+ * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=9090.
+ */
+export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('PLATFORM__') || value === undefined) continue
+    const path = name.slice('PLATFORM__'.length).split('__')
+    let node: { [k: string]: Json } = raw
+    for (const seg of path.slice(0, -1)) {
+      const next = node[seg]
+      if (typeof next !== 'object' || next === null || Array.isArray(next))
+        throw new ConfigError(`${name}: ${seg} is not a config section`)
+      node = next
+    }
+    const key = path[path.length - 1]!
+    if (!(key in node)) throw new ConfigError(`${name}: unknown key ${path.join('.')}`)
+    let parsed: Json
+    try {
+      parsed = JSON.parse(value) as Json
+    } catch {
+      parsed = value
+    }
+    node[key] = parsed
+  }
+}
+
+/** Reads the config file, applies environment overrides, validates everything once, and freezes it. */
+export function loadConfig(
+  file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE,
+  env: NodeJS.ProcessEnv = process.env
+): PlatformConfig {
+  let raw: { [k: string]: Json }
+  try {
+    const own = readJsonObject(file)
+    // A file sets only what it changes: the shipped file supplies every other key.
+    const defaults = file === DEFAULT_CONFIG_FILE ? own : readJsonObject(DEFAULT_CONFIG_FILE)
+    raw = file === DEFAULT_CONFIG_FILE ? own : mergeOver(defaults, own)
+  } catch (err) {
+    throw new Error(`config ${file}: ${(err as Error).message}`)
+  }
+  try {
+    applyEnv(raw, env)
+    return parseConfig(raw)
+  } catch (err) {
+    if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
+    throw err
+  }
+}
+
+function readJsonObject(file: string): { [k: string]: Json } {
+  return section(JSON.parse(readFileSync(file, 'utf8')) as Json, file)
+}
+
+const SCHEMA_FILE = join(ROOT, 'config', 'platform.schema.json')
+let validator: ValidateFunction | null = null
+
+/**
+ * The whole (merged) config against config/platform.schema.json, with ajv: every key known (a typo is
+ * an error naming its path), every value of the right type and range.
+ */
+function checkSchema(raw: { [k: string]: Json }): void {
+  validator ??= new Ajv({ allErrors: true, verbose: true }).compile(
+    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as object
+  )
+  if (validator(raw)) return
+  const errors = validator.errors ?? []
+  // The most specific complaint: an unknown key or a bound before a type, deepest path first.
+  const rank = (e: ErrorObject): number =>
+    (e.keyword === 'additionalProperties'
+      ? 0
+      : ['minimum', 'maximum', 'enum', 'pattern', 'minLength'].includes(e.keyword)
+        ? 1
+        : 2) *
+      1000 -
+    e.instancePath.split('/').length
+  const e = [...errors].sort((a, b) => rank(a) - rank(b))[0]!
+  throw new ConfigError(describeSchemaError(e))
+}
+
+function describeSchemaError(e: ErrorObject): string {
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.')
+  const at = (key: string): string => (path === '' ? key : `${path}.${key}`)
+  const schema = (e.parentSchema ?? {}) as { type?: string; minimum?: number; maximum?: number; properties?: object }
+  const got = JSON.stringify(e.data)
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema')
+      return `${at(String(e.params.additionalProperty))}: unknown key (known here: ${known.join(', ')})`
+    }
+    case 'minimum':
+    case 'maximum':
+      return `${path}: must be an integer from ${schema.minimum ?? Number.MIN_SAFE_INTEGER} to ${schema.maximum ?? Number.MAX_SAFE_INTEGER}, got ${got}`
+    case 'enum':
+      return `${path}: must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`
+    case 'type':
+      return `${path}: must be ${e.params.type === 'integer' ? 'an integer' : `of type ${String(e.params.type)}`}, got ${got}`
+    default:
+      return `${path}: ${e.message ?? 'invalid'}, got ${got}`
+  }
+}
+
+function isSection(v: Json | undefined): v is { [k: string]: Json } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function mergeOver(base: { [k: string]: Json }, over: { [k: string]: Json }): { [k: string]: Json } {
+  const out: { [k: string]: Json } = { ...base }
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k]
+    out[k] = isSection(v) && isSection(b) ? mergeOver(b, v) : v
+  }
+  return out
+}
+
+/**
+ * The raw (merged, overridden) config checked against the schema, then given its types: the schema
+ * states every type and range once; what it cannot say (sequence names, CIDRs, one limit against
+ * another, which JWT key) is checked here.
+ */
+export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
+  checkSchema(raw)
+  const hp = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
+  const http = sub(sub(raw, 'ENTRY_POINTS'), 'WEB_SERVICE_FACADE_HTTP')
+  const seq = str(http, 'defaultSequenceName')
+  if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
+  const apiId = str(http, 'defaultApiId')
+  if (!isApiMode(apiId)) throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
+  const cors = sub(http, 'cors')
+  const trust = sub(http, 'trust')
+  const pool = sub(raw, 'WORKER_POOL')
+  const dispatch = sub(raw, 'DISPATCH')
+  const ms = sub(raw, 'MICROSERVICES')
+  const pf = sub(raw, 'PLATFORM')
+  const unpack = sub(pf, 'unpack')
+  const edge = sub(raw, 'EDGE')
+  const admin = sub(raw, 'ADMIN')
+  const logging = sub(raw, 'LOGGING')
+  const tracing = sub(http, 'tracing')
+  const instances = (pf.instances ?? {}) as Section
+  const config: PlatformConfig = {
+    gateway: {
+      host: str(http, 'host'),
+      port: int(http, 'port'),
+      defaultSequenceName: seq,
+      defaultApiId: apiId,
+      maxBodyBytes: int(http, 'maxBodyBytes'),
+      maxHeaderBytes: int(http, 'maxHeaderBytes'),
+      executingTimeoutMs: int(http, 'executingTimeoutMs'),
+      maxInFlight: int(http, 'maxInFlight'),
+      maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight'),
+      maxDepth: int(http, 'maxDepth'),
+      retryAfterSeconds: int(http, 'retryAfterSeconds'),
+      cors: {
+        allowedOrigins: strings(cors, 'allowedOrigins'),
+        maxAgeSeconds: int(cors, 'maxAgeSeconds'),
+        allowIdentityHeaders: bool(cors, 'allowIdentityHeaders')
+      },
+      trust: {
+        trustedPeers: strings(trust, 'trustedPeers'),
+        untrustedIdentity: trust.untrustedIdentity as 'drop' | 'refuse'
+      },
+      tracing: { generateTraceparent: bool(tracing, 'generateTraceparent') }
+    },
+    pool: {
+      // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
+      // latency with large bodies (docs/performance.md).
+      maxThreads:
+        pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, availableParallelism()) : int(pool, 'maxThreads'),
+      minThreads: int(pool, 'minThreads'),
+      idleTimeoutMs: int(pool, 'idleTimeoutMs'),
+      maxQueue: int(pool, 'maxQueue'),
+      taskTimeoutMs: int(pool, 'taskTimeoutMs'),
+      inlineMaxBytes: int(pool, 'inlineMaxBytes')
+    },
+    dispatch: {
+      connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice'),
+      connectTimeoutMs: int(dispatch, 'connectTimeoutMs'),
+      pingIntervalMs: int(dispatch, 'pingIntervalMs'),
+      availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs'),
+      ejectAfterMs: int(dispatch, 'ejectAfterMs'),
+      reconnectMinMs: int(dispatch, 'reconnectMinMs'),
+      reconnectMaxMs: int(dispatch, 'reconnectMaxMs'),
+      maxFrameBytes: int(dispatch, 'maxFrameBytes'),
+      servingVersions: dispatch.servingVersions as 'all' | 'newest'
+    },
+    platform: {
+      uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory')),
+      deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory')),
+      controlSocket: resolve(ROOT, str(pf, 'controlSocket')),
+      bootstrap: strings(pf, 'bootstrap').map((d) => resolve(ROOT, d)),
+      drainTimeoutMs: int(pf, 'drainTimeoutMs'),
+      drainGraceMs: int(pf, 'drainGraceMs'),
+      drainIdleMs: int(pf, 'drainIdleMs'),
+      startTimeoutMs: int(pf, 'startTimeoutMs'),
+      localTransport: pf.localTransport === undefined ? 'unix' : (pf.localTransport as 'unix' | 'tcp'),
+      instances: Object.fromEntries(Object.keys(instances).map((k) => [k, int(instances, k)])),
+      unpack: {
+        maxEntries: int(unpack, 'maxEntries'),
+        maxEntryBytes: int(unpack, 'maxEntryBytes'),
+        maxTotalBytes: int(unpack, 'maxTotalBytes')
+      }
+    },
+    admin: {
+      enabled: bool(admin, 'enabled'),
+      host: str(admin, 'host'),
+      port: int(admin, 'port'),
+      metrics: bool(admin, 'metrics'),
+      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
+      deployTokenEnv: optionalString(admin, 'deployTokenEnv')
+    },
+    logging: {
+      level: logging.level as (typeof LOG_LEVELS)[number],
+      accessLog: bool(logging, 'accessLog'),
+      instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes'),
+      instanceLogFiles: int(logging, 'instanceLogFiles')
+    },
+    edge: {
+      enabled: bool(edge, 'enabled'),
+      host: str(edge, 'host'),
+      port: int(edge, 'port'),
+      swagger: strings(edge, 'swagger'),
+      auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
+    },
+    microservices: {
+      remote: ((ms.remote ?? []) as Section[]).map((o) => ({
+        name: str(o, 'name'),
+        host: str(o, 'host'),
+        port: int(o, 'port'),
+        secretEnv: optionalString(o, 'secretEnv')
+      })),
+      discovery: ((ms.discovery ?? []) as Section[]).map((o, k) => {
+        const at = `MICROSERVICES.discovery[${k}]`
+        const srv = o.srv === undefined ? false : bool(o, 'srv')
+        const port = o.port === undefined || o.port === null ? null : int(o, 'port')
+        if (!srv && port === null) throw new ConfigError(`${at}: a port is needed unless srv is true`)
+        return {
+          name: str(o, 'name'),
+          dns: str(o, 'dns'),
+          port,
+          srv,
+          secretEnv: optionalString(o, 'secretEnv'),
+          intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
+        }
+      }),
+      dnsServers: ms.dnsServers === undefined ? [] : strings(ms, 'dnsServers'),
+      directories: strings(ms, 'directories').map((d) => resolve(ROOT, d)),
+      restartMinMs: int(ms, 'restartMinMs'),
+      restartMaxMs: int(ms, 'restartMaxMs')
+    }
+  }
+  try {
+    peerMatcher(config.gateway.trust.trustedPeers)
+  } catch (err) {
+    throw new ConfigError(`${hp}.trust.trustedPeers: ${(err as Error).message}`)
+  }
+  if (config.pool.minThreads > config.pool.maxThreads)
+    throw new ConfigError(
+      `WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`
+    )
+  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024)
+    throw new ConfigError(
+      `DISPATCH.maxFrameBytes must exceed ${hp}.maxBodyBytes by at least 1024 (room for the frame envelope)`
+    )
+  return deepFreeze(config)
+}
+
+function deepFreeze<T>(o: T): T {
+  if (typeof o === 'object' && o !== null) {
+    for (const v of Object.values(o)) deepFreeze(v)
+    Object.freeze(o)
+  }
+  return o
+}
+
+/** The built-in config file's values, for tests and tools that override a few keys. */
+export function defaultConfig(): PlatformConfig {
+  return loadConfig(DEFAULT_CONFIG_FILE, {})
+}

@@ -1,0 +1,210 @@
+import { connect, type Socket } from 'node:net'
+import { FramedSocket } from '../../shared/protocol/framed-socket'
+import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../shared/protocol/frame'
+import { gateway } from '../../shared/protocol/generated/gateway'
+import type { PendingCall } from './pending'
+import type { Endpoint } from '../../shared/protocol/endpoint'
+import { nonce, gatewayProof, microserviceProof, sameProof } from '../../shared/protocol/handshake'
+import type { Failure } from '../../shared/errors/codes'
+
+export interface ConnectionOwner {
+  readonly name: string
+  readonly maxFrameBytes: number
+  readonly connectTimeoutMs: number
+  onReady(conn: BackendConnection, catalog: gateway.Catalog): void
+  onPong(conn: BackendConnection, pong: gateway.Pong): void
+  onClosed(conn: BackendConnection, error: Error | null): void
+  /** The peer failed authentication (or asked for it without a secret configured here). */
+  onRefused(conn: BackendConnection, why: string): void
+  /** Any frame arrived: the instance is alive. */
+  onAnyFrame(): void
+  /** The microservice said GoAway: this connection takes no new calls and closes once it has none. */
+  onGoAway(conn: BackendConnection, reason: string): void
+  /** The connection has no call in flight any more (its last one answered, cancelled or lost). */
+  onIdle(): void
+}
+
+type State = 'connecting' | 'handshaking' | 'ready' | 'closed'
+
+/**
+ * One persistent TCP connection to a microservice. Calls are multiplexed by id; when the
+ * connection drops, every call in flight on it is failed at once (502), never left hanging.
+ */
+export class BackendConnection {
+  state: State = 'connecting'
+  /** The microservice is stopping (GoAway): no new calls; closed when the last one is answered. */
+  goingAway = false
+  readonly inflight = new Map<number, PendingCall>()
+  private framed: FramedSocket | null = null
+  private readonly socket: Socket
+
+  /** Our nonce, while an authenticated handshake is under way. */
+  private clientNonce: Uint8Array | null = null
+  private serverNonce: Uint8Array | null = null
+
+  constructor(
+    private readonly owner: ConnectionOwner,
+    readonly endpoint: Endpoint,
+    private readonly gatewayId: string,
+    /** The shared secret of an instance reached over TCP: the handshake proves it both ways. */
+    private readonly secret: string | null = null
+  ) {
+    this.socket = connect('path' in endpoint ? { path: endpoint.path } : { host: endpoint.host, port: endpoint.port })
+    this.socket.setTimeout(owner.connectTimeoutMs, () => {
+      if (this.state === 'handshaking' && this.secret !== null)
+        this.refuse('it sent no Challenge: it does not ask for the shared secret')
+      else this.close(new Error(`no connection and handshake within ${owner.connectTimeoutMs} ms`))
+    })
+    this.socket.once('connect', () => {
+      // The timeout stays until the handshake is done: a peer that never completes it is dropped.
+      this.state = 'handshaking'
+      // With a secret, the microservice speaks first (its Challenge); without one, Hello goes now.
+      if (this.secret === null) this.framed!.send({ hello: { protocolVersion: PROTOCOL_VERSION, gatewayId } })
+    })
+    this.framed = new FramedSocket(
+      this.socket,
+      {
+        onFrame: (f) => this.onFrame(f),
+        onClose: (err) => this.onClose(err)
+      },
+      owner.maxFrameBytes,
+      'poll'
+    )
+  }
+
+  get ready(): boolean {
+    return this.state === 'ready' && !this.goingAway
+  }
+
+  /** Calls in flight whose frame was large (sent in pieces): see InstanceClient.pick. */
+  get largeInflight(): number {
+    return this.large.size
+  }
+  private readonly large = new Set<number>()
+
+  send(call: PendingCall, frame: OutFrame): void {
+    this.inflight.set(call.callId, call)
+    if (isLargeFrame(frame)) this.large.add(call.callId)
+    call.connection = this
+    this.framed!.sendBytes(frame)
+  }
+
+  /** Drops the call and tells the microservice its answer is no longer wanted. */
+  cancel(call: PendingCall): void {
+    if (!this.inflight.delete(call.callId)) return
+    this.large.delete(call.callId)
+    call.connection = null
+    if (this.state === 'ready') this.framed!.send({ cancel: { id: call.callId } })
+    this.closeIfDrained()
+  }
+
+  /** After a call ends here. Once none is left: closed after a GoAway (as the microservice waits for). */
+  private closeIfDrained(): void {
+    if (this.inflight.size > 0) return
+    if (this.goingAway) this.close()
+    this.owner.onIdle()
+  }
+
+  /** Answers every call in flight on this connection with `failure` and cancels it at the microservice. */
+  abandonAll(failure: Failure): void {
+    const calls = [...this.inflight.values()]
+    for (const call of calls) {
+      this.cancel(call)
+      call.settle(failure)
+    }
+  }
+
+  ping(id: number): void {
+    if (this.state === 'ready') this.framed!.send({ ping: { id } })
+  }
+
+  private refuse(why: string): void {
+    this.clientNonce = null // reported here, not again when the socket closes
+    this.owner.onRefused(this, why)
+    this.close(new Error(why))
+  }
+
+  close(error: Error | null = null): void {
+    this.framed?.destroy(error)
+  }
+
+  private onFrame(f: Frame): void {
+    this.owner.onAnyFrame()
+    switch (f.body) {
+      case 'result': {
+        const result = f.result as gateway.Result
+        const call = this.inflight.get(result.id)
+        if (call === undefined) return // cancelled or timed out meanwhile
+        this.inflight.delete(result.id)
+        this.large.delete(result.id)
+        call.connection = null
+        call.settle(result)
+        this.closeIfDrained()
+        return
+      }
+      case 'goAway': {
+        if (this.state !== 'ready') break
+        this.goingAway = true
+        this.owner.onGoAway(this, (f.goAway as gateway.GoAway).reason)
+        this.closeIfDrained()
+        return
+      }
+      case 'pong':
+        this.owner.onPong(this, f.pong as gateway.Pong)
+        return
+      case 'challenge': {
+        if (this.state !== 'handshaking' || this.clientNonce !== null) break
+        if (this.secret === null)
+          return this.refuse('the microservice requires authentication and no secret is configured for it')
+        this.serverNonce = (f.challenge as gateway.Challenge).nonce
+        this.clientNonce = nonce()
+        const proof = gatewayProof(this.secret, this.serverNonce, this.clientNonce)
+        this.framed!.send({
+          hello: { protocolVersion: PROTOCOL_VERSION, gatewayId: this.gatewayId, nonce: this.clientNonce, proof }
+        })
+        return
+      }
+      case 'catalog': {
+        if (this.state !== 'handshaking') break
+        const catalog = f.catalog as gateway.Catalog
+        if (catalog.protocolVersion !== PROTOCOL_VERSION)
+          return this.refuse(
+            `it speaks internal protocol version ${catalog.protocolVersion}, this gateway ${PROTOCOL_VERSION}: run one release on both sides`
+          )
+        if (this.secret !== null) {
+          if (this.clientNonce === null || this.serverNonce === null)
+            return this.refuse('it answered without being challenged: it does not know the secret')
+          if (!sameProof(microserviceProof(this.secret, this.serverNonce, this.clientNonce), catalog.proof))
+            return this.refuse('its Catalog does not prove the shared secret')
+        }
+        this.state = 'ready'
+        this.socket.setTimeout(0)
+        this.owner.onReady(this, catalog)
+        return
+      }
+      default:
+        break
+    }
+    this.close(new Error(`unexpected frame '${String(f.body)}' from microservice ${this.owner.name}`))
+  }
+
+  private onClose(error: Error | null): void {
+    if (this.state === 'closed') return
+    // The microservice closed the connection after our proof (it checks it and says nothing more).
+    if (this.state === 'handshaking' && this.clientNonce !== null)
+      this.owner.onRefused(this, 'it closed the connection after our Hello: it holds a different shared secret')
+    this.state = 'closed'
+    const calls = [...this.inflight.values()]
+    this.inflight.clear()
+    this.large.clear()
+    for (const call of calls) {
+      call.connection = null
+      call.settle({
+        code: 'BACKEND_CONNECTION_LOST',
+        detail: `the connection to microservice '${this.owner.name}' was lost during the call`
+      })
+    }
+    this.owner.onClosed(this, error)
+    if (calls.length > 0) this.owner.onIdle()
+  }
+}

@@ -1,0 +1,344 @@
+import { readFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { closeApp } from './uws'
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../shared/contract/http-names'
+import { bounded } from '../invoke/text'
+import { toProblem, renderProblemJson, statusLine } from '../../shared/errors/problem'
+import type { Failure } from '../../shared/errors/codes'
+import { Invocation } from '../invoke/invoke'
+import { copyHead, remoteAddress } from './head'
+import { Authenticator, type AuthOutcome, type Principal } from './authenticate'
+import { BodyReader } from '../invoke/body'
+import type { CallHead } from '../invoke/head'
+import type { EdgeAuthConfig } from '../config/config'
+import type { Gateway } from './server'
+
+/** Where the edge finds a microservice's description; the platform implements it from its deployments. */
+export interface Descriptions {
+  /** The description's JSON text, or null when the microservice is unknown or has no UI enabled. */
+  get(microservice: string): string | null
+}
+
+export interface EdgeOptions {
+  host: string
+  port: number
+}
+
+/**
+ * The edge on :8000 (SPEC, "API description and UI"): `/_swagger/{ms}` serves Swagger UI for the
+ * microservice's description, `/_swagger/{ms}/openapi.json` the description itself, and
+ * `/_eapi/ELASTIC_HTTP/{ms}/{svc}/{method}` is the same call as the gateway's `/{ms}/{svc}/{method}`:
+ * it runs through the gateway's own pipeline in this process, so the hop costs no second request.
+ * It serves this platform only; balancing across platforms is nginx's job (`microservice edge
+ * nginx-config`). What it serves follows deploys at once: descriptions are looked up per request.
+ */
+export class Edge {
+  readonly app: TemplatedApp
+  private listenSocket: us_listen_socket | null = null
+  port = 0
+
+  private readonly auth: Authenticator | null
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly descriptions: Descriptions,
+    auth: EdgeAuthConfig | null = null
+  ) {
+    this.auth =
+      auth === null || (auth.apiKeys.length === 0 && auth.jwt === null && !auth.required)
+        ? null
+        : new Authenticator(auth)
+    this.app = gateway.uws.App()
+    // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
+    // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
+    const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
+    this.app.any(EDGE_API_PREFIX, call)
+    this.app.any(`${EDGE_API_PREFIX}/*`, call)
+    this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/openapi.json`, (res, req) => this.description(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:ms/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.any('/*', (res, req) => {
+      const url = req.getUrl()
+      this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `'${bounded(url)}' is not served by the edge` })
+    })
+  }
+
+  /**
+   * The trust boundary for outside clients: whatever identity they claim is removed, X-PLATFORM-IP is
+   * the socket's address, and only a credential (an API key, a JWT) sets the user and privileges.
+   */
+  private call(res: HttpResponse, req: HttpRequest): void {
+    const url = req.getUrl().slice(EDGE_API_PREFIX.length)
+    const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
+    const head: CallHead = {
+      ...claimed,
+      ip: remoteAddress(res),
+      user: '',
+      sessionId: '',
+      clientApplicationName: '',
+      privilegeNames: '',
+      identityTrusted: true
+    }
+    const apiKey = req.getHeader('x-api-key')
+    const authorization = req.getHeader('authorization')
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
+    const auth = this.auth
+    if (apiKey !== '' || authorization !== '') {
+      if (auth === null)
+        return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'this edge accepts no credentials' }, true)
+      if (apiKey !== '') {
+        const principal = auth.apiKey(apiKey)
+        if (principal === null)
+          return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'the API key is not known' }, true)
+        return this.begin(res, withPrincipal(head, principal))
+      }
+      if (bearer === undefined) {
+        return this.problem(
+          res,
+          { code: 'UNAUTHENTICATED', detail: 'the Authorization header is not a Bearer token' },
+          true
+        )
+      }
+      return this.verifyThenBegin(res, req, head, auth, bearer)
+    }
+    if (auth?.required === true) {
+      return this.problem(
+        res,
+        { code: 'UNAUTHENTICATED', detail: 'a credential is required (X-API-Key or Authorization: Bearer)' },
+        true
+      )
+    }
+    this.begin(res, head)
+  }
+
+  private begin(res: HttpResponse, head: CallHead): void {
+    const inv = new Invocation(this.gateway.pipeline, res, head)
+    res.onAborted(() => inv.onAborted())
+    inv.begin()
+  }
+
+  /** A JWT is checked asynchronously: the body is read meanwhile (uWS hands it over only now), then the call runs. */
+  private verifyThenBegin(
+    res: HttpResponse,
+    req: HttpRequest,
+    head: CallHead,
+    auth: Authenticator,
+    token: string
+  ): void {
+    const config = this.gateway.config
+    const n = Number(req.getHeader('content-length') || '-1')
+    const declared = Number.isNaN(n) ? -1 : n
+    if (declared > config.maxBodyBytes) {
+      return this.problem(res, {
+        code: 'BODY_TOO_LARGE',
+        detail: `the body has ${declared} bytes; the limit is ${config.maxBodyBytes}`
+      })
+    }
+    const pipeline = this.gateway.pipeline
+    const reader = new BodyReader(declared, config.maxBodyBytes, pipeline.preparer.inlineMaxBytes, pipeline.largeBodies)
+    let aborted = false
+    let done = false
+    let body: Uint8Array | null = null
+    let outcome: AuthOutcome | undefined
+    let inv: Invocation<HttpResponse> | null = null
+    const next = (): void => {
+      if (aborted || done || body === null || outcome === undefined) return
+      done = true
+      const o = outcome
+      const b = body
+      res.cork(() => {
+        if (o === null || 'refused' in o) {
+          this.problem(res, { code: 'UNAUTHENTICATED', detail: o === null ? 'no credential' : o.refused }, true)
+          return
+        }
+        inv = new Invocation(this.gateway.pipeline, res, withPrincipal(head, o.principal))
+        inv.begin(b)
+      })
+    }
+    res.onAborted(() => {
+      aborted = true
+      inv?.onAborted()
+    })
+    res.onData((chunk, last) => {
+      if (done) return
+      const refused = reader.push(new Uint8Array(chunk))
+      if (refused !== null) {
+        done = true
+        return this.problem(res, refused)
+      }
+      if (last) {
+        body = reader.finish()
+        next()
+      }
+    })
+    auth.bearer(token).then(
+      (o) => {
+        outcome = o
+        next()
+      },
+      (err: unknown) => {
+        outcome = { refused: (err as Error).message }
+        next()
+      }
+    )
+  }
+
+  private page(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+    this.send(res, 200, 'text/html; charset=utf-8', swaggerPage(name))
+  }
+
+  private init(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+    this.send(res, 200, 'text/javascript; charset=utf-8', initScript(name))
+  }
+
+  private description(res: HttpResponse, ms: string): void {
+    const name = decode(ms)
+    const text = name === null ? null : this.descriptions.get(name)
+    if (text === null) return this.unknown(res, ms)
+    this.send(res, 200, 'application/json; charset=utf-8', text)
+  }
+
+  private asset(res: HttpResponse, file: string): void {
+    const a = ASSETS.get(file)
+    if (a === undefined) return this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `no UI file '${bounded(file)}'` })
+    this.send(res, 200, a.type, a.load(), 'public, max-age=86400')
+  }
+
+  private unknown(res: HttpResponse, ms: string): void {
+    this.problem(res, {
+      code: 'UNKNOWN_MICROSERVICE',
+      detail: `no microservice '${bounded(ms)}' with an API description is deployed here`
+    })
+  }
+
+  private problem(res: HttpResponse, f: Failure, challenge = false): void {
+    const p = toProblem(f, randomUUID())
+    this.send(
+      res,
+      p.status,
+      'application/problem+json; charset=utf-8',
+      renderProblemJson(p),
+      'no-cache',
+      p.requestId,
+      challenge
+    )
+  }
+
+  private send(
+    res: HttpResponse,
+    status: number,
+    type: string,
+    body: string | Uint8Array,
+    cache = 'no-cache',
+    requestId = '',
+    challenge = false
+  ): void {
+    res.cork(() => {
+      res.writeStatus(statusLine(status))
+      if (requestId !== '') res.writeHeader('X-PLATFORM-Request-ID', requestId)
+      if (challenge) res.writeHeader('WWW-Authenticate', 'Bearer, ApiKey header="X-API-Key"')
+      res.writeHeader('Content-Type', type)
+      res.writeHeader('Cache-Control', cache)
+      res.writeHeader('X-Content-Type-Options', 'nosniff')
+      res.end(body)
+    })
+  }
+
+  listen(options: EdgeOptions): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(options.host, options.port, (token) => {
+        if (token === false) return reject(new Error(`the edge cannot listen on ${options.host}:${options.port}`))
+        this.listenSocket = token
+        this.port = this.gateway.uws.us_socket_local_port(token)
+        resolve(this.port)
+      })
+    })
+  }
+
+  /** No new connections; the ones open keep being served (their new requests are answered 503). */
+  stopListening(): void {
+    if (this.listenSocket !== null) {
+      this.gateway.uws.us_listen_socket_close(this.listenSocket)
+      this.listenSocket = null
+    }
+  }
+
+  close(): void {
+    this.stopListening()
+    closeApp(this.app)
+  }
+}
+
+function decode(s: string): string | null {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}
+
+const UI_DIR = join(require.resolve('swagger-ui-dist/package.json'), '..')
+
+/** The UI's static files, from the swagger-ui-dist package (served locally; no CDN), read once on first use. */
+const ASSETS: ReadonlyMap<string, { type: string; load: () => Buffer }> = new Map(
+  (
+    [
+      ['swagger-ui.css', 'text/css; charset=utf-8'],
+      ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+      ['favicon-32x32.png', 'image/png'],
+      ['favicon-16x16.png', 'image/png']
+    ] as const
+  ).map(([file, type]) => {
+    let bytes: Buffer | null = null
+    return [file, { type, load: (): Buffer => (bytes ??= readFileSync(join(UI_DIR, file))) }] as const
+  })
+)
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+function swaggerPage(ms: string): string {
+  const title = escapeHtml(ms)
+  const base = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}: API</title>
+<link rel="icon" type="image/png" href="${SWAGGER_PREFIX}/~ui/favicon-32x32.png" sizes="32x32">
+<link rel="stylesheet" href="${SWAGGER_PREFIX}/~ui/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${SWAGGER_PREFIX}/~ui/swagger-ui-bundle.js"></script>
+<script src="${base}/init.js"></script>
+</body>
+</html>
+`
+}
+
+function initScript(ms: string): string {
+  const url = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}/openapi.json`
+  return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(url)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })\n`
+}
+
+const TRUST_NOBODY = (): boolean => false
+
+function withPrincipal(head: CallHead, p: Principal): CallHead {
+  return {
+    ...head,
+    user: p.user,
+    privilegeNames: p.privilegeNames.join(';'),
+    clientApplicationName: p.clientApplicationName
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What the pipeline reads of a request: the method, the path and the headers it uses, as strings.
+ * The HTTP adapter copies them out of its request object; '' means absent (uWS answers '' for an
+ * absent header, so an empty header counts as absent and the default applies).
+ */
+export interface CallHead {
+  /** Lower case, as uWS gives it: 'post', 'options', ... */
+  readonly method: string
+  readonly url: string
+  readonly contentType: string
+  readonly accept: string
+  readonly contentLength: string
+  readonly apiId: string
+  readonly sequenceName: string
+  readonly privilegeNames: string
+  readonly locale: string
+  readonly requestId: string
+  readonly sessionId: string
+  readonly user: string
+  readonly clientApplicationName: string
+  readonly ip: string
+  readonly origin: string
+  /** W3C Trace Context headers, as sent ('' when absent). */
+  readonly traceparent: string
+  readonly tracestate: string
+  /**
+   * False when the request carries identity headers (IDENTITY_HEADERS) from a peer not trusted to
+   * send them: the pipeline then drops or refuses them (ENTRY_POINTS…trust.untrustedIdentity).
+   */
+  readonly identityTrusted: boolean
+  /**
+   * True when the request has Content-Length headers with different values. uWS frames the body by
+   * the first one; RFC 9112 §6.3 says such a message is a 400 and its connection is closed.
+   */
+  readonly conflictingLength: boolean
+}
+
+/** A head as an adapter fills it in. */
+export type MutableHead = { -readonly [K in keyof CallHead]: CallHead[K] }
+
+/** A head with no headers: every field '' and identity trusted (nothing is claimed). */
+export function blankHead(method: string, url: string): MutableHead {
+  return {
+    method,
+    url,
+    contentType: '',
+    accept: '',
+    contentLength: '',
+    apiId: '',
+    sequenceName: '',
+    privilegeNames: '',
+    locale: '',
+    requestId: '',
+    sessionId: '',
+    user: '',
+    clientApplicationName: '',
+    ip: '',
+    origin: '',
+    traceparent: '',
+    tracestate: '',
+    identityTrusted: true,
+    conflictingLength: false
+  }
+}
+
+/** Whether a head carries any identity or privilege header. */
+export function claimsIdentity(h: CallHead): boolean {
+  return h.ip !== '' || h.user !== '' || h.sessionId !== '' || h.clientApplicationName !== '' || h.privilegeNames !== ''
+}
+
+export { PLATFORM_HEADERS } from '../../shared/contract/http-names'
+
+/** X-PLATFORM-Privilege-Names: names separated by ';', blanks dropped. */
+export function splitNames(header: string): string[] {
+  if (header === '') return []
+  const out: string[] = []
+  for (const part of header.split(';')) {
+    const name = part.trim()
+    if (name !== '') out.push(name)
+  }
+  return out
+}

@@ -1,0 +1,399 @@
+import { DeadlineList, type Deadline } from '../../shared/contract/deadlines'
+import { SharedBufferPool } from '../../shared/bytes/shared-buffers'
+import { randomUUID } from 'node:crypto'
+import { isErrorCode, type Failure } from '../../shared/errors/codes'
+import type { GatewayConfig } from '../config/config'
+import type { PendingCall } from '../dispatch/pending'
+import { isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import { framePieces } from '../../shared/protocol/invoke-frame'
+import type { OutFrame } from '../../shared/protocol/frame'
+import type { gateway } from '../../shared/protocol/generated/gateway'
+import { splitNames, type CallHead } from './head'
+import { planCall, isRefusal, declaredLengthOf, type CallPlan, type Refusal } from './plan'
+import { BodyReader } from './body'
+import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
+import type { Backends, BodySink, CallObserver, CallOutcome, HttpPort, ObservedCall, Preparer } from './ports'
+import type { MethodInfo } from '../dispatch/catalog'
+import { isValidTraceparent, isValidTracestate, newTraceparent } from '../../shared/observability/trace-context'
+
+const EMPTY = new Uint8Array(0)
+/** The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel. */
+const CANCEL_GRACE_MS = 1000
+/** The smallest buffer of the large-body pool, and the most bytes it keeps unused. */
+const LARGE_BODY_MIN = 64 * 1024
+const LARGE_BODIES_KEPT = 64 * 1024 * 1024
+
+/** What every call of one gateway shares: settings, the pool, the backends, the HTTP port, counters. */
+export class Pipeline<R> {
+  readonly cors: CorsPolicy
+  readonly retryAfter: string
+  /** Requests holding a body or a call right now. */
+  inFlight = 0
+  /** Requests answered since start (any status). */
+  answered = 0
+  /** Body bytes reserved by requests in progress (declared lengths, or what arrived of undeclared ones). */
+  bodyBytes = 0
+  /**
+   * Set when the platform drains: requests are still served (a balancer may not have noticed yet),
+   * and every answer carries Connection: close, so each connection ends after its next answer.
+   */
+  closing = false
+  /** Metrics, the access log, tracing: null costs nothing per request. */
+  observer: CallObserver | null = null
+  /** The calls that are out, by their executing timeout. */
+  readonly deadlines: DeadlineList
+  /** Buffers for the bodies a worker splits, used again once their frame is written. */
+  readonly largeBodies: SharedBufferPool
+  private callIds = 0
+
+  constructor(
+    readonly config: GatewayConfig,
+    readonly preparer: Preparer,
+    readonly backends: Backends,
+    readonly http: HttpPort<R>
+  ) {
+    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
+    this.retryAfter = String(config.retryAfterSeconds)
+    this.deadlines = new DeadlineList(config.executingTimeoutMs)
+    this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
+  }
+
+  /** Call ids are unique per gateway, so they stay unique over every connection. */
+  nextCallId(): number {
+    this.callIds = this.callIds >= 0xffffffff ? 1 : this.callIds + 1
+    return this.callIds
+  }
+}
+
+/**
+ * One request through the gateway. The stages, in the order a request meets them and in the order
+ * of this class: plan (no body needed: 404/400/415 without a round trip) → read the body → split
+ * and encode (inline, or on a worker for a large body) → dispatch → settle → answer. Every field
+ * is set in the constructor, so all invocations share one hidden class.
+ */
+export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline {
+  callId = 0
+  connection: PendingCall['connection'] = null
+  /** In the pipeline's deadline list while the call is out (the executing timeout). */
+  deadlineAt = 0
+  deadlinePrev: Deadline | null = null
+  deadlineNext: Deadline | null = null
+  private aborted = false
+  private answered = false
+  private counted = false
+  private plan: CallPlan | null = null
+  private reader: BodyReader | null = null
+  /** A call for a microservice announced to arrive: what to do with its body once it is read. */
+  private held: ((body: Uint8Array) => void) | null = null
+  readonly requestId: string
+  /** Body bytes this request holds against the pipeline's bound. */
+  private reserved = 0
+  readonly startedAt: number
+  /** The traceparent sent on: the client's (if valid), the observer's span, or a new one ('' for none). */
+  readonly traceparent: string
+  private readonly tracestate: string
+  private readonly span: unknown = null
+  status = 0
+  code = ''
+  bytesIn = 0
+  bytesOut = 0
+  private address: string | null = null
+
+  constructor(
+    private readonly p: Pipeline<R>,
+    private readonly res: R,
+    private readonly head: CallHead
+  ) {
+    this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
+    const sent = head.traceparent !== '' && isValidTraceparent(head.traceparent)
+    let traceparent = sent ? head.traceparent : p.config.tracing.generateTraceparent ? newTraceparent() : ''
+    this.tracestate = sent && head.tracestate !== '' && isValidTracestate(head.tracestate) ? head.tracestate : ''
+    const o = p.observer
+    this.startedAt = o === null ? 0 : performance.now()
+    if (o !== null) {
+      const started = o.started(traceparent)
+      if (started !== null) {
+        traceparent = started.traceparent
+        this.span = started.span
+      }
+    }
+    this.traceparent = traceparent
+  }
+
+  get microservice(): string {
+    return this.plan?.microservice ?? ''
+  }
+
+  get method(): MethodInfo | null {
+    return this.plan?.method ?? null
+  }
+
+  get url(): string {
+    return this.head.url
+  }
+
+  get httpMethod(): string {
+    return this.head.method
+  }
+
+  /** Read from the socket once: uWS makes a new ArrayBuffer per read, which shows in the gateway's profile. */
+  clientAddress(): string {
+    if (this.address === null) this.address = this.aborted ? '' : this.p.http.remoteAddress(this.res)
+    return this.address
+  }
+
+  /**
+   * Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. A caller
+   * that had to read the body already (the edge, while it checked a credential) passes it in.
+   */
+  begin(body?: Uint8Array): void {
+    const p = this.p
+    if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
+    const plan = planCall(this.head, p.config, p.backends)
+    if (isRefusal(plan))
+      return plan.arrival === undefined ? this.fail(plan.refusal, plan.format) : this.hold(plan, body)
+    this.proceed(plan, body)
+  }
+
+  private proceed(plan: CallPlan, body?: Uint8Array): void {
+    const p = this.p
+    this.plan = plan
+    if (p.inFlight >= p.config.maxInFlight)
+      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    const declared = Math.max(0, plan.declaredLength)
+    if (p.bodyBytes + declared > p.config.maxBodyBytesInFlight) {
+      return this.fail({
+        code: 'OVERLOADED',
+        detail: `${p.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
+      })
+    }
+    p.inFlight++
+    this.counted = true
+    this.reserve(declared)
+    if (body !== undefined) {
+      if (plan.declaredLength < 0) this.reserve(body.length)
+      return this.prepare(body)
+    }
+    this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
+    p.http.readBody(this.res, this)
+  }
+
+  /**
+   * Stage 1 for a microservice that a rollout announced and that is not served here yet: the body is
+   * read (uWS gives it only now), then the call waits until the microservice serves here and is
+   * planned again, or gets its 404 when the announcement runs out.
+   */
+  private hold(refusal: Refusal, body?: Uint8Array): void {
+    const p = this.p
+    if (p.inFlight >= p.config.maxInFlight)
+      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    p.inFlight++
+    this.counted = true
+    const wait = (b: Uint8Array): void => {
+      void refusal.arrival!.then((arrived) => {
+        if (this.aborted || this.answered) return p.largeBodies.release(b)
+        this.release() // counted again by proceed
+        const plan = arrived ? planCall(this.head, p.config, p.backends) : refusal
+        if (!isRefusal(plan)) return this.proceed(plan, b)
+        p.largeBodies.release(b)
+        this.fail(plan.refusal, plan.format)
+      })
+    }
+    if (body !== undefined) return wait(body)
+    this.held = wait
+    this.reader = new BodyReader(
+      declaredLengthOf(this.head),
+      p.config.maxBodyBytes,
+      p.preparer.inlineMaxBytes,
+      p.largeBodies
+    )
+    p.http.readBody(this.res, this)
+  }
+
+  /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
+  onChunk(chunk: ArrayBuffer, last: boolean): void {
+    if (this.answered || this.reader === null) return
+    const refused = this.reader.push(new Uint8Array(chunk))
+    if (refused !== null) return this.fail(refused)
+    if (this.held !== null) {
+      if (!last) return
+      const body = this.reader.finish()
+      this.reader = null
+      return this.held(body)
+    }
+    if (this.plan!.declaredLength < 0) {
+      const p = this.p
+      if (p.bodyBytes + chunk.byteLength > p.config.maxBodyBytesInFlight) {
+        return this.fail({
+          code: 'OVERLOADED',
+          detail: `the body bytes in progress passed the bound of ${p.config.maxBodyBytesInFlight}`
+        })
+      }
+      this.reserve(chunk.byteLength)
+    }
+    if (last) this.prepare(this.reader.finish())
+  }
+
+  /** Stage 3: split the arguments and encode the Invoke frame. */
+  private prepare(body: Uint8Array): void {
+    this.reader = null
+    this.bytesIn = body.length
+    const h = this.head
+    const plan = this.plan!
+    const method = plan.method
+    this.callId = this.p.nextCallId()
+    const task: InvokeTask = {
+      id: this.callId,
+      body,
+      mode: plan.mode,
+      format: plan.format,
+      service: method.service,
+      method: method.name,
+      sequence: plan.sequence,
+      parameterCount: method.parameterCount,
+      context: h.identityTrusted
+        ? {
+            locale: h.locale === '' ? null : h.locale,
+            privilegeNames: splitNames(h.privilegeNames),
+            requestId: this.requestId,
+            sessionId: h.sessionId === '' ? null : h.sessionId,
+            user: h.user === '' ? null : h.user,
+            clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
+            ip: h.ip === '' ? this.clientAddress() : h.ip,
+            traceparent: this.traceparent === '' ? null : this.traceparent,
+            tracestate: this.tracestate === '' ? null : this.tracestate
+          }
+        : // Claims from an untrusted peer are dropped: only what the socket says is kept.
+          {
+            locale: h.locale === '' ? null : h.locale,
+            privilegeNames: [],
+            requestId: this.requestId,
+            sessionId: null,
+            user: null,
+            clientApplicationName: null,
+            ip: this.clientAddress(),
+            traceparent: this.traceparent === '' ? null : this.traceparent,
+            tracestate: this.tracestate === '' ? null : this.tracestate
+          },
+      timeoutMs: this.p.config.executingTimeoutMs + CANCEL_GRACE_MS,
+      maxDepth: this.p.config.maxDepth
+    }
+    const preparer = this.p.preparer
+    if (preparer.isInline(task)) this.dispatch(preparer.runInline(task), body)
+    else
+      preparer.run(task, null).then(
+        (r) => this.dispatch(r, body),
+        () => this.dispatch({ code: 'INTERNAL', detail: 'the worker pool failed' }, body)
+      )
+  }
+
+  /**
+   * Stage 4: send the frame to the microservice, under the executing timeout. A body from the
+   * large-body pool goes back to it once the frame holding it is written (or will not be).
+   */
+  private dispatch(r: InvokeTaskResult, body: Uint8Array): void {
+    const bodies = this.p.largeBodies
+    if (this.aborted || this.answered) {
+      bodies.release(body)
+      return this.release()
+    }
+    let frame: OutFrame
+    if (r instanceof Uint8Array) frame = r
+    else if (isFrameParts(r)) frame = framePieces(r, () => bodies.release(body))
+    else {
+      bodies.release(body)
+      return this.fail(r)
+    }
+    this.p.deadlines.add(this)
+    this.plan!.backend.send(this, frame)
+  }
+
+  /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
+  settle(outcome: CallOutcome): void {
+    this.p.deadlines.remove(this)
+    if (this.aborted || this.answered) return
+    if (isFailure(outcome)) return this.fail(outcome)
+    const e = outcome.error as gateway.Error | null | undefined
+    if (e != null) {
+      const code = isErrorCode(e.code) ? e.code : 'INTERNAL'
+      return this.fail(e.status > 0 ? { code, detail: e.detail, status: e.status } : { code, detail: e.detail })
+    }
+    // Stage 6: the answer, the body exactly as the microservice serialized it.
+    if (outcome.isVoid) return this.reply(204, EMPTY)
+    this.reply(200, outcome.body)
+  }
+
+  /** The executing timeout passed. */
+  onDeadline(): void {
+    if (this.aborted || this.answered) return
+    this.connection?.cancel(this)
+    this.fail({
+      code: 'EXECUTION_TIMEOUT',
+      detail: `no answer within the executing timeout of ${this.p.config.executingTimeoutMs} ms; the call was cancelled`
+    })
+  }
+
+  /** The client went away. The response must not be touched again. */
+  onAborted(): void {
+    this.aborted = true
+    this.p.deadlines.remove(this)
+    this.connection?.cancel(this)
+    this.release()
+    if (!this.answered && this.p.observer !== null) {
+      // nginx's 499: the client closed the connection before the answer.
+      this.status = 499
+      this.code = 'CLIENT_CLOSED'
+      this.p.observer.finished(this, this.span)
+    }
+  }
+
+  private reply(status: number, body: Uint8Array): void {
+    const contentType = status === 204 ? null : CONTENT_TYPES[this.plan!.format]
+    this.write({
+      status,
+      contentType,
+      body,
+      requestId: this.requestId,
+      origin: this.head.origin,
+      headers: null,
+      close: false
+    })
+  }
+
+  private fail(f: Failure, format = this.plan?.format ?? 'json'): void {
+    this.code = f.code
+    this.write(problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter))
+  }
+
+  private write(answer: Answer): void {
+    if (this.aborted || this.answered) return
+    this.answered = true
+    this.p.answered++
+    const o = this.p.observer
+    if (o !== null) {
+      this.status = answer.status
+      this.bytesOut = answer.body.length
+      o.finished(this, this.span)
+    }
+    this.p.http.write(this.res, this.p.closing && !answer.close ? { ...answer, close: true } : answer)
+    this.release()
+  }
+
+  private reserve(n: number): void {
+    this.reserved += n
+    this.p.bodyBytes += n
+  }
+
+  private release(): void {
+    if (!this.counted) return
+    this.counted = false
+    this.p.inFlight--
+    this.p.bodyBytes -= this.reserved
+    this.reserved = 0
+  }
+}
+
+/** A Failure is plain data with a code; a decoded Result is a protobuf message without one. */
+export function isFailure(o: CallOutcome): o is Failure {
+  return 'code' in o && typeof (o as Failure).code === 'string'
+}

@@ -1,0 +1,155 @@
+import {
+  isApiMode,
+  isSequenceName,
+  SEQUENCES,
+  type ApiMode,
+  type BodyFormat,
+  type SequenceName
+} from '../../shared/contract/vocabulary'
+import { roaRule } from '../../shared/contract/rules'
+import { bounded } from './text'
+import type { Failure } from '../../shared/errors/codes'
+import type { MethodInfo } from '../dispatch/catalog'
+import type { GatewayConfig } from '../config/config'
+import type { CallHead } from './head'
+import type { Backend, Backends } from './ports'
+import { parseRoute } from './route'
+import { negotiateCached, guessFormat } from './negotiate'
+
+/** Everything decided about a call before its body is read. */
+export interface CallPlan {
+  readonly format: BodyFormat
+  readonly mode: ApiMode
+  readonly sequence: SequenceName
+  readonly backend: Backend
+  /** The microservice's name as routed. */
+  readonly microservice: string
+  readonly method: MethodInfo
+  /** The Content-Length, or -1 when the body's length is not declared. */
+  readonly declaredLength: number
+}
+
+/** A call refused before its body is read, with the format its problem body is written in. */
+export interface Refusal {
+  readonly refusal: Failure
+  readonly format: BodyFormat
+  /** An unknown microservice announced to arrive (Backends.arrival): the call may wait for it. */
+  readonly arrival?: Promise<boolean>
+}
+
+export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes' | 'trust'>
+
+/**
+ * The checks that need no body, in a fixed order: method, route, media types,
+ * mode, sequence, then the catalog (404/400 without a round trip) and the declared size. A pure
+ * function of the head, the settings and what the backends know now.
+ */
+export function planCall(head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
+  let format: BodyFormat = 'json'
+  const refuse = (refusal: Failure): Refusal => ({ refusal, format })
+  if (head.conflictingLength)
+    return refuse({
+      code: 'MALFORMED_REQUEST',
+      detail: 'the request has Content-Length headers with different values; send one (RFC 9112 section 6.3)'
+    })
+  if (head.method !== 'post') {
+    const m = head.method.toUpperCase()
+    return refuse({
+      code: 'METHOD_NOT_ALLOWED',
+      detail: `${m} is not allowed; use POST (or OPTIONS for CORS preflight)`
+    })
+  }
+  const route = parseRoute(head.url)
+  if (route === null)
+    return refuse({
+      code: 'ROUTE_NOT_FOUND',
+      detail: `'${bounded(head.url)}' is not /{microservice}/{service}/{method}`
+    })
+  const negotiation = negotiateCached(head.contentType, head.accept)
+  if ('code' in negotiation) {
+    format = guessFormat(head.contentType, head.accept)
+    return refuse(negotiation)
+  }
+  format = negotiation.format
+
+  if (!head.identityTrusted && settings.trust.untrustedIdentity === 'refuse') {
+    return refuse({
+      code: 'UNTRUSTED_IDENTITY',
+      detail:
+        'X-PLATFORM-IP, -User, -Session-ID, -Client-Application-Name and -Privilege-Names are accepted only from trusted peers (the edge, configured proxies)'
+    })
+  }
+  const apiId = head.apiId === '' ? settings.defaultApiId : head.apiId
+  if (!isApiMode(apiId)) {
+    return refuse({
+      code: 'UNKNOWN_API_ID',
+      detail: `X-PLATFORM-API-ID '${bounded(apiId)}' is neither ROA nor RMC (case sensitive)`
+    })
+  }
+  const sequence = head.sequenceName === '' ? settings.defaultSequenceName : head.sequenceName
+  if (!isSequenceName(sequence)) {
+    const known = Object.keys(SEQUENCES).join(', ')
+    return refuse({
+      code: 'UNKNOWN_SEQUENCE',
+      detail: `X-PLATFORM-Sequence-Name '${bounded(sequence)}' is not one of ${known}`
+    })
+  }
+  const seqFormat = SEQUENCES[sequence].format
+  if (seqFormat !== format) {
+    const detail = `the body is ${format.toUpperCase()} but ${sequence} reads ${seqFormat.toUpperCase()}`
+    return refuse({ code: 'SEQUENCE_FORMAT_MISMATCH', detail })
+  }
+
+  const [msName, svcName, methodName] = route
+  const backend = backends.get(msName)
+  if (backend === undefined) {
+    const refusal: Failure = {
+      code: 'UNKNOWN_MICROSERVICE',
+      detail: `no microservice named '${bounded(msName)}' is deployed`
+    }
+    const arrival = backends.arrival?.(msName)
+    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
+  }
+  const unavailable = backend.unavailableReason()
+  const catalog = backend.catalog
+  if (unavailable !== null || catalog === null) {
+    const detail = unavailable ?? `microservice '${msName}' has not completed its handshake`
+    // Deployed here a moment ago and announced: it is starting, and its calls wait as before.
+    const arrival = backends.arrival?.(msName)
+    const refusal: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail }
+    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
+  }
+  const methods = catalog.service(svcName)
+  if (methods === undefined) {
+    return refuse({
+      code: 'UNKNOWN_SERVICE',
+      detail: `microservice '${msName}' has no remotely enabled service '${bounded(svcName)}'`
+    })
+  }
+  const method = methods.get(methodName)
+  if (method === undefined)
+    return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${bounded(methodName)}'` })
+  if (apiId === 'ROA') {
+    const broken = roaRule(svcName, methodName, method.parameterCount)
+    if (broken !== null) return refuse(broken)
+  }
+
+  const declaredLength = declaredLengthOf(head)
+  if (declaredLength > settings.maxBodyBytes) {
+    return refuse({
+      code: 'BODY_TOO_LARGE',
+      detail: `the body has ${declaredLength} bytes; the limit is ${settings.maxBodyBytes}`
+    })
+  }
+  return { format, mode: apiId, sequence, backend, microservice: msName, method, declaredLength }
+}
+
+/** The Content-Length, or -1 when the body's length is not declared (uWS refuses a malformed one first). */
+export function declaredLengthOf(head: CallHead): number {
+  const n = head.contentLength === '' ? -1 : Number(head.contentLength)
+  return Number.isNaN(n) ? -1 : n
+}
+
+export function isRefusal(p: CallPlan | Refusal): p is Refusal {
+  return 'refusal' in p
+}

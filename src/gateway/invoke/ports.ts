@@ -1,0 +1,79 @@
+import type { CatalogIndex } from '../dispatch/catalog'
+import type { PendingCall, CallOutcome } from '../dispatch/pending'
+import type { InvokeTask, InvokeTaskResult } from '../pool/task'
+import type { Answer } from './answer'
+import type { MethodInfo } from '../dispatch/catalog'
+import type { OutFrame } from '../../shared/protocol/frame'
+
+/**
+ * The seams of the pipeline: what it needs from the HTTP server, from dispatch and from the pool,
+ * declared here so that invoke/ depends on no server and can be driven by a test without uWS.
+ */
+
+/** The HTTP side, one per server; `R` is its per-request response handle, opaque to the pipeline. */
+export interface HttpPort<R> {
+  /** Starts delivering the body: `sink.onChunk` per chunk (valid only during the call), `last` on the final one. */
+  readBody(res: R, sink: BodySink): void
+  /** Writes one whole answer. */
+  write(res: R, answer: Answer): void
+  /** The peer's address, for X-PLATFORM-IP when the header is absent. */
+  remoteAddress(res: R): string
+}
+
+export interface BodySink {
+  onChunk(chunk: ArrayBuffer, last: boolean): void
+}
+
+/** One microservice as the pipeline sees it: its catalog, whether it can take calls, and how to send one. */
+export interface Backend {
+  readonly catalog: CatalogIndex | null
+  unavailableReason(): string | null
+  send(call: PendingCall, frame: OutFrame): void
+}
+
+export interface Backends {
+  get(name: string): Backend | undefined
+  /** For a microservice announced but not here yet: resolves true once it serves, false if it never came. */
+  arrival?(name: string): Promise<boolean> | undefined
+}
+
+/** Splitting and encoding: inline for small bodies, on the worker pool for large ones. */
+export interface Preparer {
+  readonly inlineMaxBytes: number
+  isInline(task: InvokeTask): boolean
+  runInline(task: InvokeTask): InvokeTaskResult
+  run(task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult>
+}
+
+export type { CallOutcome }
+
+/** A request at its end, as an observer (metrics, access log, tracing) reads it. */
+export interface ObservedCall {
+  readonly requestId: string
+  /** The HTTP method, lower case as uWS gives it. */
+  readonly httpMethod: string
+  /** The routed microservice and method; '' and null when the request was refused before routing. */
+  readonly microservice: string
+  readonly method: MethodInfo | null
+  readonly url: string
+  readonly status: number
+  /** The problem's code; '' for a success. */
+  readonly code: string
+  readonly bytesIn: number
+  readonly bytesOut: number
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number
+  readonly traceparent: string
+  /** The peer's address ('' once the client has gone). */
+  clientAddress(): string
+}
+
+/**
+ * What sees every request: told when it starts (it may return the traceparent to send on, e.g. a
+ * span of its own) and when it is answered or abandoned by the client (status 499). Called on the
+ * hot path: an observer does its own batching.
+ */
+export interface CallObserver {
+  started(traceparent: string): { traceparent: string; span: unknown } | null
+  finished(call: ObservedCall, span: unknown): void
+}

@@ -1,0 +1,557 @@
+// The control command: `microservice pack|upload|list|status|stop|start|remove|logs`.
+// It finds the platform through the same config file (PLATFORM_CONFIG, default config/platform.json).
+import { request } from 'node:http'
+import { execFileSync, spawn } from 'node:child_process'
+import { tmpdir } from 'node:os'
+import { HOST_FILE, hostEnv } from '../microservice/host-env'
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { loadConfig, type PlatformConfig } from '../gateway/config/config'
+import { readMicroserviceConfig } from '../microservice/package-config'
+import { unpackZip, zipDirectory, zipEntryNames } from './package/zip'
+import { generateDescription, DESCRIPTION_FILE } from './describe'
+import type { UploadResult } from './deployer'
+import type { MicroserviceStatus } from './manager'
+import { nginxEdgeConfig, parseNode } from './nginx'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from './kubernetes'
+import { parseArgs } from 'node:util'
+import { productVersion } from '../shared/contract/version'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+
+const USAGE = `usage: microservice <command>
+
+  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload
+  upload <zip_file>      copy a package into the upload directory and wait for the platform's verdict
+  upload <zip_file> --node URL [--node URL]... [--token-env NAME]
+                         deploy to several platforms, one at a time: each must serve the new version
+                         before the next gets it; stops at the first failure and says where each is
+                         (URL: a node's admin listener, http://host:9090; the token: ADMIN.deployTokenEnv)
+  rollback <name> [--node URL]... [--token-env NAME]
+                         back to the version the current one replaced (a second rollback rolls forward)
+  list                   the deployed microservices
+  status <name>          one microservice and its instances
+  stop <name>            stop it (it stays deployed)
+  start <name>           start it again
+  remove <name>          stop it and delete its deployment
+  logs <name> [lines]    the last lines its processes printed (default 100)
+  host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME] [--drain-ms MS]
+                         run one microservice on its own, for a platform on another host
+                         (MICROSERVICES.remote there names this host, port and secret);
+                         SIGTERM drains: GoAway to the gateways, calls answered, up to MS (20000)
+  edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
+                         the nginx configuration of one edge in front of several platforms
+  image <zip_file> [--base IMAGE] [--tag NAME]
+                         an image of one package on top of the platform's (npm run image), for a
+                         microservice that runs as its own pod (podman; no Docker engine needed)
+  kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...
+                         Kubernetes manifests (kustomize) of the gateway and one Deployment per microservice
+
+  --json                 list, status and logs print JSON (what the control socket answers)
+  -h, --help             this text
+  -v, --version          the version
+
+The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
+
+class CliError extends Error {}
+
+function control(config: PlatformConfig, method: string, path: string): Promise<{ status: number; body: unknown }> {
+  const socketPath = config.platform.controlSocket
+  if (!existsSync(socketPath))
+    throw new CliError(`the platform is not running (no control socket at ${socketPath}); start it with npm start`)
+  return new Promise((resolvePromise, reject) => {
+    const req = request({ socketPath, path, method }, (res) => {
+      let text = ''
+      res.on('data', (d: Buffer) => {
+        text += d.toString()
+      })
+      res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }))
+    })
+    req.on('error', (err) => reject(new CliError(`cannot reach the platform at ${socketPath}: ${err.message}`)))
+    req.end()
+  })
+}
+
+async function call(config: PlatformConfig, method: string, path: string): Promise<unknown> {
+  const r = await control(config, method, path)
+  if (r.status >= 400) throw new CliError((r.body as { error: string }).error)
+  return r.body
+}
+
+function describe(s: MicroserviceStatus): string {
+  const versions =
+    s.versions.length > 1 ? ` (instances of ${s.versions.length} versions: ${s.versions.join(', ')})` : ''
+  const lines = [
+    `${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight${versions}`
+  ]
+  for (const i of s.instances) {
+    if (i.remote) {
+      lines.push(
+        `  ${i.id}: remote, ${i.state}${i.version !== null ? `, version ${i.version}` : ''}${i.message !== '' ? ` - ${i.message}` : ''}`
+      )
+      continue
+    }
+    lines.push(
+      `  ${i.id}: ${i.state}${i.pid !== null ? `, pid ${i.pid}` : ''}${i.port > 0 ? `, port ${i.port}` : ''}, heap ${i.heapMb} MB, ${i.restarts} restarts (${i.memoryRestarts} for memory)${i.message !== '' ? ` - ${i.message}` : ''}`
+    )
+  }
+  return lines.join('\n')
+}
+
+async function pack(dir: string, out: string | undefined): Promise<string> {
+  const abs = resolve(dir)
+  const config = readMicroserviceConfig(abs)
+  if (basename(abs) !== config.name)
+    throw new CliError(
+      `the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`
+    )
+  if (!existsSync(join(abs, config.entry)))
+    throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
+  const zip = resolve(out ?? `${config.name}-${config.version}.zip`)
+  // The API description travels in the package (SPEC: placed in the microservice directory).
+  const description = await generateDescription(abs).catch((err: unknown) => {
+    throw new CliError(
+      `cannot load ${config.entry} to describe its API: ${(err as Error).message.split('\n').slice(-3).join(' ')}`
+    )
+  })
+  const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))
+  const operations = Object.keys((JSON.parse(description) as { paths: object }).paths).length
+  return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA methods) into ${zip}`
+}
+
+async function upload(config: PlatformConfig, file: string, timeoutMs = 120000): Promise<string> {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`${file} is not a file`)
+  const dir = config.platform.uploadDirectory
+  if (!existsSync(dir))
+    throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
+  const name = basename(file).endsWith('.zip') ? basename(file) : `${basename(file)}.zip`
+  const result = join(dir, 'results', `${name}.json`)
+  rmSync(result, { force: true })
+  // Copied under a hidden name and renamed: the platform only ever sees a complete file.
+  const part = join(dir, `.${name}.part`)
+  copyFileSync(file, part)
+  renameSync(part, join(dir, name))
+  const deadline = Date.now() + timeoutMs
+  while (!existsSync(result)) {
+    if (Date.now() > deadline)
+      throw new CliError(`no verdict on ${name} within ${timeoutMs / 1000} s; is the platform running?`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const r = JSON.parse(readFileSync(result, 'utf8')) as UploadResult
+  if (!r.ok) throw new CliError(r.message)
+  return r.message
+}
+
+/** `microservice edge nginx-config`: writes (or prints) the nginx edge for the given platform nodes. */
+function edgeCommand(config: PlatformConfig, args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string', multiple: true },
+      listen: { type: 'string', default: '8000' },
+      out: { type: 'string' },
+      standalone: { type: 'string' },
+      'max-header-bytes': { type: 'string', default: '8192' }
+    }
+  })
+  if (positionals[0] !== 'nginx-config')
+    throw new CliError('usage: microservice edge nginx-config [--node host:port[:edgePort]]...')
+  const maxHeaderBytes = Number(values['max-header-bytes'])
+  if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
+    throw new CliError('--max-header-bytes: a whole number of bytes, at least 1024')
+  const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map((n) => {
+    try {
+      return parseNode(n)
+    } catch (err) {
+      throw new CliError((err as Error).message)
+    }
+  })
+  const text = nginxEdgeConfig({
+    nodes,
+    listen: values.listen,
+    maxBodyBytes: config.gateway.maxBodyBytes,
+    executingTimeoutMs: config.gateway.executingTimeoutMs,
+    maxHeaderBytes,
+    standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
+  })
+  if (values.out === undefined) process.stdout.write(text)
+  else {
+    writeFileSync(values.out, text)
+    console.log(
+      `wrote the nginx edge for ${nodes.length} node(s) to ${values.out}; check it with nginx -t, then nginx -s reload`
+    )
+  }
+  return 0
+}
+
+/** What a node's admin listener answers about one microservice (GET /status). */
+interface NodeView {
+  version: string | null
+  versions: string[]
+  unavailable: string | null
+}
+
+async function nodeView(node: string, name: string): Promise<NodeView> {
+  const r = await fetch(`${node}/status`, { signal: AbortSignal.timeout(5000) })
+  const body = (await r.json()) as { microservices: MicroserviceStatus[] }
+  const ms = body.microservices.find((m) => m.name === name)
+  return ms === undefined
+    ? { version: null, versions: [], unavailable: 'not deployed' }
+    : { version: ms.version, versions: ms.versions, unavailable: ms.unavailable }
+}
+
+/**
+ * `upload ZIP --node URL...` and `rollback NAME --node URL...`: one node at a time, each gated on
+ * serving the version alone (its status: available, every connected instance on it) before the
+ * next; the first failure stops the rollout, and every node's version is printed, so nodes are never
+ * left on different versions without saying so.
+ */
+async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string', multiple: true, default: [] },
+      'token-env': { type: 'string', default: 'IGW_DEPLOY_TOKEN' },
+      'timeout-s': { type: 'string', default: '120' }
+    }
+  })
+  const target = positionals[0]
+  if (target === undefined)
+    throw new CliError(`usage: microservice ${command} <${command === 'upload' ? 'zip_file' : 'name'}> --node URL...`)
+  const token = process.env[values['token-env']] ?? ''
+  if (token === '') throw new CliError(`--token-env ${values['token-env']}: the environment variable holds no token`)
+  const nodes = values.node.map((n) => n.replace(/\/+$/, ''))
+  const timeoutMs = Number(values['timeout-s']) * 1000
+  let name: string
+  let zip: Buffer | null = null
+  if (command === 'upload') {
+    if (!existsSync(target) || !statSync(target).isFile()) throw new CliError(`${target} is not a file`)
+    zip = readFileSync(target)
+    name = await zipMicroserviceName(target)
+  } else name = target
+  const headers = { Authorization: `Bearer ${token}` }
+  // A microservice new to some nodes is announced there first: until their turn comes, their calls
+  // for it wait instead of answering 404 while a node before them already serves it.
+  const announced =
+    command === 'upload' ? await announce(nodes, name, headers, Math.min(3600, (timeoutMs / 1000) * nodes.length)) : []
+  for (const [k, node] of nodes.entries()) {
+    try {
+      const r = await fetch(
+        command === 'upload' ? `${node}/deploy` : `${node}/microservices/${encodeURIComponent(name)}/rollback`,
+        {
+          method: 'POST',
+          headers:
+            zip === null
+              ? headers
+              : { ...headers, 'X-Package-Name': basename(target), 'Content-Type': 'application/zip' },
+          body: zip === null ? null : new Uint8Array(zip),
+          signal: AbortSignal.timeout(timeoutMs)
+        }
+      )
+      const verdict = (await r.json()) as { ok?: boolean; message?: string; error?: string; version?: string }
+      if (!r.ok || verdict.ok !== true) throw new Error(verdict.message ?? verdict.error ?? `HTTP ${r.status}`)
+      const version = verdict.version!
+      // The gate: this node serves the new version, and only it, before the next node is touched.
+      const deadline = Date.now() + timeoutMs
+      for (;;) {
+        const v = await nodeView(node, name)
+        if (v.unavailable === null && v.versions.length === 1 && v.versions[0] === version) break
+        if (Date.now() > deadline)
+          throw new Error(
+            `deployed, but not serving ${version} alone within ${timeoutMs / 1000} s (${JSON.stringify(v)})`
+          )
+        await new Promise((r2) => setTimeout(r2, 200))
+      }
+      console.log(`${node}: ${verdict.message}; serving ${name} ${version}`)
+    } catch (err) {
+      console.error(`microservice: ${node}: ${(err as Error).message}`)
+      // The nodes after this one will not get it now: their calls for it get their 404 again.
+      await announce(
+        nodes.slice(k + 1).filter((n) => announced.includes(n)),
+        name,
+        headers,
+        0
+      )
+      console.error(`stopped after ${k} of ${nodes.length} node(s); where ${name} stands now:`)
+      for (const n of nodes) {
+        const v = await nodeView(n, name).catch((e: unknown) => ({ version: `unknown (${(e as Error).message})` }))
+        console.error(`  ${n}: ${v.version ?? 'not deployed'}`)
+      }
+      return 1
+    }
+  }
+  return 0
+}
+
+/**
+ * Tells the nodes where `name` is not deployed that it is coming (POST …/expect?seconds=N; 0
+ * withdraws it); returns the nodes told. A node that cannot be reached is left to fail at its turn.
+ */
+async function announce(
+  nodes: string[],
+  name: string,
+  headers: Record<string, string>,
+  seconds: number
+): Promise<string[]> {
+  const told: string[] = []
+  for (const node of nodes) {
+    try {
+      if (seconds > 0 && (await nodeView(node, name)).version !== null) continue
+      const r = await fetch(`${node}/microservices/${encodeURIComponent(name)}/expect?seconds=${seconds}`, {
+        method: 'POST',
+        headers,
+        signal: AbortSignal.timeout(5000)
+      })
+      if (r.ok) told.push(node)
+    } catch {
+      // unreachable: its deploy reports it
+    }
+  }
+  return told
+}
+
+/** The microservice a package holds: its top-level directory. */
+async function zipMicroserviceName(file: string): Promise<string> {
+  const names = await zipEntryNames(file)
+  const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))
+  if (top.size !== 1) throw new CliError(`${file} is not a microservice package: one top-level directory expected`)
+  return [...top][0]!
+}
+
+/**
+ * `microservice image ZIP`: the package, checked and unpacked as an upload is, copied into an image
+ * built on the platform's, whose entry point is `microservice host` for it (the Deployment's pods).
+ */
+async function imageCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { base: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image }, tag: { type: 'string' } }
+  })
+  const zip = positionals[0]
+  if (zip === undefined || positionals.length > 1)
+    throw new CliError('usage: microservice image <zip_file> [--base IMAGE] [--tag NAME]')
+  const context = mkdtempSync(join(tmpdir(), 'microservice-image-'))
+  try {
+    const top = await unpackZip(resolve(zip), join(context, 'package'))
+    const config = readMicroserviceConfig(join(context, 'package', top))
+    if (config.name !== top)
+      throw new CliError(`the package's directory is '${top}' but microservice.json names '${config.name}'`)
+    const tag = values.tag ?? `localhost/${config.name}:${config.version}`
+    const dir = `/app/microservices/${config.name}`
+    writeFileSync(
+      join(context, 'Containerfile'),
+      [
+        `FROM ${values.base}`,
+        `COPY package/${config.name} ${dir}`,
+        `LABEL org.opencontainers.image.title="${config.name}" org.opencontainers.image.version="${config.version}" invocation-gateway.microservice="${config.name}"`,
+        'EXPOSE 7000',
+        // The platform's check asks an admin port a pod does not have; this one asks whether the
+        // internal port takes connections (a pod's probes in the manifests do the same).
+        `HEALTHCHECK --interval=10s --timeout=3s --start-period=30s CMD ["node", "-e", "require('net').connect(7000, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))"]`,
+        `ENTRYPOINT ["node", "/app/bin/microservice", "host", "${dir}"]`,
+        'CMD ["--listen", "tcp:0.0.0.0:7000", "--secret-env", "MICROSERVICE_SECRET"]',
+        ''
+      ].join('\n')
+    )
+    const wrapper = join(__dirname, '..', '..', 'scripts', 'image', 'podman.sh')
+    const [bin, pre] = existsSync(wrapper) ? ['bash', [wrapper]] : ['podman', []]
+    // The docker format: OCI image configs have no HEALTHCHECK, and podman drops it from them.
+    execFileSync(bin, [...pre, 'build', '--format', 'docker', '--network', 'host', '-t', tag, context], {
+      stdio: ['ignore', 'inherit', 'inherit']
+    })
+    console.log(`built ${tag}: ${config.name} ${config.version} in ${dir} on ${values.base}`)
+    return 0
+  } finally {
+    rmSync(context, { recursive: true, force: true })
+  }
+}
+
+/** `microservice kube manifests`: writes (or prints) the kustomize files of the platform. */
+function kubeCommand(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      namespace: { type: 'string', default: DEFAULT_KUBE_OPTIONS.namespace },
+      image: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image },
+      microservice: { type: 'string', multiple: true }
+    }
+  })
+  if (positionals[0] !== 'manifests' || positionals.length > 1)
+    throw new CliError(
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...'
+    )
+  const microservices =
+    values.microservice === undefined
+      ? DEFAULT_KUBE_OPTIONS.microservices.map((m) => ({ ...m, image: values.image }))
+      : values.microservice.map((spec) => {
+          const m = /^([A-Za-z0-9._-]+)=([^\s]+):(\/[^\s:]+)$/.exec(spec)
+          if (m === null)
+            throw new CliError(`--microservice ${spec}: expected NAME=IMAGE:DIR (DIR: the package inside the image)`)
+          return { name: m[1]!, image: m[2]!, dir: m[3]!, replicas: 2 }
+        })
+  const files = kubernetesManifests({
+    ...DEFAULT_KUBE_OPTIONS,
+    namespace: values.namespace,
+    image: values.image,
+    microservices
+  })
+  if (values.out === undefined) {
+    for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)
+    return 0
+  }
+  mkdirSync(values.out, { recursive: true })
+  for (const [name, text] of files) writeFileSync(join(values.out, name), text)
+  console.log(`wrote ${files.size} files to ${values.out}; apply with kubectl apply -k ${values.out}`)
+  return 0
+}
+
+/**
+ * `microservice host DIR --listen tcp:HOST:PORT --secret-env NAME`: a microservice host on its own
+ * (the process a platform starts for each instance), for a platform elsewhere to reach over TCP. The
+ * shared secret is read from the environment variable NAME, never from the command line.
+ */
+async function hostCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      listen: { type: 'string', default: 'tcp:0.0.0.0:7000' },
+      'secret-env': { type: 'string' },
+      'drain-ms': { type: 'string' }
+    }
+  })
+  const dir = positionals[0]
+  if (dir === undefined || positionals.length > 1)
+    throw new CliError('usage: microservice host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME] [--drain-ms MS]')
+  const drain = values['drain-ms']
+  if (drain !== undefined && !/^\d+$/.test(drain))
+    throw new CliError(`--drain-ms ${drain}: a whole number of milliseconds (how long a SIGTERM waits for calls)`)
+  const secretEnv = values['secret-env']
+  const secret = secretEnv === undefined ? '' : (process.env[secretEnv] ?? '')
+  if (secretEnv !== undefined && secret === '')
+    throw new CliError(`--secret-env ${secretEnv}: the environment variable ${secretEnv} holds no secret`)
+  if (secretEnv === undefined && !/^tcp:(127\.|localhost:|\[::1\])/.test(values.listen))
+    console.error(
+      `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
+    )
+  // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
+  const child = spawn(process.execPath, [HOST_FILE, resolve(dir)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...hostEnv(),
+      MICROSERVICE_LISTEN: values.listen,
+      MICROSERVICE_SECRET: secret,
+      ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain })
+    }
+  })
+  // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
+  return await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
+}
+
+export async function main(args: string[]): Promise<number> {
+  const json = args.includes('--json')
+  const argv = args.filter((x) => x !== '--json')
+  const [command, a, b] = argv
+  const print = (value: unknown, text: () => string): void =>
+    console.log(json ? JSON.stringify(value, null, 2) : text())
+  try {
+    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+      console.log(USAGE)
+      return command === undefined ? 2 : 0
+    }
+    if (command === '--version' || command === '-v') {
+      console.log(`microservice (invocation-gateway) ${productVersion()}`)
+      return 0
+    }
+    if (command === 'pack') {
+      if (a === undefined) throw new CliError('usage: microservice pack <dir> [zip]')
+      console.log(await pack(a, b))
+      return 0
+    }
+    if (command === 'host') return await hostCommand(argv.slice(1))
+    if (command === 'kube') return kubeCommand(argv.slice(1))
+    if (command === 'image') return await imageCommand(argv.slice(1))
+    const config = loadConfig()
+    if (command === 'edge') return edgeCommand(config, argv.slice(1))
+    const need = (what: string): string => {
+      if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`)
+      return a
+    }
+    if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
+      return await acrossNodes(command, argv.slice(1))
+    switch (command) {
+      case 'upload':
+        console.log(await upload(config, need('zip_file')))
+        return 0
+      case 'rollback':
+        console.log(
+          (
+            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/rollback`)) as {
+              message: string
+            }
+          ).message
+        )
+        return 0
+      case 'list': {
+        const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]
+        print(all, () => (all.length === 0 ? 'no microservice is deployed' : all.map(describe).join('\n')))
+        return 0
+      }
+      case 'status': {
+        const one = (await call(
+          config,
+          'GET',
+          `/microservices/${encodeURIComponent(need('name'))}`
+        )) as MicroserviceStatus
+        print(one, () => describe(one))
+        return 0
+      }
+      case 'stop':
+      case 'start':
+        console.log(
+          (
+            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/${command}`)) as {
+              message: string
+            }
+          ).message
+        )
+        return 0
+      case 'remove':
+        console.log(
+          ((await call(config, 'DELETE', `/microservices/${encodeURIComponent(need('name'))}`)) as { message: string })
+            .message
+        )
+        return 0
+      case 'logs': {
+        const r = (await call(
+          config,
+          'GET',
+          `/microservices/${encodeURIComponent(need('name'))}/logs?lines=${b ?? '100'}`
+        )) as { lines: string[] }
+        print(r, () => r.lines.join('\n'))
+        return 0
+      }
+      default:
+        throw new CliError(`unknown command '${command}'\n\n${USAGE}`)
+    }
+  } catch (err) {
+    console.error(`microservice: ${(err as Error).message}`)
+    return 1
+  }
+}
+
+if (require.main === module)
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (err: unknown) => {
+      console.error(err)
+      process.exitCode = 1
+    }
+  )

@@ -1,0 +1,85 @@
+import { scanXml, decodeText, XmlSyntaxError, type XmlHandler } from './scan'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../contract/limits'
+
+/** An element of a parsed XML document. Text is decoded; `children` holds elements only. */
+export interface XmlElement {
+  name: string
+  attributes: Array<[string, string]>
+  children: XmlElement[]
+  /** All character data directly inside the element, CDATA included, in order. */
+  text: string
+}
+
+class TreeBuilder implements XmlHandler {
+  readonly stack: XmlElement[] = []
+  root: XmlElement | null = null
+  private elements = 0
+  constructor(
+    private readonly b: Uint8Array,
+    private readonly limits: ReadLimits,
+    private readonly xml10: boolean
+  ) {}
+
+  open(_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
+    if (++this.elements > this.limits.maxNodes)
+      throw new XmlSyntaxError(`more than ${this.limits.maxNodes} elements`, start)
+    const b = this.b
+    const attributes: Array<[string, string]> = []
+    for (let k = 0; k < attrs.length; k += 4) {
+      const v0 = attrs[k + 2]!
+      const v1 = attrs[k + 3]!
+      let hasRef = false
+      for (let i = v0; i < v1; i++)
+        if (b[i] === 0x26) {
+          hasRef = true
+          break
+        }
+      attributes.push([utf8(b, attrs[k]!, attrs[k + 1]!), decodeText(b, v0, v1, hasRef, this.xml10, true)])
+    }
+    const el: XmlElement = { name: utf8(b, nameStart, nameEnd), attributes, children: [], text: '' }
+    const parent = this.stack[this.stack.length - 1]
+    if (parent !== undefined) parent.children.push(el)
+    else this.root = el
+    this.stack.push(el)
+  }
+
+  close(): void {
+    this.stack.pop()
+  }
+
+  text(_depth: number, start: number, end: number, hasRefs: boolean): void {
+    this.append(decodeText(this.b, start, end, hasRefs, this.xml10), start)
+  }
+
+  cdata(_depth: number, start: number, end: number): void {
+    this.append(utf8(this.b, start, end), start)
+  }
+
+  private append(s: string, at: number): void {
+    const el = this.stack[this.stack.length - 1]!
+    if (el.text.length + s.length > this.limits.maxStringLength)
+      throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
+    el.text += s
+  }
+}
+
+function utf8(b: Uint8Array, start: number, end: number): string {
+  return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('utf8')
+}
+
+/**
+ * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
+ * character references outside XML 1.0's Char, as Woodstox does; without it they are read as
+ * XStream's XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
+ * Woodstox 1.0 and 1.1).
+ */
+export function parseXml(
+  b: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  xml10 = false,
+  versions: readonly string[] | null = null
+): XmlElement {
+  const builder = new TreeBuilder(b, limits, xml10)
+  scanXml(b, builder, limits.maxDepth, versions)
+  return builder.root!
+}
