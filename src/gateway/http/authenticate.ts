@@ -2,28 +2,28 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
 import type { EdgeAuthConfig } from '../config/config'
-
-/** Who a credential says the caller is: what the edge sets as X-PLATFORM-User and -Privilege-Names. */
-export interface Principal {
-  user: string
-  privilegeNames: string[]
-  clientApplicationName: string
-}
-
-export type AuthOutcome = { principal: Principal } | { refused: string } | null
+import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/ports'
 
 type Verifier = (token: string) => Promise<JWTPayload>
 
-/**
- * The edge's authenticators: API keys (stored as SHA-256 hashes, never in clear) and JWT bearer
- * tokens (verified with `jose` against a key file or a JWKS file; issuer, audience, algorithms and
- * expiry checked). A request without a credential is anonymous (`null`); with a bad one, refused.
- */
-export class Authenticator {
-  private readonly keys: Array<{ hash: Buffer; principal: Principal }>
-  private verifier: Promise<Verifier> | null = null
+/** An edge without EDGE.auth: anonymous calls only. */
+export const NO_CREDENTIALS: EdgeAuthConfig = { apiKeys: [], jwt: null, required: false }
 
-  constructor(private readonly config: EdgeAuthConfig) {
+/**
+ * The edge's Authentication: API keys (stored as SHA-256 hashes, never in clear) and JWT bearer
+ * tokens (verified with `jose` against a key file or a JWKS file; issuer, audience, algorithms and
+ * expiry checked). A request without a credential is anonymous (`null`) unless one is required; with
+ * a bad one, refused.
+ */
+export class Authenticator implements Authentication {
+  readonly challenge = 'Bearer, ApiKey header="X-API-Key"'
+  private readonly keys: Array<{ hash: Buffer; principal: Principal }>
+  private readonly verifier: Promise<Verifier> | null = null
+  /** Whether any credential can be accepted here; an edge configured with none refuses them all. */
+  private readonly takesCredentials: boolean
+
+  constructor(private readonly config: EdgeAuthConfig = NO_CREDENTIALS) {
+    this.takesCredentials = config.apiKeys.length > 0 || config.jwt !== null || config.required
     this.keys = config.apiKeys.map((k) => ({
       hash: Buffer.from(k.sha256, 'hex'),
       principal: {
@@ -35,20 +35,26 @@ export class Authenticator {
     if (config.jwt !== null) this.verifier = loadVerifier(config.jwt)
   }
 
-  /** Whether a request without a credential is refused (401) rather than passed on anonymously. */
-  get required(): boolean {
-    return this.config.required
+  authenticate(c: Credentials): AuthOutcome | Promise<AuthOutcome> {
+    if (c.apiKey === '' && c.authorization === '') {
+      return this.config.required ? { refused: 'a credential is required (X-API-Key or Authorization: Bearer)' } : null
+    }
+    if (!this.takesCredentials) return { refused: 'this edge accepts no credentials' }
+    if (c.apiKey !== '') return this.apiKey(c.apiKey) ?? { refused: 'the API key is not known' }
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.authorization)?.[1]
+    if (bearer === undefined) return { refused: 'the Authorization header is not a Bearer token' }
+    return this.bearer(bearer)
   }
 
   /** The API key's principal, synchronously: null when the key is unknown. */
-  apiKey(key: string): Principal | null {
+  private apiKey(key: string): Principal | null {
     const hash = createHash('sha256').update(key).digest()
     for (const k of this.keys) if (timingSafeEqual(k.hash, hash)) return k.principal
     return null
   }
 
   /** The bearer token's principal, or why it is refused. */
-  async bearer(token: string): Promise<AuthOutcome> {
+  private async bearer(token: string): Promise<AuthOutcome> {
     if (this.verifier === null) return { refused: 'bearer tokens are not accepted here' }
     const jwt = this.config.jwt!
     try {
@@ -62,7 +68,7 @@ export class Authenticator {
           ? raw.split(/[\s;]+/).filter((x) => x !== '')
           : []
       const app = payload.azp ?? payload.client_id
-      return { principal: { user, privilegeNames, clientApplicationName: typeof app === 'string' ? app : '' } }
+      return { user, privilegeNames, clientApplicationName: typeof app === 'string' ? app : '' }
     } catch (err) {
       return { refused: `the bearer token is not accepted: ${(err as Error).message}` }
     }

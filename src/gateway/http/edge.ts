@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { closeApp } from './uws'
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { closeApp, Listener } from './uws'
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../shared/contract/http-names'
 import { bounded } from '../invoke/text'
 import { toProblem, renderProblemJson, statusLine } from '../../shared/errors/problem'
 import type { Failure } from '../../shared/errors/codes'
 import { Invocation } from '../invoke/invoke'
 import { copyHead, remoteAddress } from './head'
-import { Authenticator, type AuthOutcome, type Principal } from './authenticate'
-import { BodyReader } from '../invoke/body'
+import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/head'
 import type { EdgeAuthConfig } from '../config/config'
 import type { Gateway } from './server'
@@ -36,21 +35,18 @@ export interface EdgeOptions {
  */
 export class Edge {
   readonly app: TemplatedApp
-  private listenSocket: us_listen_socket | null = null
-  port = 0
+  private readonly listener: Listener
 
-  private readonly auth: Authenticator | null
+  private readonly auth: Authenticator
 
   constructor(
     private readonly gateway: Gateway,
     private readonly descriptions: Descriptions,
-    auth: EdgeAuthConfig | null = null
+    auth: EdgeAuthConfig = NO_CREDENTIALS
   ) {
-    this.auth =
-      auth === null || (auth.apiKeys.length === 0 && auth.jwt === null && !auth.required)
-        ? null
-        : new Authenticator(auth)
+    this.auth = new Authenticator(auth)
     this.app = gateway.uws.App()
+    this.listener = new Listener(gateway.uws, this.app, 'the edge')
     // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
     // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
     const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
@@ -69,7 +65,8 @@ export class Edge {
 
   /**
    * The trust boundary for outside clients: whatever identity they claim is removed, X-PLATFORM-IP is
-   * the socket's address, and only a credential (an API key, a JWT) sets the user and privileges.
+   * the socket's address, and only a credential (an API key, a JWT), checked by the pipeline's
+   * authentication stage, sets the user and privileges.
    */
   private call(res: HttpResponse, req: HttpRequest): void {
     const url = req.getUrl().slice(EDGE_API_PREFIX.length)
@@ -83,108 +80,14 @@ export class Edge {
       privilegeNames: '',
       identityTrusted: true
     }
-    const apiKey = req.getHeader('x-api-key')
-    const authorization = req.getHeader('authorization')
-    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]
-    const auth = this.auth
-    if (apiKey !== '' || authorization !== '') {
-      if (auth === null)
-        return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'this edge accepts no credentials' }, true)
-      if (apiKey !== '') {
-        const principal = auth.apiKey(apiKey)
-        if (principal === null)
-          return this.problem(res, { code: 'UNAUTHENTICATED', detail: 'the API key is not known' }, true)
-        return this.begin(res, withPrincipal(head, principal))
-      }
-      if (bearer === undefined) {
-        return this.problem(
-          res,
-          { code: 'UNAUTHENTICATED', detail: 'the Authorization header is not a Bearer token' },
-          true
-        )
-      }
-      return this.verifyThenBegin(res, req, head, auth, bearer)
+    const credentials = {
+      by: this.auth,
+      apiKey: req.getHeader('x-api-key'),
+      authorization: req.getHeader('authorization')
     }
-    if (auth?.required === true) {
-      return this.problem(
-        res,
-        { code: 'UNAUTHENTICATED', detail: 'a credential is required (X-API-Key or Authorization: Bearer)' },
-        true
-      )
-    }
-    this.begin(res, head)
-  }
-
-  private begin(res: HttpResponse, head: CallHead): void {
-    const inv = new Invocation(this.gateway.pipeline, res, head)
+    const inv = new Invocation(this.gateway.pipeline, res, head, credentials)
     res.onAborted(() => inv.onAborted())
     inv.begin()
-  }
-
-  /** A JWT is checked asynchronously: the body is read meanwhile (uWS hands it over only now), then the call runs. */
-  private verifyThenBegin(
-    res: HttpResponse,
-    req: HttpRequest,
-    head: CallHead,
-    auth: Authenticator,
-    token: string
-  ): void {
-    const config = this.gateway.config
-    const n = Number(req.getHeader('content-length') || '-1')
-    const declared = Number.isNaN(n) ? -1 : n
-    if (declared > config.maxBodyBytes) {
-      return this.problem(res, {
-        code: 'BODY_TOO_LARGE',
-        detail: `the body has ${declared} bytes; the limit is ${config.maxBodyBytes}`
-      })
-    }
-    const pipeline = this.gateway.pipeline
-    const reader = new BodyReader(declared, config.maxBodyBytes, pipeline.preparer.inlineMaxBytes, pipeline.largeBodies)
-    let aborted = false
-    let done = false
-    let body: Uint8Array | null = null
-    let outcome: AuthOutcome | undefined
-    let inv: Invocation<HttpResponse> | null = null
-    const next = (): void => {
-      if (aborted || done || body === null || outcome === undefined) return
-      done = true
-      const o = outcome
-      const b = body
-      res.cork(() => {
-        if (o === null || 'refused' in o) {
-          this.problem(res, { code: 'UNAUTHENTICATED', detail: o === null ? 'no credential' : o.refused }, true)
-          return
-        }
-        inv = new Invocation(this.gateway.pipeline, res, withPrincipal(head, o.principal))
-        inv.begin(b)
-      })
-    }
-    res.onAborted(() => {
-      aborted = true
-      inv?.onAborted()
-    })
-    res.onData((chunk, last) => {
-      if (done) return
-      const refused = reader.push(new Uint8Array(chunk))
-      if (refused !== null) {
-        done = true
-        return this.problem(res, refused)
-      }
-      if (last) {
-        body = reader.finish()
-        next()
-      }
-    })
-    auth.bearer(token).then(
-      (o) => {
-        outcome = o
-        next()
-      },
-      (err: unknown) => {
-        outcome = { refused: (err as Error).message }
-        next()
-      }
-    )
   }
 
   private page(res: HttpResponse, ms: string): void {
@@ -219,17 +122,9 @@ export class Edge {
     })
   }
 
-  private problem(res: HttpResponse, f: Failure, challenge = false): void {
+  private problem(res: HttpResponse, f: Failure): void {
     const p = toProblem(f, randomUUID())
-    this.send(
-      res,
-      p.status,
-      'application/problem+json; charset=utf-8',
-      renderProblemJson(p),
-      'no-cache',
-      p.requestId,
-      challenge
-    )
+    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
   }
 
   private send(
@@ -238,13 +133,11 @@ export class Edge {
     type: string,
     body: string | Uint8Array,
     cache = 'no-cache',
-    requestId = '',
-    challenge = false
+    requestId = ''
   ): void {
     res.cork(() => {
       res.writeStatus(statusLine(status))
       if (requestId !== '') res.writeHeader('X-PLATFORM-Request-ID', requestId)
-      if (challenge) res.writeHeader('WWW-Authenticate', 'Bearer, ApiKey header="X-API-Key"')
       res.writeHeader('Content-Type', type)
       res.writeHeader('Cache-Control', cache)
       res.writeHeader('X-Content-Type-Options', 'nosniff')
@@ -252,23 +145,17 @@ export class Edge {
     })
   }
 
+  get port(): number {
+    return this.listener.port
+  }
+
   listen(options: EdgeOptions): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.app.listen(options.host, options.port, (token) => {
-        if (token === false) return reject(new Error(`the edge cannot listen on ${options.host}:${options.port}`))
-        this.listenSocket = token
-        this.port = this.gateway.uws.us_socket_local_port(token)
-        resolve(this.port)
-      })
-    })
+    return this.listener.listen(options.host, options.port)
   }
 
   /** No new connections; the ones open keep being served (their new requests are answered 503). */
   stopListening(): void {
-    if (this.listenSocket !== null) {
-      this.gateway.uws.us_listen_socket_close(this.listenSocket)
-      this.listenSocket = null
-    }
+    this.listener.stop()
   }
 
   close(): void {
@@ -333,12 +220,3 @@ function initScript(ms: string): string {
 }
 
 const TRUST_NOBODY = (): boolean => false
-
-function withPrincipal(head: CallHead, p: Principal): CallHead {
-  return {
-    ...head,
-    user: p.user,
-    privilegeNames: p.privilegeNames.join(';'),
-    clientApplicationName: p.clientApplicationName
-  }
-}

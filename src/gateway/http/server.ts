@@ -1,8 +1,8 @@
-import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import type { HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import { copyHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
-import { closeApp, loadUws } from './uws'
+import { closeApp, loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
 import { Pipeline, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
@@ -16,20 +16,15 @@ export interface DrainPlan {
   timeoutMs: number
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
 /** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
 export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
   /** The uWS module, loaded with this gateway's header limit (the edge listens with it too). */
   readonly uws: ReturnType<typeof loadUws>
   readonly pipeline: Pipeline<HttpResponse>
-  private listenSocket: us_listen_socket | null = null
+  private readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
-  port = 0
 
   constructor(
     readonly config: GatewayConfig,
@@ -43,6 +38,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.trusts = (res) => trusted(remoteAddress(res))
     this.uws = loadUws(config.maxHeaderBytes)
     this.app = this.uws.App()
+    this.listener = new Listener(this.uws, this.app, 'the gateway')
     this.app.any('/*', (res, req) => {
       const inv = new Invocation(this.pipeline, res, copyHead(req, res, this.trusts))
       // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
@@ -68,26 +64,17 @@ export class Gateway implements HttpPort<HttpResponse> {
     return remoteAddress(res)
   }
 
+  get port(): number {
+    return this.listener.port
+  }
+
   listen(host = this.config.host, port = this.config.port): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (token) => {
-        if (token === false) {
-          reject(new Error(`cannot listen on ${host}:${port}`))
-          return
-        }
-        this.listenSocket = token
-        this.port = this.uws.us_socket_local_port(token)
-        resolve(this.port)
-      })
-    })
+    return this.listener.listen(host, port)
   }
 
   /** Stops accepting connections; the open ones are served on. */
   stopListening(): void {
-    if (this.listenSocket !== null) {
-      this.uws.us_listen_socket_close(this.listenSocket)
-      this.listenSocket = null
-    }
+    this.listener.stop()
   }
 
   /**
@@ -100,23 +87,29 @@ export class Gateway implements HttpPort<HttpResponse> {
    */
   async close(plan: Partial<DrainPlan> = {}, beforeStopListening: () => void = () => {}): Promise<void> {
     const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
-    if (graceMs > 0) await sleep(graceMs)
+    if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs))
     beforeStopListening()
     this.stopListening()
     // Not before: a client told to close reconnects at once, and a connection the kernel has accepted
     // but uWS not yet is reset when the listening socket closes, under a request a balancer has sent.
-    this.pipeline.closing = true
-    const deadline = Date.now() + timeoutMs
-    let answered = -1
-    let quietSince = Date.now()
-    while (Date.now() < deadline) {
-      const p = this.pipeline
-      if (p.inFlight > 0 || p.answered !== answered) {
-        answered = p.answered
-        quietSince = Date.now()
-      } else if (Date.now() - quietSince >= idleMs) break
-      await sleep(Math.min(20, Math.max(1, idleMs)))
-    }
+    const p = this.pipeline
+    p.closing = true
+    await new Promise<void>((resolve) => {
+      let idle: NodeJS.Timeout | undefined
+      const end = (): void => {
+        clearTimeout(idle)
+        clearTimeout(limit)
+        p.onQuiet = null
+        resolve()
+      }
+      const limit = setTimeout(end, timeoutMs)
+      // Called after every answer or abort while closing: quiet for idleMs with nothing in progress ends it.
+      p.onQuiet = () => {
+        clearTimeout(idle)
+        if (p.inFlight === 0) idle = setTimeout(() => p.inFlight === 0 && end(), idleMs)
+      }
+      p.onQuiet()
+    })
     closeApp(this.app)
   }
 }

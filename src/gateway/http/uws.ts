@@ -1,4 +1,4 @@
-import type { TemplatedApp } from 'uWebSockets.js'
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 
 type Uws = typeof import('uWebSockets.js')
 
@@ -32,4 +32,36 @@ export function loadUws(maxHeaderBytes: number): Uws {
 /** close() exists in both builds (it ends every connection) but not in the 20.30 typings. */
 export function closeApp(app: TemplatedApp): void {
   ;(app as TemplatedApp & { close(): void }).close()
+}
+
+/** One listening socket of a uWS app, for the gateway and the edge alike. */
+export class Listener {
+  private socket: us_listen_socket | null = null
+  /** The port listened on (the one the system chose when asked for 0); 0 before listen. */
+  port = 0
+
+  constructor(
+    private readonly uws: Uws,
+    private readonly app: TemplatedApp,
+    /** Who listens, for the error when it cannot: 'the gateway', 'the edge'. */
+    private readonly who: string
+  ) {}
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (token) => {
+        if (token === false) return reject(new Error(`${this.who} cannot listen on ${host}:${port}`))
+        this.socket = token
+        this.port = this.uws.us_socket_local_port(token)
+        resolve(this.port)
+      })
+    })
+  }
+
+  /** No new connections; the ones open keep being served. */
+  stop(): void {
+    if (this.socket === null) return
+    this.uws.us_listen_socket_close(this.socket)
+    this.socket = null
+  }
 }

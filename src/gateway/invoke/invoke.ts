@@ -9,10 +9,21 @@ import { framePieces } from '../../shared/protocol/invoke-frame'
 import type { OutFrame } from '../../shared/protocol/frame'
 import type { gateway } from '../../shared/protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
-import { planCall, isRefusal, declaredLengthOf, type CallPlan, type Refusal } from './plan'
+import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
-import type { Backends, BodySink, CallObserver, CallOutcome, HttpPort, ObservedCall, Preparer } from './ports'
+import type {
+  AuthOutcome,
+  Backends,
+  BodySink,
+  CallObserver,
+  CallOutcome,
+  Credentials,
+  HttpPort,
+  ObservedCall,
+  Preparer,
+  Principal
+} from './ports'
 import type { MethodInfo } from '../dispatch/catalog'
 import { isValidTraceparent, isValidTracestate, newTraceparent } from '../../shared/observability/trace-context'
 
@@ -38,6 +49,8 @@ export class Pipeline<R> {
    * and every answer carries Connection: close, so each connection ends after its next answer.
    */
   closing = false
+  /** While closing, told after each answer or abort (the drain waits for quiet on it). */
+  onQuiet: (() => void) | null = null
   /** Metrics, the access log, tracing: null costs nothing per request. */
   observer: CallObserver | null = null
   /** The calls that are out, by their executing timeout. */
@@ -67,9 +80,10 @@ export class Pipeline<R> {
 
 /**
  * One request through the gateway. The stages, in the order a request meets them and in the order
- * of this class: plan (no body needed: 404/400/415 without a round trip) → read the body → split
- * and encode (inline, or on a worker for a large body) → dispatch → settle → answer. Every field
- * is set in the constructor, so all invocations share one hidden class.
+ * of this class: authenticate (a listener that takes credentials) → plan (no body needed:
+ * 404/400/415 without a round trip) → read the body → split and encode (inline, or on a worker for a
+ * large body) → dispatch → settle → answer. Every field is set in the constructor, so all
+ * invocations share one hidden class.
  */
 export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline {
   callId = 0
@@ -83,7 +97,9 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private counted = false
   private plan: CallPlan | null = null
   private reader: BodyReader | null = null
-  /** A call for a microservice announced to arrive: what to do with its body once it is read. */
+  /** Whether the body's length was not declared: its bytes count against the bound as they arrive. */
+  private undeclared = false
+  /** A call waiting on something while its body is read (readWhile): what to do with the body. */
   private held: ((body: Uint8Array) => void) | null = null
   readonly requestId: string
   /** Body bytes this request holds against the pipeline's bound. */
@@ -102,7 +118,9 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   constructor(
     private readonly p: Pipeline<R>,
     private readonly res: R,
-    private readonly head: CallHead
+    private head: CallHead,
+    /** What the request presents to its listener's Authentication; null where there is none (the gateway). */
+    private readonly credentials: Credentials | null = null
   ) {
     this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
     const sent = head.traceparent !== '' && isValidTraceparent(head.traceparent)
@@ -143,70 +161,123 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   }
 
   /**
-   * Stage 1, inside the HTTP callback: the checks that need no body, then start reading it. A caller
-   * that had to read the body already (the edge, while it checked a credential) passes it in.
+   * Stage 1, inside the HTTP callback: authenticate, then the checks that need no body, then start
+   * reading it. `body` is passed by a caller that has read it already.
    */
   begin(body?: Uint8Array): void {
     const p = this.p
     if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
+    const c = this.credentials
+    if (c !== null) {
+      const outcome = c.by.authenticate(c)
+      if (outcome instanceof Promise) {
+        return this.readWhile(
+          outcome,
+          (o, b) => (this.authenticated(o) ? this.route(b) : p.largeBodies.release(b)),
+          body
+        )
+      }
+      if (!this.authenticated(outcome)) return
+    }
+    this.route(body)
+  }
+
+  /** Stage 1a: the principal's identity replaces whatever the head claimed; a refusal is a 401. */
+  private authenticated(o: AuthOutcome): boolean {
+    if (o !== null && 'refused' in o) {
+      this.fail({ code: 'UNAUTHENTICATED', detail: o.refused })
+      return false
+    }
+    if (o !== null) this.head = withPrincipal(this.head, o)
+    return true
+  }
+
+  /** Stage 1b: the plan, or its refusal; a microservice a rollout announced is waited for. */
+  private route(body?: Uint8Array): void {
+    const p = this.p
     const plan = planCall(this.head, p.config, p.backends)
-    if (isRefusal(plan))
-      return plan.arrival === undefined ? this.fail(plan.refusal, plan.format) : this.hold(plan, body)
-    this.proceed(plan, body)
+    if (!isRefusal(plan)) return this.proceed(plan, body)
+    const arrival = plan.arrival
+    if (arrival === undefined) {
+      if (body !== undefined) p.largeBodies.release(body)
+      return this.fail(plan.refusal, plan.format)
+    }
+    // Not served here yet: the call waits until it is and is planned again, or gets its 404 when the
+    // announcement runs out.
+    this.readWhile(
+      arrival,
+      (arrived, b) => {
+        if (arrived) return this.route(b)
+        p.largeBodies.release(b)
+        this.fail(plan.refusal, plan.format)
+      },
+      body
+    )
   }
 
   private proceed(plan: CallPlan, body?: Uint8Array): void {
     const p = this.p
     this.plan = plan
-    if (p.inFlight >= p.config.maxInFlight)
-      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
-    const declared = Math.max(0, plan.declaredLength)
-    if (p.bodyBytes + declared > p.config.maxBodyBytesInFlight) {
-      return this.fail({
-        code: 'OVERLOADED',
-        detail: `${p.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
-      })
-    }
-    p.inFlight++
-    this.counted = true
-    this.reserve(declared)
+    if (!this.admit(plan.declaredLength)) return
     if (body !== undefined) {
       if (plan.declaredLength < 0) this.reserve(body.length)
       return this.prepare(body)
     }
+    this.undeclared = plan.declaredLength < 0
     this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
     p.http.readBody(this.res, this)
   }
 
-  /**
-   * Stage 1 for a microservice that a rollout announced and that is not served here yet: the body is
-   * read (uWS gives it only now), then the call waits until the microservice serves here and is
-   * planned again, or gets its 404 when the announcement runs out.
-   */
-  private hold(refusal: Refusal, body?: Uint8Array): void {
+  /** Counts the request against maxInFlight and its declared body against maxBodyBytesInFlight, or refuses it. */
+  private admit(declaredLength: number): boolean {
     const p = this.p
-    if (p.inFlight >= p.config.maxInFlight)
-      return this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    if (p.inFlight >= p.config.maxInFlight) {
+      this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+      return false
+    }
+    const declared = Math.max(0, declaredLength)
+    if (p.bodyBytes + declared > p.config.maxBodyBytesInFlight) {
+      this.fail({
+        code: 'OVERLOADED',
+        detail: `${p.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
+      })
+      return false
+    }
     p.inFlight++
     this.counted = true
+    this.reserve(declared)
+    return true
+  }
+
+  /**
+   * Reads the body, counted against the in-flight bounds like any other, while something the call
+   * needs settles (a token verified, an announced microservice arriving), then goes on with both.
+   * uWS hands a body over only inside the request's callback, so it cannot wait until then.
+   */
+  private readWhile<T>(pending: Promise<T>, next: (value: T, body: Uint8Array) => void, body?: Uint8Array): void {
+    const p = this.p
+    const declared = declaredLengthOf(this.head)
+    const tooLarge = bodyTooLarge(declared, p.config.maxBodyBytes)
+    if (tooLarge !== null) return this.fail(tooLarge)
+    if (!this.admit(declared)) return
     const wait = (b: Uint8Array): void => {
-      void refusal.arrival!.then((arrived) => {
-        if (this.aborted || this.answered) return p.largeBodies.release(b)
-        this.release() // counted again by proceed
-        const plan = arrived ? planCall(this.head, p.config, p.backends) : refusal
-        if (!isRefusal(plan)) return this.proceed(plan, b)
-        p.largeBodies.release(b)
-        this.fail(plan.refusal, plan.format)
-      })
+      if (declared < 0 && body !== undefined) this.reserve(b.length)
+      pending.then(
+        (value) => {
+          if (this.aborted || this.answered) return p.largeBodies.release(b)
+          this.release() // what goes on is counted again
+          next(value, b)
+        },
+        (err: unknown) => {
+          p.largeBodies.release(b)
+          this.fail({ code: 'INTERNAL', detail: `the call could not go on: ${(err as Error).message}` })
+        }
+      )
     }
     if (body !== undefined) return wait(body)
     this.held = wait
-    this.reader = new BodyReader(
-      declaredLengthOf(this.head),
-      p.config.maxBodyBytes,
-      p.preparer.inlineMaxBytes,
-      p.largeBodies
-    )
+    this.undeclared = declared < 0
+    this.reader = new BodyReader(declared, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
     p.http.readBody(this.res, this)
   }
 
@@ -215,13 +286,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     if (this.answered || this.reader === null) return
     const refused = this.reader.push(new Uint8Array(chunk))
     if (refused !== null) return this.fail(refused)
-    if (this.held !== null) {
-      if (!last) return
-      const body = this.reader.finish()
-      this.reader = null
-      return this.held(body)
-    }
-    if (this.plan!.declaredLength < 0) {
+    if (this.undeclared) {
       const p = this.p
       if (p.bodyBytes + chunk.byteLength > p.config.maxBodyBytesInFlight) {
         return this.fail({
@@ -231,7 +296,14 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       }
       this.reserve(chunk.byteLength)
     }
-    if (last) this.prepare(this.reader.finish())
+    if (!last) return
+    const body = this.reader.finish()
+    this.reader = null
+    this.undeclared = false
+    const held = this.held
+    if (held === null) return this.prepare(body)
+    this.held = null
+    held(body)
   }
 
   /** Stage 3: split the arguments and encode the Invoke frame. */
@@ -345,6 +417,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       this.code = 'CLIENT_CLOSED'
       this.p.observer.finished(this, this.span)
     }
+    if (this.p.closing) this.p.onQuiet?.()
   }
 
   private reply(status: number, body: Uint8Array): void {
@@ -362,7 +435,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   private fail(f: Failure, format = this.plan?.format ?? 'json'): void {
     this.code = f.code
-    this.write(problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter))
+    const answer = problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter)
+    if (f.code === 'UNAUTHENTICATED' && this.credentials !== null)
+      answer.headers = [...(answer.headers ?? []), 'WWW-Authenticate', this.credentials.by.challenge]
+    this.write(answer)
   }
 
   private write(answer: Answer): void {
@@ -375,8 +451,14 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       this.bytesOut = answer.body.length
       o.finished(this, this.span)
     }
-    this.p.http.write(this.res, this.p.closing && !answer.close ? { ...answer, close: true } : answer)
+    const p = this.p
+    if (!p.closing) {
+      p.http.write(this.res, answer)
+      return this.release()
+    }
+    p.http.write(this.res, answer.close ? answer : { ...answer, close: true })
     this.release()
+    p.onQuiet?.()
   }
 
   private reserve(n: number): void {
@@ -396,4 +478,14 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 /** A Failure is plain data with a code; a decoded Result is a protobuf message without one. */
 export function isFailure(o: CallOutcome): o is Failure {
   return 'code' in o && typeof (o as Failure).code === 'string'
+}
+
+/** The head with the principal's identity in place of whatever the client claimed. */
+function withPrincipal(head: CallHead, p: Principal): CallHead {
+  return {
+    ...head,
+    user: p.user,
+    privilegeNames: p.privilegeNames.join(';'),
+    clientApplicationName: p.clientApplicationName
+  }
 }

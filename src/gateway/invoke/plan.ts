@@ -135,12 +135,8 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   }
 
   const declaredLength = declaredLengthOf(head)
-  if (declaredLength > settings.maxBodyBytes) {
-    return refuse({
-      code: 'BODY_TOO_LARGE',
-      detail: `the body has ${declaredLength} bytes; the limit is ${settings.maxBodyBytes}`
-    })
-  }
+  const tooLarge = bodyTooLarge(declaredLength, settings.maxBodyBytes)
+  if (tooLarge !== null) return refuse(tooLarge)
   return { format, mode: apiId, sequence, backend, microservice: msName, method, declaredLength }
 }
 
@@ -148,6 +144,12 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
 export function declaredLengthOf(head: CallHead): number {
   const n = head.contentLength === '' ? -1 : Number(head.contentLength)
   return Number.isNaN(n) ? -1 : n
+}
+
+/** A declared length past the limit is refused before a byte of the body is read. */
+export function bodyTooLarge(declaredLength: number, maxBodyBytes: number): Failure | null {
+  if (declaredLength <= maxBodyBytes) return null
+  return { code: 'BODY_TOO_LARGE', detail: `the body has ${declaredLength} bytes; the limit is ${maxBodyBytes}` }
 }
 
 export function isRefusal(p: CallPlan | Refusal): p is Refusal {

@@ -47,6 +47,34 @@ export interface Preparer {
 
 export type { CallOutcome }
 
+/** Who a credential says the caller is: the X-PLATFORM-User, -Privilege-Names and -Client-Application-Name it sets. */
+export interface Principal {
+  readonly user: string
+  readonly privilegeNames: readonly string[]
+  readonly clientApplicationName: string
+}
+
+/** A principal; a refusal (401, with why); null for a request without a credential, served anonymously. */
+export type AuthOutcome = Principal | { readonly refused: string } | null
+
+/**
+ * Authentication, the pipeline's first stage for a listener that takes credentials (the edge). A
+ * credential checked at once (an API key) answers at once; one verified asynchronously (a JWT)
+ * answers with a promise, and the body is read meanwhile under the in-flight bounds.
+ */
+export interface Authentication {
+  /** The WWW-Authenticate challenge sent with a 401. */
+  readonly challenge: string
+  authenticate(credentials: Credentials): AuthOutcome | Promise<AuthOutcome>
+}
+
+/** What a request presents to a listener's Authentication, as sent ('' when absent). */
+export interface Credentials {
+  readonly by: Authentication
+  readonly apiKey: string
+  readonly authorization: string
+}
+
 /** A request at its end, as an observer (metrics, access log, tracing) reads it. */
 export interface ObservedCall {
   readonly requestId: string

@@ -9,7 +9,16 @@ import { parseRoute } from '../../../src/gateway/invoke/route'
 import { blankHead, splitNames, type CallHead } from '../../../src/gateway/invoke/head'
 import { Pipeline, Invocation } from '../../../src/gateway/invoke/invoke'
 import type { Answer } from '../../../src/gateway/invoke/answer'
-import type { Backend, Backends, BodySink, HttpPort, Preparer } from '../../../src/gateway/invoke/ports'
+import type {
+  Authentication,
+  AuthOutcome,
+  Backend,
+  Backends,
+  BodySink,
+  Credentials,
+  HttpPort,
+  Preparer
+} from '../../../src/gateway/invoke/ports'
 import type { PendingCall } from '../../../src/gateway/dispatch/pending'
 import { CatalogIndex } from '../../../src/gateway/dispatch/catalog'
 import { prepareInvoke, type InvokeTask } from '../../../src/gateway/pool/task'
@@ -339,6 +348,112 @@ describe('invocation through recording ports', () => {
     assert.deepEqual(port.answers[0]!.headers, ['Retry-After', String(config.retryAfterSeconds)])
     backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true })) // takes it off the deadline list
     assert.equal(pipeline.inFlight, 0)
+  })
+})
+
+describe('authentication, the first stage for a listener that takes credentials', () => {
+  /** API key 'k' is known, 'bad' is refused; a bearer token waits until the test settles it. */
+  class SlowVerifier implements Authentication {
+    readonly challenge = 'Bearer, ApiKey header="X-API-Key"'
+    readonly pending: Array<(o: AuthOutcome) => void> = []
+    authenticate(c: Credentials): AuthOutcome | Promise<AuthOutcome> {
+      if (c.apiKey === 'k') return { user: 'keyed', privilegeNames: ['p'], clientApplicationName: 'app' }
+      if (c.apiKey !== '') return { refused: 'the API key is not known' }
+      if (c.authorization === '') return null
+      return new Promise((resolve) => this.pending.push(resolve))
+    }
+  }
+  const BODY = '{"a":2,"b":3}' // 13 bytes
+  function setup(over: Partial<typeof config> = {}) {
+    const port = new RecordingPort()
+    const backend = new RecordingBackend()
+    const pipeline = new Pipeline({ ...config, ...over }, inline, backends(backend), port)
+    const auth = new SlowVerifier()
+    const call = (chunks: string[], h: Partial<CallHead>, apiKey = '', authorization = ''): Invocation<string[]> => {
+      const inv = new Invocation(pipeline, chunks, head(h), { by: auth, apiKey, authorization })
+      inv.begin()
+      return inv
+    }
+    return { port, backend, pipeline, auth, call }
+  }
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+  test('bodies held while a token is verified count against maxBodyBytesInFlight; the principal reaches the call', async () => {
+    const { port, backend, pipeline, auth, call } = setup({ maxBodyBytesInFlight: 20 })
+    call([BODY], { contentLength: '13', user: 'claimed' }, '', 'Bearer t')
+    assert.equal(auth.pending.length, 1, 'the token is being verified')
+    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight, backend.sent.length], [13, 1, 0])
+    // An anonymous call whose declared body does not fit beside it is refused.
+    call([BODY], { contentLength: '13' })
+    assert.equal(port.answers.length, 1)
+    assert.equal(port.answers[0]!.status, 503)
+    assert.match(String(port.answers[0]!.body), /OVERLOADED.*13 body bytes are in progress/s)
+    // An undeclared body under verification counts as it arrives: 7 bytes fit, 6 more do not.
+    call(['{"a":2,', '"b":3}'], { contentLength: '' }, '', 'Bearer t')
+    assert.equal(port.answers.length, 2)
+    assert.equal(port.answers[1]!.status, 503)
+    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [13, 1], 'the refused one gave its bytes back')
+
+    auth.pending[1]!({ user: 'late', privilegeNames: [], clientApplicationName: '' }) // already answered
+    auth.pending[0]!({ user: 'jdoe', privilegeNames: ['a', 'b'], clientApplicationName: 'app' })
+    await turn()
+    assert.equal(backend.sent.length, 1, 'only the verified call goes on')
+    const inv = decodeInvoke(backend.sent[0]!.frame)
+    assert.deepEqual(
+      [inv.context?.user, inv.context?.privilegeNames, inv.context?.clientApplicationName],
+      ['jdoe', ['a', 'b'], 'app']
+    )
+    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [13, 1])
+    backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true }))
+    assert.equal(port.answers[2]!.status, 204)
+    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [0, 0])
+  })
+
+  test('while a token is verified the request counts against maxInFlight', () => {
+    const { port, call } = setup({ maxInFlight: 1 })
+    call([BODY], { contentLength: '13' }, '', 'Bearer t')
+    call([BODY], { contentLength: '13' })
+    assert.equal(port.answers.length, 1)
+    assert.match(String(port.answers[0]!.body), /OVERLOADED.*1 requests are in progress/s)
+  })
+
+  test('a refused token is a 401 with the challenge; nothing is sent and nothing stays held', async () => {
+    const { port, backend, pipeline, auth, call } = setup()
+    call([BODY], { contentLength: '13' }, '', 'Bearer t')
+    auth.pending[0]!({ refused: 'the bearer token is not accepted: "exp" claim timestamp check failed' })
+    await turn()
+    const a = port.answers[0]!
+    assert.equal(a.status, 401)
+    assert.match(String(a.body), /UNAUTHENTICATED.*exp/s)
+    assert.deepEqual(a.headers, ['WWW-Authenticate', 'Bearer, ApiKey header="X-API-Key"'])
+    assert.deepEqual([backend.sent.length, pipeline.bodyBytes, pipeline.inFlight], [0, 0, 0])
+  })
+
+  test('an API key is checked at once; a refused one is 401 before routing, so it learns nothing of what is deployed', () => {
+    const { port, backend, call } = setup()
+    call([BODY], { contentLength: '13', url: '/nope/calculator/multiply' }, 'bad')
+    assert.equal(port.answers[0]!.status, 401)
+    call([BODY], { contentLength: '13', user: 'claimed', privilegeNames: 'admin' }, 'k')
+    const inv = decodeInvoke(backend.sent[0]!.frame)
+    assert.deepEqual([inv.context?.user, inv.context?.privilegeNames], ['keyed', ['p']])
+  })
+
+  test('no credential: served as the listener set the head; a preflight needs none', () => {
+    const { port, backend, call } = setup()
+    call([BODY], { contentLength: '13', user: 'set-by-listener' })
+    assert.equal(decodeInvoke(backend.sent[0]!.frame).context?.user, 'set-by-listener')
+    call([], { method: 'options', origin: 'https://app.example' }, 'bad')
+    assert.equal(port.answers[0]!.status, 204)
+  })
+
+  test('a client gone while its token is verified: nothing is sent, its slot and bytes come back', async () => {
+    const { backend, pipeline, auth, call } = setup()
+    const inv = call([BODY], { contentLength: '13' }, '', 'Bearer t')
+    inv.onAborted()
+    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [0, 0])
+    auth.pending[0]!({ user: 'jdoe', privilegeNames: [], clientApplicationName: '' })
+    await turn()
+    assert.deepEqual([backend.sent.length, pipeline.bodyBytes, pipeline.inFlight], [0, 0, 0])
   })
 })
 
