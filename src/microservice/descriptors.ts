@@ -125,11 +125,15 @@ export type FieldInput = Descriptor | FieldSpec
 export class LocalDate {
   readonly iso: string
   constructor(iso: string) {
+    if (!LocalDate.isIso(iso)) throw new TypeError(`'${iso}' is not a date of the form YYYY-MM-DD`)
+    this.iso = iso
+  }
+
+  /** Whether the text is a date of the form YYYY-MM-DD that exists. */
+  static isIso(iso: string): boolean {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
     const d = m === null ? null : new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))
-    if (d === null || d.toISOString().slice(0, 10) !== iso)
-      throw new TypeError(`'${iso}' is not a date of the form YYYY-MM-DD`)
-    this.iso = iso
+    return d !== null && d.toISOString().slice(0, 10) === iso
   }
 
   toString(): string {

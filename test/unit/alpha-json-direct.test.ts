@@ -15,7 +15,8 @@ import {
   JSON_NAMING
 } from '../../src/microservice/serializers/alpha-json'
 import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/microservice/serializers/alpha-json-direct'
-import { readAlphaJsonGenerated, NOT_HANDLED } from '../../src/microservice/serializers/alpha-json-generated'
+import { readAlphaJsonGenerated } from '../../src/microservice/serializers/alpha-json-generated'
+import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/shared/contract/limits'
 import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha-node'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
@@ -34,18 +35,12 @@ function tree(b: Uint8Array, d: Descriptor, limits: ReadLimits = DEFAULT_READ_LI
   }
 }
 
-/** A direct reader: the value, or undefined when it stands aside. */
+/** A direct reader: the value, or STAND_ASIDE. */
 type DirectRead = (b: Uint8Array, d: Descriptor, limits: ReadLimits) => unknown
 
 const readers: Array<[string, DirectRead]> = [
   ['the direct path (generated, then interpreting)', (b, d, limits) => tryReadAlphaJson(b, d, ctx, limits)],
-  [
-    'the generated reader alone',
-    (b, d, limits) => {
-      const v = readAlphaJsonGenerated(b, d, ctx, limits)
-      return v === NOT_HANDLED ? undefined : v
-    }
-  ]
+  ['the generated reader alone', (b, d, limits) => readAlphaJsonGenerated(b, d, ctx, limits)]
 ]
 
 /** The property: a direct reader agrees with the tree reader or stands aside. Returns whether it read. */
@@ -56,7 +51,7 @@ function agrees(
   read = readers[0]![1]
 ): boolean {
   const direct = read(b, d, limits)
-  if (direct === undefined) return false
+  if (direct === STAND_ASIDE) return false
   const expected = tree(b, d, limits)
   if ('error' in expected) assert.fail(`the direct reader read what the tree reader refuses (${expected.error})`)
   assert.deepEqual(canon(direct, d), canon(expected.value, d))
@@ -124,7 +119,7 @@ test('the generated reader reads tokens the way XStream converts them, or stands
     [t.list(In), '{"list":[{"in":[{"a":1},{"b":2}],"in":{"a":3}}]}']
   ]
   for (const [d, text] of read) {
-    assert.notEqual(generated(text, d), NOT_HANDLED, text)
+    assert.notEqual(generated(text, d), STAND_ASIDE, text)
     assert.ok(agrees(Buffer.from(text), d, DEFAULT_READ_LIMITS, readers[1]![1]), text)
   }
   assert.ok(Object.is((generated('{"in":{"a":-0,"b":7}}', In) as { a: number }).a, 0))
@@ -147,7 +142,7 @@ test('the generated reader reads tokens the way XStream converts them, or stands
     [In, '{"\\u0069n":{"a":1}}']
   ]
   for (const [d, text] of aside) {
-    assert.equal(generated(text, d), NOT_HANDLED, text)
+    assert.equal(generated(text, d), STAND_ASIDE, text)
     // The whole direct path agrees with the tree here too (agrees fails otherwise), or leaves it.
     agrees(Buffer.from(text), d)
   }
@@ -166,8 +161,8 @@ test('limits: past maxDepth, maxNodes or maxStringLength the direct reader stand
     { ...DEFAULT_READ_LIMITS, maxDepth: 3 },
     { ...DEFAULT_READ_LIMITS, maxStringLength: 0 }
   ]) {
-    assert.equal(tryReadAlphaJson(b, list, ctx, limits), undefined)
-    assert.equal(readAlphaJsonGenerated(b, list, ctx, limits), NOT_HANDLED)
+    assert.equal(tryReadAlphaJson(b, list, ctx, limits), STAND_ASIDE)
+    assert.equal(readAlphaJsonGenerated(b, list, ctx, limits), STAND_ASIDE)
     assert.ok('error' in tree(b, list, limits))
   }
   assert.ok(agrees(b, list))
@@ -185,7 +180,7 @@ test('the forms only the tree reader knows are left to it: references, class att
     [t.list(t.Integer), '{"list":[{"int":[1,2],"null":""}]}'],
     [In, '{"in":{"a":{"$":"1"}}}']
   ] as const) {
-    assert.equal(tryReadAlphaJson(Buffer.from(text), d, ctx, DEFAULT_READ_LIMITS), undefined, text)
+    assert.equal(tryReadAlphaJson(Buffer.from(text), d, ctx, DEFAULT_READ_LIMITS), STAND_ASIDE, text)
   }
 })
 
@@ -207,7 +202,7 @@ test('the direct writer writes the text the tree writer writes, or leaves the va
         [t.list(d), v === null ? [v] : [v, v]]
       ] as const) {
         const text = tryWriteAlphaJson(vv, dd, ctx)
-        if (text === undefined) continue
+        if (text === STAND_ASIDE) continue
         if (dd === d) direct++
         assert.equal(text, treeText(vv, dd))
       }
@@ -228,10 +223,26 @@ test('values the direct writer leaves to the tree: shared objects, Typed, null i
     [t.object('com.example.P', { a: t.int }), { a: null }],
     [t.map(t.Integer), new Map([['k', 1]])]
   ] as const) {
-    assert.equal(tryWriteAlphaJson(v, d, ctx), undefined)
+    assert.equal(tryWriteAlphaJson(v, d, ctx), STAND_ASIDE)
   }
   assert.equal(
     tryWriteAlphaJson([shared, { a: 3, b: 4 }], t.list(In), ctx),
     '{"list":[{"in":[{"a":1,"b":2},{"a":3,"b":4}]}]}'
   )
+})
+
+test('a fast tier stands aside only by its signal: an error that is a bug propagates instead of falling back', () => {
+  const In = t.object('com.example.In', { a: t.int, b: t.int })
+  // The first read of `a` fails as a bug would; the tree writer reading it again would succeed.
+  let reads = 0
+  const value = {
+    get a(): number {
+      if (reads++ === 0) throw new TypeError('a bug in the fast path')
+      return 1
+    },
+    b: 2
+  }
+  assert.throws(() => writer.serialize(value, In), /a bug in the fast path/)
+  // A value the direct writer does not write is not an error: it stands aside and the tree writer writes it.
+  assert.equal(tryWriteAlphaJson({ a: 'x', b: 2 }, In, ctx), STAND_ASIDE)
 })

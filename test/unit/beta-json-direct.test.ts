@@ -10,7 +10,8 @@ import fc from 'fast-check'
 import { t, type Descriptor } from '../../src/microservice/descriptors'
 import { writeBetaJson } from '../../src/microservice/serializers/beta-json'
 import { readBetaJsonBytes, readBetaJsonParsed } from '../../src/microservice/serializers/beta-json-reader'
-import { readBetaJsonDirect, NOT_HANDLED } from '../../src/microservice/serializers/beta-json-direct'
+import { readBetaJsonDirect } from '../../src/microservice/serializers/beta-json-direct'
+import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/shared/contract/limits'
 import { PROFILES, descriptorArb, valueArb } from '../helpers/arbitraries'
 import { respace } from '../helpers/json-text'
@@ -26,9 +27,9 @@ function ordered(v: unknown): unknown {
 /** The property: the direct reader agrees with the JSON.parse path or stands aside. Returns whether it read. */
 function agrees(text: string, d: Descriptor, limits: ReadLimits = DEFAULT_READ_LIMITS): boolean {
   const direct = readBetaJsonDirect(Buffer.from(text), d, limits)
-  if (direct === NOT_HANDLED) return false
+  if (direct === STAND_ASIDE) return false
   const parsed = readBetaJsonParsed(text, d, limits)
-  if (parsed === NOT_HANDLED) assert.fail(`the direct reader read what the JSON.parse path leaves: ${text}`)
+  if (parsed === STAND_ASIDE) assert.fail(`the direct reader read what the JSON.parse path leaves: ${text}`)
   assert.deepEqual(ordered(direct), ordered(parsed), text)
   return true
 }
@@ -178,7 +179,7 @@ test('limits: past maxDepth, maxNodes or maxStringLength the direct reader stand
     { ...DEFAULT_READ_LIMITS, maxDepth: 1 },
     { ...DEFAULT_READ_LIMITS, maxStringLength: 1 }
   ]) {
-    assert.equal(readBetaJsonDirect(b, list, limits), NOT_HANDLED)
+    assert.equal(readBetaJsonDirect(b, list, limits), STAND_ASIDE)
   }
   // The 1 MB benchmark's shape is read directly.
   assert.ok(agrees(text, list))
@@ -189,7 +190,7 @@ test('a type tree that shares one type at every level is left to the JSON.parse 
   let d: Descriptor = t.object('com.example.L0', { a: t.Integer })
   for (let k = 1; k <= 20; k++) d = t.object(`com.example.L${k}`, { x: d, y: d })
   const text = '{"x":null,"y":null}'
-  assert.equal(readBetaJsonDirect(Buffer.from(text), d, DEFAULT_READ_LIMITS), NOT_HANDLED)
+  assert.equal(readBetaJsonDirect(Buffer.from(text), d, DEFAULT_READ_LIMITS), STAND_ASIDE)
   assert.deepEqual(readBetaJsonBytes(Buffer.from(text), d, DEFAULT_READ_LIMITS), { x: null, y: null })
 })
 
@@ -206,6 +207,6 @@ test('what it leaves alone: escapes, BOM, trailing text, longs, maps, recursive 
     [Loop, '{"next":[],"n":1}'],
     [t.char, '"ab"']
   ] as const) {
-    assert.equal(readBetaJsonDirect(Buffer.from(text), d, DEFAULT_READ_LIMITS), NOT_HANDLED, text)
+    assert.equal(readBetaJsonDirect(Buffer.from(text), d, DEFAULT_READ_LIMITS), STAND_ASIDE, text)
   }
 })

@@ -2,8 +2,9 @@ import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } 
 import { decodeJsonString, latin1 } from '../../shared/json/parse'
 import { scanNumber, scanString, skipWhitespace } from '../../shared/json/scan'
 import type { ReadLimits } from '../../shared/contract/limits'
-import { NOT_HANDLED, readAlphaJsonGenerated } from './alpha-json-generated'
-import { parseScalar, parseXStreamDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
+import { readAlphaJsonGenerated } from './alpha-json-generated'
+import { STAND_ASIDE, standsAside, type StandAside } from './stand-aside'
+import { parseScalar, parseXStreamDate, readLocalDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
 import { jettisonNumberText, jettisonPrimitive, jettisonString, pastDoubleRange } from './jettison-text'
 import {
   type AlphaContext,
@@ -14,10 +15,6 @@ import {
   primitiveDefault
 } from './alpha-node'
 
-/** The input left the shape the direct reader handles: the element-tree reader takes it from the start. */
-class Unhandled {}
-const UNHANDLED = new Unhandled()
-
 /**
  * alpha JSON (Jettison's mapped convention) read straight into values, for the shapes XStream
  * writes for plain data: classes with element fields, lists and arrays of them, scalars, dates. No
@@ -26,9 +23,10 @@ const UNHANDLED = new Unhandled()
  *
  * Anything else — attributes (`@class`, `@reference`, attribute fields), `$` text, null elements,
  * Object or map slots, implicit or omitted fields, a repeated field, an input past a limit, and
- * every error — makes `tryReadAlphaJson` return undefined, and the caller reads the input again with
- * the element-tree reader, which knows all of XStream's forms and words every error. So what this
- * reader accepts it reads to the very value the tree reader makes, and it never has to word an error.
+ * an error in the client's input — makes `tryReadAlphaJson` stand aside (stand-aside.ts), and the
+ * caller reads the input again with the element-tree reader, which knows all of XStream's forms and
+ * words every error. So what this reader accepts it reads to the very value the tree reader makes,
+ * and it never has to word an error.
  */
 class DirectReader {
   private i: number
@@ -47,11 +45,11 @@ class DirectReader {
   root(declared: Descriptor): unknown {
     this.open(0x7b, 1)
     const name = this.key()
-    if (declared.kind === 'any' || name !== alphaTypeNameOrNull(defaultRuntime(declared), this.ctx)) throw UNHANDLED
+    if (declared.kind === 'any' || name !== alphaTypeNameOrNull(defaultRuntime(declared), this.ctx)) throw STAND_ASIDE
     const value = this.element(declared, 1)
     this.i = skipWhitespace(this.b, this.i)
-    if (this.b[this.i++] !== 0x7d) throw UNHANDLED
-    if (skipWhitespace(this.b, this.i) !== this.b.length) throw UNHANDLED
+    if (this.b[this.i++] !== 0x7d) throw STAND_ASIDE
+    if (skipWhitespace(this.b, this.i) !== this.b.length) throw STAND_ASIDE
     return value
   }
 
@@ -72,15 +70,15 @@ class DirectReader {
       case 'date':
         return parseXStreamDate(this.leaf())
       case 'localDate':
-        return new LocalDate(this.leaf())
+        return readLocalDate(this.leaf())
       case 'object':
         return this.object(d, depth)
       case 'list':
       case 'array':
-        if (isCharArray(d)) throw UNHANDLED
+        if (isCharArray(d)) throw STAND_ASIDE
         return this.items(d.item, depth)
       default:
-        throw UNHANDLED
+        throw STAND_ASIDE
     }
   }
 
@@ -99,12 +97,12 @@ class DirectReader {
       this.i = scanNumber(b, start)
       const token = latin1(b, start, this.i)
       // Whether Jettison takes a number past double's range depends on where it is: the tree reader knows.
-      if (pastDoubleRange(token)) throw UNHANDLED
+      if (pastDoubleRange(token)) throw STAND_ASIDE
       return jettisonNumberText(token)
     }
     if (this.word('true')) return 'true'
     if (this.word('false')) return 'false'
-    throw UNHANDLED
+    throw STAND_ASIDE
   }
 
   private object(d: ObjectDescriptor, depth: number): Record<string, unknown> {
@@ -117,7 +115,7 @@ class DirectReader {
     do {
       const f = fields.get(this.key())
       if (f === undefined || f.omit || f.implicit !== undefined || f.type.kind === 'any' || seen.has(f.name))
-        throw UNHANDLED
+        throw STAND_ASIDE
       seen.add(f.name)
       out[f.name] = this.element(defaultRuntime(f.type), depth + 1)
     } while (this.next(0x7d))
@@ -137,11 +135,11 @@ class DirectReader {
     this.open(0x7b, depth + 1)
     if (this.closes(0x7d)) return out
     // Collections inside collections (Jettison merges their arrays) go to the tree reader.
-    if (item.kind === 'any' || isCollection(item)) throw UNHANDLED
+    if (item.kind === 'any' || isCollection(item)) throw STAND_ASIDE
     const runtime = defaultRuntime(item)
     const name = alphaTypeNameOrNull(runtime, this.ctx)
     do {
-      if (this.key() !== name) throw UNHANDLED
+      if (this.key() !== name) throw STAND_ASIDE
       this.i = skipWhitespace(b, this.i)
       if (b[this.i] !== 0x5b) {
         out.push(this.content(runtime, depth + 1))
@@ -152,7 +150,7 @@ class DirectReader {
       if (this.closes(0x5d)) continue
       do {
         this.i = skipWhitespace(b, this.i)
-        if (b[this.i] === 0x5b) throw UNHANDLED
+        if (b[this.i] === 0x5b) throw STAND_ASIDE
         out.push(this.content(runtime, depth + 2))
       } while (this.next(0x5d))
     } while (this.next(0x7d))
@@ -162,14 +160,14 @@ class DirectReader {
   // ---- syntax ----
 
   private count(): void {
-    if (++this.nodes > this.limits.maxNodes) throw UNHANDLED
+    if (++this.nodes > this.limits.maxNodes) throw STAND_ASIDE
   }
 
   /** Opens an object or array at `depth` (counted as a value, as the tree parser does). */
   private open(c: number, depth: number): void {
     this.i = skipWhitespace(this.b, this.i)
     this.count()
-    if (this.b[this.i] !== c || depth > this.limits.maxDepth) throw UNHANDLED
+    if (this.b[this.i] !== c || depth > this.limits.maxDepth) throw STAND_ASIDE
     this.i++
   }
 
@@ -182,7 +180,7 @@ class DirectReader {
   }
 
   private close(c: number): void {
-    if (!this.closes(c)) throw UNHANDLED
+    if (!this.closes(c)) throw STAND_ASIDE
   }
 
   /** After a member or item: true on ',', false on the closing character. */
@@ -191,19 +189,19 @@ class DirectReader {
     const c = this.b[this.i++]
     if (c === 0x2c) return true
     if (c === close) return false
-    throw UNHANDLED
+    throw STAND_ASIDE
   }
 
   /** A member name and its ':'. */
   private key(): string {
     const b = this.b
     this.i = skipWhitespace(b, this.i)
-    if (b[this.i] !== 0x22) throw UNHANDLED
+    if (b[this.i] !== 0x22) throw STAND_ASIDE
     const start = this.i
     this.i = scanString(b, start)
     const k = decodeJsonString(b, start, this.i, this.limits.maxStringLength)
     this.i = skipWhitespace(b, this.i)
-    if (b[this.i++] !== 0x3a) throw UNHANDLED
+    if (b[this.i++] !== 0x3a) throw STAND_ASIDE
     return k
   }
 
@@ -251,40 +249,40 @@ class DirectWriter {
   constructor(private readonly ctx: AlphaContext) {}
 
   root(value: unknown, declared: Descriptor): string {
-    if (declared.kind === 'any' || value === null || value === undefined) throw UNHANDLED
+    if (declared.kind === 'any' || value === null || value === undefined) throw STAND_ASIDE
     const runtime = defaultRuntime(declared)
     return `{${jettisonString(alphaTypeName(runtime, this.ctx))}:${this.content(value, runtime)}}`
   }
 
   /** `inArray`: one of several items, an element of a JSON array (Jettison escapes every '/' there). */
   private content(v: unknown, d: Descriptor, inArray = false): string {
-    if (v instanceof Typed) throw UNHANDLED
-    if (typeof v === 'object' && v !== null && this.seen.has(v)) throw UNHANDLED
+    if (v instanceof Typed) throw STAND_ASIDE
+    if (typeof v === 'object' && v !== null && this.seen.has(v)) throw STAND_ASIDE
     switch (d.kind) {
       case 'scalar':
         return jettisonPrimitive(xstreamScalarText(d.type, v), inArray)
       case 'date':
-        if (!(v instanceof Date)) throw UNHANDLED
+        if (!(v instanceof Date)) throw STAND_ASIDE
         return jettisonPrimitive(xstreamDate(v), inArray)
       case 'localDate':
-        if (!(v instanceof LocalDate)) throw UNHANDLED
+        if (!(v instanceof LocalDate)) throw STAND_ASIDE
         return jettisonPrimitive(v.iso, inArray)
       case 'object':
         return this.object(v, d)
       case 'list':
       case 'array':
-        if (isCharArray(d)) throw UNHANDLED
+        if (isCharArray(d)) throw STAND_ASIDE
         return this.items(v, d.item)
       default:
-        throw UNHANDLED
+        throw STAND_ASIDE
     }
   }
 
   private object(v: unknown, d: ObjectDescriptor): string {
     if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Date || v instanceof LocalDate)
-      throw UNHANDLED
+      throw STAND_ASIDE
     const keys = fieldKeys(d, this.ctx.naming)
-    if (keys === null) throw UNHANDLED
+    if (keys === null) throw STAND_ASIDE
     this.seen.add(v)
     const record = v as Record<string, unknown>
     let out = ''
@@ -292,7 +290,7 @@ class DirectWriter {
       const f = d.fields[k]!
       const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
       if (fv === null || fv === undefined) {
-        if (!isNullable(f.type)) throw UNHANDLED
+        if (!isNullable(f.type)) throw STAND_ASIDE
         continue
       }
       out += `${out === '' ? '' : ','}${keys[k]!}${this.content(fv, defaultRuntime(f.type))}`
@@ -302,15 +300,15 @@ class DirectWriter {
   }
 
   private items(v: unknown, item: Descriptor): string {
-    if (!Array.isArray(v)) throw UNHANDLED
+    if (!Array.isArray(v)) throw STAND_ASIDE
     this.seen.add(v)
     if (v.length === 0) return '[""]'
-    if (item.kind === 'any' || isCollection(item)) throw UNHANDLED
+    if (item.kind === 'any' || isCollection(item)) throw STAND_ASIDE
     const runtime = defaultRuntime(item)
     const parts = new Array<string>(v.length)
     for (let k = 0; k < v.length; k++) {
       const x: unknown = v[k]
-      if (x === null || x === undefined) throw UNHANDLED
+      if (x === null || x === undefined) throw STAND_ASIDE
       parts[k] = this.content(x, runtime, v.length > 1)
     }
     const name = jettisonString(alphaTypeName(runtime, this.ctx))
@@ -318,22 +316,24 @@ class DirectWriter {
   }
 }
 
-/** The text, or undefined when the element-tree writer must write this value (see DirectWriter). */
-export function tryWriteAlphaJson(value: unknown, declared: Descriptor, ctx: AlphaContext): string | undefined {
+/** The text, or STAND_ASIDE when the element-tree writer must write this value (see DirectWriter). */
+export function tryWriteAlphaJson(value: unknown, declared: Descriptor, ctx: AlphaContext): string | StandAside {
   try {
     return new DirectWriter(ctx).root(value, declared)
-  } catch {
-    return undefined
+  } catch (err) {
+    if (standsAside(err)) return STAND_ASIDE
+    throw err
   }
 }
 
-/** The value, or undefined when the element-tree reader must read this input (see DirectReader). */
+/** The value, or STAND_ASIDE when the element-tree reader must read this input (see DirectReader). */
 export function tryReadAlphaJson(b: Uint8Array, declared: Descriptor, ctx: AlphaContext, limits: ReadLimits): unknown {
   const generated = readAlphaJsonGenerated(b, declared, ctx, limits)
-  if (generated !== NOT_HANDLED) return generated
+  if (generated !== STAND_ASIDE) return generated
   try {
     return new DirectReader(b, limits, ctx).root(declared)
-  } catch {
-    return undefined
+  } catch (err) {
+    if (standsAside(err)) return STAND_ASIDE
+    throw err
   }
 }

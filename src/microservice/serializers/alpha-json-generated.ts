@@ -1,11 +1,11 @@
-import { LocalDate, type Descriptor, type ObjectDescriptor, type ScalarType } from '../descriptors'
+import { STAND_ASIDE, standsAside } from './stand-aside'
+import { type Descriptor, type ObjectDescriptor, type ScalarType } from '../descriptors'
 import type { ReadLimits } from '../../shared/contract/limits'
-import { scanNumber } from '../../shared/json/scan'
-import { isCharArray, parseScalar, parseXStreamDate } from './java-text'
+import { JsonSyntaxError, scanNumber } from '../../shared/json/scan'
+import { isCharArray, parseScalar, parseXStreamDate, readLocalDate } from './java-text'
 import { jettisonNumberText, pastDoubleRange } from './jettison-text'
 import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime, primitiveDefault } from './alpha-node'
 import {
-  NOT_HANDLED,
   SKIP,
   SourceParts,
   doubleSource,
@@ -22,18 +22,16 @@ import {
  * as `[{"item": …}]`, unescaped strings, ints, longs and doubles in their plain number form (a
  * double may also be a string), booleans; Strings, chars and dates from any leaf through XStream's
  * converters. It returns exactly what the element-tree reader returns for such a document and gives
- * up (NOT_HANDLED) on anything else: strings in int, long or boolean slots, escapes, maps, Object
+ * up (STAND_ASIDE) on anything else: strings in int, long or boolean slots, escapes, maps, Object
  * slots, attributes, members out of order, limits; then the interpreting direct reader and the tree
  * reader take the input (alpha-json-direct).
  *
  * Why a third reader: the interpreting one spent 22 ms on a 1 MB List<In>, 3.5× JSON.parse, in
  * decoding each member name, a Set per object and the text of each number.
  */
-export { NOT_HANDLED }
-
 const generated = new WeakMap<AlphaContext, WeakMap<Descriptor, GeneratedReader | null>>()
 
-/** Reads one alpha JSON document of type d, or returns NOT_HANDLED. */
+/** Reads one alpha JSON document of type d, or returns STAND_ASIDE. */
 export function readAlphaJsonGenerated(
   bytes: Uint8Array,
   d: Descriptor,
@@ -47,7 +45,7 @@ export function readAlphaJsonGenerated(
     read = generate(d, ctx)
     byType.set(d, read)
   }
-  return read === null ? NOT_HANDLED : runGenerated(read, bytes, limits)
+  return read === null ? STAND_ASIDE : runGenerated(read, bytes, limits)
 }
 
 /** Shared types are inlined at each use: the emitter stops after this many values. */
@@ -104,26 +102,28 @@ function numberEnd(b: Uint8Array, i: number): number {
   if (c !== 0x2d && !(c !== undefined && c >= 0x30 && c <= 0x39)) return -1
   try {
     return scanNumber(b, i)
-  } catch {
-    return -1
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return -1
+    throw err
   }
 }
 
 /**
  * A number token's text as Jettison gives it (jettisonNumberText: -0 through Long is "0"); past
- * double's range the outcome depends on where the number is (the tree reader knows): NOT_HANDLED.
+ * double's range the outcome depends on where the number is (the tree reader knows): STAND_ASIDE.
  */
-function numberText(token: string): string | typeof NOT_HANDLED {
-  return pastDoubleRange(token) ? NOT_HANDLED : jettisonNumberText(token)
+function numberText(token: string): string | typeof STAND_ASIDE {
+  return pastDoubleRange(token) ? STAND_ASIDE : jettisonNumberText(token)
 }
 
-/** A converter whose refusal is NOT_HANDLED instead of an error: the exact path words it. */
+/** A converter whose refusal is STAND_ASIDE instead of an error: the exact path words it. */
 function refusing(convert: (text: string) => unknown): (text: string) => unknown {
   return (text) => {
     try {
       return convert(text)
-    } catch {
-      return NOT_HANDLED
+    } catch (err) {
+      if (standsAside(err)) return STAND_ASIDE
+      throw err
     }
   }
 }
@@ -163,7 +163,7 @@ class Emitter {
       case 'date':
         return this.leaf(target, (text) => parseXStreamDate(text))
       case 'localDate':
-        return this.leaf(target, (text) => new LocalDate(text))
+        return this.leaf(target, readLocalDate)
       case 'object':
         return this.object(d, target, path)
       case 'list':

@@ -4,6 +4,7 @@ import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../shared/contract/limits'
 import { ValueError } from './errors'
 import { tryReadAlphaJson, tryWriteAlphaJson } from './alpha-json-direct'
+import { STAND_ASIDE } from './stand-aside'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
 import {
   type AliasMap,
@@ -107,11 +108,12 @@ export function createAlphaJsonSerializer(
   return {
     format: 'json',
     serialize(value: unknown, type: Descriptor): string {
-      return tryWriteAlphaJson(value, type, ctx) ?? renderAlphaJson(toAlphaNode(value, type, ctx))
+      const direct = tryWriteAlphaJson(value, type, ctx)
+      return direct !== STAND_ASIDE ? direct : renderAlphaJson(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       const direct = tryReadAlphaJson(bytes, type, ctx, limits)
-      return direct !== undefined ? direct : readAlphaJsonTree(bytes, type, ctx, limits)
+      return direct !== STAND_ASIDE ? direct : readAlphaJsonTree(bytes, type, ctx, limits)
     }
   }
 }

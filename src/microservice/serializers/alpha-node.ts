@@ -23,7 +23,8 @@ import {
   parseXStreamDate,
   isCharArray,
   charArrayText,
-  splitChars
+  splitChars,
+  readLocalDate
 } from './java-text'
 
 /**
@@ -404,8 +405,9 @@ function resolveName(name: string, declared: Descriptor, ctx: AlphaContext): Des
 export function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {
   try {
     return alphaTypeName(d, ctx)
-  } catch {
-    return null
+  } catch (err) {
+    if (err instanceof ValueError) return null
+    throw err
   }
 }
 
@@ -486,7 +488,7 @@ class Reader {
         return parseXStreamDate(node.text ?? '')
       case 'localDate':
         try {
-          return new LocalDate(node.text ?? '')
+          return readLocalDate(node.text ?? '')
         } catch (err) {
           throw new ValueError((err as Error).message)
         }

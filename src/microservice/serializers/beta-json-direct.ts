@@ -1,9 +1,9 @@
+import { STAND_ASIDE } from './stand-aside'
 import { isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors'
 import { primitiveDefault } from './alpha-node'
 import { elementType } from './beta-common'
 import type { ReadLimits } from '../../shared/contract/limits'
 import {
-  NOT_HANDLED,
   SKIP,
   SourceParts,
   doubleSource,
@@ -19,7 +19,7 @@ import {
  * Beta JSON read straight from the argument's bytes into values, for the common documents only:
  * no escapes in strings, numbers that fit their slot, members in declared order. It returns exactly
  * what `JSON.parse` plus the descriptor check returns (same values, same member order, defaults
- * for missing trailing members), and gives up with NOT_HANDLED on anything else, leaving it to that
+ * for missing trailing members), and gives up with STAND_ASIDE on anything else, leaving it to that
  * path and the exact reader, which word the errors.
  *
  * The reader of a type is generated once as JavaScript source: one function with the cursor in a
@@ -28,8 +28,6 @@ import {
  * over shared state, and than JSON.parse alone (docs/performance.md). Only
  * descriptors reach the source: member names as byte comparisons, defaults by index (json-codegen).
  */
-export { NOT_HANDLED }
-
 /** JSON.parse's integers in an int slot: up to 10 digits in int's range, -0 kept. */
 const JSON_INT: IntegerRules = { maxDigits: 10, negativeZero: true, int32: true, bigint: false }
 
@@ -46,14 +44,14 @@ function orNull(target: string, absent: string, other: string): string {
 
 const generated = new WeakMap<Descriptor, GeneratedReader | null>()
 
-/** Reads one beta JSON document of type d, or returns NOT_HANDLED. */
+/** Reads one beta JSON document of type d, or returns STAND_ASIDE. */
 export function readBetaJsonDirect(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
   let read = generated.get(d)
   if (read === undefined) {
     read = generate(d)
     generated.set(d, read)
   }
-  return read === null ? NOT_HANDLED : runGenerated(read, bytes, limits)
+  return read === null ? STAND_ASIDE : runGenerated(read, bytes, limits)
 }
 
 /**

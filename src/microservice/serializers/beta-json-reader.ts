@@ -15,7 +15,8 @@ import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../../shared/contract/limits'
 
 import { LOCAL_DATE_UNSUPPORTED, elementType } from './beta-common'
-import { readBetaJsonDirect, NOT_HANDLED } from './beta-json-direct'
+import { readBetaJsonDirect } from './beta-json-direct'
+import { STAND_ASIDE } from './stand-aside'
 
 /** Per class, computed once: member name → field, and the defaults a fresh object starts from. */
 interface ClassPlan {
@@ -397,7 +398,8 @@ class Reader {
           if (v === '') return isNullable(d) ? null : primitiveDefault(d)
           try {
             return jacksonInteger(v, type === 'int' || type === 'Integer' ? 'int' : 'long')
-          } catch {
+          } catch (err) {
+            if (!(err instanceof ValueError)) throw err
             return this.fail(
               `Cannot deserialize value of type \`${type}\` from String "${v.slice(0, 40)}": not a valid \`${type}\` value`
             )
@@ -521,9 +523,8 @@ function fastEligible(d: Descriptor): boolean {
 }
 
 /** Thrown inside the fast path when a value needs the exact reader (a coercion, an error to word). */
-const FALLBACK = Symbol('fallback')
 
-/** Checks (and where needed converts in place) a JSON.parse value; throws FALLBACK when unsure. */
+/** Checks (and where needed converts in place) a JSON.parse value; throws STAND_ASIDE when unsure. */
 type Check = (v: unknown, budget: Budget) => unknown
 interface Budget {
   nodes: number
@@ -548,7 +549,7 @@ function compile(d: Descriptor): Check {
           check = (v) => {
             if (typeof v === 'number' && v >= -2147483648 && v < 2147483648) return Math.trunc(v)
             if (v === null) return nullable ? null : dflt
-            throw FALLBACK
+            throw STAND_ASIDE
           }
           break
         case 'double':
@@ -556,7 +557,7 @@ function compile(d: Descriptor): Check {
           check = (v) => {
             if (typeof v === 'number') return v
             if (v === null) return nullable ? null : dflt
-            throw FALLBACK
+            throw STAND_ASIDE
           }
           break
         case 'boolean':
@@ -564,7 +565,7 @@ function compile(d: Descriptor): Check {
           check = (v) => {
             if (typeof v === 'boolean') return v
             if (v === null) return nullable ? null : dflt
-            throw FALLBACK
+            throw STAND_ASIDE
           }
           break
         case 'char':
@@ -572,7 +573,7 @@ function compile(d: Descriptor): Check {
           check = (v) => {
             if (typeof v === 'string' && v.length === 1) return v
             if (v === null) return nullable ? null : dflt
-            throw FALLBACK
+            throw STAND_ASIDE
           }
           break
         default:
@@ -580,7 +581,7 @@ function compile(d: Descriptor): Check {
           check = (v, b) => {
             if (typeof v === 'string' && v.length <= b.maxStringLength) return v
             if (v === null) return null
-            throw FALLBACK
+            throw STAND_ASIDE
           }
       }
       break
@@ -594,11 +595,11 @@ function compile(d: Descriptor): Check {
       const n = names.length
       const objectCheck: Check = (v, b) => {
         if (v === null) return null
-        if (typeof v !== 'object' || Array.isArray(v)) throw FALLBACK
-        if (--b.nodes < 0) throw FALLBACK
+        if (typeof v !== 'object' || Array.isArray(v)) throw STAND_ASIDE
+        if (--b.nodes < 0) throw STAND_ASIDE
         const o = v as Record<string, unknown>
         // Every key must be a declared field ('__proto__' from JSON.parse is an own key and fails here).
-        for (const k in o) if (!plan.byName.has(k)) throw FALLBACK
+        for (const k in o) if (!plan.byName.has(k)) throw STAND_ASIDE
         for (let k = 0; k < n; k++) {
           const name = names[k]!
           const x = o[name]
@@ -615,9 +616,9 @@ function compile(d: Descriptor): Check {
       const item = compile(elementType(d))
       const listCheck: Check = (v, b) => {
         if (v === null) return null
-        if (!Array.isArray(v)) throw FALLBACK
+        if (!Array.isArray(v)) throw STAND_ASIDE
         b.nodes -= v.length
-        if (b.nodes < 0) throw FALLBACK
+        if (b.nodes < 0) throw STAND_ASIDE
         for (let k = 0; k < v.length; k++) v[k] = item(v[k], b)
         return v
       }
@@ -626,7 +627,7 @@ function compile(d: Descriptor): Check {
     }
     default:
       check = () => {
-        throw FALLBACK
+        throw STAND_ASIDE
       }
   }
   checkers.set(d, check)
@@ -636,26 +637,27 @@ function compile(d: Descriptor): Check {
 /** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
 export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
   const direct = readBetaJsonDirect(bytes, d, limits)
-  if (direct !== NOT_HANDLED) return direct
+  if (direct !== STAND_ASIDE) return direct
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   const parsed = readBetaJsonParsed(text, d, limits)
-  return parsed !== NOT_HANDLED ? parsed : new Reader(text, limits).value(d, 0)
+  return parsed !== STAND_ASIDE ? parsed : new Reader(text, limits).value(d, 0)
 }
 
-/** JSON.parse and a check against the descriptor, or NOT_HANDLED when the exact reader must decide. */
+/** JSON.parse and a check against the descriptor, or STAND_ASIDE when the exact reader must decide. */
 export function readBetaJsonParsed(text: string, d: Descriptor, limits: ReadLimits): unknown {
-  if (!fastEligible(d)) return NOT_HANDLED
+  if (!fastEligible(d)) return STAND_ASIDE
   let parsed: unknown
   try {
     // JSON.parse refuses a BOM, trailing content and any syntax error: all go to the exact reader.
     parsed = JSON.parse(text)
-  } catch {
-    return NOT_HANDLED
+  } catch (err) {
+    if (err instanceof SyntaxError) return STAND_ASIDE
+    throw err
   }
   try {
     return compile(d)(parsed, { nodes: limits.maxNodes, maxStringLength: limits.maxStringLength })
   } catch (err) {
-    if (err !== FALLBACK) throw err
-    return NOT_HANDLED
+    if (err === STAND_ASIDE) return STAND_ASIDE
+    throw err
   }
 }

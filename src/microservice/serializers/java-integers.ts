@@ -165,7 +165,8 @@ export function jacksonInteger(text: string, kind: 'int' | 'long'): number | big
   let v: bigint
   try {
     v = javaParseLong(t, 10)
-  } catch {
+  } catch (err) {
+    if (!(err instanceof ValueError)) throw err
     // Jackson reads an over-long digit string as an overflow, anything else as not a number.
     if (/^[-+]?\p{Nd}+$/u.test(t))
       throw new ValueError(`Overflow: numeric value (${shown}) out of range of \`${type}\``)

@@ -1,4 +1,4 @@
-import type { Descriptor, ScalarType } from '../descriptors'
+import { LocalDate, type Descriptor, type ScalarType } from '../descriptors'
 import { ValueError } from './errors'
 import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 import { javaDoubleToString } from './java-double'
@@ -340,4 +340,10 @@ export function splitChars(text: string): string[] {
   const out = new Array<string>(text.length)
   for (let k = 0; k < text.length; k++) out[k] = text[k]!
   return out
+}
+
+/** A LocalDate from the client's text: one that is not a date of the form yyyy-MM-dd is the client's error. */
+export function readLocalDate(text: string): LocalDate {
+  if (!LocalDate.isIso(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form YYYY-MM-DD`)
+  return new LocalDate(text)
 }

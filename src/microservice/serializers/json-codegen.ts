@@ -1,15 +1,14 @@
+import { STAND_ASIDE } from './stand-aside'
 import type { ReadLimits } from '../../shared/contract/limits'
 import type { FastBuffer } from '../../shared/bytes/fast-buffer'
 
 /**
  * What the generated JSON readers (beta JSON in beta-json-direct, alpha JSON in alpha-json-generated)
  * share: the source of their tokens and the way they are compiled. A generated reader is one
- * function with the cursor `i` and the current byte `c` in locals; it throws G (NOT_HANDLED) on
+ * function with the cursor `i` and the current byte `c` in locals; it throws G (STAND_ASIDE) on
  * anything it does not read, and its caller then reads the input the slower, exact way, which words
  * the errors. Only descriptors reach the source: names as byte comparisons, constants by index.
  */
-export const NOT_HANDLED: unique symbol = Symbol('not handled')
-
 export type GeneratedReader = (b: Uint8Array, text: FastBuffer, limits: ReadLimits) => unknown
 
 /** A generated reader past this size is not worth its compilation. */
@@ -76,7 +75,7 @@ export class SourceParts {
       pow10: number[],
       matches: typeof bytesAt
     ) => GeneratedReader
-    return make(NOT_HANDLED, this.keys, this.defaults, POW10, bytesAt)
+    return make(STAND_ASIDE, this.keys, this.defaults, POW10, bytesAt)
   }
 }
 
@@ -85,12 +84,12 @@ function bytesAt(b: Uint8Array, at: number, key: Uint8Array): boolean {
   return true
 }
 
-/** Runs a generated reader on bytes: its value, or NOT_HANDLED. */
+/** Runs a generated reader on bytes: its value, or STAND_ASIDE. */
 export function runGenerated(read: GeneratedReader, bytes: Uint8Array, limits: ReadLimits): unknown {
   try {
     return read(bytes, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as FastBuffer, limits)
   } catch (err) {
-    if (err === NOT_HANDLED) return NOT_HANDLED
+    if (err === STAND_ASIDE) return STAND_ASIDE
     throw err
   }
 }
