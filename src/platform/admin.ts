@@ -44,8 +44,8 @@ export class AdminServer {
   notReady(): string | null {
     if (this.phase !== 'ready') return `the platform is ${this.phase}`
     for (const name of this.readyRequires) {
-      const ms = this.manager.statusOf(name)
-      const why = ms === undefined ? 'not deployed' : ms.unavailable
+      const status = this.manager.statusOf(name)
+      const why = status === undefined ? 'not deployed' : status.unavailable
       if (why !== null) return `required microservice ${name} is unavailable: ${why}`
     }
     return null

@@ -194,10 +194,10 @@ interface NodeView {
 async function nodeView(node: string, name: string): Promise<NodeView> {
   const r = await fetch(`${node}/status`, { signal: AbortSignal.timeout(5000) })
   const body = (await r.json()) as { microservices: MicroserviceStatus[] }
-  const ms = body.microservices.find((m) => m.name === name)
-  return ms === undefined
+  const microservice = body.microservices.find((m) => m.name === name)
+  return microservice === undefined
     ? { version: null, versions: [], unavailable: 'not deployed' }
-    : { version: ms.version, versions: ms.versions, unavailable: ms.unavailable }
+    : { version: microservice.version, versions: microservice.versions, unavailable: microservice.unavailable }
 }
 
 /**

@@ -56,8 +56,8 @@ export class ControlServer {
     }
     const name = parts[1]!
     const action = parts[2]
-    const ms = this.manager.get(name)
-    if (ms === undefined) {
+    const microservice = this.manager.get(name)
+    if (microservice === undefined) {
       // Served only by remote instances: status, but nothing to stop, start, remove or read logs of here.
       const remote = this.manager.statusOf(name)
       if (remote !== undefined && action === undefined && req.method === 'GET') return reply(res, 200, remote)
@@ -74,24 +74,24 @@ export class ControlServer {
     }
     if (action === 'logs' && req.method === 'GET') {
       const lines = Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
-      return reply(res, 200, { lines: ms.tail(lines) })
+      return reply(res, 200, { lines: microservice.tail(lines) })
     }
     if (action === 'rollback' && req.method === 'POST') {
       const r = await this.deployer.rollback(name)
       return reply(res, r.ok ? 200 : 409, r.ok ? { message: r.message } : { error: r.message })
     }
     if (action === 'stop' && req.method === 'POST') {
-      if (ms.desired === 'stopped') return reply(res, 409, { error: `${name} is already stopped` })
-      await ms.stop()
-      this.deployer.record(name, ms.dir, 'stopped')
+      if (microservice.desired === 'stopped') return reply(res, 409, { error: `${name} is already stopped` })
+      await microservice.stop()
+      this.deployer.record(name, microservice.dir, 'stopped')
       return reply(res, 200, { message: `stopped ${name}` })
     }
     if (action === 'start' && req.method === 'POST') {
-      if (ms.desired === 'running' && ms.instances.some((i) => i.state === 'running'))
+      if (microservice.desired === 'running' && microservice.instances.some((i) => i.state === 'running'))
         return reply(res, 409, { error: `${name} is already running` })
-      await ms.start()
-      this.deployer.record(name, ms.dir, 'running')
-      return reply(res, 200, { message: `started ${name} ${ms.config.version}` })
+      await microservice.start()
+      this.deployer.record(name, microservice.dir, 'running')
+      return reply(res, 200, { message: `started ${name} ${microservice.config.version}` })
     }
     return reply(res, 405, {
       error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, rollback, logs, or DELETE)`

@@ -106,17 +106,17 @@ export class Instance {
 
   constructor(
     readonly id: string,
-    readonly ms: ManagedMicroservice,
+    readonly microservice: ManagedMicroservice,
     readonly dir: string,
     readonly config: MicroserviceConfig
   ) {
     this.heapMb = config.memory.maxOldSpaceMb
-    const logs = ms.manager.options.logs
+    const logs = microservice.manager.options.logs
     this.file = logs === undefined ? null : new InstanceLog(logs, config.name, id)
   }
 
   private get manager(): MicroserviceManager {
-    return this.ms.manager
+    return this.microservice.manager
   }
 
   start(): void {
@@ -144,7 +144,7 @@ export class Instance {
         partial = lines.pop()!
         if (this.file !== null) this.file.write(lines)
         for (const line of lines) {
-          if (this.file === null) this.ms.logs.push(`[${this.id}] ${line}`)
+          if (this.file === null) this.microservice.logs.push(`[${this.id}] ${line}`)
           if (isErr) {
             this.recent.push(line)
             if (this.recent.length > 20) this.recent.shift()
@@ -475,12 +475,12 @@ export class MicroserviceManager {
       await existing.replace(dir, config)
       return existing
     }
-    const ms = existing ?? new ManagedMicroservice(this, dir, config)
-    ms.dir = dir
-    ms.config = config
-    this.microservices.set(config.name, ms)
+    const microservice = existing ?? new ManagedMicroservice(this, dir, config)
+    microservice.dir = dir
+    microservice.config = config
+    this.microservices.set(config.name, microservice)
     try {
-      await ms.start()
+      await microservice.start()
     } catch (err) {
       if (existing === undefined) {
         this.microservices.delete(config.name)
@@ -488,15 +488,15 @@ export class MicroserviceManager {
       }
       throw err
     }
-    return ms
+    return microservice
   }
 
   /** Knows a microservice without starting it (restored in the stopped state). */
   adopt(dir: string, config: MicroserviceConfig): ManagedMicroservice {
-    const ms = new ManagedMicroservice(this, dir, config)
-    ms.desired = 'stopped'
-    this.microservices.set(config.name, ms)
-    return ms
+    const microservice = new ManagedMicroservice(this, dir, config)
+    microservice.desired = 'stopped'
+    this.microservices.set(config.name, microservice)
+    return microservice
   }
 
   /** Starts the microservice in a directory as it is (development and tests; no package). */
@@ -540,9 +540,9 @@ export class MicroserviceManager {
   }
 
   async remove(name: string): Promise<void> {
-    const ms = this.microservices.get(name)
-    if (ms === undefined) return
-    await ms.stop()
+    const microservice = this.microservices.get(name)
+    if (microservice === undefined) return
+    await microservice.stop()
     this.directory.remove(name)
     this.microservices.delete(name)
   }

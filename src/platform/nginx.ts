@@ -36,7 +36,7 @@ export interface NginxEdgeOptions {
 }
 
 /**
- * The nginx configuration of an edge in front of several platforms: `/_eapi/ELASTIC_HTTP/{ms}/…`
+ * The nginx configuration of an edge in front of several platforms: `/_eapi/ELASTIC_HTTP/{microservice}/…`
  * balanced over the nodes' gateways with keep-alive upstream connections, `/_swagger/` (the UI's
  * files and the descriptions) from the nodes' embedded edges. A POST that may have reached a gateway
  * is never sent to another node: only a failure to connect moves it on (nginx does not retry
@@ -94,7 +94,7 @@ server {
         return 431 '${problemJson('HEADERS_TOO_LARGE', 431, 'Request header fields too large', 'a request line or header is longer than the edge accepts')}';
     }
 
-    # ${EDGE_API_PREFIX}/{ms}/{svc}/{method} → /{ms}/{svc}/{method} on one node's gateway.
+    # ${EDGE_API_PREFIX}/{microservice}/{svc}/{method} → /{microservice}/{svc}/{method} on one node's gateway.
     location ${EDGE_API_PREFIX}/ {
         proxy_pass http://invocation_gateways/;
         # The trust boundary: what a client claims about itself is removed, the address is nginx's own

@@ -142,8 +142,8 @@ export class Platform {
     return {
       get: (name) => {
         if (!all && !enabled.has(name)) return null
-        const ms = this.manager.get(name)
-        return ms === undefined ? null : files.read(ms.dir)
+        const microservice = this.manager.get(name)
+        return microservice === undefined ? null : files.read(microservice.dir)
       }
     }
   }

@@ -390,7 +390,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const trust = sub(http, 'trust')
   const pool = sub(raw, 'WORKER_POOL')
   const dispatch = sub(raw, 'DISPATCH')
-  const ms = sub(raw, 'MICROSERVICES')
+  const section = sub(raw, 'MICROSERVICES')
   const pf = sub(raw, 'PLATFORM')
   const unpack = sub(pf, 'unpack')
   const edge = sub(raw, 'EDGE')
@@ -483,13 +483,13 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
     microservices: {
-      remote: ((ms.remote ?? []) as Section[]).map((o) => ({
+      remote: ((section.remote ?? []) as Section[]).map((o) => ({
         name: str(o, 'name'),
         host: str(o, 'host'),
         port: int(o, 'port'),
         secretEnv: optionalString(o, 'secretEnv')
       })),
-      discovery: ((ms.discovery ?? []) as Section[]).map((o, k) => {
+      discovery: ((section.discovery ?? []) as Section[]).map((o, k) => {
         const at = `MICROSERVICES.discovery[${k}]`
         const srv = o.srv === undefined ? false : bool(o, 'srv')
         const port = o.port === undefined || o.port === null ? null : int(o, 'port')
@@ -503,10 +503,10 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
           intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
         }
       }),
-      dnsServers: ms.dnsServers === undefined ? [] : strings(ms, 'dnsServers'),
-      directories: strings(ms, 'directories').map((d) => resolve(ROOT, d)),
-      restartMinMs: int(ms, 'restartMinMs'),
-      restartMaxMs: int(ms, 'restartMaxMs')
+      dnsServers: section.dnsServers === undefined ? [] : strings(section, 'dnsServers'),
+      directories: strings(section, 'directories').map((d) => resolve(ROOT, d)),
+      restartMinMs: int(section, 'restartMinMs'),
+      restartMaxMs: int(section, 'restartMaxMs')
     }
   }
   try {

@@ -26,10 +26,11 @@ export interface EdgeOptions {
 }
 
 /**
- * The edge on :8000 (SPEC, "API description and UI"): `/_swagger/{ms}` serves Swagger UI for the
- * microservice's description, `/_swagger/{ms}/openapi.json` the description itself, and
- * `/_eapi/ELASTIC_HTTP/{ms}/{svc}/{method}` is the same call as the gateway's `/{ms}/{svc}/{method}`:
- * it runs through the gateway's own pipeline in this process, so the hop costs no second request.
+ * The edge on :8000 (SPEC, "API description and UI"): `/_swagger/{microservice}` serves Swagger UI
+ * for the microservice's description, `/_swagger/{microservice}/openapi.json` the description
+ * itself, and `/_eapi/ELASTIC_HTTP/{microservice}/{svc}/{method}` is the same call as the gateway's
+ * `/{microservice}/{svc}/{method}`: it runs through the gateway's own pipeline in this process, so
+ * the hop costs no second request.
  * It serves this platform only; balancing across platforms is nginx's job (`microservice edge
  * nginx-config`). What it serves follows deploys at once: descriptions are looked up per request.
  */
@@ -47,16 +48,18 @@ export class Edge {
     this.auth = new Authenticator(auth)
     this.app = gateway.uws.App()
     this.listener = new Listener(gateway.uws, this.app, 'the edge')
-    // /_eapi/ELASTIC_HTTP/{ms}/{svc}/{method} → /{ms}/{svc}/{method}; anything shorter reaches the
+    // /_eapi/ELASTIC_HTTP/{microservice}/{svc}/{method} → /{microservice}/{svc}/{method}; anything shorter reaches the
     // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
     const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
     this.app.any(EDGE_API_PREFIX, call)
     this.app.any(`${EDGE_API_PREFIX}/*`, call)
     this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:ms/openapi.json`, (res, req) => this.description(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:ms/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:ms`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:ms/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:microservice/openapi.json`, (res, req) =>
+      this.description(res, req.getParameter(0) ?? '')
+    )
+    this.app.get(`${SWAGGER_PREFIX}/:microservice/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:microservice`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
     this.app.any('/*', (res, req) => {
       const url = req.getUrl()
       this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `'${bounded(url)}' is not served by the edge` })
@@ -90,22 +93,22 @@ export class Edge {
     inv.begin()
   }
 
-  private page(res: HttpResponse, ms: string): void {
-    const name = decode(ms)
-    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+  private page(res: HttpResponse, requested: string): void {
+    const name = decode(requested)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, requested)
     this.send(res, 200, 'text/html; charset=utf-8', swaggerPage(name))
   }
 
-  private init(res: HttpResponse, ms: string): void {
-    const name = decode(ms)
-    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, ms)
+  private init(res: HttpResponse, requested: string): void {
+    const name = decode(requested)
+    if (name === null || this.descriptions.get(name) === null) return this.unknown(res, requested)
     this.send(res, 200, 'text/javascript; charset=utf-8', initScript(name))
   }
 
-  private description(res: HttpResponse, ms: string): void {
-    const name = decode(ms)
+  private description(res: HttpResponse, requested: string): void {
+    const name = decode(requested)
     const text = name === null ? null : this.descriptions.get(name)
-    if (text === null) return this.unknown(res, ms)
+    if (text === null) return this.unknown(res, requested)
     this.send(res, 200, 'application/json; charset=utf-8', text)
   }
 
@@ -115,10 +118,10 @@ export class Edge {
     this.send(res, 200, a.type, a.load(), 'public, max-age=86400')
   }
 
-  private unknown(res: HttpResponse, ms: string): void {
+  private unknown(res: HttpResponse, requested: string): void {
     this.problem(res, {
       code: 'UNKNOWN_MICROSERVICE',
-      detail: `no microservice '${bounded(ms)}' with an API description is deployed here`
+      detail: `no microservice '${bounded(requested)}' with an API description is deployed here`
     })
   }
 
@@ -193,9 +196,9 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-function swaggerPage(ms: string): string {
-  const title = escapeHtml(ms)
-  const base = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}`
+function swaggerPage(microservice: string): string {
+  const title = escapeHtml(microservice)
+  const base = `${SWAGGER_PREFIX}/${encodeURIComponent(microservice)}`
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -214,8 +217,8 @@ function swaggerPage(ms: string): string {
 `
 }
 
-function initScript(ms: string): string {
-  const url = `${SWAGGER_PREFIX}/${encodeURIComponent(ms)}/openapi.json`
+function initScript(microservice: string): string {
+  const url = `${SWAGGER_PREFIX}/${encodeURIComponent(microservice)}/openapi.json`
   return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(url)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })\n`
 }
 

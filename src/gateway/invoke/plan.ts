@@ -100,22 +100,22 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     return refuse({ code: 'SEQUENCE_FORMAT_MISMATCH', detail })
   }
 
-  const [msName, svcName, methodName] = route
-  const backend = backends.get(msName)
+  const [microservice, svcName, methodName] = route
+  const backend = backends.get(microservice)
   if (backend === undefined) {
     const refusal: Failure = {
       code: 'UNKNOWN_MICROSERVICE',
-      detail: `no microservice named '${bounded(msName)}' is deployed`
+      detail: `no microservice named '${bounded(microservice)}' is deployed`
     }
-    const arrival = backends.arrival?.(msName)
+    const arrival = backends.arrival?.(microservice)
     return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
   const unavailable = backend.unavailableReason()
   const catalog = backend.catalog
   if (unavailable !== null || catalog === null) {
-    const detail = unavailable ?? `microservice '${msName}' has not completed its handshake`
+    const detail = unavailable ?? `microservice '${microservice}' has not completed its handshake`
     // Deployed here a moment ago and announced: it is starting, and its calls wait as before.
-    const arrival = backends.arrival?.(msName)
+    const arrival = backends.arrival?.(microservice)
     const refusal: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail }
     return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
@@ -123,7 +123,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   if (methods === undefined) {
     return refuse({
       code: 'UNKNOWN_SERVICE',
-      detail: `microservice '${msName}' has no remotely enabled service '${bounded(svcName)}'`
+      detail: `microservice '${microservice}' has no remotely enabled service '${bounded(svcName)}'`
     })
   }
   const method = methods.get(methodName)
@@ -137,7 +137,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   const declaredLength = declaredLengthOf(head)
   const tooLarge = bodyTooLarge(declaredLength, settings.maxBodyBytes)
   if (tooLarge !== null) return refuse(tooLarge)
-  return { format, mode: apiId, sequence, backend, microservice: msName, method, declaredLength }
+  return { format, mode: apiId, sequence, backend, microservice, method, declaredLength }
 }
 
 /** The Content-Length, or -1 when the body's length is not declared (uWS refuses a malformed one first). */

@@ -6,18 +6,18 @@ export function parseRoute(url: string): [string, string, string] | null {
   const b = url.indexOf('/', a + 1)
   if (b < 0) return null
   if (url.indexOf('/', b + 1) >= 0) return null
-  let ms = url.slice(1, a)
+  let microservice = url.slice(1, a)
   let svc = url.slice(a + 1, b)
   let m = url.slice(b + 1)
-  if (ms === '' || svc === '' || m === '') return null
+  if (microservice === '' || svc === '' || m === '') return null
   if (url.includes('%')) {
     try {
-      ms = decodeURIComponent(ms)
+      microservice = decodeURIComponent(microservice)
       svc = decodeURIComponent(svc)
       m = decodeURIComponent(m)
     } catch {
       return null
     }
   }
-  return [ms, svc, m]
+  return [microservice, svc, m]
 }

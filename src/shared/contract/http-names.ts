@@ -1,6 +1,6 @@
 /** Names of the HTTP contract that both the gateway and the generated descriptions use. */
 
-/** SPEC: the base path of a description, mapped by the edge to the gateway's /{ms}/{svc}/{method}. */
+/** SPEC: the base path of a description, mapped by the edge to the gateway's /{microservice}/{svc}/{method}. */
 export const EDGE_API_PREFIX = '/_eapi/ELASTIC_HTTP'
 /** SPEC: where the edge serves a microservice's UI. */
 export const SWAGGER_PREFIX = '/_swagger'
