@@ -3,6 +3,7 @@ import type { CallObserver, ObservedCall } from '../gateway/invoke/ports'
 import type { MethodInfo } from '../gateway/dispatch/catalog'
 import { LinesAsBytes, type ByteLineSink, type LineSink } from '../shared/observability/line-writer'
 import { endSpan, startSpan, tracingActive } from '../shared/observability/tracing'
+import { lineStart } from '../shared/observability/log'
 import { jsonBound, putBytes, putJsonString, putMillis, putUint } from './json-bytes'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
@@ -24,11 +25,12 @@ export class RouteStats {
   bytesOut = 0
   /** The route's fields of an access-log line, as bytes made once. */
   readonly logFields: Uint8Array
-  /** The last line head made here (msg, method, path, status) and what it was made from. */
+  /** The last line head (method, path, status) and tail (msg) made here, and what they were made from. */
   private headUrl = ''
   private headMethod = ''
   private headStatus = 0
   private head: Uint8Array = EMPTY
+  private tail: Uint8Array = EMPTY
   constructor(
     readonly microservice: string,
     readonly service: string,
@@ -42,8 +44,9 @@ export class RouteStats {
   }
 
   /**
-   * The `"msg":…,"method":…,"path":…,"status":…,` part of a line. A route sees the same path, method
-   * and status call after call, so it is quoted once and kept (quoting was a third of a line's cost).
+   * The `,"method":…,"path":…,"status":…,` part of a line (lineTail() is its msg). A route sees the
+   * same path, method and status call after call, so they are quoted once and kept (quoting was a
+   * third of a line's cost).
    */
   lineHead(httpMethod: string, url: string, status: number): Uint8Array {
     if (url === this.headUrl && status === this.headStatus && httpMethod === this.headMethod) return this.head
@@ -52,10 +55,14 @@ export class RouteStats {
     this.headUrl = url
     this.headMethod = httpMethod
     this.headStatus = status
-    this.head = Buffer.from(
-      `,"msg":${JSON.stringify(`${method} ${path} ${status}`)},"method":"${method}","path":${JSON.stringify(path)},"status":${status},`
-    )
+    this.head = Buffer.from(`,"method":"${method}","path":${JSON.stringify(path)},"status":${status},`)
+    this.tail = Buffer.from(`,"msg":${JSON.stringify(`${method} ${path} ${status}`)}}\n`)
     return this.head
+  }
+
+  /** The end of the line lineHead() began: `,"msg":"POST /path 200"}` and the newline. */
+  lineTail(): Uint8Array {
+    return this.tail
   }
 }
 
@@ -70,7 +77,6 @@ export class CallTelemetry implements CallObserver {
   private readonly byMethod = new WeakMap<MethodInfo, RouteStats>()
   private readonly unrouted = new RouteStats('', '', '')
   private readonly accessLog: ByteLineSink | null
-  private readonly pidPart = `","pid":${process.pid},"component":"access"`
   private clockMs = 0
   /** The line's start up to and with the component, for the millisecond `clockMs`. */
   private clockBytes: Uint8Array = EMPTY
@@ -138,7 +144,8 @@ export class CallTelemetry implements CallObserver {
   }
 
   /**
-   * One access-log line in the platform's log format (pino's: level, time, pid, component, msg),
+   * One access-log line in the platform's log format (shared/observability/log.ts: level, time, pid,
+   * component, the fields, msg),
    * written as bytes in the writer's buffer: pino's serializer, or a line built as a string, cost
    * several times more per call (docs/performance.md).
    */
@@ -146,13 +153,14 @@ export class CallTelemetry implements CallObserver {
     const now = Date.now()
     if (now !== this.clockMs) {
       this.clockMs = now
-      this.clockBytes = Buffer.from(`{"level":"info","time":"${new Date(now).toISOString()}${this.pidPart}`)
+      this.clockBytes = Buffer.from(lineStart('info', new Date(now).toISOString(), 'access'))
     }
     const head = r.lineHead(call.httpMethod, call.url, call.status)
     const client = call.clientAddress()
     const room =
       this.clockBytes.length +
       head.length +
+      r.lineTail().length +
       r.logFields.length +
       jsonBound(call.requestId) +
       jsonBound(call.code) +
@@ -187,7 +195,7 @@ export class CallTelemetry implements CallObserver {
     }
     pos = putBytes(buf, pos, CLIENT_KEY)
     pos = putJsonString(buf, pos, client)
-    sink.commit(putBytes(buf, pos, LINE_END))
+    sink.commit(putBytes(buf, pos, r.lineTail()))
   }
 }
 
@@ -200,4 +208,3 @@ const BYTES_OUT_KEY = Buffer.from(',"bytesOut":')
 const MS_KEY = Buffer.from(',"ms":')
 const TRACE_ID_KEY = Buffer.from('"traceId":"')
 const CLIENT_KEY = Buffer.from('"client":')
-const LINE_END = Buffer.from('}\n')

@@ -6,6 +6,7 @@ import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { CallTelemetry } from '../../src/platform/telemetry'
+import { createLogger } from '../../src/shared/observability/log'
 import { BatchedLineWriter } from '../../src/shared/observability/line-writer'
 import { putJsonString, putMillis, putUint, jsonBound } from '../../src/platform/json-bytes'
 import type { ObservedCall } from '../../src/gateway/invoke/ports'
@@ -142,4 +143,31 @@ test('numbers and strings as JSON bytes', () => {
     assert.ok(end <= jsonBound(s))
     assert.equal(JSON.parse(b.toString('utf8', 0, end)), s)
   }
+})
+
+test("one line format: the access log's lines and pino's events start and end alike", () => {
+  const events: string[] = []
+  createLogger('info', { write: (l: string) => void events.push(l) })
+    .child({ component: 'manager' })
+    .info({ event: 'instance-up', microservice: 'example' }, 'example/1 is up')
+  const access: string[] = []
+  new CallTelemetry(false, { write: (l) => void access.push(l) }).finished(call({}), null)
+  const shape = (line: string): { head: string[]; last: string; time: unknown; pid: unknown } => {
+    const r = record(line)
+    const keys = Object.keys(r)
+    return { head: keys.slice(0, 4), last: keys[keys.length - 1]!, time: r.time, pid: r.pid }
+  }
+  const [event, line] = [shape(events[0]!), shape(access[0]!)]
+  assert.deepEqual(event.head, ['level', 'time', 'pid', 'component'])
+  assert.deepEqual(line.head, event.head)
+  assert.deepEqual([event.last, line.last], ['msg', 'msg'])
+  for (const s of [event, line]) {
+    assert.match(String(s.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    assert.equal(s.pid, process.pid)
+  }
+  assert.deepEqual(
+    [record(events[0]!).level, record(access[0]!).level],
+    ['info', 'info'],
+    'the level as a word in both'
+  )
 })

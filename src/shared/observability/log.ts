@@ -9,14 +9,26 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /**
- * JSON lines (pino): time (ISO 8601), level as a word, pid, component, message and the event's
- * fields. Events are rare and go out at once, through the process's one stdout writer, which the
- * access log shares (line-writer.ts).
+ * The platform's one log line format, for pino's events and the access log alike: a JSON object
+ * that starts `{"level":"<word>","time":"<ISO 8601>","pid":<pid>,"component":"<name>"`, then the
+ * line's fields, and ends with `"msg"`. pino writes the events; the access log writes the same
+ * shape itself (platform/telemetry.ts), starting each line with lineStart().
+ */
+export function lineStart(level: string, isoTime: string, component: string): string {
+  return `{"level":"${level}","time":"${isoTime}","pid":${process.pid},"component":${JSON.stringify(component)}`
+}
+
+/**
+ * Events as JSON lines (pino) in the format above; a logger's `component` is its child binding.
+ * Events are rare and go out at once, through the process's one stdout writer, which the access log
+ * shares (line-writer.ts).
  */
 export function createLogger(level: LogLevel, destination: DestinationStream = stdoutEvents()): Logger {
   return pino(
     {
       level,
+      // pid only: no hostname (a container's is its id; the orchestrator labels the stream).
+      base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) }
     },
