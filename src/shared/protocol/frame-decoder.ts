@@ -1,6 +1,6 @@
 import { gateway } from './generated/gateway'
 import type { FastBuffer } from '../bytes/fast-buffer'
-import { CONTEXT_FIELDS, ErrorKey, FrameKey, InvokeKey, ResultKey, contextKey } from './wire-keys'
+import { CONTEXT_FIELDS, ContextField, ErrorKey, FrameKey, InvokeKey, ResultKey, contextKey } from './wire-keys'
 
 /**
  * Decodes a frame's message (the bytes after its length prefix). The two frames of every call,
@@ -164,31 +164,31 @@ function readContext(b: FastBuffer, end: number): gateway.CallContext | null {
     if (stop < 0) return null
     const s = text(b, stop)
     switch (field) {
-      case 1:
+      case ContextField.Locale:
         c.locale = s
         break
-      case 2:
+      case ContextField.PrivilegeNames:
         c.privilegeNames.push(s)
         break
-      case 3:
+      case ContextField.RequestId:
         c.requestId = s
         break
-      case 4:
+      case ContextField.SessionId:
         c.sessionId = s
         break
-      case 5:
+      case ContextField.User:
         c.user = s
         break
-      case 6:
+      case ContextField.ClientApplicationName:
         c.clientApplicationName = s
         break
-      case 7:
+      case ContextField.Ip:
         c.ip = s
         break
-      case 8:
+      case ContextField.Traceparent:
         c.traceparent = s
         break
-      default:
+      default: // ContextField.Tracestate, the last
         c.tracestate = s
     }
   }

@@ -2,7 +2,14 @@ import { varintLength, writeVarint, type FramePieces } from './frame'
 import type { gateway } from './generated/gateway'
 import type { FastBuffer } from '../bytes/fast-buffer'
 import { copyBytes, delimitedSize, utf8Length, writeString } from './wire-bytes'
-import { CONTEXT_FIELDS, CONTEXT_PRIVILEGE_NAME_FIELD, FrameKey, InvokeKey, contextKey } from './wire-keys'
+import {
+  CONTEXT_FIELDS,
+  CONTEXT_PRIVILEGE_NAME_FIELD,
+  ContextField,
+  FrameKey,
+  InvokeKey,
+  contextKey
+} from './wire-keys'
 
 /**
  * The Invoke frame of a small call, encoded by hand: the bytes protobufjs makes for it (fields in
@@ -67,14 +74,14 @@ const contextLengths = new Array<number>(CONTEXT_FIELDS).fill(0)
 /** Fills the scratch arrays from c; returns the context message's length. */
 function measureContext(c: gateway.ICallContext): number {
   const strings = contextStrings
-  strings[0] = c.locale
-  strings[2] = c.requestId
-  strings[3] = c.sessionId
-  strings[4] = c.user
-  strings[5] = c.clientApplicationName
-  strings[6] = c.ip
-  strings[7] = c.traceparent
-  strings[8] = c.tracestate
+  strings[ContextField.Locale - 1] = c.locale
+  strings[ContextField.RequestId - 1] = c.requestId
+  strings[ContextField.SessionId - 1] = c.sessionId
+  strings[ContextField.User - 1] = c.user
+  strings[ContextField.ClientApplicationName - 1] = c.clientApplicationName
+  strings[ContextField.Ip - 1] = c.ip
+  strings[ContextField.Traceparent - 1] = c.traceparent
+  strings[ContextField.Tracestate - 1] = c.tracestate
   let length = 0
   for (let k = 0; k < CONTEXT_FIELDS; k++) {
     const s = strings[k]

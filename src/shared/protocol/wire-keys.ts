@@ -23,9 +23,20 @@ export const enum InvokeKey {
   TimeoutMs = (8 << 3) | 0
 }
 
-/** CallContext: fields 1 to 9, every one a string (2, privilege_names, repeated). */
+/** CallContext's fields, every one a string (PrivilegeNames repeated). */
+export const enum ContextField {
+  Locale = 1,
+  PrivilegeNames = 2,
+  RequestId = 3,
+  SessionId = 4,
+  User = 5,
+  ClientApplicationName = 6,
+  Ip = 7,
+  Traceparent = 8,
+  Tracestate = 9
+}
 export const CONTEXT_FIELDS = 9
-export const CONTEXT_PRIVILEGE_NAME_FIELD = 2
+export const CONTEXT_PRIVILEGE_NAME_FIELD = ContextField.PrivilegeNames
 
 export function contextKey(field: number): number {
   return (field << 3) | 2
