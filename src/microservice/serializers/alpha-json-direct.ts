@@ -4,16 +4,17 @@ import { scanNumber, scanString, skipWhitespace } from '../../shared/json/scan'
 import type { ReadLimits } from '../../shared/contract/limits'
 import { readAlphaJsonGenerated } from './alpha-json-generated'
 import { STAND_ASIDE, standsAside, type StandAside } from './stand-aside'
-import { parseScalar, parseXStreamDate, readLocalDate, xstreamScalarText, xstreamDate, isCharArray } from './java-text'
-import { jettisonNumberText, jettisonPrimitive, jettisonString, pastDoubleRange } from './jettison-text'
 import {
-  type AlphaContext,
-  alphaTypeName,
-  alphaTypeNameOrNull,
-  defaultRuntime,
-  fieldsByElement,
-  primitiveDefault
-} from './alpha-node'
+  parseScalar,
+  parseXStreamDate,
+  primitiveDefault,
+  readLocalDate,
+  xstreamScalarText,
+  xstreamDate,
+  isCharArray
+} from './java-text'
+import { jettisonNumberText, jettisonPrimitive, jettisonString, pastDoubleRange } from './jettison-text'
+import { type AlphaContext, alphaTypeName, alphaTypeNameOrNull, defaultRuntime, fieldsByElement } from './alpha-node'
 
 /**
  * alpha JSON (Jettison's mapped convention) read straight into values, for the shapes XStream

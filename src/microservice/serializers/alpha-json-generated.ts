@@ -2,9 +2,9 @@ import { STAND_ASIDE, standsAside } from './stand-aside'
 import { type Descriptor, type ObjectDescriptor, type ScalarType } from '../descriptors'
 import type { ReadLimits } from '../../shared/contract/limits'
 import { JsonSyntaxError, scanNumber } from '../../shared/json/scan'
-import { isCharArray, parseScalar, parseXStreamDate, readLocalDate } from './java-text'
+import { isCharArray, parseScalar, parseXStreamDate, primitiveDefault, readLocalDate } from './java-text'
 import { jettisonNumberText, pastDoubleRange } from './jettison-text'
-import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime, primitiveDefault } from './alpha-node'
+import { type AlphaContext, alphaTypeNameOrNull, defaultRuntime } from './alpha-node'
 import {
   SKIP,
   SourceParts,

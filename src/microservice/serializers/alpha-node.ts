@@ -24,7 +24,8 @@ import {
   isCharArray,
   charArrayText,
   splitChars,
-  readLocalDate
+  readLocalDate,
+  primitiveDefault
 } from './java-text'
 
 /**
@@ -617,22 +618,4 @@ function attr(node: AlphaNode, name: string): string | undefined {
 export function fromAlphaNode(root: AlphaNode, declared: Descriptor, ctx: AlphaContext): unknown {
   root.parent = null
   return new Reader(ctx).read(root, declared, false)
-}
-
-/** Java's default of a field left out: 0 / false for primitives, null otherwise. */
-export function primitiveDefault(d: Descriptor): unknown {
-  if (d.kind !== 'scalar') return null
-  switch (d.type) {
-    case 'int':
-    case 'double':
-      return 0
-    case 'long':
-      return 0n
-    case 'boolean':
-      return false
-    case 'char':
-      return '\u0000'
-    default:
-      return null
-  }
 }

@@ -1,6 +1,6 @@
 import { STAND_ASIDE } from './stand-aside'
 import { isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors'
-import { primitiveDefault } from './alpha-node'
+import { primitiveDefault } from './java-text'
 import { elementType } from './beta-common'
 import type { ReadLimits } from '../../shared/contract/limits'
 import {

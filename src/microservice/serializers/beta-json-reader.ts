@@ -9,9 +9,16 @@ import {
 } from '../descriptors'
 import { ValueError } from './errors'
 import { BOM_REFUSED, JsonSyntaxError } from '../../shared/json/scan'
-import { jacksonChar, jacksonDate, parseJavaInteger, parseJavaDouble, isCharArray, splitChars } from './java-text'
+import {
+  jacksonChar,
+  jacksonDate,
+  parseJavaInteger,
+  parseJavaDouble,
+  isCharArray,
+  primitiveDefault,
+  splitChars
+} from './java-text'
 import { jacksonInteger } from './java-integers'
-import { primitiveDefault } from './alpha-node'
 import type { ReadLimits } from '../../shared/contract/limits'
 
 import { LOCAL_DATE_UNSUPPORTED, elementType } from './beta-common'

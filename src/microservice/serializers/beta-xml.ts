@@ -25,7 +25,7 @@ import {
   splitChars
 } from './java-text'
 import { jacksonInteger, javaTrim } from './java-integers'
-import { primitiveDefault } from './alpha-node'
+import { primitiveDefault } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-common'
 import { escapeWoodstoxChars, escapeWoodstoxText } from './woodstox-text'
 

@@ -347,3 +347,21 @@ export function readLocalDate(text: string): LocalDate {
   if (!LocalDate.isIso(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form YYYY-MM-DD`)
   return new LocalDate(text)
 }
+
+/** Java's default of a field left out: 0 / false for primitives, null otherwise. */
+export function primitiveDefault(d: Descriptor): unknown {
+  if (d.kind !== 'scalar') return null
+  switch (d.type) {
+    case 'int':
+    case 'double':
+      return 0
+    case 'long':
+      return 0n
+    case 'boolean':
+      return false
+    case 'char':
+      return '\u0000'
+    default:
+      return null
+  }
+}
