@@ -330,7 +330,16 @@ export function tryWriteAlphaJson(value: unknown, declared: Descriptor, ctx: Alp
 /** The value, or STAND_ASIDE when the element-tree reader must read this input (see DirectReader). */
 export function tryReadAlphaJson(b: Uint8Array, declared: Descriptor, ctx: AlphaContext, limits: ReadLimits): unknown {
   const generated = readAlphaJsonGenerated(b, declared, ctx, limits)
-  if (generated !== STAND_ASIDE) return generated
+  return generated !== STAND_ASIDE ? generated : readAlphaJsonInterpreted(b, declared, ctx, limits)
+}
+
+/** The interpreting direct reader alone (DirectReader): the value, or STAND_ASIDE. */
+export function readAlphaJsonInterpreted(
+  b: Uint8Array,
+  declared: Descriptor,
+  ctx: AlphaContext,
+  limits: ReadLimits
+): unknown {
   try {
     return new DirectReader(b, limits, ctx).root(declared)
   } catch (err) {

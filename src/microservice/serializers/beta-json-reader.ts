@@ -647,7 +647,12 @@ export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: Read
   if (direct !== STAND_ASIDE) return direct
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   const parsed = readBetaJsonParsed(text, d, limits)
-  return parsed !== STAND_ASIDE ? parsed : new Reader(text, limits).value(d, 0)
+  return parsed !== STAND_ASIDE ? parsed : readBetaJsonExact(text, d, limits)
+}
+
+/** The last tier: reads every document Jackson reads and words every error. */
+export function readBetaJsonExact(text: string, d: Descriptor, limits: ReadLimits): unknown {
+  return new Reader(text, limits).value(d, 0)
 }
 
 /** JSON.parse and a check against the descriptor, or STAND_ASIDE when the exact reader must decide. */
