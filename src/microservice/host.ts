@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     dir,
     name: config.name,
     version: config.version,
+    applicationType: config.type,
     settings: config.settings,
     privilegedNames: config.permissions.privilegedNames,
     // A shared secret for the internal protocol (instances reached over TCP from another host).

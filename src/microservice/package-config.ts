@@ -4,10 +4,19 @@ import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from './settings'
 
 export const CONFIG_FILE = 'microservice.json'
 
+/**
+ * SPEC: the gateway is exposed for native microservices only; a servlet microservice handles all
+ * its incoming HTTP requests itself, so the platform deploys and runs it but the gateway refuses calls.
+ */
+export const APPLICATION_TYPES = ['nativeApp', 'servletApp'] as const
+export type ApplicationType = (typeof APPLICATION_TYPES)[number]
+
 /** The config file inside a microservice directory. */
 export interface MicroserviceConfig {
   name: string
   version: string
+  /** "nativeApp" (the default) or "servletApp" (APPLICATION_TYPES). */
+  type: ApplicationType
   /** Entry module, relative to the directory; it exports the definition as `default` or `microservice`. */
   entry: string
   settings: RuntimeSettings
@@ -116,9 +125,17 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
     heapDump: bool(file, 'memory.heapDump', m.heapDump, DEFAULT_MEMORY.heapDump)
   }
   const a = section(file, 'availability', o.availability)
+  const type = o.type ?? 'nativeApp'
+  if (typeof type !== 'string' || !(APPLICATION_TYPES as readonly string[]).includes(type))
+    fail(
+      file,
+      'type',
+      `must be one of ${APPLICATION_TYPES.map((t) => `"${t}"`).join(', ')} (SPEC: only nativeApp is exposed)`
+    )
   const known = new Set([
     'name',
     'version',
+    'type',
     'entry',
     'settings',
     'permissions',
@@ -139,6 +156,7 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   return {
     name: o.name,
     version: o.version,
+    type: type as ApplicationType,
     entry: o.entry,
     settings,
     permissions: { privilegedNames: names as string[] },

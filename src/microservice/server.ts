@@ -11,6 +11,7 @@ import { gateway } from '../shared/protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from './define'
 import { toCatalog } from './catalog'
 import type { RuntimeSettings } from './settings'
+import type { ApplicationType } from './package-config'
 import { Executor, fail } from './executor'
 import { MethodPool } from './method-pool'
 import { DeadlineList, type Deadline } from '../shared/contract/deadlines'
@@ -19,6 +20,8 @@ import { SharedBufferPool } from '../shared/bytes/shared-buffers'
 export interface RuntimeOptions {
   name: string
   version: string
+  /** Sent in the catalog: a servletApp is deployed and run, but the gateway does not expose it. */
+  applicationType?: ApplicationType
   settings: RuntimeSettings
   /** Names the default permission resolver grants. */
   privilegedNames: readonly string[]
@@ -247,6 +250,15 @@ export class MicroserviceServer {
    * A gateway of another protocol version gets this side's Catalog (which names its version, so the
    * gateway can say what differs) and then the connection closes: neither side guesses at the other's frames.
    */
+  /** What this microservice tells a gateway in the handshake (sent again on each Hello). */
+  private catalog(): gateway.ICatalog {
+    return {
+      ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),
+      applicationType: this.options.applicationType ?? 'nativeApp',
+      protocolVersion: PROTOCOL_VERSION
+    }
+  }
+
   private checkVersion(conn: RuntimeConnection, hello: gateway.Hello): void {
     if (hello.protocolVersion !== PROTOCOL_VERSION)
       this.refuse(
@@ -283,8 +295,7 @@ export class MicroserviceServer {
       conn.authenticated()
       conn.framed.send({
         catalog: {
-          ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),
-          protocolVersion: PROTOCOL_VERSION,
+          ...this.catalog(),
           proof: microserviceProof(this.options.secret!, serverNonce, hello.nonce)
         }
       })
@@ -307,10 +318,7 @@ export class MicroserviceServer {
         break
       case 'hello':
         conn.framed.send({
-          catalog: {
-            ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),
-            protocolVersion: PROTOCOL_VERSION
-          }
+          catalog: this.catalog()
         })
         this.checkVersion(conn, frame.hello as gateway.Hello)
         break

@@ -80,8 +80,10 @@ async function call(config: PlatformConfig, method: string, path: string): Promi
 function describe(s: MicroserviceStatus): string {
   const versions =
     s.versions.length > 1 ? ` (instances of ${s.versions.length} versions: ${s.versions.join(', ')})` : ''
+  // A nativeApp, the default, is what the gateway calls; a servletApp is named as such (--json has both).
+  const type = s.type === 'servletApp' ? ' (servletApp: runs, not exposed by the gateway)' : ''
   const lines = [
-    `${s.name} ${s.version}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight${versions}`
+    `${s.name} ${s.version}${type}: ${s.desired === 'stopped' ? 'stopped' : s.unavailable === null ? 'available' : `unavailable (${s.unavailable})`}, ${s.inflight} calls in flight${versions}`
   ]
   for (const i of s.instances) {
     if (i.remote) {

@@ -14,7 +14,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { endpointText } from '../shared/protocol/endpoint'
-import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
+import { readMicroserviceConfig, type ApplicationType, type MicroserviceConfig } from '../microservice/package-config'
 import type { HostMessage, PlatformMessage } from '../microservice/host'
 import { hostEnv, HOST_FILE } from '../microservice/host-env'
 import { ensureDescription } from './describe'
@@ -285,6 +285,8 @@ export class Instance {
 export interface MicroserviceStatus {
   name: string
   version: string
+  /** "nativeApp", or "servletApp": deployed and run, but not exposed by the gateway (SPEC). */
+  type: ApplicationType
   dir: string
   desired: 'running' | 'stopped'
   /** null when calls can be made; otherwise why not. */
@@ -385,6 +387,7 @@ export class ManagedMicroservice {
     return {
       name: this.name,
       version: this.config.version,
+      type: this.config.type,
       dir: this.dir,
       desired: this.desired,
       unavailable:
@@ -528,6 +531,7 @@ export class MicroserviceManager {
     const out = st ?? {
       name,
       version: group!.versions[0] ?? group!.catalog?.version ?? 'unknown',
+      type: group!.catalog?.servlet === true ? 'servletApp' : 'nativeApp',
       dir: '',
       desired: 'running',
       unavailable: group!.unavailableReason(),

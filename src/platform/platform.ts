@@ -143,7 +143,9 @@ export class Platform {
       get: (name) => {
         if (!all && !enabled.has(name)) return null
         const microservice = this.manager.get(name)
-        return microservice === undefined ? null : files.read(microservice.dir)
+        // A servletApp's methods are not exposed, so there is no call to describe.
+        if (microservice === undefined || microservice.config.type === 'servletApp') return null
+        return files.read(microservice.dir)
       }
     }
   }

@@ -75,6 +75,17 @@ test('microservice config: defaults, and errors that name the key', () => {
     JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { treadPoolSize: 1 } })
   )
   assert.throws(() => readMicroserviceConfig(dir), /settings\.treadPoolSize: unknown setting/)
+  assert.equal(c.type, 'nativeApp', 'SPEC: a microservice is native unless it says otherwise')
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', type: 'servletApp' })
+  )
+  assert.equal(readMicroserviceConfig(dir).type, 'servletApp')
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', type: 'servlet' })
+  )
+  assert.throws(() => readMicroserviceConfig(dir), /type: must be one of "nativeApp", "servletApp"/)
   writeFileSync(
     join(dir, 'microservice.json'),
     JSON.stringify({ name: 'a', version: '1', entry: 'index.js', platformRegularExpressionToRemotelyEnabled: 'calc.*' })

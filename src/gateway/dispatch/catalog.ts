@@ -11,8 +11,11 @@ export interface MethodInfo {
 /** The gateway's index of a microservice's handshake catalog: answers 404/400 without a round trip. */
 export class CatalogIndex {
   private readonly services = new Map<string, Map<string, MethodInfo>>()
+  /** A servletApp handles its own HTTP requests: the gateway does not expose it (SPEC). */
+  readonly servlet: boolean
 
   constructor(readonly catalog: gateway.Catalog) {
+    this.servlet = catalog.applicationType === 'servletApp'
     for (const s of catalog.services as gateway.Service[]) {
       if (!s.remotelyEnabled) continue
       const methods = new Map<string, MethodInfo>()

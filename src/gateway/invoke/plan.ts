@@ -110,8 +110,14 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     const arrival = backends.arrival?.(microservice)
     return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
-  const unavailable = backend.unavailableReason()
   const catalog = backend.catalog
+  if (catalog !== null && catalog.servlet) {
+    return refuse({
+      code: 'SERVLET_MICROSERVICE',
+      detail: `microservice '${microservice}' is a servletApp: it handles its own HTTP requests, and the gateway exposes only nativeApp microservices`
+    })
+  }
+  const unavailable = backend.unavailableReason()
   if (unavailable !== null || catalog === null) {
     const detail = unavailable ?? `microservice '${microservice}' has not completed its handshake`
     // Deployed here a moment ago and announced: it is starting, and its calls wait as before.

@@ -1,7 +1,8 @@
 /**
  * Every error the gateway answers with: a stable code, its HTTP status and a title.
  * DESIGN.md's error table is the source; ROUTE_NOT_FOUND is ours (a path that is not
- * /{microservice}/{service}/{method} names no method at all, see README, "HTTP contract").
+ * /{microservice}/{service}/{method} names no method at all, see README, "HTTP contract"), and so is
+ * SERVLET_MICROSERVICE (SPEC: the gateway is not exposed for servlet microservices).
  */
 export const codes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Neither Content-Type nor Accept names JSON or XML' },
@@ -18,6 +19,7 @@ export const codes = {
   UNKNOWN_MICROSERVICE: { status: 404, title: 'Unknown microservice' },
   UNKNOWN_SERVICE: { status: 404, title: 'Unknown or not remotely enabled service' },
   UNKNOWN_METHOD: { status: 404, title: 'Unknown method' },
+  SERVLET_MICROSERVICE: { status: 404, title: 'A servletApp microservice handles its own HTTP requests' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Only POST and OPTIONS are allowed' },
   BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
   PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
