@@ -1,7 +1,7 @@
 import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from './descriptors'
 import { codes, type ErrorCode } from '../shared/errors/codes'
 import { SEQUENCES } from '../shared/contract/vocabulary'
-import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX } from '../shared/contract/http-names'
+import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS } from '../shared/contract/http-names'
 import { alphaTypeName, type AliasMap } from './serializers/alpha-node'
 import { XML_NAMING } from './serializers/alpha-xml'
 import { createAlphaXmlSerializer } from './serializers/alpha-xml'
@@ -73,7 +73,11 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
   }
   return {
     openapi: '3.1.0',
-    info: { title: `${name}`, version, description: `Remotely enabled ROA methods of microservice '${name}'.` },
+    info: {
+      title: `${name}`,
+      version,
+      description: `Remotely enabled ROA methods of microservice '${name}'. ${IDENTITY_NOTE}`
+    },
     servers: [
       {
         url: `${EDGE_API_PREFIX}/${name}`,
@@ -152,8 +156,15 @@ function byStatus(list: readonly ErrorCode[]): Array<[number, ErrorCode[]]> {
   return [...out].sort((a, b) => a[0] - b[0])
 }
 
+/**
+ * Why the description offers four of the nine X-PLATFORM headers: it is served by the edge, which
+ * removes the identity headers every outside client sends (README, "Trust").
+ */
+const IDENTITY_NOTE = `Through the edge, ${IDENTITY_HEADERS.join(', ')} are not taken from the caller: the edge sets the user, session, application and privilege names from a credential (X-API-Key or a bearer token, when the platform accepts them) and the IP from the connection.`
+
+/** The headers a caller through the edge may set (the identity headers are the edge's to set). */
 function headerParameters(): Json[] {
-  return PLATFORM_HEADER_NOTES.map((h) =>
+  return PLATFORM_HEADER_NOTES.filter((h) => !(IDENTITY_HEADERS as readonly string[]).includes(h.name)).map((h) =>
     compact({
       name: h.name,
       in: 'header',

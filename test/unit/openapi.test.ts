@@ -6,12 +6,14 @@ import assert from 'node:assert/strict'
 import { describeMicroservice } from '../../src/microservice/openapi'
 import definition, { KINDS } from '../fixtures/dockit'
 import { openApiErrors, schemaChecker, pointerKey } from '../helpers/openapi'
+import { IDENTITY_HEADERS } from '../../src/shared/contract/http-names'
 
 const aliases = new Map(Object.entries(definition.aliases ?? {}))
 const doc = describeMicroservice({ name: 'dockit', version: '2.0.0', definition, aliases }) as {
   paths: Record<string, { post: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
   components: { schemas: Record<string, unknown> }
   servers: Array<{ url: string }>
+  info: { description: string }
 }
 
 describe('generated description', () => {
@@ -52,10 +54,28 @@ describe('generated description', () => {
     ])
   })
 
-  test('the nine X-PLATFORM-* headers are parameters; the sequence header lists the four sequences', () => {
+  test('the four X-PLATFORM headers a caller through the edge sets are parameters; the sequence header lists the four sequences', () => {
     const params = doc.paths['/kinds/m0']!.post.parameters as Array<{ name: string; schema: { enum?: string[] } }>
-    assert.equal(params.length, 9)
+    assert.deepEqual(
+      params.map((p) => p.name),
+      ['X-PLATFORM-API-ID', 'X-PLATFORM-Locale', 'X-PLATFORM-Sequence-Name', 'X-PLATFORM-Request-ID']
+    )
     assert.deepEqual(params.find((p) => p.name === 'X-PLATFORM-Sequence-Name')!.schema.enum!.length, 4)
+  })
+
+  test('the identity headers the edge drops are not offered, and the description says who sets them', () => {
+    // The description is served by the edge, which removes these from every outside client.
+    for (const h of IDENTITY_HEADERS) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        const names = (item.post.parameters as Array<{ name: string }>).map((p) => p.name)
+        assert.ok(!names.includes(h), `${path} offers ${h}`)
+      }
+      assert.ok(String(doc.info.description).includes(h), h)
+    }
+    assert.match(
+      String(doc.info.description),
+      /the edge sets the user, session, application and privilege names from a credential/
+    )
   })
 
   test('scalars, nullability and names as Java and the serializers have them', () => {
