@@ -10,7 +10,7 @@ export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
 export const TESTKIT_DIR = join(__dirname, '..', 'fixtures', 'testkit')
 export const TYPEKIT_DIR = join(__dirname, '..', 'fixtures', 'typekit')
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
 function merge(base: { [k: string]: Json }, over: { [k: string]: Json }): void {
   for (const [k, v] of Object.entries(over)) {

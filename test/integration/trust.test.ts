@@ -8,7 +8,7 @@ import { createHash, type webcrypto } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { startPlatform, post, problem, type RunningPlatform } from '../helpers/platform'
+import { startPlatform, post, problem, type Json, type RunningPlatform } from '../helpers/platform'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 const CLAIMS = {
@@ -235,5 +235,106 @@ describe('an edge that requires a credential', () => {
     )
     assert.equal(r.status, 401)
     assert.equal(problem(r).code, 'UNAUTHENTICATED')
+  })
+})
+
+describe("the edge's credentials, case by case", () => {
+  let es: RunningPlatform // publicKeyFile, ES256
+  let jwks: RunningPlatform // jwksFile, ES256
+  let hs: RunningPlatform // secretEnv, HS256; a 1 KiB body limit
+  let none: RunningPlatform // no EDGE.auth
+  let pair: webcrypto.CryptoKeyPair
+  let pem = ''
+  const secret = 'a-shared-secret-of-at-least-32-bytes!'
+  const edgeOf = (r: RunningPlatform): string => `http://127.0.0.1:${r.platform.edgePort}`
+  const CALL = '/_eapi/ELASTIC_HTTP/example/diagnostics/context'
+  before(async () => {
+    const jose = await import('jose')
+    pair = await jose.generateKeyPair('ES256', { extractable: true })
+    const dir = mkdtempSync(join(tmpdir(), 'creds-'))
+    pem = await jose.exportSPKI(pair.publicKey)
+    writeFileSync(join(dir, 'issuer.pem'), pem)
+    const jwk = { ...(await jose.exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }
+    writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [jwk] }))
+    process.env.TRUST_TEST_HS256 = secret
+    const auth = (jwt: { [k: string]: Json }): { [k: string]: Json } => ({
+      EDGE: { auth: { required: false, apiKeys: [], jwt: { issuer: null, audience: null, ...jwt } } }
+    })
+    es = await startPlatform(auth({ publicKeyFile: join(dir, 'issuer.pem'), algorithms: ['ES256'] }))
+    jwks = await startPlatform(auth({ jwksFile: join(dir, 'jwks.json'), algorithms: ['ES256'] }))
+    hs = await startPlatform({
+      ...auth({ secretEnv: 'TRUST_TEST_HS256', algorithms: ['HS256'] }),
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { maxBodyBytes: 1024 } }
+    })
+    none = await startPlatform()
+  })
+  after(async () => {
+    for (const r of [es, jwks, hs, none]) await r?.stop()
+    delete process.env.TRUST_TEST_HS256
+  })
+
+  async function es256(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+    const jose = await import('jose')
+    return new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: 'ES256', ...header })
+      .setExpirationTime('5m')
+      .sign(pair.privateKey)
+  }
+  async function hs256(claims: Record<string, unknown>, key: string): Promise<string> {
+    const jose = await import('jose')
+    return new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(key))
+  }
+  async function refused(url: string, headers: Record<string, string>, detail: RegExp): Promise<void> {
+    const r = await post(url, CALL, '[]', { ...RMC, ...headers })
+    assert.equal(r.status, 401, r.text)
+    const pr = problem(r)
+    assert.equal(pr.code, 'UNAUTHENTICATED')
+    assert.match(pr.detail, detail)
+    assert.equal(r.headers.get('www-authenticate'), 'Bearer, ApiKey header="X-API-Key"')
+  }
+
+  test('a JWKS file and an HS256 secret verify their tokens; privileges may be one string', async () => {
+    const viaJwks = await context(edgeOf(jwks), CALL, {
+      Authorization: `Bearer ${await es256({ sub: 'ada', privileges: 'admin;ops' }, { kid: 'k1' })}`
+    })
+    assert.deepEqual([viaJwks.user, viaJwks.privilegeNames], ['ada', ['admin', 'ops']])
+    const viaSecret = await context(edgeOf(hs), CALL, {
+      Authorization: `Bearer ${await hs256({ sub: 'bob', privileges: ['x'] }, secret)}`
+    })
+    assert.deepEqual([viaSecret.user, viaSecret.privilegeNames], ['bob', ['x']])
+    await refused(
+      edgeOf(hs),
+      { Authorization: `Bearer ${await hs256({ sub: 'bob' }, 'another-secret-of-at-least-32-bytes!!')}` },
+      /signature verification failed/
+    )
+  })
+
+  test('algorithm confusion is refused: alg none, and HS256 signed with the public key', async () => {
+    const b64 = (o: object): string => Buffer.from(JSON.stringify(o)).toString('base64url')
+    const exp = Math.floor(Date.now() / 1000) + 300
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: 'eve', privileges: ['admin'], exp })}.`
+    await refused(edgeOf(es), { Authorization: `Bearer ${unsigned}` }, /not accepted/)
+    await refused(edgeOf(es), { Authorization: `Bearer ${await hs256({ sub: 'eve' }, pem)}` }, /not accepted/)
+  })
+
+  test('a token without a subject, a non-Bearer Authorization, and credentials sent to an edge that takes none', async () => {
+    await refused(edgeOf(es), { Authorization: `Bearer ${await es256({ privileges: ['admin'] })}` }, /no 'sub' claim/)
+    await refused(edgeOf(es), { Authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' }, /is not a Bearer token/)
+    await refused(edgeOf(none), { 'X-API-Key': 'anything' }, /this edge accepts no credentials/)
+    await refused(edgeOf(none), { Authorization: `Bearer ${await es256({ sub: 'ada' })}` }, /accepts no credentials/)
+  })
+
+  test('a body over the limit with a valid token is 413 before it is read; within it, the call is made', async () => {
+    const authorization = `Bearer ${await hs256({ sub: 'bob' }, secret)}`
+    const big = `["${'x'.repeat(2000)}"]`
+    const r = await post(edgeOf(hs), CALL, big, { ...RMC, Authorization: authorization })
+    assert.equal(r.status, 413, r.text)
+    assert.equal(problem(r).code, 'BODY_TOO_LARGE')
+    assert.match(problem(r).detail, /the body has 2004 bytes; the limit is 1024/)
+    const ok = await context(edgeOf(hs), CALL, { Authorization: authorization })
+    assert.equal(ok.user, 'bob')
   })
 })
