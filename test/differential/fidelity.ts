@@ -80,11 +80,15 @@ export interface Outcome {
   /** Our error class, or Java's. */
   error?: string
   message?: string
+  /** What kind of refusal: the client's text is not JSON/XML, or it is but its value does not fit. */
+  refusal?: RefusalKind
   /** Our error is not a refusal of ours: a bug, whatever Java did. */
   crash?: boolean
 }
 
 export const DECODER = new TextDecoder('utf-8', { fatal: false })
+
+export type RefusalKind = 'syntax' | 'value'
 
 export function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
   try {
@@ -94,20 +98,39 @@ export function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
     return {
       error: err.constructor.name,
       message: err.message,
+      refusal: e instanceof SyntaxErrorAt ? 'syntax' : 'value',
       crash: !(e instanceof ValueError || e instanceof SyntaxErrorAt)
     }
   }
 }
 
+/**
+ * Java's parse errors, by the class of the innermost cause: XStream's StreamException (XPP3's and
+ * Jettison's parse errors) and Jackson's JsonParseException (also for XML, through Woodstox), with
+ * the readers' own exceptions under them. Anything else (a ConversionException, Jackson's mapping
+ * exceptions, a NumberFormatException) refuses a value.
+ */
+const JAVA_SYNTAX =
+  /(StreamException|JsonParseException|XmlPullParserException|JSONException|XMLStreamException|WstxException|WstxParsingException|WstxUnexpectedCharException|WstxEOFException|WstxLazyException)$/
+
 export function javaOutcome(a: Answer | undefined): Outcome {
-  if (a === undefined) return { error: 'NoAnswer' }
-  if (a.error !== undefined) return { error: a.error, message: a.message ?? '' }
+  // A missing answer or the oracle's own failure is not Java refusing: the run must stop.
+  if (a === undefined) throw new Error('the oracle gave no answer for a request')
+  if (a.oracleFailure === true) throw new Error(`the oracle failed (not the serializer): ${a.error}: ${a.message}`)
+  if (a.error !== undefined) {
+    // Jackson's XML parser reports a number out of its type's range as a JsonParseException.
+    const outOfRange = /^Numeric value \(.*\) out of range of /.test(a.message ?? '')
+    const refusal: RefusalKind = !outOfRange && JAVA_SYNTAX.test(a.rootCause ?? a.error) ? 'syntax' : 'value'
+    return { error: a.error, message: a.message ?? '', refusal }
+  }
   return a.text !== undefined ? { text: a.text } : { value: a.value ?? null }
 }
 
+/** Same value or text; or both refused, for the same kind of reason (syntax, or a value that does not fit). */
 export function agree(o: Outcome, j: Outcome, d: Descriptor): boolean {
   if (o.crash === true) return false
-  if (j.error !== undefined || o.error !== undefined) return j.error !== undefined && o.error !== undefined
+  if (j.error !== undefined || o.error !== undefined)
+    return j.error !== undefined && o.error !== undefined && j.refusal === o.refusal
   if (j.text !== undefined) return o.text === j.text
   return JSON.stringify(canonWire(o.value ?? null, d)) === JSON.stringify(canonWire(j.value ?? null, d))
 }
@@ -157,6 +180,8 @@ export interface FidelityReport {
   departures: Record<string, number>
   /** Differences of a class found and not fixed yet (departures.ts OPEN), by its id. */
   open: Record<string, number>
+  /** Agreements: the same value or text, or the same kind of refusal. */
+  agreed: { values: number; refusals: number }
 }
 
 interface Case {
@@ -176,7 +201,14 @@ function relatedSources(u: Universe, d: Descriptor): Record<string, string> {
 }
 
 export async function runFidelity(oracle: Oracle, o: FidelityOptions): Promise<FidelityReport> {
-  const report: FidelityReport = { runs: 0, universes: 0, checks: {}, departures: {}, open: {} }
+  const report: FidelityReport = {
+    runs: 0,
+    universes: 0,
+    checks: {},
+    departures: {},
+    open: {},
+    agreed: { values: 0, refusals: 0 }
+  }
   const perUniverse = o.perUniverse ?? 500
   const roots = o.roots ?? 60
   for (let done = 0; done < o.runs; done += perUniverse) {
@@ -259,7 +291,11 @@ async function check(
   ): void => {
     const key = `${c.setup} ${direction}`
     report.checks[key] = (report.checks[key] ?? 0) + 1
-    if (agree(o, j, d)) return
+    if (agree(o, j, d)) {
+      if (o.error === undefined) report.agreed.values++
+      else report.agreed.refusals++
+      return
+    }
     const checked: Checked = {
       setup: c.setup,
       direction,
@@ -270,6 +306,8 @@ async function check(
       java: j,
       ours: o,
       agrees: (x) => agree(o, x, d),
+      readOurs: read,
+      agreeing: (a, b) => agree(a, b, d),
       ...(v === undefined ? {} : { variant: v })
     }
     const departure = o.crash === true ? undefined : DEPARTURES.find((x) => x.applies(checked))

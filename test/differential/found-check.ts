@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Descriptor } from '../../src/microservice/descriptors'
 import { toWire, specOf, type Request, type Setup, type Wire } from '../helpers/oracle'
 import { DECODER, agree, ours, serializerFor, type Outcome } from './fidelity'
+import { DEPARTURES, type Checked } from './departures'
 import { descriptorFromJson, fromWire, type DescriptorJson } from './descriptor-json'
 
 // The tests run compiled from dist/test/differential; the recording stays in the source tree.
@@ -50,8 +51,29 @@ export function ourOutcome(c: RecordedCase): { d: Descriptor; outcome: Outcome }
   }
 }
 
-/** Null when ours agrees with Java's answer, else what differs. */
+/** Null when ours agrees with Java's answer or a departure explains the difference (as the fidelity run has it). */
 export function disagreement(c: RecordedCase, java: Outcome): string | null {
   const { d, outcome } = ourOutcome(c)
-  return agree(outcome, java, d) ? null : `${c.found}: Java ${JSON.stringify(java)}, ours ${JSON.stringify(outcome)}`
+  if (agree(outcome, java, d)) return null
+  const s = serializerFor(c.setup, new Map())
+  const read = (text: string): Outcome =>
+    ours(
+      () => s.deserialize(Buffer.from(text, 'utf8'), d),
+      (v) => ({ value: toWire(v, d) })
+    )
+  const checked: Checked = {
+    setup: c.setup,
+    direction: c.text === undefined ? 'write' : 'read',
+    kind: c.found,
+    descriptor: d,
+    value: c.value ?? null,
+    input: c.text ?? null,
+    java,
+    ours: outcome,
+    agrees: (x) => agree(outcome, x, d),
+    readOurs: read,
+    agreeing: (a, b) => agree(a, b, d)
+  }
+  if (outcome.crash !== true && DEPARTURES.some((x) => x.applies(checked))) return null
+  return `${c.found}: Java ${JSON.stringify(java)}, ours ${JSON.stringify(outcome)}`
 }

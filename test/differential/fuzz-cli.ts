@@ -110,7 +110,8 @@ async function record(): Promise<number> {
 function survey(found: Difference[]): void {
   const classes = new Map<string, Difference[]>()
   for (const d of found) {
-    const side = (o: Difference['java']): string => (o.error !== undefined ? `refused (${o.error})` : 'accepted')
+    const side = (o: Difference['java']): string =>
+      o.error !== undefined ? `refused (${o.error}, ${o.refusal ?? '?'})` : 'accepted'
     const key = `${d.setup.replace('+aliases', '')} ${d.direction} ${d.kind}: Java ${side(d.java)}, ours ${side(d.ours)}`
     classes.set(key, [...(classes.get(key) ?? []), d])
   }

@@ -42,6 +42,10 @@ export interface Answer {
   value?: Wire
   error?: string
   message?: string
+  /** The class of the innermost cause of an error (its kind: a parse error wrapped by a mapper is still one). */
+  rootCause?: string
+  /** The oracle itself failed (not the serializer asked): the test must fail, not count a refusal. */
+  oracleFailure?: boolean
   classes?: number
   java?: string
   xstream?: string

@@ -89,17 +89,25 @@ public class Oracle {
             .put("xstream", XStream.class.getPackage().getImplementationVersion())
             .put("jackson", com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
       default:
-        throw new IllegalArgumentException("unknown op " + req.get("op"));
+        throw new OracleFailure(new IllegalArgumentException("unknown op " + req.get("op")));
     }
   }
 
   static ObjectNode error(Throwable e) {
+    boolean oracle = e instanceof OracleFailure;
     // Reflection wraps what the serializer threw; the caller wants the serializer's own class.
-    Throwable cause = e;
+    Throwable cause = oracle ? e.getCause() : e;
     while (cause instanceof java.lang.reflect.InvocationTargetException && cause.getCause() != null) cause = cause.getCause();
     String message = String.valueOf(cause.getMessage());
     if (message.length() > 2000) message = message.substring(0, 2000);
-    return NODES.objectNode().put("error", cause.getClass().getSimpleName()).put("message", message);
+    // The innermost cause says what kind of refusal it is (XStream and Jackson wrap parse errors
+    // met while converting in their own mapping exceptions).
+    Throwable root = cause;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    ObjectNode out = NODES.objectNode().put("error", cause.getClass().getSimpleName()).put("message", message);
+    out.put("rootCause", root.getClass().getName());
+    if (oracle) out.put("oracleFailure", true);
+    return out;
   }
 
   // --- setups -------------------------------------------------------------------------------
@@ -188,8 +196,24 @@ public class Oracle {
 
   // --- writing and reading ---------------------------------------------------------------------
 
+  /**
+   * A failure of the oracle itself (building the Java value from a wire value, an unknown op or
+   * setup), not of the serializer asked: reported as such, so the test fails instead of counting it
+   * as Java refusing the input.
+   */
+  static final class OracleFailure extends RuntimeException {
+    OracleFailure(Throwable cause) {
+      super(cause);
+    }
+  }
+
   static String write(String setup, JsonNode spec, JsonNode value) throws Exception {
-    Object v = build(spec, value);
+    Object v;
+    try {
+      v = build(spec, value);
+    } catch (Exception e) {
+      throw new OracleFailure(e);
+    }
     switch (setup) {
       // As a microservice writes its result: by the value's runtime class.
       case "betaJson": return betaJson.writeValueAsString(v);
@@ -205,12 +229,16 @@ public class Oracle {
       case "betaXml": v = betaXml.readValue(text, javaType(spec)); break;
       default: v = alpha(setup).fromXML(text);
     }
-    return dump(spec, v);
+    try {
+      return dump(spec, v);
+    } catch (Exception e) {
+      throw new OracleFailure(e);
+    }
   }
 
   static XStream alpha(String setup) {
     XStream x = ALPHA.get(setup);
-    if (x == null) throw new IllegalArgumentException("unknown setup " + setup);
+    if (x == null) throw new OracleFailure(new IllegalArgumentException("unknown setup " + setup));
     return x;
   }
 

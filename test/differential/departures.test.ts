@@ -1,0 +1,175 @@
+// Each departure explains only the difference it names: for every predicate, a case it explains and
+// the mutation of our code it used to absorb (a reader refusing valid JSON, a wrong character read,
+// an answer that is not the text's) and must not. And two refusals agree only when they are of one
+// kind; a missing answer or the oracle's own failure stops the run instead of counting as Java refusing.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { t, type Descriptor } from '../../src/microservice/descriptors'
+import { toWire, type Setup, type Wire } from '../helpers/oracle'
+import { DEPARTURES, type Checked } from './departures'
+import { agree, javaOutcome, ours, serializerFor, type Outcome } from './fidelity'
+
+function checked(
+  setup: Setup,
+  direction: Checked['direction'],
+  descriptor: Descriptor,
+  input: string | null,
+  java: Outcome,
+  o: Outcome,
+  value: Wire = null
+): Checked {
+  const s = serializerFor(setup, new Map())
+  const read = (text: string): Outcome =>
+    ours(
+      () => s.deserialize(Buffer.from(text, 'utf8'), descriptor),
+      (v) => ({ value: toWire(v, descriptor) })
+    )
+  return {
+    setup,
+    direction,
+    kind: 'test',
+    descriptor,
+    value,
+    input,
+    java,
+    ours: o,
+    agrees: (x) => agree(o, x, descriptor),
+    readOurs: read,
+    agreeing: (a, b) => agree(a, b, descriptor)
+  }
+}
+
+function explains(id: string, c: Checked): boolean {
+  const d = DEPARTURES.find((x) => x.id === id)
+  assert.ok(d !== undefined, id)
+  return d.applies(c)
+}
+
+const SYNTAX: Outcome = { error: 'JsonSyntaxError', message: 'unexpected character at character 0', refusal: 'syntax' }
+
+test('jettison-lenient-syntax: a refusal of what is not JSON, never of JSON', () => {
+  const java: Outcome = { value: 5 }
+  assert.equal(
+    explains('jettison-lenient-syntax', checked('alphaJson', 'notation', t.int, "{'int':5}", java, SYNTAX)),
+    true
+  )
+  // The mutation it absorbed: our reader refusing valid JSON (a leading space, 5.0, 5e0).
+  for (const json of [' {"int":5}', '{"int":5.0}', '{"int":5e0}'])
+    assert.equal(
+      explains('jettison-lenient-syntax', checked('alphaJson', 'notation', t.int, json, java, SYNTAX)),
+      false,
+      json
+    )
+})
+
+test("xpp3-char-cast: Java's answer is ours with the referenced characters cast to 16 bits", () => {
+  const input = '<string>a&#x1f600;b</string>'
+  const java: Outcome = { value: 'a\uf600b' }
+  assert.equal(
+    explains('xpp3-char-cast', checked('alphaXml', 'notation', t.String, input, java, { value: 'a😀b' })),
+    true
+  )
+  // The mutation it absorbed (any answer of ours passed): a reference read wrong.
+  assert.equal(
+    explains('xpp3-char-cast', checked('alphaXml', 'notation', t.String, input, java, { value: 'a?b' })),
+    false
+  )
+  // A cast landing on a lone surrogate, which no XML text spells.
+  const lone = checked(
+    'alphaXml',
+    'notation',
+    t.String,
+    '<string>&#x5d96f;</string>',
+    { value: '\ud96f' },
+    { value: '\u{5d96f}' }
+  )
+  assert.equal(explains('xpp3-char-cast', lone), true)
+})
+
+test('xstream-implicit-null-item: a class with several implicit collections, not one', () => {
+  const make = (n: number): Checked =>
+    checked(
+      'alphaXml',
+      'read',
+      t.String,
+      '<x/>',
+      { value: null },
+      {
+        error: 'ValueError',
+        message: `a null item cannot be placed: com.x.C which has ${n} implicit collections`,
+        refusal: 'value'
+      }
+    )
+  assert.equal(explains('xstream-implicit-null-item', make(2)), true)
+  assert.equal(explains('xstream-implicit-null-item', make(1)), false)
+})
+
+test("jettison-root-char-array: a client's spelling reads to its text's characters, not to anything", () => {
+  const chars = t.array(t.char)
+  const java: Outcome = { value: [] }
+  const input = '{"char-array":["ab"]}'
+  assert.equal(
+    explains('jettison-root-char-array', checked('alphaJson', 'notation', chars, input, java, { value: ['a', 'b'] })),
+    true
+  )
+  assert.equal(
+    explains('jettison-root-char-array', checked('alphaJson', 'notation', chars, input, java, { value: ['b'] })),
+    false
+  )
+})
+
+test('jackson-19-digit-long: a refusal of ours counts only when we read past the number Java stopped at', () => {
+  const number = '1234567890123456789'
+  const java: Outcome = {
+    error: 'JsonMappingException',
+    message: `Numeric value (${number}) out of range of long`,
+    refusal: 'value'
+  }
+  const input = `{"a":${number},"b":x}`
+  const at = (k: number): Outcome => ({
+    error: 'JsonSyntaxError',
+    message: `unexpected character at character ${k}`,
+    refusal: 'syntax'
+  })
+  const d = t.object('com.x.C', { a: t.long, b: t.int })
+  assert.equal(explains('jackson-19-digit-long', checked('betaJson', 'notation', d, input, java, at(30))), true)
+  assert.equal(explains('jackson-19-digit-long', checked('betaJson', 'notation', d, input, java, at(3))), false)
+  assert.equal(
+    explains('jackson-19-digit-long', checked('betaJson', 'notation', d, input, java, { value: { a: number, b: 1 } })),
+    true
+  )
+})
+
+test('two refusals agree only when of one kind', () => {
+  const value: Outcome = { error: 'ValueError', message: 'x', refusal: 'value' }
+  assert.equal(agree(SYNTAX, { error: 'StreamException', refusal: 'syntax' }, t.int), true)
+  assert.equal(agree(SYNTAX, { error: 'ConversionException', refusal: 'value' }, t.int), false)
+  assert.equal(agree(value, { error: 'ConversionException', refusal: 'value' }, t.int), true)
+})
+
+test("Java's refusals by their innermost cause; no answer and the oracle's failure stop the run", () => {
+  const wrapped = javaOutcome({
+    error: 'ConversionException',
+    message: 'cause-exception: com.thoughtworks.xstream.io.StreamException',
+    rootCause: 'com.thoughtworks.xstream.io.StreamException'
+  })
+  assert.equal(wrapped.refusal, 'syntax')
+  const mapped = javaOutcome({
+    error: 'JsonMappingException',
+    message: 'Unexpected character',
+    rootCause: 'com.fasterxml.jackson.core.JsonParseException'
+  })
+  assert.equal(mapped.refusal, 'syntax')
+  const range = javaOutcome({
+    error: 'JsonMappingException',
+    message: 'Numeric value (null) out of range of int',
+    rootCause: 'com.fasterxml.jackson.core.JsonParseException'
+  })
+  assert.equal(range.refusal, 'value')
+  assert.equal(javaOutcome({ error: 'InvalidFormatException', message: 'x' }).refusal, 'value')
+  assert.throws(() => javaOutcome(undefined), /no answer/)
+  assert.throws(
+    () => javaOutcome({ error: 'NullPointerException', message: 'x', oracleFailure: true }),
+    /the oracle failed/
+  )
+})
