@@ -296,7 +296,7 @@ describe('the error table', () => {
       ...JSON_CT,
       'X-PLATFORM-Privilege-Names': 'guest; root'
     })
-    assert.equal(ok.status, 200)
+    assert.deepEqual([ok.status, ok.text], [200, '"admin x"'])
   })
 
   test('METHOD_FAILED: 500, or the status the service error carries', async () => {

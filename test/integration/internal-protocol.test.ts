@@ -58,7 +58,7 @@ describe('local instances on Unix sockets', () => {
     assert.equal(statSync(path).mode & 0o777, 0o600)
     assert.equal(statSync(dirname(path)).mode & 0o777, 0o700)
     const r = await post(p.url, '/typekit/types/input', '{"a":1,"b":2}')
-    assert.equal(r.status, 200)
+    assert.deepEqual([r.status, r.text], [200, '{"a":1,"b":2}'])
   })
 })
 

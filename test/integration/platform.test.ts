@@ -18,8 +18,11 @@ const LEAKY_DIR = join(__dirname, '..', 'fixtures', 'leaky')
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 const work = mkdtempSync(join(tmpdir(), 'platform-test-'))
 
+/** The example's multiply: its status, and the answer checked whenever it is a success. */
 async function multiply(url: string): Promise<number> {
-  return (await post(url, '/example/calculator/multiply', '{"a":6,"b":7}')).status
+  const r = await post(url, '/example/calculator/multiply', '{"a":6,"b":7}')
+  if (r.status === 200) assert.equal(r.text, '{"result":42}')
+  return r.status
 }
 
 describe('packages, upload and lifecycle', () => {

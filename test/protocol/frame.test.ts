@@ -228,9 +228,11 @@ describe('runtime over a raw TCP peer', () => {
     })
     cut.socket.end(frame.subarray(0, frame.length - 3))
     await cut.closed
+    assert.deepEqual(cut.frames, [], 'the cut-off Invoke was not run, so nothing was answered')
     const good = await open()
     good.socket.write(encodeFrame({ ping: { id: 1 } }))
     await waitFor(good.frames, 1)
+    assert.deepEqual([good.frames[0]!.pong?.id, good.frames[0]!.pong?.available], [1, true])
     good.socket.destroy()
   })
 

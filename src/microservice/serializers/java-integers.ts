@@ -37,38 +37,40 @@ export function javaDigit(unit: number, radix: number): number {
   return d < radix ? d : -1
 }
 
-function refuse(text: string): never {
-  throw new ValueError(`For input string: "${text.length > 60 ? `${text.slice(0, 60)}…` : text}"`)
+/** Java 17's NumberFormatException.forInputString: the radix is named when it is not 10. */
+function refuse(text: string, radix = 10): never {
+  const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text
+  throw new ValueError(`For input string: "${shown}"${radix === 10 ? '' : ` under radix ${radix}`}`)
 }
 
 /** Long.parseLong(s, radix). */
 export function javaParseLong(s: string, radix: number): bigint {
   let i = 0
   let negative = false
-  if (s.length === 0) refuse(s)
+  if (s.length === 0) refuse(s, radix)
   const first = s.charCodeAt(0)
   if (first < 0x30) {
     if (first === 0x2d) negative = true
-    else if (first !== 0x2b) refuse(s)
-    if (s.length === 1) refuse(s)
+    else if (first !== 0x2b) refuse(s, radix)
+    if (s.length === 1) refuse(s, radix)
     i = 1
   }
   const r = BigInt(radix)
   let value = 0n
   for (; i < s.length; i++) {
     const d = javaDigit(s.charCodeAt(i), radix)
-    if (d < 0) refuse(s)
+    if (d < 0) refuse(s, radix)
     value = value * r + BigInt(d)
-    if (value > 2n ** 63n) refuse(s)
+    if (value > 2n ** 63n) refuse(s, radix)
   }
   const out = negative ? -value : value
-  if (out < LONG_MIN || out > LONG_MAX) refuse(s)
+  if (out < LONG_MIN || out > LONG_MAX) refuse(s, radix)
   return out
 }
 
 /** Long.decode(s). */
 export function javaLongDecode(s: string): bigint {
-  if (s.length === 0) refuse(s)
+  if (s.length === 0) throw new ValueError('Zero length string')
   let i = 0
   let negative = false
   let radix = 10
@@ -86,7 +88,7 @@ export function javaLongDecode(s: string): bigint {
     i++
     radix = 8
   }
-  if (s.startsWith('-', i) || s.startsWith('+', i)) refuse(s)
+  if (s.startsWith('-', i) || s.startsWith('+', i)) throw new ValueError('Sign character in wrong position')
   // Java parses the magnitude and negates; Long.MIN_VALUE's magnitude overflows and is parsed again
   // with its sign, which comes to the same as parsing the signed text here.
   return javaParseLong(negative ? `-${s.slice(i)}` : s.slice(i), radix)
