@@ -270,16 +270,32 @@ describe('invocation through recording ports', () => {
   })
 
   test('a void result is 204; a failure from dispatch is its problem; a method error keeps its own status', () => {
-    const cases: Array<[Parameters<PendingCall['settle']>[0], number]> = [
-      [gateway.Result.create({ isVoid: true }), 204],
-      [{ code: 'BACKEND_CONNECTION_LOST', detail: 'gone' }, 502],
-      [gateway.Result.create({ error: { code: 'METHOD_FAILED', detail: 'no', status: 409 } }), 409],
-      [gateway.Result.create({ error: { code: 'NOT_A_CODE', detail: 'x', status: 0 } }), 500]
+    const cases: Array<[Parameters<PendingCall['settle']>[0], number, { code: string; detail: string } | null]> = [
+      [gateway.Result.create({ isVoid: true }), 204, null],
+      [{ code: 'BACKEND_CONNECTION_LOST', detail: 'gone' }, 502, { code: 'BACKEND_CONNECTION_LOST', detail: 'gone' }],
+      [
+        gateway.Result.create({ error: { code: 'METHOD_FAILED', detail: 'no', status: 409 } }),
+        409,
+        { code: 'METHOD_FAILED', detail: 'no' }
+      ],
+      // A code the gateway does not know is INTERNAL, with the microservice's detail.
+      [
+        gateway.Result.create({ error: { code: 'NOT_A_CODE', detail: 'x', status: 0 } }),
+        500,
+        { code: 'INTERNAL', detail: 'x' }
+      ]
     ]
-    for (const [outcome, status] of cases) {
+    for (const [outcome, status, problem] of cases) {
       const { port, backend } = run({}, ['{"a":2,"b":3}'])
       backend.sent[0]!.call.settle(outcome)
-      assert.equal(port.answers[0]!.status, status)
+      const a = port.answers[0]!
+      assert.equal(a.status, status)
+      if (problem === null) {
+        assert.deepEqual([a.contentType, a.body.length], [null, 0])
+        continue
+      }
+      const body = JSON.parse(String(a.body)) as { code: string; detail: string; status: number }
+      assert.deepEqual([body.code, body.detail, body.status], [problem.code, problem.detail, status])
     }
   })
 
