@@ -112,7 +112,21 @@ export class CallTelemetry implements CallObserver {
 
   private routeOf(call: ObservedCall): RouteStats {
     const m = call.method
-    return m === null ? this.unrouted : (this.byMethod.get(m) ?? this.route(call.microservice, m))
+    if (m !== null) return this.byMethod.get(m) ?? this.route(call.microservice, m)
+    const name = call.microservice
+    return name === '' ? this.unrouted : this.microserviceOnly(name)
+  }
+
+  /**
+   * A refusal of a deployed microservice's call before a method was found (unavailable, unknown
+   * service or method): counted under the microservice, with empty service and method labels, so an
+   * outage shows on its series. Only a deployed microservice's name gets here, so the labels stay few.
+   */
+  private microserviceOnly(name: string): RouteStats {
+    const key = `${name}\u0000\u0000`
+    let r = this.routes.get(key)
+    if (r === undefined) this.routes.set(key, (r = new RouteStats(name, '', '')))
+    return r
   }
 
   private count(call: ObservedCall, r: RouteStats, seconds: number): void {

@@ -190,6 +190,45 @@ describe('access log, metrics and traces', { concurrency: false }, () => {
     }
   })
 
+  test('calls through the edge count on their route; an outage counts on the microservice and its availability goes to 0', async () => {
+    const lines: string[] = []
+    const e = await platform({}, lines)
+    try {
+      const edge = `http://127.0.0.1:${e.p.edgePort}`
+      for (let k = 0; k < 2; k++)
+        assert.equal((await post(edge, '/_eapi/ELASTIC_HTTP/testkit/custom/shout', '"x"')).status, 200)
+      const m1 = await scrape(e.admin)
+      const route = { microservice: 'testkit', service: 'custom', method: 'shout' }
+      assert.equal(sample(m1.get('igw_requests_total'), { ...route, status: '200', code: '' }), 2)
+      // A method the microservice does not have: its name is the client's, so only the microservice is labelled.
+      assert.equal((await post(e.url, '/testkit/custom/nope', '"x"')).status, 404)
+      await e.p.manager.get('testkit')!.stop()
+      await until(
+        async () =>
+          sample((await scrape(e.admin)).get('igw_microservice_available'), { microservice: 'testkit' }) === 0,
+        10000,
+        'igw_microservice_available to go to 0'
+      )
+      const down = await post(e.url, '/testkit/custom/shout', '"x"')
+      assert.equal(down.status, 503)
+      const m2 = await scrape(e.admin)
+      const requests = m2.get('igw_requests_total')
+      const only = { microservice: 'testkit', service: '', method: '' }
+      assert.equal(sample(requests, { ...only, status: '503', code: 'MICROSERVICE_UNAVAILABLE' }), 1)
+      assert.equal(sample(requests, { ...only, status: '404', code: 'UNKNOWN_METHOD' }), 1)
+      // A microservice nobody deployed is still counted without labels (its name is the client's).
+      assert.equal((await post(e.url, '/nobody/custom/shout', '"x"')).status, 404)
+      const m3 = await scrape(e.admin)
+      const blank = { microservice: '', service: '', method: '' }
+      assert.equal(sample(m3.get('igw_requests_total'), { ...blank, status: '404', code: 'UNKNOWN_MICROSERVICE' }), 1)
+      await until(() => lines.some((l) => l.includes('MICROSERVICE_UNAVAILABLE')), 5000, 'the access-log line')
+      const logged = JSON.parse(lines.find((l) => l.includes('MICROSERVICE_UNAVAILABLE'))!) as Record<string, unknown>
+      assert.deepEqual([logged.microservice, logged.status], ['testkit', 503])
+    } finally {
+      await e.p.stop(1000)
+    }
+  })
+
   test('traceparent reaches the method unchanged; a fresh one is made when absent or invalid', async () => {
     const e = await platform({ LOGGING: { accessLog: false } }, [])
     try {

@@ -96,6 +96,9 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private answered = false
   private counted = false
   private plan: CallPlan | null = null
+  /** A refused call's microservice and method, when planning got that far (for the observer). */
+  private refusedMicroservice = ''
+  private refusedMethod: MethodInfo | null = null
   private reader: BodyReader | null = null
   /** Whether the body's length was not declared: its bytes count against the bound as they arrive. */
   private undeclared = false
@@ -139,11 +142,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   }
 
   get microservice(): string {
-    return this.plan?.microservice ?? ''
+    return this.plan?.microservice ?? this.refusedMicroservice
   }
 
   get method(): MethodInfo | null {
-    return this.plan?.method ?? null
+    return this.plan?.method ?? this.refusedMethod
   }
 
   get url(): string {
@@ -197,6 +200,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     const p = this.p
     const plan = planCall(this.head, p.config, p.backends)
     if (!isRefusal(plan)) return this.proceed(plan, body)
+    this.refusedMicroservice = plan.microservice ?? ''
+    this.refusedMethod = plan.method ?? null
     const arrival = plan.arrival
     if (arrival === undefined) {
       if (body !== undefined) p.largeBodies.release(body)

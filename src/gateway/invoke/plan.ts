@@ -35,6 +35,12 @@ export interface Refusal {
   readonly format: BodyFormat
   /** An unknown microservice announced to arrive (Backends.arrival): the call may wait for it. */
   readonly arrival?: Promise<boolean>
+  /**
+   * The deployed microservice (and method) the refusal concerns, once known: metrics and the access
+   * log count it under them, so an outage shows on the microservice's own series.
+   */
+  readonly microservice?: string
+  readonly method?: MethodInfo
 }
 
 export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes' | 'trust'>
@@ -110,9 +116,11 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     const arrival = backends.arrival?.(microservice)
     return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
+  const known = (refusal: Failure, method?: MethodInfo): Refusal =>
+    method === undefined ? { refusal, format, microservice } : { refusal, format, microservice, method }
   const catalog = backend.catalog
   if (catalog !== null && catalog.servlet) {
-    return refuse({
+    return known({
       code: 'SERVLET_MICROSERVICE',
       detail: `microservice '${microservice}' is a servletApp: it handles its own HTTP requests, and the gateway exposes only nativeApp microservices`
     })
@@ -123,26 +131,26 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     // Deployed here a moment ago and announced: it is starting, and its calls wait as before.
     const arrival = backends.arrival?.(microservice)
     const refusal: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail }
-    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
+    return arrival === undefined ? known(refusal) : { refusal, format, arrival, microservice }
   }
   const methods = catalog.service(svcName)
   if (methods === undefined) {
-    return refuse({
+    return known({
       code: 'UNKNOWN_SERVICE',
       detail: `microservice '${microservice}' has no remotely enabled service '${bounded(svcName)}'`
     })
   }
   const method = methods.get(methodName)
   if (method === undefined)
-    return refuse({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${bounded(methodName)}'` })
+    return known({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${bounded(methodName)}'` })
   if (apiId === 'ROA') {
     const broken = roaRule(svcName, methodName, method.parameterCount)
-    if (broken !== null) return refuse(broken)
+    if (broken !== null) return known(broken, method)
   }
 
   const declaredLength = declaredLengthOf(head)
   const tooLarge = bodyTooLarge(declaredLength, settings.maxBodyBytes)
-  if (tooLarge !== null) return refuse(tooLarge)
+  if (tooLarge !== null) return known(tooLarge, method)
   return { format, mode: apiId, sequence, backend, microservice, method, declaredLength }
 }
 

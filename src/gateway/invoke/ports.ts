@@ -80,7 +80,7 @@ export interface ObservedCall {
   readonly requestId: string
   /** The HTTP method, lower case as uWS gives it. */
   readonly httpMethod: string
-  /** The routed microservice and method; '' and null when the request was refused before routing. */
+  /** The microservice and method, as far as planning found them: '' and null when refused before. */
   readonly microservice: string
   readonly method: MethodInfo | null
   readonly url: string
