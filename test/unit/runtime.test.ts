@@ -76,6 +76,16 @@ test('microservice config: defaults, and errors that name the key', () => {
   )
   assert.throws(() => readMicroserviceConfig(dir), /settings\.treadPoolSize: unknown setting/)
   assert.equal(c.type, 'nativeApp', 'SPEC: a microservice is native unless it says otherwise')
+  // SPEC's memory policy is the shipped default, not something a fixture sets: restart on a memory
+  // error 4 times, growing the heap limit by 15 percent each time, with a heap dump.
+  assert.deepEqual(c.memory, {
+    maxOldSpaceMb: 1024,
+    restartOnError: true,
+    restarts: 4,
+    growthPercent: 15,
+    heapDump: true
+  })
+  assert.equal(c.availability.responseTimeMs, 20000, 'SPEC: availability checks answered within 20000 ms')
   writeFileSync(
     join(dir, 'microservice.json'),
     JSON.stringify({ name: 'a', version: '1', entry: 'index.js', type: 'servletApp' })

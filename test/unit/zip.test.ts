@@ -64,3 +64,22 @@ test('a well-formed package unpacks into its directory', async () => {
   assert.equal(await unpackZip(zip, target), 'example')
   assert.equal(existsSync(join(target, 'example', 'lib', 'index.js')), true)
 })
+
+test('maxEntries and maxTotalBytes hold across entries that are each within maxEntryBytes', async () => {
+  const entries = (n: number, size: number): Array<{ name: string; data: string }> => [
+    { name: 'example/microservice.json', data: config },
+    ...Array.from({ length: n }, (_, k) => ({ name: `example/f${k}.js`, data: 'x'.repeat(size) }))
+  ]
+  const attempt = async (files: Array<{ name: string; data: string }>, limits: Parameters<typeof unpackZip>[2]) => {
+    const zip = join(base, `l${Math.random().toString(36).slice(2)}.zip`)
+    writeFileSync(zip, makeZip(files))
+    return unpackZip(zip, join(base, `l${Math.random().toString(36).slice(2)}`), limits)
+  }
+  const limits = { maxEntries: 5, maxEntryBytes: 1000, maxTotalBytes: 2500 }
+  // Within every bound: 4 entries + the config, 4 × 500 bytes + the config.
+  assert.equal(await attempt(entries(4, 500), limits), 'example')
+  await assert.rejects(attempt(entries(5, 10), limits), /more than 5 entries/)
+  // Each entry is under maxEntryBytes; together they pass maxTotalBytes.
+  await assert.rejects(attempt(entries(3, 900), limits), /the package inflates beyond 2500 bytes/)
+  await assert.rejects(attempt(entries(1, 1001), limits), /'example\/f0\.js' declares 1001 bytes, more than 1000/)
+})
