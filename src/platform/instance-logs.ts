@@ -100,10 +100,11 @@ export function tailInstanceLogs(directory: string, microservice: string, n: num
   const dir = join(directory, microservice)
   if (!existsSync(dir)) return []
   const lines: string[] = []
-  for (const name of readdirSync(dir)) {
-    if (!/\.log(\.1)?$/.test(name)) continue
+  // The rotated file first: lines of one millisecond in both files then keep their order (the sort
+  // below is stable), whatever order the directory lists them in.
+  const names = readdirSync(dir).filter((name) => /\.log(\.1)?$/.test(name))
+  for (const name of names.sort((a, b) => Number(b.endsWith('.1')) - Number(a.endsWith('.1'))))
     lines.push(...lastLines(join(dir, name), n))
-  }
   // Lines start with an ISO time, so text order is time order; sort is stable within a file.
   return lines
     .sort((a, b) => (a.slice(0, 24) < b.slice(0, 24) ? -1 : a.slice(0, 24) > b.slice(0, 24) ? 1 : 0))
