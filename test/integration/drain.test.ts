@@ -97,7 +97,12 @@ test('SIGTERM to the process group: not ready at once, served through the grace,
   const idle = new Agent({ keepAlive: true, maxSockets: 1 })
   assert.equal((await call(port, idle, '1')).connection, '', 'kept alive') // an open connection for later
   const calls = Array.from({ length: 50 }, (_, k) => call(port, busy, String(1000 + ((k * 41) % 2000))))
-  await new Promise((r) => setTimeout(r, 300))
+  // Every one of them in flight at the gateway before the signal (read off its own metrics).
+  const inFlight = async (): Promise<number> =>
+    Number(
+      /^igw_requests_in_flight (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text())?.[1]
+    )
+  await until('the 50 calls to be in flight', 10000, async () => (await inFlight()) >= 50)
   const t0 = Date.now()
   process.kill(-child.pid!, 'SIGTERM')
   await until('/readyz 503', 2000, async () => (await ready()) === 503)
