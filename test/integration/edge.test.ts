@@ -91,6 +91,17 @@ describe('the embedded edge', () => {
     assert.equal(((await ui.json()) as { code: string }).code, 'UNKNOWN_MICROSERVICE')
     const other = await post(edge, '/elsewhere', '{}')
     assert.equal(problem(other).code, 'ROUTE_NOT_FOUND')
+    assert.equal(
+      problem(other).detail,
+      "'/elsewhere' is not served by the edge: the edge serves calls at /_eapi/ELASTIC_HTTP/{microservice}/{service}/{method} and API UIs at /_swagger/{microservice}"
+    )
+    // The gateway's path tried on the edge: the problem names the edge's path for that call.
+    const gatewayPath = await post(edge, '/example/calculator/multiply', '{"a":2,"b":3}')
+    assert.equal(gatewayPath.status, 404)
+    assert.match(
+      problem(gatewayPath).detail,
+      /; for this call, POST \/_eapi\/ELASTIC_HTTP\/example\/calculator\/multiply$/
+    )
   })
 
   test('every documented example body is accepted, and the answer matches the documented schema', async () => {

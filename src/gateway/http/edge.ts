@@ -62,7 +62,7 @@ export class Edge {
     this.app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
     this.app.any('/*', (res, req) => {
       const url = req.getUrl()
-      this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `'${bounded(url)}' is not served by the edge` })
+      this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: notServed(url) })
     })
   }
 
@@ -165,6 +165,16 @@ export class Edge {
     this.stopListening()
     closeApp(this.app)
   }
+}
+
+/**
+ * What the edge says about a path it does not serve: where calls and UIs are; for a path shaped like
+ * a gateway call (/a/b/c, what a user tries first), the same call under the edge's prefix.
+ */
+function notServed(url: string): string {
+  const where = `the edge serves calls at ${EDGE_API_PREFIX}/{microservice}/{service}/{method} and API UIs at ${SWAGGER_PREFIX}/{microservice}`
+  const call = /^\/[^/]+\/[^/]+\/[^/]+$/.test(url) ? `; for this call, POST ${bounded(EDGE_API_PREFIX + url)}` : ''
+  return `'${bounded(url)}' is not served by the edge: ${where}${call}`
 }
 
 function decode(s: string): string | null {
