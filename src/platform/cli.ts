@@ -54,6 +54,20 @@ The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 
 class CliError extends Error {}
 
+/** One command's lines of USAGE (its forms and their explanations), or null for no such command. */
+export function commandUsage(command: string): string | null {
+  const lines = USAGE.split('\n')
+  const out: string[] = []
+  let inside = false
+  for (const line of lines) {
+    const head = /^ {2}(\S+)/.exec(line)
+    if (head !== null) inside = head[1] === command
+    else if (!/^ {3,}\S/.test(line)) inside = false
+    if (inside) out.push(line)
+  }
+  return out.length === 0 ? null : `usage: microservice\n${out.join('\n')}`
+}
+
 function control(config: PlatformConfig, method: string, path: string): Promise<{ status: number; body: unknown }> {
   const socketPath = config.platform.controlSocket
   if (!existsSync(socketPath))
@@ -468,6 +482,10 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command === '--version' || command === '-v') {
       console.log(`microservice (invocation-gateway) ${productVersion()}`)
+      return 0
+    }
+    if (argv.slice(1).some((x) => x === '--help' || x === '-h')) {
+      console.log(commandUsage(command) ?? USAGE)
       return 0
     }
     if (command === 'pack') {

@@ -55,6 +55,22 @@ test('microservice: -h, --help and --version', () => {
   assert.equal(v.out.trim(), `microservice (invocation-gateway) ${VERSION}`)
 })
 
+test("microservice <command> --help: that command's forms, exit 0, nothing done", () => {
+  const pack = run(CLI, ['pack', '--help'])
+  assert.equal(pack.code, 0)
+  assert.equal(
+    pack.out.trim(),
+    'usage: microservice\n  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload'
+  )
+  const upload = run(CLI, ['upload', '-h'], { PLATFORM_CONFIG: '/nonexistent.json' })
+  assert.equal(upload.code, 0, 'answered without reading a config')
+  assert.equal([...upload.out.matchAll(/^ {2}upload </gm)].length, 2, 'both forms of upload')
+  assert.match(upload.out, /ADMIN\.deployTokenEnv/)
+  const status = run(CLI, ['status', '--help'])
+  assert.match(status.out, /^ {2}status <name> {10}one microservice and its instances$/m)
+  assert.doesNotMatch(status.out, /^ {2}stop /m)
+})
+
 test("server: --ready asks the configured admin port's /readyz: 0 on 200, 1 on 503 or no listener", async () => {
   const { execFile } = await import('node:child_process')
   const { createServer } = await import('node:http')
