@@ -5,9 +5,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, type Descriptor } from '../../src/microservice/descriptors'
-import { toWire, type Setup, type Wire } from '../helpers/oracle'
+import type { Setup } from '../helpers/oracle'
 import { DEPARTURES, type Checked } from './departures'
-import { agree, javaOutcome, ours, serializerFor, type Outcome } from './fidelity'
+import { agree, javaOutcome, type Outcome } from './fidelity'
+import { checkedCase } from './found-check'
 
 function checked(
   setup: Setup,
@@ -15,28 +16,9 @@ function checked(
   descriptor: Descriptor,
   input: string | null,
   java: Outcome,
-  o: Outcome,
-  value: Wire = null
+  o: Outcome
 ): Checked {
-  const s = serializerFor(setup, new Map())
-  const read = (text: string): Outcome =>
-    ours(
-      () => s.deserialize(Buffer.from(text, 'utf8'), descriptor),
-      (v) => ({ value: toWire(v, descriptor) })
-    )
-  return {
-    setup,
-    direction,
-    kind: 'test',
-    descriptor,
-    value,
-    input,
-    java,
-    ours: o,
-    agrees: (x) => agree(o, x, descriptor),
-    readOurs: read,
-    agreeing: (a, b) => agree(a, b, descriptor)
-  }
+  return checkedCase(setup, direction, 'test', descriptor, input, java, o)
 }
 
 function explains(id: string, c: Checked): boolean {

@@ -51,29 +51,44 @@ export function ourOutcome(c: RecordedCase): { d: Descriptor; outcome: Outcome }
   }
 }
 
-/** Null when ours agrees with Java's answer or a departure explains the difference (as the fidelity run has it). */
-export function disagreement(c: RecordedCase, java: Outcome): string | null {
-  const { d, outcome } = ourOutcome(c)
-  if (agree(outcome, java, d)) return null
-  const s = serializerFor(c.setup, new Map())
+/** A comparison as the departures read it, for one case of a setup's serializer (our side re-read on demand). */
+export function checkedCase(
+  setup: Setup,
+  direction: Checked['direction'],
+  kind: string,
+  d: Descriptor,
+  input: string | null,
+  java: Outcome,
+  outcome: Outcome,
+  value: Wire = null
+): Checked {
+  const s = serializerFor(setup, new Map())
   const read = (text: string): Outcome =>
     ours(
       () => s.deserialize(Buffer.from(text, 'utf8'), d),
       (v) => ({ value: toWire(v, d) })
     )
-  const checked: Checked = {
-    setup: c.setup,
-    direction: c.text === undefined ? 'write' : 'read',
-    kind: c.found,
+  return {
+    setup,
+    direction,
+    kind,
     descriptor: d,
-    value: c.value ?? null,
-    input: c.text ?? null,
+    value,
+    input,
     java,
     ours: outcome,
     agrees: (x) => agree(outcome, x, d),
     readOurs: read,
     agreeing: (a, b) => agree(a, b, d)
   }
+}
+
+/** Null when ours agrees with Java's answer or a departure explains the difference (as the fidelity run has it). */
+export function disagreement(c: RecordedCase, java: Outcome): string | null {
+  const { d, outcome } = ourOutcome(c)
+  if (agree(outcome, java, d)) return null
+  const direction = c.text === undefined ? 'write' : 'read'
+  const checked = checkedCase(c.setup, direction, c.found, d, c.text ?? null, java, outcome, c.value ?? null)
   if (outcome.crash !== true && DEPARTURES.some((x) => x.applies(checked))) return null
   return `${c.found}: Java ${JSON.stringify(java)}, ours ${JSON.stringify(outcome)}`
 }
