@@ -1,10 +1,10 @@
 // src/ holds three programs and what they share:
-//   shared/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol
+//   common/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol
 //   gateway/       the HTTP front: config, worker pool and dispatch, the invocation pipeline, HTTP adapters
 //   microservice/  the host process and SDK of a microservice, with its serializers
 //   platform/      deploys, watches and serves the other two; `microservice` CLI; main.ts starts it
-// The two sides of the wire never import each other and shared/ imports neither, so a wrong import is
-// caught by the folder it crosses. Inside shared/ and gateway/ a module imports its own layer or lower
+// The two sides of the wire never import each other and common/ imports neither, so a wrong import is
+// caught by the folder it crosses. Inside common/ and gateway/ a module imports its own layer or lower
 // ones. Checked by `npm test` (npm run lint:deps).
 const under = (names) => `^src/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`
 const layered = (program, layers) =>
@@ -20,11 +20,11 @@ const crossing = (name, from, to) => ({ name, severity: 'error', from: { path: u
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
-    crossing('shared-imports-a-program', ['shared'], ['gateway', 'microservice', 'platform', 'main.ts']),
+    crossing('common-imports-a-program', ['common'], ['gateway', 'microservice', 'platform', 'main.ts']),
     crossing('gateway-imports-microservice-or-platform', ['gateway'], ['microservice', 'platform', 'main.ts']),
     crossing('microservice-imports-gateway-or-platform', ['microservice'], ['gateway', 'platform', 'main.ts']),
     crossing('platform-imports-main', ['platform'], ['main.ts']),
-    ...layered('shared', [
+    ...layered('common', [
       ['contract', 'errors', 'observability', 'bytes', 'process'],
       ['json', 'xml', 'protocol']
     ]),
@@ -38,15 +38,15 @@ module.exports = {
     },
     {
       name: 'workers-are-thin',
-      comment: 'workers/ holds Piscina task files that import their logic from src/gateway/pool and src/shared only',
+      comment: 'workers/ holds Piscina task files that import their logic from src/gateway/pool and src/common only',
       severity: 'error',
       from: { path: '^workers/' },
-      to: { path: '^src/', pathNot: '^src/(gateway/pool|shared)/' }
+      to: { path: '^src/', pathNot: '^src/(gateway/pool|common)/' }
     }
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/shared/protocol/generated/' },
+    exclude: { path: '^src/common/protocol/generated/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true
   }

@@ -11,7 +11,7 @@ generateProto()
 execFileSync(bin('tsc'), ['-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
 
 const dist = join(root, 'dist')
-cpSync(generatedJs, join(dist, 'src', 'shared', 'protocol', 'generated', 'gateway.js'))
+cpSync(generatedJs, join(dist, 'src', 'common', 'protocol', 'generated', 'gateway.js'))
 // Microservice folders keep their config files beside the compiled entry module.
 function copyJson(from, to) {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
@@ -36,7 +36,7 @@ function prune(dir) {
       continue
     }
     const m = /^(.*)\.(js|d\.ts|js\.map)$/.exec(entry.name)
-    if (m === null || p === join(dist, 'src', 'shared', 'protocol', 'generated', 'gateway.js')) continue
+    if (m === null || p === join(dist, 'src', 'common', 'protocol', 'generated', 'gateway.js')) continue
     const source = join(root, relative(dist, dir), `${m[1]}.ts`)
     if (!existsSync(source)) rmSync(p)
   }

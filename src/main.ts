@@ -1,9 +1,9 @@
 // `npm start`: the platform (gateway on :8082 and the configured microservices) in this process.
 import { parseArgs } from 'node:util'
 import { loadConfig, DEFAULT_CONFIG_FILE } from './gateway/config/config'
-import { productVersion } from './shared/contract/version'
+import { productVersion } from './common/contract/version'
 import { Platform } from './platform/platform'
-import { createLogger } from './shared/observability/log'
+import { createLogger } from './common/observability/log'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 

@@ -2,7 +2,7 @@
 // The body is the gateway's shared buffer, read in place; what comes back is the frame's head and
 // layout (FrameHead), the head's buffer moved, not copied: the main thread has the body.
 import { transferableSymbol, valueSymbol, move } from 'piscina'
-import { WORKER_NICENESS } from '../src/shared/contract/limits'
+import { WORKER_NICENESS } from '../src/common/contract/limits'
 import {
   prepareInvoke,
   isFrameParts,
@@ -10,7 +10,7 @@ import {
   type InvokeTask,
   type InvokeTaskResult
 } from '../src/gateway/pool/task'
-import { lowerThreadPriority } from '../src/shared/process/thread-priority'
+import { lowerThreadPriority } from '../src/common/process/thread-priority'
 
 // Large bodies are split here; small calls are answered on the main thread, which goes first.
 lowerThreadPriority(WORKER_NICENESS)

@@ -1,7 +1,7 @@
 // Frame stage: the Invoke frame as the gateway encodes it and the Result frame as it decodes it,
 // against JSON.stringify / JSON.parse of the same fields.
-import { encodeFrame, FrameReader, type Frame } from '../../src/shared/protocol/frame'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { encodeFrame, FrameReader, type Frame } from '../../src/common/protocol/frame'
+import { gateway } from '../../src/common/protocol/generated/gateway'
 import { pair, type Pair } from './common'
 
 export async function run(): Promise<Pair[]> {

@@ -2,7 +2,7 @@
 // of a precomputed "ms/svc/method" key.
 import { MicroserviceDirectory } from '../../src/gateway/dispatch/directory'
 import { CatalogIndex } from '../../src/gateway/dispatch/catalog'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { gateway } from '../../src/common/protocol/generated/gateway'
 import { parseRoute } from '../../src/gateway/invoke/route'
 import { pair, type Pair } from './common'
 

@@ -6,7 +6,7 @@ import { newBench, meanUs } from './tinybench'
 import { XMLBuilder, XMLParser } from 'fast-xml-parser'
 import { t } from '../../src/microservice/descriptors'
 import { defaultSerializers } from '../../src/microservice/serializers'
-import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
+import type { SerializerBeanName } from '../../src/common/contract/vocabulary'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 const Out = t.object('com.example.Out', { result: t.Integer })

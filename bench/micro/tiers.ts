@@ -16,7 +16,7 @@ import { readBetaJsonDirect } from '../../src/microservice/serializers/beta-json
 import { readBetaJsonExact, readBetaJsonParsed } from '../../src/microservice/serializers/beta-json-reader'
 import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha-node'
 import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
-import { DEFAULT_READ_LIMITS } from '../../src/shared/contract/limits'
+import { DEFAULT_READ_LIMITS } from '../../src/common/contract/limits'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 const ctx: AlphaContext = { aliases: new Map([['com.example.In', 'in']]), naming: JSON_NAMING }

@@ -1,5 +1,5 @@
 import { typeName } from './descriptors'
-import type { gateway } from '../shared/protocol/generated/gateway'
+import type { gateway } from '../common/protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from './define'
 
 export interface ServiceEntry {

@@ -1,6 +1,6 @@
 import type { Descriptor, Infer, InferTuple } from './descriptors'
 import type { Serializer } from './serializers/serializer'
-import type { SerializerBeanName } from '../shared/contract/vocabulary'
+import type { SerializerBeanName } from '../common/contract/vocabulary'
 
 /** What a method learns about the call: the X-PLATFORM-* headers, and whether it is privileged. */
 export interface CallContext {

@@ -1,12 +1,12 @@
 import { context, trace } from '@opentelemetry/api'
-import { endSpan, startSpan, tracingActive } from '../shared/observability/tracing'
-import { gateway } from '../shared/protocol/generated/gateway'
-import { codes, type ErrorCode } from '../shared/errors/codes'
+import { endSpan, startSpan, tracingActive } from '../common/observability/tracing'
+import { gateway } from '../common/protocol/generated/gateway'
+import { codes, type ErrorCode } from '../common/errors/codes'
 import { typeName } from './descriptors'
 import { defaultSerializers, ValueError, type Serializer } from './serializers'
-import { isSequenceName, SEQUENCES, type SerializerBeanName } from '../shared/contract/vocabulary'
-import { SyntaxErrorAt } from '../shared/errors/syntax'
-import { roaRule, argumentCountRule } from '../shared/contract/rules'
+import { isSequenceName, SEQUENCES, type SerializerBeanName } from '../common/contract/vocabulary'
+import { SyntaxErrorAt } from '../common/errors/syntax'
+import { roaRule, argumentCountRule } from '../common/contract/rules'
 import {
   ServiceError,
   type CallContext,

@@ -8,7 +8,7 @@ import { loadMicroservice } from './load'
 import { describeMicroservice } from './openapi'
 import { MicroserviceServer } from './server'
 import { bindHost } from './availability'
-import { parseEndpoint, endpointText, type Endpoint } from '../shared/protocol/endpoint'
+import { parseEndpoint, endpointText, type Endpoint } from '../common/protocol/endpoint'
 
 export interface HostMessage {
   type: 'listening'

@@ -43,14 +43,14 @@ export type { Serializer } from './serializers/serializer'
 export type { AliasMap } from './serializers/alpha-node'
 export type { BetaJsonOptions } from './serializers/beta-json'
 export type { BetaXmlOptions } from './serializers/beta-xml'
-export { DEFAULT_READ_LIMITS, type ReadLimits } from '../shared/contract/limits'
+export { DEFAULT_READ_LIMITS, type ReadLimits } from '../common/contract/limits'
 export {
   SEQUENCES,
   type SequenceName,
   type SerializerBeanName,
   type BodyFormat,
   type ApiMode
-} from '../shared/contract/vocabulary'
+} from '../common/contract/vocabulary'
 
 // The host's handle: the user availability flag and counters.
 export { runtime, type RuntimeStats } from './availability'

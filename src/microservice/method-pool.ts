@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
-import type { gateway } from '../shared/protocol/generated/gateway'
+import type { gateway } from '../common/protocol/generated/gateway'
 import type { RuntimeSettings } from './settings'
 import type { InvokeLike } from './executor'
-import { isShared } from '../shared/bytes/shared-buffers'
+import { isShared } from '../common/bytes/shared-buffers'
 
 export interface MethodPoolOptions {
   /** The microservice's directory: each worker loads its code from there. */

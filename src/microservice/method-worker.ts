@@ -5,8 +5,8 @@ import { loadMicroservice } from './load'
 import { Executor } from './executor'
 import type { RuntimeSettings } from './settings'
 import type { WorkerOutcome, WorkerTask } from './method-pool'
-import { lowerThreadPriority } from '../shared/process/thread-priority'
-import { WORKER_NICENESS } from '../shared/contract/limits'
+import { lowerThreadPriority } from '../common/process/thread-priority'
+import { WORKER_NICENESS } from '../common/contract/limits'
 
 // Large and CPU-bound calls run here; the microservice's event loop, which answers small calls, goes first.
 lowerThreadPriority(WORKER_NICENESS)

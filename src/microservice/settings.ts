@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_READ_LIMITS } from '../shared/contract/limits'
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_READ_LIMITS } from '../common/contract/limits'
 
 /** Internal protocol server settings of a microservice (SPEC, Limits; DESIGN, internal protocol). */
 export interface RuntimeSettings {

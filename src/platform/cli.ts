@@ -15,7 +15,7 @@ import type { MicroserviceStatus } from './manager'
 import { nginxEdgeConfig, parseNode } from './nginx'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from './kubernetes'
 import { parseArgs } from 'node:util'
-import { productVersion } from '../shared/contract/version'
+import { productVersion } from '../common/contract/version'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>

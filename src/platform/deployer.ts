@@ -1,4 +1,4 @@
-import type { EventLog } from '../shared/observability/log'
+import type { EventLog } from '../common/observability/log'
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, existsSync, type FSWatcher } from 'node:fs'
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'

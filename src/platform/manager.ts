@@ -1,4 +1,4 @@
-import type { EventLog } from '../shared/observability/log'
+import type { EventLog } from '../common/observability/log'
 import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -13,7 +13,7 @@ import {
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { endpointText } from '../shared/protocol/endpoint'
+import { endpointText } from '../common/protocol/endpoint'
 import { readMicroserviceConfig, type ApplicationType, type MicroserviceConfig } from '../microservice/package-config'
 import type { HostMessage, PlatformMessage } from '../microservice/host'
 import { hostEnv, HOST_FILE } from '../microservice/host-env'

@@ -1,4 +1,4 @@
-import { EDGE_API_PREFIX, IDENTITY_HEADERS, PLATFORM_HEADERS, SWAGGER_PREFIX } from '../shared/contract/http-names'
+import { EDGE_API_PREFIX, IDENTITY_HEADERS, PLATFORM_HEADERS, SWAGGER_PREFIX } from '../common/contract/http-names'
 
 /** One platform node behind the edge: its gateway (:8082) and its embedded edge (:8000, for the UI). */
 export interface EdgeNode {

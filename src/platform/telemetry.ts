@@ -1,9 +1,9 @@
 import type { Span } from '@opentelemetry/api'
 import type { CallObserver, ObservedCall } from '../gateway/invoke/ports'
 import type { MethodInfo } from '../gateway/dispatch/catalog'
-import { LinesAsBytes, type ByteLineSink, type LineSink } from '../shared/observability/line-writer'
-import { endSpan, startSpan, tracingActive } from '../shared/observability/tracing'
-import { lineStart } from '../shared/observability/log'
+import { LinesAsBytes, type ByteLineSink, type LineSink } from '../common/observability/line-writer'
+import { endSpan, startSpan, tracingActive } from '../common/observability/tracing'
+import { lineStart } from '../common/observability/log'
 import { jsonBound, putBytes, putJsonString, putMillis, putUint } from './json-bytes'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { t } from '../../src/microservice/descriptors'
 import { defaultSerializers, type Serializer } from '../../src/microservice/serializers'
 import { ValueError } from '../../src/microservice/serializers/errors'
-import { SyntaxErrorAt } from '../../src/shared/errors/syntax'
+import { SyntaxErrorAt } from '../../src/common/errors/syntax'
 
 type Family = 'alphaXml' | 'alphaJson' | 'betaXml' | 'betaJson'
 const FAMILIES: readonly Family[] = ['alphaXml', 'alphaJson', 'betaXml', 'betaJson']

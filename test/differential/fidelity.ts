@@ -13,7 +13,7 @@ import {
   type Serializer
 } from '../../src/microservice/serializers'
 import { ValueError } from '../../src/microservice/serializers/errors'
-import { SyntaxErrorAt } from '../../src/shared/errors/syntax'
+import { SyntaxErrorAt } from '../../src/common/errors/syntax'
 import { valueArb, type Profile } from '../helpers/arbitraries'
 import {
   SETUPS,

@@ -10,7 +10,7 @@ import {
   type FieldInput,
   type ScalarDescriptor
 } from '../../src/microservice/descriptors'
-import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
+import type { SerializerBeanName } from '../../src/common/contract/vocabulary'
 
 export interface Profile {
   /** Characters a string may hold. */

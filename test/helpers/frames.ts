@@ -1,8 +1,8 @@
 // What protocol tests send by hand to a microservice (an RMC Invoke of the beta JSON sequence), and a
 // microservice to send it to: service q, whose hold waits until released and whose echo answers at once;
 // and a call as the dispatch layer sees it.
-import { encodeFrame } from '../../src/shared/protocol/frame'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { encodeFrame } from '../../src/common/protocol/frame'
+import { gateway } from '../../src/common/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/microservice/server'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/settings'
 import { method, service, defineMicroservice } from '../../src/microservice/define'

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/gateway/config/config'
 import { Platform, type PlatformOptions } from '../../src/platform/platform'
-import { createLogger } from '../../src/shared/observability/log'
-import type { Problem } from '../../src/shared/errors/problem'
+import { createLogger } from '../../src/common/observability/log'
+import type { Problem } from '../../src/common/errors/problem'
 import { cpSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 

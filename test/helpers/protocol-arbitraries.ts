@@ -1,7 +1,7 @@
 // Random field values for the internal protocol's property tests (the hand-written frames against
 // protobufjs): strings of every kind a call may carry, and call contexts built from them.
 import fc from 'fast-check'
-import type { gateway } from '../../src/shared/protocol/generated/gateway'
+import type { gateway } from '../../src/common/protocol/generated/gateway'
 
 /** Any string: code units, graphemes, non-ASCII, empty, past the 64-byte loop copy. */
 export const wireText = fc.oneof(

@@ -12,7 +12,7 @@ import {
   type RunningPlatform,
   type Reply
 } from '../helpers/platform'
-import { codes } from '../../src/shared/errors/codes'
+import { codes } from '../../src/common/errors/codes'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
 import { PLATFORM_HEADERS } from '../../src/gateway/invoke/head'
-import { IDENTITY_HEADERS } from '../../src/shared/contract/http-names'
+import { IDENTITY_HEADERS } from '../../src/common/contract/http-names'
 
 describe('headers, CORS and the call context', () => {
   let p: RunningPlatform

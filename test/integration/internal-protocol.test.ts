@@ -8,11 +8,11 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { connect } from 'node:net'
-import { createLogger } from '../../src/shared/observability/log'
+import { createLogger } from '../../src/common/observability/log'
 import { Platform } from '../../src/platform/platform'
 import { HOST_FILE, hostEnv } from '../../src/microservice/host-env'
 import type { HostMessage } from '../../src/microservice/host'
-import { FrameReader, encodeFrame, type Frame } from '../../src/shared/protocol/frame'
+import { FrameReader, encodeFrame, type Frame } from '../../src/common/protocol/frame'
 import {
   startPlatform,
   testConfig,

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Platform } from '../../src/platform/platform'
-import { createLogger } from '../../src/shared/observability/log'
+import { createLogger } from '../../src/common/observability/log'
 import { testConfig, post, until, TESTKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 
 test('crashes at start-up back off 100, 200, 400, 400 ms; a start that listens resets it', async () => {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 
-const LOG = join(__dirname, '..', '..', 'src', 'shared', 'observability', 'log.js')
-const LINES = join(__dirname, '..', '..', 'src', 'shared', 'observability', 'line-writer.js')
+const LOG = join(__dirname, '..', '..', 'src', 'common', 'observability', 'log.js')
+const LINES = join(__dirname, '..', '..', 'src', 'common', 'observability', 'line-writer.js')
 
 const CHILD = `
 const { createLogger } = require(${JSON.stringify(LOG)})

@@ -11,9 +11,9 @@ import {
   MalformedFrameError,
   PROTOCOL_VERSION,
   type Frame
-} from '../../src/shared/protocol/frame'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
-import { SharedBufferPool, isShared } from '../../src/shared/bytes/shared-buffers'
+} from '../../src/common/protocol/frame'
+import { gateway } from '../../src/common/protocol/generated/gateway'
+import { SharedBufferPool, isShared } from '../../src/common/bytes/shared-buffers'
 import { MicroserviceServer } from '../../src/microservice/server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
 import exampleDefinition from '../../examples/example/index'

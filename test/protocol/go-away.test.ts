@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
-import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/shared/protocol/frame'
+import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { holdingServer, rmcInvoke } from '../helpers/frames'
 
 const invoke = (id: number, name: string, args: Uint8Array[] = []): Uint8Array => rmcInvoke(id, 'q', name, args)

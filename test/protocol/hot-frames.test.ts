@@ -1,14 +1,14 @@
-// The hand-written Result encoder (src/shared/protocol/result-frame.ts) and frame reader
-// (src/shared/protocol/frame-decoder.ts) against protobufjs: the same bytes for any Result, the same
+// The hand-written Result encoder (src/common/protocol/result-frame.ts) and frame reader
+// (src/common/protocol/frame-decoder.ts) against protobufjs: the same bytes for any Result, the same
 // messages for any Invoke or Result frame, and every frame they do not expect handed to protobufjs,
 // which decodes it or refuses it as before.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { encodeFrame, readVarint } from '../../src/shared/protocol/frame'
-import { encodeResultFrame } from '../../src/shared/protocol/result-frame'
-import { decodeFrame } from '../../src/shared/protocol/frame-decoder'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
+import { encodeResultFrame } from '../../src/common/protocol/result-frame'
+import { decodeFrame } from '../../src/common/protocol/frame-decoder'
+import { gateway } from '../../src/common/protocol/generated/gateway'
 import { callContext, wireText } from '../helpers/protocol-arbitraries'
 
 /** The frame's message: what follows its length prefix, which must cover it exactly. */

@@ -1,12 +1,12 @@
-// The hand-encoded Invoke frame (src/shared/protocol/invoke-frame.ts) against protobufjs's: for every call's
+// The hand-encoded Invoke frame (src/common/protocol/invoke-frame.ts) against protobufjs's: for every call's
 // fields, whatever the strings hold (non-ASCII, empty, absent), the same bytes, and the frame's length
 // prefix covers it exactly.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { encodeFrame, readVarint } from '../../src/shared/protocol/frame'
-import { encodeInvokeFrame, type InvokeFields } from '../../src/shared/protocol/invoke-frame'
-import { gateway } from '../../src/shared/protocol/generated/gateway'
+import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
+import { encodeInvokeFrame, type InvokeFields } from '../../src/common/protocol/invoke-frame'
+import { gateway } from '../../src/common/protocol/generated/gateway'
 import { callContext, wireText } from '../helpers/protocol-arbitraries'
 
 function decode(frame: Uint8Array): gateway.Frame {

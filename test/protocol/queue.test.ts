@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, type Socket } from 'node:net'
-import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/shared/protocol/frame'
+import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { holdingServer, rmcInvoke } from '../helpers/frames'
 
 /** A raw connection to `server` after its Hello: the frames it sends, and a wait for the n-th. */

@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
-import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/shared/protocol/frame'
+import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { holdingServer } from '../helpers/frames'
 
 async function opened(

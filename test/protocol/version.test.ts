@@ -3,7 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, createServer } from 'node:net'
-import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/shared/protocol/frame'
+import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { holdingServer, rmcInvoke } from '../helpers/frames'
 import { InstanceClient } from '../../src/gateway/dispatch/instance'
 import { defaultConfig } from '../../src/gateway/config/config'

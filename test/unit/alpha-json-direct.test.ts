@@ -17,7 +17,7 @@ import {
 import { tryReadAlphaJson, tryWriteAlphaJson } from '../../src/microservice/serializers/alpha-json-direct'
 import { readAlphaJsonGenerated } from '../../src/microservice/serializers/alpha-json-generated'
 import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/common/contract/limits'
 import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha-node'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 import { respace } from '../helpers/json-text'

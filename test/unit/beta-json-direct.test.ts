@@ -12,7 +12,7 @@ import { writeBetaJson } from '../../src/microservice/serializers/beta-json'
 import { readBetaJsonBytes, readBetaJsonParsed } from '../../src/microservice/serializers/beta-json-reader'
 import { readBetaJsonDirect } from '../../src/microservice/serializers/beta-json-direct'
 import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../src/common/contract/limits'
 import { PROFILES, descriptorArb, valueArb } from '../helpers/arbitraries'
 import { respace } from '../helpers/json-text'
 

@@ -2,7 +2,7 @@
 // call expires once, in order, never before its time, and a call taken out never fires.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DeadlineList, type Deadline } from '../../src/shared/contract/deadlines'
+import { DeadlineList, type Deadline } from '../../src/common/contract/deadlines'
 
 class Entry implements Deadline {
   deadlineAt = 0

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { describeMicroservice } from '../../src/microservice/openapi'
 import definition, { KINDS } from '../fixtures/dockit'
 import { openApiErrors, schemaChecker, pointerKey } from '../helpers/openapi'
-import { IDENTITY_HEADERS } from '../../src/shared/contract/http-names'
+import { IDENTITY_HEADERS } from '../../src/common/contract/http-names'
 
 const aliases = new Map(Object.entries(definition.aliases ?? {}))
 const doc = describeMicroservice({ name: 'dockit', version: '2.0.0', definition, aliases }) as {

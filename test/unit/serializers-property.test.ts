@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { defaultSerializers } from '../../src/microservice/serializers'
 import { isCharArray } from '../../src/microservice/serializers/java-text'
-import type { SerializerBeanName } from '../../src/shared/contract/vocabulary'
+import type { SerializerBeanName } from '../../src/common/contract/vocabulary'
 import { PROFILES, descriptorArb, valueArb, canon } from '../helpers/arbitraries'
 
 for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {

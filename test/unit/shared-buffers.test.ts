@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { copyInto, SharedBufferPool } from '../../src/shared/bytes/shared-buffers'
+import { copyInto, SharedBufferPool } from '../../src/common/bytes/shared-buffers'
 
 test('copyInto writes what set writes, for shared and plain destinations, any offsets and lengths', () => {
   fc.assert(

@@ -1,4 +1,4 @@
-import type { ApiMode, BodyFormat } from '../../src/shared/contract/vocabulary'
+import type { ApiMode, BodyFormat } from '../../src/common/contract/vocabulary'
 
 /** One body and what splitting must give: the exact argument texts, or an error matching `error`. */
 export interface SplitCase {

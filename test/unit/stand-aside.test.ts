@@ -4,11 +4,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { STAND_ASIDE, standsAside } from '../../src/microservice/serializers/stand-aside'
 import { ValueError } from '../../src/microservice/serializers/errors'
-import { JsonSyntaxError } from '../../src/shared/json/scan'
+import { JsonSyntaxError } from '../../src/common/json/scan'
 import { readBetaJsonParsed } from '../../src/microservice/serializers/beta-json-reader'
 import { t } from '../../src/microservice/descriptors'
 import { defaultSerializers } from '../../src/microservice/serializers'
-import { DEFAULT_READ_LIMITS } from '../../src/shared/contract/limits'
+import { DEFAULT_READ_LIMITS } from '../../src/common/contract/limits'
 
 test('what stands aside: the signal and the client input refused; a bug does not', () => {
   assert.equal(standsAside(STAND_ASIDE), true)

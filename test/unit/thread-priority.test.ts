@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads'
 import { getPriority } from 'node:os'
 import { join } from 'node:path'
 
-const MODULE = join(__dirname, '..', '..', 'src', 'shared', 'process', 'thread-priority.js')
+const MODULE = join(__dirname, '..', '..', 'src', 'common', 'process', 'thread-priority.js')
 
 test('lowerThreadPriority lowers the calling worker thread only, not the process (Linux)', async () => {
   const before = getPriority(0)

@@ -1,8 +1,8 @@
-// New traceparents (src/shared/observability/trace-context.ts), made a batch at a time: each one valid W3C Trace
+// New traceparents (src/common/observability/trace-context.ts), made a batch at a time: each one valid W3C Trace
 // Context, sampled, and none repeated within or across batches.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { isValidTraceparent, newTraceparent } from '../../src/shared/observability/trace-context'
+import { isValidTraceparent, newTraceparent } from '../../src/common/observability/trace-context'
 
 test('new traceparents are valid, sampled, version 00, and all different, across many batches', () => {
   const seen = new Set<string>()

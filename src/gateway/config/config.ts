@@ -1,11 +1,11 @@
-import { LOG_LEVELS, type LogLevel } from '../../shared/observability/log'
+import { LOG_LEVELS, type LogLevel } from '../../common/observability/log'
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
 import { availableParallelism } from 'node:os'
-import { MAX_POOL_THREADS } from '../../shared/contract/limits'
+import { MAX_POOL_THREADS } from '../../common/contract/limits'
 import { peerMatcher } from './peers'
-import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../shared/contract/vocabulary'
+import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../common/contract/vocabulary'
 
 /** WORKER_POOL: the Piscina pool that splits large bodies. */
 export interface PoolOptions {

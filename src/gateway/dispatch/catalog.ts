@@ -1,4 +1,4 @@
-import type { gateway } from '../../shared/protocol/generated/gateway'
+import type { gateway } from '../../common/protocol/generated/gateway'
 
 export interface MethodInfo {
   readonly service: string

@@ -1,11 +1,11 @@
 import { connect, type Socket } from 'node:net'
-import { FramedSocket } from '../../shared/protocol/framed-socket'
-import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../shared/protocol/frame'
-import { gateway } from '../../shared/protocol/generated/gateway'
+import { FramedSocket } from '../../common/protocol/framed-socket'
+import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../common/protocol/frame'
+import { gateway } from '../../common/protocol/generated/gateway'
 import type { PendingCall } from './pending'
-import type { Endpoint } from '../../shared/protocol/endpoint'
-import { nonce, gatewayProof, microserviceProof, sameProof } from '../../shared/protocol/handshake'
-import type { Failure } from '../../shared/errors/codes'
+import type { Endpoint } from '../../common/protocol/endpoint'
+import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
+import type { Failure } from '../../common/errors/codes'
 
 export interface ConnectionOwner {
   readonly name: string

@@ -1,8 +1,8 @@
 import type { DispatchOptions } from '../config/config'
 import { MicroserviceGroup } from './group'
 import type { InstanceClient } from './instance'
-import type { Endpoint } from '../../shared/protocol/endpoint'
-import type { EventLog } from '../../shared/observability/log'
+import type { Endpoint } from '../../common/protocol/endpoint'
+import type { EventLog } from '../../common/observability/log'
 import { Arrivals } from './arrivals'
 
 /** All microservices the gateway can reach, by name. */
@@ -30,7 +30,7 @@ export class MicroserviceDirectory {
 
   /**
    * Registers (or moves) one instance; the gateway connects and fetches its catalog. `secret`, for an
-   * instance reached over TCP, is proved both ways by the handshake (src/shared/protocol/handshake.ts).
+   * instance reached over TCP, is proved both ways by the handshake (src/common/protocol/handshake.ts).
    */
   register(
     name: string,

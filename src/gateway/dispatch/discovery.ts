@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises'
-import type { Endpoint } from '../../shared/protocol/endpoint'
-import type { EventLog } from '../../shared/observability/log'
+import type { Endpoint } from '../../common/protocol/endpoint'
+import type { EventLog } from '../../common/observability/log'
 import type { MicroserviceDirectory } from './directory'
 
 /** One microservice found in DNS (MICROSERVICES.discovery), with its secret read from the environment. */

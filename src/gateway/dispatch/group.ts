@@ -1,9 +1,9 @@
-import type { EventLog } from '../../shared/observability/log'
+import type { EventLog } from '../../common/observability/log'
 import type { DispatchOptions } from '../config/config'
 import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
 import type { PendingCall } from './pending'
-import { dropFrame, type OutFrame } from '../../shared/protocol/frame'
+import { dropFrame, type OutFrame } from '../../common/protocol/frame'
 
 /**
  * All instances of one microservice. A call goes to the instance with the fewest calls in flight

@@ -1,12 +1,12 @@
-import type { EventLog } from '../../shared/observability/log'
+import type { EventLog } from '../../common/observability/log'
 import { randomUUID } from 'node:crypto'
-import type { gateway } from '../../shared/protocol/generated/gateway'
+import type { gateway } from '../../common/protocol/generated/gateway'
 import type { DispatchOptions } from '../config/config'
 import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'
-import { sameEndpoint, endpointText, type Endpoint } from '../../shared/protocol/endpoint'
-import { dropFrame, isLargeFrame, type OutFrame } from '../../shared/protocol/frame'
+import { sameEndpoint, endpointText, type Endpoint } from '../../common/protocol/endpoint'
+import { dropFrame, isLargeFrame, type OutFrame } from '../../common/protocol/frame'
 
 export const GATEWAY_ID = randomUUID()
 

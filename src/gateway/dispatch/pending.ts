@@ -1,5 +1,5 @@
-import type { gateway } from '../../shared/protocol/generated/gateway'
-import type { Failure } from '../../shared/errors/codes'
+import type { gateway } from '../../common/protocol/generated/gateway'
+import type { Failure } from '../../common/errors/codes'
 
 /** What a call ends with: the microservice's Result, or a failure from dispatch (lost connection, not connected). */
 export type CallOutcome = gateway.Result | Failure

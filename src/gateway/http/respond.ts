@@ -1,5 +1,5 @@
 import type { HttpResponse } from 'uWebSockets.js'
-import { statusLine } from '../../shared/errors/problem'
+import { statusLine } from '../../common/errors/problem'
 import { EXPOSED_HEADERS, type Answer, type CorsPolicy } from '../invoke/answer'
 
 /** Writes the CORS response headers for a request that carried Origin. */

@@ -1,8 +1,8 @@
-import { toProblem, renderProblemJson, renderProblemXml } from '../../shared/errors/problem'
-import type { Failure } from '../../shared/errors/codes'
-import type { BodyFormat } from '../../shared/contract/vocabulary'
+import { toProblem, renderProblemJson, renderProblemXml } from '../../common/errors/problem'
+import type { Failure } from '../../common/errors/codes'
+import type { BodyFormat } from '../../common/contract/vocabulary'
 import { PLATFORM_HEADERS } from './head'
-import { IDENTITY_HEADERS } from '../../shared/contract/http-names'
+import { IDENTITY_HEADERS } from '../../common/contract/http-names'
 
 /** One whole HTTP answer, as data: the HTTP adapter writes it in one corked write. */
 export interface Answer {

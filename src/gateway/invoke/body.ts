@@ -1,5 +1,5 @@
-import type { Failure } from '../../shared/errors/codes'
-import { copyInto, type SharedBufferPool } from '../../shared/bytes/shared-buffers'
+import type { Failure } from '../../common/errors/codes'
+import { copyInto, type SharedBufferPool } from '../../common/bytes/shared-buffers'
 
 const EMPTY = new Uint8Array(0)
 

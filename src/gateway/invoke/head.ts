@@ -68,7 +68,7 @@ export function claimsIdentity(h: CallHead): boolean {
   return h.ip !== '' || h.user !== '' || h.sessionId !== '' || h.clientApplicationName !== '' || h.privilegeNames !== ''
 }
 
-export { PLATFORM_HEADERS } from '../../shared/contract/http-names'
+export { PLATFORM_HEADERS } from '../../common/contract/http-names'
 
 /** X-PLATFORM-Privilege-Names: names separated by ';', blanks dropped. */
 export function splitNames(header: string): string[] {

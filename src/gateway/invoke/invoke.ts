@@ -1,13 +1,13 @@
-import { DeadlineList, type Deadline } from '../../shared/contract/deadlines'
-import { SharedBufferPool } from '../../shared/bytes/shared-buffers'
+import { DeadlineList, type Deadline } from '../../common/contract/deadlines'
+import { SharedBufferPool } from '../../common/bytes/shared-buffers'
 import { randomUUID } from 'node:crypto'
-import { isErrorCode, type Failure } from '../../shared/errors/codes'
+import { isErrorCode, type Failure } from '../../common/errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
 import { isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
-import { framePieces } from '../../shared/protocol/invoke-frame'
-import type { OutFrame } from '../../shared/protocol/frame'
-import type { gateway } from '../../shared/protocol/generated/gateway'
+import { framePieces } from '../../common/protocol/invoke-frame'
+import type { OutFrame } from '../../common/protocol/frame'
+import type { gateway } from '../../common/protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
 import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
@@ -25,7 +25,7 @@ import type {
   Principal
 } from './ports'
 import type { MethodInfo } from '../dispatch/catalog'
-import { isValidTraceparent, isValidTracestate, newTraceparent } from '../../shared/observability/trace-context'
+import { isValidTraceparent, isValidTracestate, newTraceparent } from '../../common/observability/trace-context'
 
 const EMPTY = new Uint8Array(0)
 /** The microservice's own deadline is a backstop behind ours: our timer fires first and sends Cancel. */

@@ -1,5 +1,5 @@
-import type { BodyFormat } from '../../shared/contract/vocabulary'
-import type { Failure } from '../../shared/errors/codes'
+import type { BodyFormat } from '../../common/contract/vocabulary'
+import type { Failure } from '../../common/errors/codes'
 
 type MediaFormat = BodyFormat | 'other'
 

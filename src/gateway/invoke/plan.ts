@@ -5,10 +5,10 @@ import {
   type ApiMode,
   type BodyFormat,
   type SequenceName
-} from '../../shared/contract/vocabulary'
-import { roaRule } from '../../shared/contract/rules'
+} from '../../common/contract/vocabulary'
+import { roaRule } from '../../common/contract/rules'
 import { bounded } from './text'
-import type { Failure } from '../../shared/errors/codes'
+import type { Failure } from '../../common/errors/codes'
 import type { MethodInfo } from '../dispatch/catalog'
 import type { GatewayConfig } from '../config/config'
 import type { CallHead } from './head'

@@ -3,7 +3,7 @@ import type { PendingCall, CallOutcome } from '../dispatch/pending'
 import type { InvokeTask, InvokeTaskResult } from '../pool/task'
 import type { Answer } from './answer'
 import type { MethodInfo } from '../dispatch/catalog'
-import type { OutFrame } from '../../shared/protocol/frame'
+import type { OutFrame } from '../../common/protocol/frame'
 
 /**
  * The seams of the pipeline: what it needs from the HTTP server, from dispatch and from the pool,

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { Piscina } from 'piscina'
 import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
-import type { Failure } from '../../shared/errors/codes'
+import type { Failure } from '../../common/errors/codes'
 import type { PoolOptions } from '../config/config'
 
 export const WORKER_FILE = join(__dirname, '..', '..', '..', 'workers', 'invoke.js')

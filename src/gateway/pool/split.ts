@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer'
-import { skipBom, splitJsonArray, validateJsonDocument } from '../../shared/json/scan'
-import { DEFAULT_MAX_DEPTH } from '../../shared/contract/limits'
-import { PARAM_ARRAY, type ApiMode, type BodyFormat } from '../../shared/contract/vocabulary'
-import { scanXml, XmlSyntaxError, type XmlHandler } from '../../shared/xml/scan'
-import { SyntaxErrorAt } from '../../shared/errors/syntax'
-import { GatewayError } from '../../shared/errors/codes'
+import { skipBom, splitJsonArray, validateJsonDocument } from '../../common/json/scan'
+import { DEFAULT_MAX_DEPTH } from '../../common/contract/limits'
+import { PARAM_ARRAY, type ApiMode, type BodyFormat } from '../../common/contract/vocabulary'
+import { scanXml, XmlSyntaxError, type XmlHandler } from '../../common/xml/scan'
+import { SyntaxErrorAt } from '../../common/errors/syntax'
+import { GatewayError } from '../../common/errors/codes'
 
 /**
  * Cuts a request body into its arguments: [start0, end0, start1, end1, ...], byte offsets into

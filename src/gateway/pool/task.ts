@@ -1,14 +1,14 @@
 import { splitArguments } from './split'
-import type { ApiMode, BodyFormat } from '../../shared/contract/vocabulary'
+import type { ApiMode, BodyFormat } from '../../common/contract/vocabulary'
 import {
   encodeInvokeFrame,
   invokeFrameParts,
   type FrameParts,
   type InvokeFields
-} from '../../shared/protocol/invoke-frame'
-import { gateway } from '../../shared/protocol/generated/gateway'
-import { GatewayError, type Failure } from '../../shared/errors/codes'
-import { argumentCountRule } from '../../shared/contract/rules'
+} from '../../common/protocol/invoke-frame'
+import { gateway } from '../../common/protocol/generated/gateway'
+import { GatewayError, type Failure } from '../../common/errors/codes'
+import { argumentCountRule } from '../../common/contract/rules'
 
 /** Everything a worker needs to turn a body into an Invoke frame. Data only: it crosses threads. */
 export interface InvokeTask {

@@ -1,7 +1,7 @@
 import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors'
-import { decodeJsonString, latin1 } from '../../shared/json/parse'
-import { scanNumber, scanString, skipWhitespace } from '../../shared/json/scan'
-import type { ReadLimits } from '../../shared/contract/limits'
+import { decodeJsonString, latin1 } from '../../common/json/parse'
+import { scanNumber, scanString, skipWhitespace } from '../../common/json/scan'
+import type { ReadLimits } from '../../common/contract/limits'
 import { readAlphaJsonGenerated } from './alpha-json-generated'
 import { STAND_ASIDE, standsAside, type StandAside } from './stand-aside'
 import {

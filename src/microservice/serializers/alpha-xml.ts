@@ -1,8 +1,8 @@
 import type { Descriptor } from '../descriptors'
-import { parseXml, type XmlElement } from '../../shared/xml/tree'
+import { parseXml, type XmlElement } from '../../common/xml/tree'
 import type { Serializer } from './serializer'
 import { JAVA17_UNDEFINED_BMP } from './java-undefined'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import {
   type AliasMap,
   type AlphaContext,

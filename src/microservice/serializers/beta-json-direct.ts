@@ -2,7 +2,7 @@ import { STAND_ASIDE } from './stand-aside'
 import { isNullable, type Descriptor, type ObjectDescriptor } from '../descriptors'
 import { primitiveDefault } from './java-text'
 import { elementType } from './beta-common'
-import type { ReadLimits } from '../../shared/contract/limits'
+import type { ReadLimits } from '../../common/contract/limits'
 import {
   SKIP,
   SourceParts,

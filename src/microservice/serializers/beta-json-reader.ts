@@ -8,7 +8,7 @@ import {
   typeName
 } from '../descriptors'
 import { ValueError } from './errors'
-import { BOM_REFUSED, JsonSyntaxError } from '../../shared/json/scan'
+import { BOM_REFUSED, JsonSyntaxError } from '../../common/json/scan'
 import {
   jacksonChar,
   jacksonDate,
@@ -19,7 +19,7 @@ import {
   splitChars
 } from './java-text'
 import { jacksonInteger } from './java-integers'
-import type { ReadLimits } from '../../shared/contract/limits'
+import type { ReadLimits } from '../../common/contract/limits'
 
 import { LOCAL_DATE_UNSUPPORTED, elementType } from './beta-common'
 import { readBetaJsonDirect } from './beta-json-direct'

@@ -1,6 +1,6 @@
 import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../descriptors'
 import type { Serializer } from './serializer'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import { ValueError, rethrowAt } from './errors'
 import { javaDouble, kindOf, javaMapEntries } from './java-text'
 import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-common'

@@ -10,9 +10,9 @@ import {
   plain,
   Typed
 } from '../descriptors'
-import { parseXml, type XmlElement } from '../../shared/xml/tree'
+import { parseXml, type XmlElement } from '../../common/xml/tree'
 import type { Serializer } from './serializer'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import { ValueError, rethrowAt } from './errors'
 import {
   charArrayText,

@@ -1,11 +1,11 @@
 import type { Serializer } from './serializer'
-import type { SerializerBeanName } from '../../shared/contract/vocabulary'
+import type { SerializerBeanName } from '../../common/contract/vocabulary'
 import { createAlphaXmlSerializer } from './alpha-xml'
 import { createAlphaJsonSerializer } from './alpha-json'
 import { createBetaJsonSerializer } from './beta-json'
 import { createBetaXmlSerializer } from './beta-xml'
 import type { AliasMap } from './alpha-node'
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../shared/contract/limits'
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 
 export { DEFAULT_READ_LIMITS, type ReadLimits }
 

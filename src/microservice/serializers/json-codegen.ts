@@ -1,6 +1,6 @@
 import { STAND_ASIDE } from './stand-aside'
-import type { ReadLimits } from '../../shared/contract/limits'
-import type { FastBuffer } from '../../shared/bytes/fast-buffer'
+import type { ReadLimits } from '../../common/contract/limits'
+import type { FastBuffer } from '../../common/bytes/fast-buffer'
 
 /**
  * What the generated JSON readers (beta JSON in beta-json-direct, alpha JSON in alpha-json-generated)

@@ -1,5 +1,5 @@
 import type { Descriptor } from '../descriptors'
-import type { BodyFormat } from '../../shared/contract/vocabulary'
+import type { BodyFormat } from '../../common/contract/vocabulary'
 
 /**
  * A serializer of a sequence. A microservice may provide its own under a bean name

@@ -1,5 +1,5 @@
 import { ValueError } from './errors'
-import { SyntaxErrorAt } from '../../shared/errors/syntax'
+import { SyntaxErrorAt } from '../../common/errors/syntax'
 
 /**
  * The one way a fast tier of a serializer hands an input to the next tier: it throws (or returns)

@@ -22,11 +22,11 @@ import type {
 import type { PendingCall } from '../../../src/gateway/dispatch/pending'
 import { CatalogIndex } from '../../../src/gateway/dispatch/catalog'
 import { prepareInvoke, type InvokeTask } from '../../../src/gateway/pool/task'
-import { gateway } from '../../../src/shared/protocol/generated/gateway'
-import { readVarint } from '../../../src/shared/protocol/frame'
+import { gateway } from '../../../src/common/protocol/generated/gateway'
+import { readVarint } from '../../../src/common/protocol/frame'
 import { defaultConfig } from '../../../src/gateway/config/config'
 import { installedUwsAbis, uwsSupportError } from '../../../src/gateway/http/uws-support'
-import { SharedBufferPool, isShared } from '../../../src/shared/bytes/shared-buffers'
+import { SharedBufferPool, isShared } from '../../../src/common/bytes/shared-buffers'
 
 const LARGE = new SharedBufferPool(64, 1 << 20)
 
