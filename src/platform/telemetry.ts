@@ -75,6 +75,8 @@ export class CallTelemetry implements CallObserver {
   /** Routes with their counts; unrouted requests (refused before routing) count under ('', '', ''). */
   readonly routes = new Map<string, RouteStats>()
   private readonly byMethod = new WeakMap<MethodInfo, RouteStats>()
+  /** The microservice-only routes of refused calls, by name (their key in `routes` made once). */
+  private readonly byMicroservice = new Map<string, RouteStats>()
   private readonly unrouted = new RouteStats('', '', '')
   private readonly accessLog: ByteLineSink | null
   private clockMs = 0
@@ -123,9 +125,12 @@ export class CallTelemetry implements CallObserver {
    * outage shows on its series. Only a deployed microservice's name gets here, so the labels stay few.
    */
   private microserviceOnly(name: string): RouteStats {
-    const key = `${name}\u0000\u0000`
-    let r = this.routes.get(key)
-    if (r === undefined) this.routes.set(key, (r = new RouteStats(name, '', '')))
+    let r = this.byMicroservice.get(name)
+    if (r === undefined) {
+      r = new RouteStats(name, '', '')
+      this.byMicroservice.set(name, r)
+      this.routes.set(`${name}\u0000\u0000`, r)
+    }
     return r
   }
 

@@ -83,19 +83,28 @@ export function cli(configFile: string, ...args: string[]): Promise<CliResult> {
   })
 }
 
-/** Copies a built microservice directory, lets `edit` change its config, and zips it. */
+/**
+ * Copies a built microservice directory into a new folder under `workDir`, lets `edit` change its
+ * config, and returns the copy (named after the microservice, as a package directory must be).
+ */
+export function editedCopy(from: string, workDir: string, edit: (config: Json) => void = () => {}): string {
+  const config = JSON.parse(readFileSync(join(from, 'microservice.json'), 'utf8')) as Json
+  edit(config)
+  const target = join(mkdtempSync(join(workDir, 'pkg-')), String(config.name))
+  cpSync(from, target, { recursive: true })
+  writeFileSync(join(target, 'microservice.json'), JSON.stringify(config, null, 2))
+  return target
+}
+
+/** editedCopy, zipped for upload. */
 export async function packCopy(
   from: string,
   workDir: string,
   edit: (config: Json) => void = () => {}
 ): Promise<string> {
-  const config = JSON.parse(readFileSync(join(from, 'microservice.json'), 'utf8')) as Json
-  edit(config)
-  const stage = mkdtempSync(join(workDir, 'pkg-'))
-  const target = join(stage, String(config.name))
-  cpSync(from, target, { recursive: true })
-  writeFileSync(join(target, 'microservice.json'), JSON.stringify(config, null, 2))
-  const zip = join(stage, `${String(config.name)}-${String(config.version)}.zip`)
+  const target = editedCopy(from, workDir, edit)
+  const config = JSON.parse(readFileSync(join(target, 'microservice.json'), 'utf8')) as Json
+  const zip = join(target, '..', `${String(config.name)}-${String(config.version)}.zip`)
   await zipDirectory(target, String(config.name), zip)
   return zip
 }

@@ -5,19 +5,19 @@
 // that only the availability check can be what decides.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { startPlatform, post, problem, until, TESTKIT_DIR, type RunningPlatform } from '../helpers/platform'
+import { editedCopy } from '../helpers/deploy'
 
 describe("an availability check slower than the microservice's own limit", () => {
   let p: RunningPlatform
   let pid = 0
   before(async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'availability-')), 'testkit')
-    cpSync(TESTKIT_DIR, dir, { recursive: true })
-    const config = JSON.parse(readFileSync(join(dir, 'microservice.json'), 'utf8')) as Record<string, unknown>
-    writeFileSync(join(dir, 'microservice.json'), JSON.stringify({ ...config, availability: { responseTimeMs: 400 } }))
+    const dir = editedCopy(TESTKIT_DIR, mkdtempSync(join(tmpdir(), 'availability-')), (c) => {
+      c.availability = { responseTimeMs: 400 }
+    })
     p = await startPlatform({ DISPATCH: { ejectAfterMs: 600000 } }, [dir])
     await until(() => p.platform.directory.get('testkit')?.unavailableReason() === null, 10000, 'testkit serving')
     pid = p.platform.manager.get('testkit')!.instances[0]!.status().pid!

@@ -5,23 +5,20 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { hostEnv, HOST_FILE } from '../../src/microservice/host-env'
 import type { HostMessage } from '../../src/microservice/host'
 import { TYPEKIT_DIR } from '../helpers/platform'
+import { editedCopy } from '../helpers/deploy'
 
 /** Connections to a frozen host of typekit with `backlog`, and how many the kernel completed. */
 async function completedWhileFrozen(backlog: number, attempts: number): Promise<number> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'backlog-')), 'typekit')
-  cpSync(TYPEKIT_DIR, dir, { recursive: true })
-  const config = JSON.parse(readFileSync(join(dir, 'microservice.json'), 'utf8')) as { settings?: object }
-  writeFileSync(
-    join(dir, 'microservice.json'),
-    JSON.stringify({ ...config, settings: { ...config.settings, backlog } })
-  )
+  const dir = editedCopy(TYPEKIT_DIR, mkdtempSync(join(tmpdir(), 'backlog-')), (c) => {
+    c.settings = { ...(c.settings as object | undefined), backlog }
+  })
   const child = fork(HOST_FILE, [dir], {
     env: { ...hostEnv(), MICROSERVICE_LISTEN: 'tcp:127.0.0.1:0' },
     stdio: 'ignore'

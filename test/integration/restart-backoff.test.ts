@@ -2,16 +2,16 @@
 // then twice that, and so on up to restartMaxMs; once it listens again the backoff starts over.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Platform } from '../../src/platform/platform'
 import { createLogger } from '../../src/common/observability/log'
 import { testConfig, post, until, TESTKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
+import { editedCopy } from '../helpers/deploy'
 
 test('crashes at start-up back off 100, 200, 400, 400 ms; a start that listens resets it', async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'backoff-')), 'testkit')
-  cpSync(TESTKIT_DIR, dir, { recursive: true })
+  const dir = editedCopy(TESTKIT_DIR, mkdtempSync(join(tmpdir(), 'backoff-')))
   // While a file named crash is beside it, the package exits as it loads (before it listens).
   const index = join(dir, 'index.js')
   writeFileSync(

@@ -116,11 +116,9 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     const arrival = backends.arrival?.(microservice)
     return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
   }
-  const known = (refusal: Failure, method?: MethodInfo): Refusal =>
-    method === undefined ? { refusal, format, microservice } : { refusal, format, microservice, method }
   const catalog = backend.catalog
   if (catalog !== null && catalog.servlet) {
-    return known({
+    return refusedFor(format, microservice, {
       code: 'SERVLET_MICROSERVICE',
       detail: `microservice '${microservice}' is a servletApp: it handles its own HTTP requests, and the gateway exposes only nativeApp microservices`
     })
@@ -131,26 +129,31 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     // Deployed here a moment ago and announced: it is starting, and its calls wait as before.
     const arrival = backends.arrival?.(microservice)
     const refusal: Failure = { code: 'MICROSERVICE_UNAVAILABLE', detail }
-    return arrival === undefined ? known(refusal) : { refusal, format, arrival, microservice }
+    return arrival === undefined
+      ? refusedFor(format, microservice, refusal)
+      : { refusal, format, arrival, microservice }
   }
   const methods = catalog.service(svcName)
   if (methods === undefined) {
-    return known({
+    return refusedFor(format, microservice, {
       code: 'UNKNOWN_SERVICE',
       detail: `microservice '${microservice}' has no remotely enabled service '${bounded(svcName)}'`
     })
   }
   const method = methods.get(methodName)
   if (method === undefined)
-    return known({ code: 'UNKNOWN_METHOD', detail: `service '${svcName}' has no method '${bounded(methodName)}'` })
+    return refusedFor(format, microservice, {
+      code: 'UNKNOWN_METHOD',
+      detail: `service '${svcName}' has no method '${bounded(methodName)}'`
+    })
   if (apiId === 'ROA') {
     const broken = roaRule(svcName, methodName, method.parameterCount)
-    if (broken !== null) return known(broken, method)
+    if (broken !== null) return refusedFor(format, microservice, broken, method)
   }
 
   const declaredLength = declaredLengthOf(head)
   const tooLarge = bodyTooLarge(declaredLength, settings.maxBodyBytes)
-  if (tooLarge !== null) return known(tooLarge, method)
+  if (tooLarge !== null) return refusedFor(format, microservice, tooLarge, method)
   return { format, mode: apiId, sequence, backend, microservice, method, declaredLength }
 }
 
@@ -158,6 +161,11 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
 export function declaredLengthOf(head: CallHead): number {
   const n = head.contentLength === '' ? -1 : Number(head.contentLength)
   return Number.isNaN(n) ? -1 : n
+}
+
+/** A refusal of a call to a deployed microservice: the observer counts it under that microservice (and method). */
+function refusedFor(format: BodyFormat, microservice: string, refusal: Failure, method?: MethodInfo): Refusal {
+  return method === undefined ? { refusal, format, microservice } : { refusal, format, microservice, method }
 }
 
 /** A declared length past the limit is refused before a byte of the body is read. */
