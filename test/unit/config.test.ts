@@ -41,7 +41,32 @@ test('environment overrides by path', () => {
 test('errors name the key and the problem', () => {
   assert.throws(
     () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__prot: '1' }),
-    /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot/
+    /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot \(did you mean port\? known in ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP: host, port, /
+  )
+  // Every mistyped override at once, each with the keys known where it points.
+  assert.throws(
+    () =>
+      loadConfig(DEFAULT_CONFIG_FILE, {
+        PLATFORM__WORKER_POOL__maxThread: '8',
+        PLATFORM__LOGING__level: 'debug',
+        PLATFORM__ENTRY_POINTS__port: '1'
+      }),
+    (err: Error) => {
+      assert.match(err.message, /: 3 problems:\n/)
+      assert.match(
+        err.message,
+        /\n {2}PLATFORM__WORKER_POOL__maxThread: unknown key WORKER_POOL\.maxThread \(did you mean maxThreads\? known in WORKER_POOL: /
+      )
+      assert.match(
+        err.message,
+        /\n {2}PLATFORM__LOGING__level: unknown key LOGING\.level \(did you mean LOGGING\? known at the top: /
+      )
+      assert.match(
+        err.message,
+        /\n {2}PLATFORM__ENTRY_POINTS__port: unknown key ENTRY_POINTS\.port \(known in ENTRY_POINTS: WEB_SERVICE_FACADE_HTTP/
+      )
+      return true
+    }
   )
   assert.throws(
     () =>
@@ -131,7 +156,18 @@ test('the schema (config/platform.schema.json, ajv) names the key and what it mu
   )
   assert.throws(
     () => loadConfig(write('nested.json', { LOGGING: { accessLogs: true } }), {}),
-    /LOGGING\.accessLogs: unknown key \(known here: level, accessLog, instanceLogMaxBytes, instanceLogFiles\)/
+    /LOGGING\.accessLogs: unknown key \(did you mean accessLog\? known in LOGGING: level, accessLog, instanceLogMaxBytes, instanceLogFiles\)/
+  )
+  // Every problem of a file at once, one line each, not only the first.
+  assert.throws(
+    () => loadConfig(write('several.json', { LOGGING: { level: 'loud' }, ADMIN: { metrics: 'yes', prot: 1 } }), {}),
+    (err: Error) => {
+      assert.match(err.message, /: 3 problems:\n/)
+      assert.match(err.message, /\n {2}LOGGING\.level: must be one of/)
+      assert.match(err.message, /\n {2}ADMIN\.metrics: must be of type boolean, got "yes"/)
+      assert.match(err.message, /\n {2}ADMIN\.prot: unknown key \(did you mean port\? known in ADMIN: /)
+      return true
+    }
   )
   assert.throws(
     () => loadConfig(write('remote.json', { MICROSERVICES: { remote: [{ name: 'a', host: 'h', port: 0 }] } }), {}),

@@ -259,18 +259,26 @@ function parseEdgeAuth(a: Section): EdgeAuthConfig {
  * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=9090.
  */
 export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
+  // Every bad override at once: a deployment that sets several is fixed in one round, not one per start.
+  const problems: string[] = []
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PLATFORM__') || value === undefined) continue
     const path = name.slice('PLATFORM__'.length).split('__')
     let node: { [k: string]: Json } = raw
-    for (const seg of path.slice(0, -1)) {
-      const next = node[seg]
-      if (typeof next !== 'object' || next === null || Array.isArray(next))
-        throw new ConfigError(`${name}: ${seg} is not a config section`)
+    let at = 0
+    for (; at < path.length - 1; at++) {
+      const next = node[path[at]!]
+      if (!isSection(next)) break
       node = next
     }
-    const key = path[path.length - 1]!
-    if (!(key in node)) throw new ConfigError(`${name}: unknown key ${path.join('.')}`)
+    const key = path[at]!
+    if (at < path.length - 1 || !(key in node)) {
+      const where = path.slice(0, at).join('.')
+      const what =
+        at < path.length - 1 && key in node ? `${key} is not a config section` : `unknown key ${path.join('.')}`
+      problems.push(`${name}: ${what} (${knownKeys(node, key, where)})`)
+      continue
+    }
     let parsed: Json
     try {
       parsed = JSON.parse(value) as Json
@@ -279,6 +287,31 @@ export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): vo
     }
     node[key] = parsed
   }
+  if (problems.length > 0) throw new ConfigError(listed(problems))
+}
+
+/** The keys of one section, for a complaint about a key that is not one of them; the closest first. */
+function knownKeys(section: { [k: string]: Json }, typed: string, where: string): string {
+  const keys = Object.keys(section).filter((k) => k !== '$schema')
+  const near = keys.filter((k) => k.toLowerCase() === typed.toLowerCase() || editDistance(k, typed) <= 2)
+  const known = `known ${where === '' ? 'at the top' : `in ${where}`}: ${keys.join(', ')}`
+  return near.length > 0 ? `did you mean ${near.join(' or ')}? ${known}` : known
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length]!
+}
+
+/** One problem as it is; several as a count and a list, so none hides behind the first. */
+function listed(problems: readonly string[]): string {
+  return problems.length === 1 ? problems[0]! : `${problems.length} problems:\n  ${problems.join('\n  ')}`
 }
 
 /** Reads the config file, applies environment overrides, validates everything once, and freezes it. */
@@ -330,8 +363,13 @@ function checkSchema(raw: { [k: string]: Json }): void {
         : 2) *
       1000 -
     e.instancePath.split('/').length
-  const e = [...errors].sort((a, b) => rank(a) - rank(b))[0]!
-  throw new ConfigError(describeSchemaError(e))
+  // One complaint per place (ajv may give a type and a bound for the same value), all places at once.
+  const best = new Map<string, ErrorObject>()
+  for (const e of [...errors].sort((a, b) => rank(a) - rank(b))) {
+    const place = `${e.instancePath}/${e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : ''}`
+    if (!best.has(place)) best.set(place, e)
+  }
+  throw new ConfigError(listed([...best.values()].map(describeSchemaError)))
 }
 
 function describeSchemaError(e: ErrorObject): string {
@@ -345,8 +383,9 @@ function describeSchemaError(e: ErrorObject): string {
   const got = JSON.stringify(e.data)
   switch (e.keyword) {
     case 'additionalProperties': {
-      const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema')
-      return `${at(String(e.params.additionalProperty))}: unknown key (known here: ${known.join(', ')})`
+      const typed = String(e.params.additionalProperty)
+      const known = Object.fromEntries(Object.keys(schema.properties ?? {}).map((k) => [k, null]))
+      return `${at(typed)}: unknown key (${knownKeys(known, typed, path)})`
     }
     case 'minimum':
     case 'maximum':
