@@ -70,7 +70,11 @@ async function main(): Promise<void> {
       `${signal}: draining (not ready; serving ${graceMs} ms more, then up to ${drainTimeoutMs} ms for the calls in progress)`
     )
     platform.stop(graceMs).then(
-      () => process.exit(0),
+      () => {
+        log.info({ signal }, `stopped (${signal})`)
+        logger.flush()
+        process.exit(0)
+      },
       (err: unknown) => {
         log.error({ err }, 'the drain failed')
         logger.flush()

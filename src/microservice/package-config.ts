@@ -85,7 +85,7 @@ function fail(file: string, key: string, problem: string): never {
 export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   const file = join(dir, CONFIG_FILE)
   if (!existsSync(file))
-    throw new Error(`${CONFIG_FILE} is missing: a microservice directory holds its config file beside its code`)
+    throw new Error(`${file} is missing: a microservice directory holds its config file beside its code`)
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'))

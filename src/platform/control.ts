@@ -1,5 +1,6 @@
 import { createServer, type Server, type IncomingMessage, type ServerResponse } from 'node:http'
-import { rmSync, mkdirSync } from 'node:fs'
+import { rmSync, mkdirSync, existsSync } from 'node:fs'
+import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { MicroserviceManager } from './manager'
 import type { Deployer } from './deployer'
@@ -17,7 +18,16 @@ export class ControlServer {
     readonly socketPath: string
   ) {}
 
-  listen(): Promise<void> {
+  /** Refuses to take the socket of a platform that is running (replacing it would cut that one off). */
+  async checkUnused(): Promise<void> {
+    if (existsSync(this.socketPath) && (await answers(this.socketPath)))
+      throw new Error(
+        `another platform is running with the control socket ${this.socketPath} (it answered): stop it first, or give this one its own PLATFORM.controlSocket (PLATFORM__PLATFORM__controlSocket=…) and ports`
+      )
+  }
+
+  async listen(): Promise<void> {
+    await this.checkUnused()
     mkdirSync(dirname(this.socketPath), { recursive: true })
     rmSync(this.socketPath, { force: true }) // a socket left by a platform that did not stop cleanly
     const server = createServer((req, res) => {
@@ -102,4 +112,17 @@ export class ControlServer {
 function reply(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' })
   res.end(JSON.stringify(body))
+}
+
+/** Whether something accepts connections on the Unix socket at `path` (a file left behind does not). */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path)
+    socket.setTimeout(2000, () => socket.destroy())
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('close', () => resolve(false))
+  })
 }

@@ -1,3 +1,4 @@
+import { checkListenable, bindErrno, listenProblem, type ListenSetting } from './listen-check'
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
 import { Gateway } from '../gateway/http/server'
@@ -156,10 +157,23 @@ export class Platform {
    * of the config, then listens.
    */
   async start(directories = this.config.microservices.directories): Promise<number> {
-    // The admin listener comes up first, so an orchestrator sees "starting" (not ready) meanwhile.
-    if (this.config.admin.enabled) {
-      this.adminPort = await this.admin.listen(this.config.admin.host, this.options.adminPort ?? this.config.admin.port)
+    try {
+      return await this.startAll(directories)
+    } catch (err) {
+      // What did start stops again (instances, sockets, their directories): a failed start leaves nothing.
+      await this.stop(0, 0).catch(() => undefined)
+      throw err
     }
+  }
+
+  private async startAll(directories: readonly string[]): Promise<number> {
+    // Every listener's address is tried before anything starts: a busy port fails at once, naming its key.
+    await this.control.checkUnused()
+    const listeners = this.listenSettings()
+    await checkListenable(Object.values(listeners).filter((s) => s !== null))
+    // The admin listener comes up first, so an orchestrator sees "starting" (not ready) meanwhile.
+    if (listeners.admin !== null)
+      this.adminPort = await listening(listeners.admin, this.admin.listen(listeners.admin.host, listeners.admin.port))
     await this.control.listen()
     await this.deployer.restore()
     for (const dir of this.config.platform.bootstrap) await this.bootstrap(dir)
@@ -175,18 +189,31 @@ export class Platform {
         remoteSecret(r)
       ).remote = true
     await this.discovery.start()
-    this.port = await this.gateway.listen(
-      this.options.host ?? this.config.gateway.host,
-      this.options.port ?? this.config.gateway.port
-    )
-    if (this.edge !== null) {
-      this.edgePort = await this.edge.listen({
-        host: this.options.host ?? this.config.edge.host,
-        port: this.options.edgePort ?? this.config.edge.port
-      })
-    }
+    this.port = await listening(listeners.gateway, this.gateway.listen(listeners.gateway.host, listeners.gateway.port))
+    if (listeners.edge !== null) this.edgePort = await listening(listeners.edge, this.edge!.listen(listeners.edge))
     this.admin.phase = 'ready'
     return this.port
+  }
+
+  /** Each listener's address (the options over the config) and the key it comes from; null when off. */
+  private listenSettings(): { gateway: ListenSetting; edge: ListenSetting | null; admin: ListenSetting | null } {
+    const c = this.config
+    const o = this.options
+    return {
+      gateway: {
+        who: 'the gateway',
+        host: o.host ?? c.gateway.host,
+        port: o.port ?? c.gateway.port,
+        key: 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port'
+      },
+      edge:
+        this.edge === null
+          ? null
+          : { who: 'the edge', host: o.host ?? c.edge.host, port: o.edgePort ?? c.edge.port, key: 'EDGE.port' },
+      admin: c.admin.enabled
+        ? { who: 'the admin listener', host: c.admin.host, port: o.adminPort ?? c.admin.port, key: 'ADMIN.port' }
+        : null
+    }
   }
 
   /** Packs `dir` into the upload directory unless its microservice is deployed already. */
@@ -218,13 +245,11 @@ export class Platform {
    * is in progress and none has come for drainIdleMs (up to drainTimeoutMs); then the connections
    * close and only then do the microservices stop. `graceMs` 0 skips the grace (Ctrl+C).
    */
-  async stop(graceMs = this.config.platform.drainGraceMs): Promise<void> {
+  async stop(graceMs = this.config.platform.drainGraceMs, idleMs = this.config.platform.drainIdleMs): Promise<void> {
     const pf = this.config.platform
     this.admin.phase = 'draining'
     this.deployer.close()
-    await this.gateway.close({ graceMs, idleMs: pf.drainIdleMs, timeoutMs: pf.drainTimeoutMs }, () =>
-      this.edge?.stopListening()
-    )
+    await this.gateway.close({ graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }, () => this.edge?.stopListening())
     this.edge?.close()
     await this.control.close()
     await this.manager.stopAll()
@@ -255,4 +280,14 @@ function remoteSecret(r: Pick<RemoteInstance, 'name' | 'secretEnv'>): string | n
   if (secret === '')
     throw new Error(`MICROSERVICES.remote '${r.name}': the environment variable ${r.secretEnv} holds no secret`)
   return secret
+}
+
+/** A listen that failed after the check (the port was taken meanwhile) explained as the check would. */
+async function listening(s: ListenSetting, listen: Promise<number>): Promise<number> {
+  try {
+    return await listen
+  } catch (err) {
+    const errno = (err as NodeJS.ErrnoException).code ?? (await bindErrno(s.host, s.port)) ?? 'EUNKNOWN'
+    throw new Error(listenProblem(s, errno))
+  }
 }

@@ -1,0 +1,51 @@
+import { createServer } from 'node:net'
+
+/** One listener of the platform and the config key its port comes from, for an error that says what to change. */
+export interface ListenSetting {
+  /** 'the gateway', 'the edge', 'the admin listener' */
+  who: string
+  host: string
+  port: number
+  /** The config key of the port, e.g. ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port. */
+  key: string
+}
+
+const MEANING: Record<string, string> = {
+  EADDRINUSE: 'another process listens there (is a platform already running? `ss -ltnp` names the process)',
+  EACCES: 'ports below 1024 need privileges; pick a port from 1024 up',
+  EADDRNOTAVAIL: 'no interface of this machine has that address',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name does not resolve'
+}
+
+/** What went wrong, why, and the key and environment variable to change. */
+export function listenProblem(s: ListenSetting, errno: string): string {
+  const env = `PLATFORM__${s.key.replace(/\./g, '__')}`
+  const why = MEANING[errno] ?? 'the system refused it'
+  return `${s.who} cannot listen on ${s.host}:${s.port}: ${errno}, ${why}; change ${s.key} in the config file or set ${env}=<port>`
+}
+
+/**
+ * Binds the address for a moment and lets it go, so a busy or forbidden port fails the start before any
+ * microservice is started; resolves with the errno when it cannot be bound, null when it can. (uWS
+ * reports only that a listen failed, not why; a Node socket, without SO_REUSEPORT, also sees a port
+ * another uWS process shares.)
+ */
+export function bindErrno(host: string, port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'EUNKNOWN'))
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(null)))
+  })
+}
+
+/** Throws the listenProblem of every setting whose address cannot be bound (port 0 always can). */
+export async function checkListenable(settings: readonly ListenSetting[]): Promise<void> {
+  const problems: string[] = []
+  for (const s of settings) {
+    if (s.port === 0) continue
+    const errno = await bindErrno(s.host, s.port)
+    if (errno !== null) problems.push(listenProblem(s, errno))
+  }
+  if (problems.length > 0) throw new Error(problems.join('\n'))
+}
