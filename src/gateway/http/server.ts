@@ -88,10 +88,14 @@ export class Gateway implements HttpPort<HttpResponse> {
   async close(plan: Partial<DrainPlan> = {}, beforeStopListening: () => void = () => {}): Promise<void> {
     const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
     if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs))
+    // A connection the kernel has accepted but uWS not yet is reset when the listening socket closes,
+    // under a request a balancer has sent (nginx does not retry a POST it has sent). A timer runs before
+    // the event loop's poll, so the queue then holds every connection made since the last one; the check
+    // phase runs right after a poll has accepted them.
+    await new Promise((resolve) => setImmediate(resolve))
     beforeStopListening()
     this.stopListening()
-    // Not before: a client told to close reconnects at once, and a connection the kernel has accepted
-    // but uWS not yet is reset when the listening socket closes, under a request a balancer has sent.
+    // Not before: a client told to close reconnects at once.
     const p = this.pipeline
     p.closing = true
     await new Promise<void>((resolve) => {
