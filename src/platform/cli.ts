@@ -7,7 +7,8 @@ import { HOST_FILE, hostEnv } from '../microservice/host-env'
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../gateway/config/config'
-import { readMicroserviceConfig } from '../microservice/package-config'
+import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
+import { versionRefusal } from './versions'
 import { unpackZip, zipDirectory, zipEntryNames } from './package/zip'
 import { generateDescription, DESCRIPTION_FILE } from './describe'
 import type { UploadResult } from './deployer'
@@ -21,8 +22,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 const USAGE = `usage: microservice <command>
 
   pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload
-  upload <zip_file>      copy a package into the upload directory and wait for the platform's verdict
-  upload <zip_file> --node URL [--node URL]... [--token-env NAME]
+  upload <zip_file> [--force]
+                         copy a package into the upload directory and wait for the platform's verdict;
+                         the version deployed already, or an older one, only with --force
+  upload <zip_file> --node URL [--node URL]... [--token-env NAME] [--force]
                          deploy to several platforms, one at a time: each must serve the new version
                          before the next gets it; stops at the first failure and says where each is
                          (URL: a node's admin listener, http://host:9090; the token: ADMIN.deployTokenEnv)
@@ -134,11 +137,19 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
   return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA methods) into ${zip}`
 }
 
-async function upload(config: PlatformConfig, file: string, timeoutMs = 120000): Promise<string> {
+async function upload(config: PlatformConfig, file: string, force: boolean, timeoutMs = 120000): Promise<string> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`${file} is not a file`)
   const dir = config.platform.uploadDirectory
   if (!existsSync(dir))
     throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
+  if (!force) {
+    const incoming = await packageConfigOf(file)
+    const refusal =
+      incoming === null
+        ? null
+        : versionRefusal(incoming.name, incoming.version, await runningVersion(config, incoming.name))
+    if (refusal !== null) throw new CliError(refusal)
+  }
   const name = basename(file).endsWith('.zip') ? basename(file) : `${basename(file)}.zip`
   const result = join(dir, 'results', `${name}.json`)
   rmSync(result, { force: true })
@@ -222,7 +233,7 @@ async function nodeView(node: string, name: string): Promise<NodeView> {
  * next; the first failure stops the rollout, and every node's version is printed, so nodes are never
  * left on different versions without saying so.
  */
-async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Promise<number> {
+async function acrossNodes(command: 'upload' | 'rollback', args: string[], force: boolean): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -245,6 +256,18 @@ async function acrossNodes(command: 'upload' | 'rollback', args: string[]): Prom
     if (!existsSync(target) || !statSync(target).isFile()) throw new CliError(`${target} is not a file`)
     zip = readFileSync(target)
     name = await zipMicroserviceName(target)
+    // Checked on every node before any is touched: a refusal halfway would leave them split.
+    const version = force ? undefined : (await packageConfigOf(target))?.version
+    if (version !== undefined)
+      for (const node of nodes) {
+        // A node that does not answer is left to the rollout, which stops there and says so.
+        const running = await nodeView(node, name).then(
+          (v) => v.version,
+          () => null
+        )
+        const refusal = versionRefusal(name, version, running, ` on ${node}`)
+        if (refusal !== null) throw new CliError(refusal)
+      }
   } else name = target
   const headers = { Authorization: `Bearer ${token}` }
   // A microservice new to some nodes is announced there first: until their turn comes, their calls
@@ -328,6 +351,31 @@ async function announce(
 }
 
 /** The microservice a package holds: its top-level directory. */
+/**
+ * The package's microservice.json, unpacked with the platform's checks; null when it has none that
+ * reads: the platform's verdict then says why, in the words it uses for every upload.
+ */
+async function packageConfigOf(zip: string): Promise<MicroserviceConfig | null> {
+  const dir = mkdtempSync(join(tmpdir(), 'microservice-package-'))
+  try {
+    return readMicroserviceConfig(join(dir, 'package', await unpackZip(resolve(zip), join(dir, 'package'))))
+  } catch {
+    return null
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The version the local platform runs of `name`; null when none, or when no platform answers. */
+async function runningVersion(config: PlatformConfig, name: string): Promise<string | null> {
+  try {
+    const r = await control(config, 'GET', `/microservices/${encodeURIComponent(name)}`)
+    return r.status === 200 ? (r.body as MicroserviceStatus).version : null
+  } catch {
+    return null
+  }
+}
+
 async function zipMicroserviceName(file: string): Promise<string> {
   const names = await zipEntryNames(file)
   const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))
@@ -471,7 +519,8 @@ async function hostCommand(args: string[]): Promise<number> {
 
 export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json')
-  const argv = args.filter((x) => x !== '--json')
+  const force = args.includes('--force')
+  const argv = args.filter((x) => x !== '--json' && x !== '--force')
   const [command, a, b] = argv
   const print = (value: unknown, text: () => string): void =>
     console.log(json ? JSON.stringify(value, null, 2) : text())
@@ -503,10 +552,10 @@ export async function main(args: string[]): Promise<number> {
       return a
     }
     if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
-      return await acrossNodes(command, argv.slice(1))
+      return await acrossNodes(command, argv.slice(1), force)
     switch (command) {
       case 'upload':
-        console.log(await upload(config, need('zip_file')))
+        console.log(await upload(config, need('zip_file'), force))
         return 0
       case 'rollback':
         console.log(

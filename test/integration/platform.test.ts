@@ -203,6 +203,32 @@ describe('packages, upload and lifecycle', () => {
     )
   })
 
+  test('the version deployed already, or an older one, is refused unless --force', async () => {
+    const again = await packCopy(EXAMPLE_DIR, work, (c) => {
+      c.version = '2.0.0'
+    })
+    const same = await cli(d.configFile, 'upload', again)
+    assert.deepEqual(
+      { code: same.code, err: same.stderr },
+      {
+        code: 1,
+        err: 'microservice: example 2.0.0 is deployed already; to replace it with this package, upload again with --force\n'
+      }
+    )
+    const older = await cli(d.configFile, 'upload', join(work, 'example.zip'))
+    assert.equal(older.code, 1)
+    assert.equal(
+      older.stderr,
+      'microservice: example 2.0.0 is deployed, newer than 1.0.0; to go back, use microservice rollback example or upload again with --force\n'
+    )
+    const pid = d.platform.manager.get('example')!.instances[0]!.child!.pid
+    assert.match((await cli(d.configFile, 'status', 'example')).stdout, /^example 2\.0\.0: available/)
+    const forced = await cli(d.configFile, 'upload', again, '--force')
+    assert.equal(forced.stdout.trim(), 'deployed example 2.0.0', forced.stderr)
+    assert.notEqual(d.platform.manager.get('example')!.instances[0]!.child!.pid, pid, 'a new instance runs')
+    assert.equal(await multiply(d.url), 200)
+  })
+
   test('SIGKILL of an instance: restarted and answering', async () => {
     const pid = d.platform.manager.get('example')!.instances[0]!.child!.pid!
     process.kill(pid, 'SIGKILL')
