@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { renameSync } from 'node:fs'
 import { Gateway } from '../gateway/http/server'
 import { Edge, type Descriptions } from '../gateway/http/edge'
+import { descriptionPaths, type GatewayIndex } from '../gateway/http/front-pages'
+import { productVersion } from '../common/contract/version'
 import { DescriptionFiles } from './describe'
 import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
@@ -132,12 +134,15 @@ export class Platform {
       config.admin.readyRequires,
       adminDeploys(config, this.deployer, this.directory.arrivals)
     )
-    this.edge = config.edge.enabled ? new Edge(this.gateway, this.descriptions(), config.edge.auth) : null
+    const descriptions = this.descriptions()
+    this.edge = config.edge.enabled ? new Edge(this.gateway, descriptions, config.edge.auth) : null
+    this.gateway.index = () => this.index(descriptions)
   }
 
   /** The edge's view of what is deployed: the current directory's description of each enabled microservice. */
   private descriptions(): Descriptions {
     const files = new DescriptionFiles()
+    const manager = this.manager
     const all = this.config.edge.swagger.includes('*')
     const enabled = new Set(this.config.edge.swagger)
     return {
@@ -147,7 +152,33 @@ export class Platform {
         // A servletApp's methods are not exposed, so there is no call to describe.
         if (microservice === undefined || microservice.config.type === 'servletApp') return null
         return files.read(microservice.dir)
+      },
+      names() {
+        return [...manager.microservices.keys()].filter((n) => this.get(n) !== null).sort()
       }
+    }
+  }
+
+  /** `GET /` on the gateway: what is deployed, its methods, and where the edge describes it. */
+  private index(descriptions: Descriptions): GatewayIndex {
+    const edge = this.edge === null ? null : descriptions
+    return {
+      product: `invocation-gateway ${productVersion()}`,
+      call: 'POST /{microservice}/{service}/{method} with the arguments as the body (JSON or XML)',
+      edgePort: edge === null ? null : this.edgePort,
+      microservices: this.manager.statuses().map((s) => {
+        const paths = edge?.get(s.name) == null ? null : descriptionPaths(s.name)
+        return {
+          name: s.name,
+          version: s.version,
+          available: s.unavailable === null,
+          unavailable: s.unavailable,
+          type: s.type,
+          methods: this.directory.get(s.name)?.catalog?.methods() ?? [],
+          ui: paths?.ui ?? null,
+          description: paths?.description ?? null
+        }
+      })
     }
   }
 

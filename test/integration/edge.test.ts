@@ -51,6 +51,48 @@ describe('the embedded edge', () => {
     assert.equal((await fetch(`${edge}/_swagger/~ui/..%2Fpackage.json`)).status, 404)
   })
 
+  test('GET / on the gateway lists what is deployed and where it is described; on the edge, a page of links', async () => {
+    const r = await fetch(`${d.url}/`)
+    assert.equal(r.status, 200)
+    assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8')
+    const index = (await r.json()) as { product: string; call: string; edgePort: number; microservices: unknown[] }
+    assert.match(index.product, /^invocation-gateway \d+\.\d+\.\d+/)
+    assert.equal(index.edgePort, d.platform.edgePort)
+    assert.match(index.call, /^POST \/\{microservice\}\/\{service\}\/\{method\}/)
+    const [example] = index.microservices as Array<{ methods: string[] }>
+    assert.equal(index.microservices.length, 1)
+    assert.deepEqual(
+      { ...example, methods: undefined },
+      {
+        name: 'example',
+        version: '1.0.0',
+        available: true,
+        unavailable: null,
+        type: 'nativeApp',
+        methods: undefined,
+        ui: '/_swagger/example',
+        description: '/_swagger/example/openapi.json'
+      }
+    )
+    // The remotely enabled services' methods (the example's `internal` service is not one).
+    assert.ok(example!.methods.includes('calculator/multiply') && example!.methods.includes('diagnostics/echo'))
+    assert.ok(!example!.methods.some((m) => m.startsWith('internal/')), example!.methods.join(' '))
+    // Other methods on / and other paths are what they were: calls.
+    assert.equal((await fetch(`${d.url}/`, { method: 'PUT' })).status, 405)
+    const page = await fetch(`${edge}/`)
+    assert.equal(page.status, 200)
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/)
+    const html = await page.text()
+    assert.match(
+      html,
+      /<li><a href="\/_swagger\/example">example<\/a> \(<a href="\/_swagger\/example\/openapi\.json">openapi\.json<\/a>\)<\/li>/
+    )
+    assert.match(html, /POST \/_eapi\/ELASTIC_HTTP\/\{microservice\}\/\{service\}\/\{method\}/)
+    // Every link on the page answers.
+    for (const [, href] of html.matchAll(/href="([^"]+)"/g))
+      assert.equal((await fetch(`${edge}${href}`)).status, 200, href)
+  })
+
   test('the description lists the ROA methods multiply and multiplyToInt only', async () => {
     const { status, doc } = await description()
     assert.equal(status, 200)

@@ -39,6 +39,11 @@ export class CatalogIndex {
     return this.services.get(name)
   }
 
+  /** The remotely enabled methods as `service/method`. */
+  methods(): string[] {
+    return [...this.services].flatMap(([service, methods]) => [...methods.keys()].map((m) => `${service}/${m}`))
+  }
+
   get version(): string {
     return this.catalog.version
   }

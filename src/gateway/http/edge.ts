@@ -1,3 +1,4 @@
+import { descriptionPaths, edgeIndexPage, escapeHtml } from './front-pages'
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
@@ -18,6 +19,8 @@ import type { Gateway } from './server'
 export interface Descriptions {
   /** The description's JSON text, or null when the microservice is unknown or has no UI enabled. */
   get(microservice: string): string | null
+  /** The microservices that have a description here, by name. */
+  names(): string[]
 }
 
 export interface EdgeOptions {
@@ -60,6 +63,9 @@ export class Edge {
     this.app.get(`${SWAGGER_PREFIX}/:microservice/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
     this.app.get(`${SWAGGER_PREFIX}/:microservice`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
     this.app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    this.app.get('/', (res) =>
+      this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names()))
+    )
     this.app.any('/*', (res, req) => {
       const url = req.getUrl()
       this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: notServed(url) })
@@ -202,13 +208,9 @@ const ASSETS: ReadonlyMap<string, { type: string; load: () => Buffer }> = new Ma
   })
 )
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
 function swaggerPage(microservice: string): string {
   const title = escapeHtml(microservice)
-  const base = `${SWAGGER_PREFIX}/${encodeURIComponent(microservice)}`
+  const base = descriptionPaths(microservice).ui
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -228,7 +230,7 @@ function swaggerPage(microservice: string): string {
 }
 
 function initScript(microservice: string): string {
-  const url = `${SWAGGER_PREFIX}/${encodeURIComponent(microservice)}/openapi.json`
+  const url = descriptionPaths(microservice).description
   return `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(url)}, dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })\n`
 }
 

@@ -1,4 +1,5 @@
-import type { HttpResponse, TemplatedApp } from 'uWebSockets.js'
+import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
+import type { GatewayIndex } from './front-pages'
 import { copyHead, remoteAddress } from './head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
@@ -25,6 +26,8 @@ export class Gateway implements HttpPort<HttpResponse> {
   private readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
+  /** What `GET /` answers (set by the platform); without it, `GET /` is a call like any other (405). */
+  index: (() => GatewayIndex) | null = null
 
   constructor(
     readonly config: GatewayConfig,
@@ -39,11 +42,25 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.uws = loadUws(config.maxHeaderBytes)
     this.app = this.uws.App()
     this.listener = new Listener(this.uws, this.app, 'the gateway')
-    this.app.any('/*', (res, req) => {
+    const call = (res: HttpResponse, req: HttpRequest): void => {
       const inv = new Invocation(this.pipeline, res, copyHead(req, res, this.trusts))
       // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
       res.onAborted(() => inv.onAborted())
       inv.begin()
+    }
+    this.app.any('/*', call)
+    // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
+    this.app.get('/', (res, req) => {
+      const index = this.index
+      if (index === null) return call(res, req)
+      const body = `${JSON.stringify(index(), null, 2)}\n`
+      res.cork(() => {
+        res.writeStatus('200 OK')
+        res.writeHeader('Content-Type', 'application/json; charset=utf-8')
+        res.writeHeader('Cache-Control', 'no-cache')
+        res.writeHeader('X-Content-Type-Options', 'nosniff')
+        res.end(body)
+      })
     })
   }
 
