@@ -85,9 +85,9 @@ export class Executor {
   execute(inv: InvokeLike, ex: SignalSource): gateway.IResult | Promise<gateway.IResult> {
     try {
       const r = this.run(inv, ex)
-      return r instanceof Promise ? r.catch(methodFailure) : r
+      return r instanceof Promise ? r.catch((err: unknown) => methodFailure(err, inv)) : r
     } catch (err) {
-      return methodFailure(err)
+      return methodFailure(err, inv)
     }
   }
 
@@ -194,14 +194,27 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
   )
 }
 
-function methodFailure(err: unknown): gateway.IResult {
+function methodFailure(err: unknown, inv: InvokeLike): gateway.IResult {
+  // A ServiceError is the method's chosen answer; anything else is a fault its author needs to see.
   if (err instanceof ServiceError) {
     return { error: { code: 'METHOD_FAILED', detail: err.message, status: err.status } }
   }
+  logFault(err, inv)
   if (err instanceof ValueError)
     return fail('INTERNAL', `the method's result does not match its return type: ${err.describe()}`)
   // No stack traces leave the process; the message of a plain Error is the method's own text.
   return fail('METHOD_FAILED', err instanceof Error ? `${err.name}: ${err.message}` : 'the method threw')
+}
+
+/** The fault and its stack on stderr, the instance log (`microservice logs NAME`), under the call's request id. */
+function logFault(err: unknown, inv: InvokeLike): void {
+  const requestId = inv.context?.requestId ?? ''
+  const what =
+    err instanceof ValueError ? `returned a value that does not match its return type: ${err.describe()}` : 'threw'
+  const stack = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err)
+  process.stderr.write(
+    `${inv.service}.${inv.method} ${what} (request ${requestId === '' ? 'without an id' : requestId}): ${stack}\n`
+  )
 }
 
 /** The CallContext a method sees; `signal` reads through to the execution's lazy signal. */

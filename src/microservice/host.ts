@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const endpoint = await server.listen(listenTarget())
   const msg: HostMessage = { type: 'listening', name: config.name, endpoint }
   console.log(
-    `microservice ${config.name} ${config.version} listening on ${endpointText(endpoint)} (pid ${process.pid}, heap limit ${Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)} MB)`
+    `microservice ${config.name} ${config.version} listening on ${endpointText(endpoint)} (pid ${process.pid}, old-space limit ${oldSpaceLimitMb()} MB)`
   )
   if (process.send !== undefined) process.send(msg)
 
@@ -125,4 +125,13 @@ if (require.main === module) {
     console.error(`microservice failed to start: ${(err as Error).message}`)
     process.exit(78)
   })
+}
+
+/**
+ * The old-space limit as --max-old-space-size sets it, which `status` reports as the heap (V8's
+ * heap_size_limit adds the young generation to it).
+ */
+function oldSpaceLimitMb(): number {
+  const flag = process.execArgv.find((a) => a.startsWith('--max-old-space-size='))
+  return flag === undefined ? Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) : Number(flag.split('=')[1])
 }

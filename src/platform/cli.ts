@@ -134,7 +134,7 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
   })
   const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))
   const operations = Object.keys((JSON.parse(description) as { paths: object }).paths).length
-  return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA methods) into ${zip}`
+  return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA method${operations === 1 ? '' : 's'}) into ${zip}`
 }
 
 async function upload(config: PlatformConfig, file: string, force: boolean, timeoutMs = 120000): Promise<string> {

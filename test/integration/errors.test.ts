@@ -300,10 +300,27 @@ describe('the error table', () => {
   })
 
   test('METHOD_FAILED: 500, or the status the service error carries', async () => {
-    expectProblem(await post(p.url, '/testkit/misc/fail', '"boom"', JSON_CT), 'METHOD_FAILED', /failed on boom/)
-    const r = await post(p.url, '/testkit/misc/conflict', '"x"', JSON_CT)
+    const failed = await post(p.url, '/testkit/misc/fail', '"boom"', {
+      ...JSON_CT,
+      'X-PLATFORM-Request-ID': 'req-boom-1'
+    })
+    expectProblem(failed, 'METHOD_FAILED', /failed on boom/)
+    assert.ok(!failed.text.includes('    at '), 'no stack trace leaves the process')
+    const r = await post(p.url, '/testkit/misc/conflict', '"x"', {
+      ...JSON_CT,
+      'X-PLATFORM-Request-ID': 'req-conflict-1'
+    })
     expectProblem(r, 'METHOD_FAILED', /already exists/, 409)
     assert.ok(!r.text.includes('    at '), 'no stack trace leaves the process')
+    // The thrown error's stack is in the instance log under the request id, for the method's author;
+    // a ServiceError is the method's own answer and is not logged.
+    const log = (): string => p.platform.manager.get('testkit')!.tail(200).join('\n')
+    await until(() => log().includes('req-boom-1'), 5000, 'the fault in the instance log')
+    assert.match(
+      log(),
+      /misc\.fail threw \(request req-boom-1\): Error: failed on boom\n\S+ \[testkit@[^\]]+\] +at handler \(.*index\.js:\d+:\d+\)/
+    )
+    assert.ok(!log().includes('req-conflict-1'), log())
   })
 
   test('INTERNAL: a result that does not match its declared type', async () => {

@@ -29,11 +29,11 @@ test('the shipped config: port 8082, ROA, betaParamArrayJsonInOutSequence, a thr
 
 test('environment overrides by path', () => {
   const c = loadConfig(DEFAULT_CONFIG_FILE, {
-    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9090',
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9191',
     PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__defaultApiId: 'RMC',
     PLATFORM__WORKER_POOL__maxThreads: '8'
   })
-  assert.equal(c.gateway.port, 9090)
+  assert.equal(c.gateway.port, 9191)
   assert.equal(c.gateway.defaultApiId, 'RMC')
   assert.equal(c.pool.maxThreads, 8)
 })
@@ -42,6 +42,11 @@ test('errors name the key and the problem', () => {
   assert.throws(
     () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__prot: '1' }),
     /unknown key ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.prot \(did you mean port\? known in ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP: host, port, /
+  )
+  // Two listeners on one port would fail at start (or, with SO_REUSEPORT, share it): --check says so.
+  assert.throws(
+    () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9090' }),
+    /ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.port and ADMIN\.port are both 9090: each listener needs a port of its own/
   )
   // Every mistyped override at once, each with the keys known where it points.
   assert.throws(

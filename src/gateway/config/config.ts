@@ -256,7 +256,7 @@ function parseEdgeAuth(a: Section): EdgeAuthConfig {
 
 /**
  * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
- * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=9090.
+ * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=8092.
  */
 export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
   // Every bad override at once: a deployment that sets several is fixed in one round, not one per start.
@@ -552,6 +552,14 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     peerMatcher(config.gateway.trust.trustedPeers)
   } catch (err) {
     throw new ConfigError(`${hp}.trust.trustedPeers: ${(err as Error).message}`)
+  }
+  const ports: Array<[string, number]> = [[`${hp}.port`, config.gateway.port]]
+  if (config.edge.enabled) ports.push(['EDGE.port', config.edge.port])
+  if (config.admin.enabled) ports.push(['ADMIN.port', config.admin.port])
+  for (const [k, [key, port]] of ports.entries()) {
+    const same = ports.slice(k + 1).find(([, other]) => other === port && port !== 0)
+    if (same !== undefined)
+      throw new ConfigError(`${key} and ${same[0]} are both ${port}: each listener needs a port of its own`)
   }
   if (config.pool.minThreads > config.pool.maxThreads)
     throw new ConfigError(
