@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { HOST_FILE, hostEnv } from '../microservice/host-env'
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../gateway/config/config'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
 import { versionRefusal } from './versions'
@@ -21,7 +21,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 
 const USAGE = `usage: microservice <command>
 
-  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload
+  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload, into
+                         zip or beside the directory as <name>-<version>.zip
   upload <zip_file> [--force]
                          copy a package into the upload directory and wait for the platform's verdict;
                          the version deployed already, or an older one, only with --force
@@ -125,11 +126,12 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
     )
   if (!existsSync(join(abs, config.entry)))
     throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
-  const zip = resolve(out ?? `${config.name}-${config.version}.zip`)
+  // Beside the package directory unless told: not wherever the command happens to run.
+  const zip = resolve(out ?? join(dirname(abs), `${config.name}-${config.version}.zip`))
   // The API description travels in the package (SPEC: placed in the microservice directory).
   const description = await generateDescription(abs).catch((err: unknown) => {
     throw new CliError(
-      `cannot load ${config.entry} to describe its API: ${(err as Error).message.split('\n').slice(-3).join(' ')}`
+      `cannot load the microservice to describe its API: ${(err as Error).message.split('\n').slice(-3).join(' ')}`
     )
   })
   const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))

@@ -4,6 +4,7 @@ import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { MicroserviceManager } from './manager'
 import type { Deployer } from './deployer'
+import { tailInstanceLogs } from './instance-logs'
 
 /**
  * The platform's control API for the `microservice` command: HTTP over a Unix socket, so only
@@ -67,6 +68,12 @@ export class ControlServer {
     const name = parts[1]!
     const action = parts[2]
     const microservice = this.manager.get(name)
+    if (microservice === undefined && action === 'logs' && req.method === 'GET' && /^[A-Za-z0-9][\w.-]*$/.test(name)) {
+      // Removed (or deployed before a restart that dropped it): its log files stay and are read.
+      const files = this.manager.options.logs
+      const lines = files === undefined ? [] : tailInstanceLogs(files.directory, name, logLines(url))
+      if (lines.length > 0) return reply(res, 200, { lines })
+    }
     if (microservice === undefined) {
       // Served only by remote instances: status, but nothing to stop, start, remove or read logs of here.
       const remote = this.manager.statusOf(name)
@@ -83,8 +90,7 @@ export class ControlServer {
       return reply(res, 200, { message: `removed ${name}` })
     }
     if (action === 'logs' && req.method === 'GET') {
-      const lines = Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
-      return reply(res, 200, { lines: microservice.tail(lines) })
+      return reply(res, 200, { lines: microservice.tail(logLines(url)) })
     }
     if (action === 'rollback' && req.method === 'POST') {
       const r = await this.deployer.rollback(name)
@@ -107,6 +113,11 @@ export class ControlServer {
       error: `${req.method ?? ''} ${url.pathname} is not an action (stop, start, rollback, logs, or DELETE)`
     })
   }
+}
+
+/** `?lines=N`: 100 by default, 1 to 1000. */
+function logLines(url: URL): number {
+  return Math.min(Math.max(Number(url.searchParams.get('lines') ?? '100') || 100, 1), 1000)
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {

@@ -18,6 +18,10 @@ export async function generateDescription(dir: string, timeoutMs = 30000): Promi
     env: hostEnv(),
     timeout: timeoutMs,
     maxBuffer: 64 * 1024 * 1024
+  }).catch((err: Error & { stderr?: string }) => {
+    // The host's own sentence (with the file, line and column of a load error), not the command line.
+    const said = /microservice failed to start: (.*)/.exec(err.stderr ?? '')?.[1]
+    throw new Error(said ?? err.message)
   })
   JSON.parse(stdout) // a description that is not JSON is refused here, not served
   return stdout

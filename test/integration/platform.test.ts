@@ -2,10 +2,10 @@ import type { MicroserviceStatus } from '../../src/platform/manager'
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { fork } from 'node:child_process'
-import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
+import { startDeployPlatform, cli, editedCopy, packCopy, type DeployPlatform } from '../helpers/deploy'
 import { makeZip } from '../helpers/zip'
 import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 import { Platform } from '../../src/platform/platform'
@@ -54,6 +54,13 @@ describe('packages, upload and lifecycle', () => {
     const bad = await cli(d.configFile, 'pack', wrong)
     assert.equal(bad.code, 1)
     assert.match(bad.stderr, /the directory is named 'wrong-\w+' but microservice\.json names 'other'/)
+    // Without a zip name, the package goes beside its directory, whatever the working directory is.
+    const dir = editedCopy(EXAMPLE_DIR, work)
+    const beside = await cli(d.configFile, 'pack', dir)
+    assert.equal(beside.code, 0, beside.stderr)
+    const zip = join(dirname(dir), 'example-1.0.0.zip')
+    assert.match(beside.stdout, new RegExp(`into ${zip.replace(/[.]/g, '\\.')}\n$`))
+    assert.ok(existsSync(zip))
   })
 
   const config = JSON.stringify({ name: 'example', version: '9.9.9', entry: 'index.js' })
@@ -142,7 +149,7 @@ describe('packages, upload and lifecycle', () => {
         { name: 'example/microservice.json', data: config },
         { name: 'example/index.js', data: 'throw new Error("broken on purpose")' }
       ]),
-      /example 9\.9\.9 did not start: .*broken on purpose/
+      /example 9\.9\.9 did not start: .*index\.js:1:7: Error: broken on purpose/
     ]
   ]
 
@@ -294,6 +301,15 @@ describe('packages, upload and lifecycle', () => {
     assert.equal(problem(await post(d.url, '/example/calculator/multiply', '{}')).code, 'UNKNOWN_MICROSERVICE')
     assert.equal(existsSync(join(d.dir, 'deployments', 'example')), false)
     assert.match((await cli(d.configFile, 'list')).stdout, /no microservice is deployed/)
+    // Its logs stay on disk and are still read: why a removed microservice misbehaved can be looked up.
+    const logs = await cli(d.configFile, 'logs', 'example', '5')
+    assert.equal(logs.code, 0, logs.stderr)
+    assert.match(logs.stdout, /^\d{4}-\d\d-\d\dT[\d:.]+Z \[example@2\.0\.0#\d+\.\d+\] /)
+    const never = await cli(d.configFile, 'logs', 'never-deployed')
+    assert.deepEqual(
+      [never.code, never.stderr],
+      [1, "microservice: no microservice named 'never-deployed' is deployed\n"]
+    )
   })
 })
 

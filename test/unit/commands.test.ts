@@ -60,7 +60,7 @@ test("microservice <command> --help: that command's forms, exit 0, nothing done"
   assert.equal(pack.code, 0)
   assert.equal(
     pack.out.trim(),
-    'usage: microservice\n  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload'
+    'usage: microservice\n  pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload, into\n                         zip or beside the directory as <name>-<version>.zip'
   )
   const upload = run(CLI, ['upload', '-h'], { PLATFORM_CONFIG: '/nonexistent.json' })
   assert.equal(upload.code, 0, 'answered without reading a config')
