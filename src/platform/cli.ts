@@ -4,7 +4,7 @@ import { request } from 'node:http'
 import { execFileSync, spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { HOST_FILE, hostEnv } from '../microservice/host-env'
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, watch } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../gateway/config/config'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
@@ -32,6 +32,8 @@ const USAGE = `usage: microservice <command>
                          (URL: a node's admin listener, http://host:9090; the token: ADMIN.deployTokenEnv)
   rollback <name> [--node URL]... [--token-env NAME]
                          back to the version the current one replaced (a second rollback rolls forward)
+  dev <dir>              deploy the directory to the local platform, and again on every change under
+                         it, printing each verdict (a load error with its file:line:column); Ctrl+C stops
   list                   the deployed microservices
   status <name>          one microservice and its instances
   stop <name>            stop it (it stays deployed)
@@ -168,6 +170,47 @@ async function upload(config: PlatformConfig, file: string, force: boolean, time
   const r = JSON.parse(readFileSync(result, 'utf8')) as UploadResult
   if (!r.ok) throw new CliError(r.message)
   return r.message
+}
+
+/**
+ * `microservice dev DIR`: packs and deploys the directory to the local platform, then again on every
+ * change under it (a burst of saves is one deploy), printing each verdict; a version that fails to
+ * load is refused with its place while the last good one keeps answering. Until Ctrl+C.
+ */
+async function dev(config: PlatformConfig, dir: string): Promise<number> {
+  const abs = resolve(dir)
+  const work = mkdtempSync(join(tmpdir(), 'microservice-dev-'))
+  const zip = join(work, `${basename(abs)}.zip`)
+  let round = Promise.resolve()
+  const deploy = (): void => {
+    round = round.then(async () => {
+      const at = new Date().toTimeString().slice(0, 8)
+      try {
+        await pack(abs, zip)
+        console.log(`${at} ${await upload(config, zip, true)}`)
+      } catch (err) {
+        console.log(`${at} not deployed: ${(err as Error).message}`)
+      }
+    })
+  }
+  // Throws now (no platform, no such directory) rather than watching for nothing.
+  await control(config, 'GET', '/microservices')
+  readMicroserviceConfig(abs)
+  deploy()
+  let timer: NodeJS.Timeout | undefined
+  const watcher = watch(abs, { recursive: true }, () => {
+    clearTimeout(timer)
+    timer = setTimeout(deploy, 200)
+  })
+  console.log(`watching ${abs}: every change is packed and deployed to the local platform; Ctrl+C stops`)
+  await new Promise<void>((done) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done())
+  })
+  watcher.close()
+  clearTimeout(timer)
+  await round
+  rmSync(work, { recursive: true, force: true })
+  return 0
 }
 
 /** `microservice edge nginx-config`: writes (or prints) the nginx edge for the given platform nodes. */
@@ -556,6 +599,8 @@ export async function main(args: string[]): Promise<number> {
     if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
       return await acrossNodes(command, argv.slice(1), force)
     switch (command) {
+      case 'dev':
+        return await dev(config, need('dir'))
       case 'upload':
         console.log(await upload(config, need('zip_file'), force))
         return 0
