@@ -12,6 +12,7 @@ import { BOM_REFUSED, JsonSyntaxError } from '../../common/json/scan'
 import {
   jacksonChar,
   jacksonDate,
+  parseJacksonDate,
   parseJavaInteger,
   parseJavaDouble,
   isCharArray,
@@ -275,16 +276,12 @@ class Reader {
           }
         } else if (c === 0x22) {
           const text = this.string()
-          // Jackson reads a String of digits as epoch milliseconds, any other as a date.
-          if (/^-?[0-9]+$/.test(text)) {
-            try {
-              return jacksonDate(text)
-            } catch (err) {
-              return this.fail((err as Error).message)
-            }
+          // StdDateFormat's reading: ISO-8601, digits as epoch milliseconds, RFC 1123; "" is null.
+          try {
+            return parseJacksonDate(text)
+          } catch (err) {
+            return this.fail((err as Error).message)
           }
-          const ms = Date.parse(text)
-          if (!Number.isNaN(ms)) return new Date(ms)
         }
         return this.cannot(d, c)
       case 'localDate':

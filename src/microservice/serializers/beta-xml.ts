@@ -17,7 +17,7 @@ import { ValueError, rethrowAt } from './errors'
 import {
   charArrayText,
   isCharArray,
-  jacksonDate,
+  parseJacksonDate,
   javaMapEntries,
   kindOf,
   parseScalar,
@@ -192,11 +192,10 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
       return parseScalar(d.type, text)
     }
     case 'date': {
-      const text = el.text.trim()
-      // Jackson XML reads an empty Date element (how a null Date field is written) as the epoch.
-      if (text === '' && el.children.length === 0) return new Date(0)
-      if (!/^-?[0-9]+$/.test(text)) throw new ValueError(`'${text.slice(0, 40)}' is not a time in milliseconds`)
-      return jacksonDate(text)
+      // Jackson XML reads an empty Date element (how a null Date field is written) as the epoch, and
+      // any other element's text as Jackson reads a JSON string.
+      if (el.text.trim() === '' && el.children.length === 0) return new Date(0)
+      return parseJacksonDate(el.text)
     }
     case 'localDate':
       throw new ValueError(LOCAL_DATE_UNSUPPORTED)

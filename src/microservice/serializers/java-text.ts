@@ -295,6 +295,10 @@ export function parseXStreamDate(text: string): Date {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
   if (m === null) return fail()
+  // SimpleDateFormat reads GMT±hh:mm as an offset (UTC+… stops at UTC): not read here, so refused, not
+  // taken as UTC.
+  if (m[8] === 'GMT' && /^[+-]/.test(text.slice(m[0].length)))
+    throw new ValueError(`'${text.slice(0, 40)}': a zone offset is not read here; write the time in UTC`)
   const [y, mo, d, h, mi, s, ms] = m.slice(1, 8).map((x) => Number(x ?? 0)) as [
     number,
     number,
@@ -315,6 +319,119 @@ export function parseXStreamDate(text: string): Date {
   const date = new Date(Date.UTC(y, mo - 1, d) + time)
   // Years 0-99 are years of the first century, not 1900 + year.
   if (y < 100) date.setUTCFullYear(y, mo - 1, d)
+  return date
+}
+
+/**
+ * Jackson 2.14's StdDateFormat reading a java.util.Date from text, with the mapper's defaults (UTC,
+ * lenient): the text trimmed as String.trim() does; "" and "null" are null; text that looks like
+ * ISO-8601 (a digit, three more characters, '-', a digit) must match its pattern (`yyyy-MM-dd`, or
+ * `yyyy-MM-ddTHH:mm[:ss][.fraction][Z|±hh[[:]mm]]`, at most 9 fraction digits of which 3 count);
+ * digits alone are epoch milliseconds; anything else is read as RFC 1123. The fields go through a
+ * lenient GregorianCalendar: out-of-range ones roll over (T25:00 is the next day, 02-29 of a common
+ * year is March 1st) and dates before 1582-10-15 are Julian. What this cannot read as Jackson does
+ * is refused, never guessed: RFC 1123 only in its exact form with GMT, nothing in the ten days the
+ * Gregorian reform skipped.
+ */
+export function parseJacksonDate(raw: string): Date | null {
+  const text = javaTrim(raw)
+  if (text === '' || text === 'null') return null
+  if (looksLikeIso(text)) return isoDate(text)
+  if (/^-?[0-9]+$/.test(text)) return jacksonDate(text)
+  return rfc1123Date(text)
+}
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9'
+
+function looksLikeIso(s: string): boolean {
+  return s.length >= 7 && isDigit(s[0]) && isDigit(s[3]) && s[4] === '-' && isDigit(s[5])
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/
+
+function isoDate(s: string): Date {
+  const cannot = (why: string): never => {
+    throw new ValueError(`Cannot deserialize value of type \`java.util.Date\` from String "${s.slice(0, 40)}": ${why}`)
+  }
+  if (s.length <= 10) {
+    const m = ISO_DATE.exec(s)
+    if (m === null) return cannot("not a date of the form 'yyyy-MM-dd'")
+    return (
+      lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0) ?? cannot('a day the Gregorian reform skipped')
+    )
+  }
+  const m = ISO_TIME.exec(s)
+  if (m === null) return cannot("not a date of the form 'yyyy-MM-ddTHH:mm:ss.SSSX'")
+  const fraction = m[7] ?? ''
+  if (fraction.length > 9) return cannot(`invalid fractional seconds '${fraction}'; can use at most 9 digits`)
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'))
+  const zone = m[8] ?? 'Z'
+  let offsetMinutes = 0
+  if (zone !== 'Z') {
+    offsetMinutes = Number(zone.slice(1, 3)) * 60 + (zone.length >= 5 ? Number(zone.slice(-2)) : 0)
+    if (zone[0] === '-') offsetMinutes = -offsetMinutes
+  }
+  const time = ((Number(m[4]) * 60 + Number(m[5]) - offsetMinutes) * 60 + Number(m[6] ?? 0)) * 1000 + ms
+  return (
+    lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), time) ?? cannot('a day the Gregorian reform skipped')
+  )
+}
+
+const CUTOVER_DAY = GREGORIAN_CUTOVER / DAY
+
+/**
+ * A lenient java.util.GregorianCalendar's time for year, month (0-based, rolling over), day of month
+ * (rolling over) and milliseconds into that day (any): Julian before the cutover, Gregorian after;
+ * null for a date the two calendars do not settle alike (the reform's skipped days, where Java
+ * takes the Julian date, and its overlap), which is refused rather than guessed.
+ */
+function lenientCalendar(year: number, month: number, day: number, timeMs: number): Date | null {
+  const y = year + Math.floor(month / 12)
+  const mo = (((month % 12) + 12) % 12) + 1
+  const julian = julianEpochDay(y, mo, 1) + day - 1
+  const gregorian = gregorianEpochDay(y, mo, 1) + day - 1
+  let epochDay: number
+  if (gregorian >= CUTOVER_DAY && julian >= CUTOVER_DAY) epochDay = gregorian
+  else if (gregorian < CUTOVER_DAY && julian < CUTOVER_DAY) epochDay = julian
+  else return null
+  const ms = epochDay * DAY + timeMs
+  return Math.abs(ms) > 8.64e15 ? null : new Date(ms)
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (year 0 is 1 BC). */
+function gregorianEpochDay(y: number, mo: number, d: number): number {
+  const yy = mo <= 2 ? y - 1 : y
+  const era = Math.floor(yy / 400)
+  const yoe = yy - era * 400
+  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+const RFC1123 =
+  /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+
+/** RFC 1123 (`EEE, dd MMM yyyy HH:mm:ss zzz`) in its exact form, GMT, fields in range, the day's right name. */
+function rfc1123Date(s: string): Date {
+  const m = RFC1123.exec(s)
+  const date = m === null ? null : rfc1123Fields(m)
+  if (date === null || DAYS[date.getUTCDay()] !== m![1])
+    throw new ValueError(
+      `Cannot deserialize value of type \`java.util.Date\` from String "${s.slice(0, 40)}": not a valid representation (formats accepted: "yyyy-MM-dd'T'HH:mm:ss.SSSX", "yyyy-MM-dd'T'HH:mm:ss.SSS", "EEE, dd MMM yyyy HH:mm:ss zzz", "yyyy-MM-dd")`
+    )
+  return date
+}
+
+/** The date of an RFC 1123 match when every field is in range (nothing rolled over), else null. */
+function rfc1123Fields(m: RegExpExecArray): Date | null {
+  const [d, y, h, mi, sec] = [m[2], m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number]
+  const month = MONTHS.indexOf(m[3]!)
+  const date = lenientCalendar(y, month, d, ((h * 60 + mi) * 60 + sec) * 1000)
+  const next = lenientCalendar(y, month + 1, 1, 0)
+  if (date === null || next === null || d < 1 || h > 23 || mi > 59 || sec > 59 || date >= next) return null
   return date
 }
 

@@ -1,0 +1,189 @@
+// java.util.Date read from the notations clients write, by our beta JSON and beta XML readers and by
+// the real Jackson (the live oracle): every notation reads to the same instant as Java's or is refused;
+// none is read where Jackson refuses it, none to another instant. Where we refuse what Jackson reads,
+// the notation must be one of the kinds listed below, the ones read by Jackson's lenient RFC 1123
+// SimpleDateFormat and the days the Gregorian reform skipped, which are refused rather than guessed.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import fc from 'fast-check'
+import { Oracle, type Setup } from '../helpers/oracle'
+import { serializerFor } from './fidelity'
+import { t as types } from '../../src/microservice/descriptors'
+
+const DATE = types.Date
+let oracle: Oracle
+before(() => {
+  oracle = Oracle.start()
+})
+after(() => oracle.close())
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0')
+
+/** An instant's UTC fields in the proleptic Gregorian calendar (Jackson's fields are Julian before 1582-10-15). */
+function iso(ms: number, offsetMinutes = 0): { date: string; time: string; zone: string } {
+  const d = new Date(ms + offsetMinutes * 60_000)
+  const y = d.getUTCFullYear()
+  const sign = offsetMinutes < 0 ? '-' : '+'
+  const a = Math.abs(offsetMinutes)
+  return {
+    date: `${pad(y, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`,
+    time: `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`,
+    zone: offsetMinutes === 0 ? 'Z' : `${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`
+  }
+}
+
+/** The spellings of one instant a client might send (some of which Jackson refuses). */
+function notations(ms: number, offset: number): string[] {
+  const p = iso(ms, offset)
+  const z = p.zone
+  return [
+    `${p.date}T${p.time}${z}`,
+    `${p.date}T${p.time}${z.replace(':', '')}`,
+    `${p.date}T${p.time.slice(0, 8)}${z}`,
+    `${p.date}T${p.time.slice(0, 5)}${z}`,
+    `${p.date}T${p.time}1234${z}`,
+    `${p.date}T${p.time}1234567${z}`,
+    `${p.date}T${p.time.slice(0, 10)}${z}`,
+    `${p.date}T${p.time}`,
+    `${p.date}`,
+    ` ${p.date}T${p.time}${z} `,
+    `${p.date}t${p.time}${z}`,
+    `${p.date}T${p.time}${z.toLowerCase() === 'z' ? 'z' : z}`,
+    `${p.date} ${p.time}${z}`,
+    `${p.date}T${p.time}${z === 'Z' ? '+00' : z.slice(0, 3)}`,
+    String(ms),
+    new Date(ms).toUTCString()
+  ]
+}
+
+const FIXED = [
+  '',
+  'null',
+  '1.5',
+  '   ',
+  '2023-11-14T25:00:00Z',
+  '2023-02-29T10:00:00Z',
+  '2023-13-01',
+  '2024-02-30',
+  '2023-11-14T22:13:20.5Z',
+  '2023-11-14T22:13:20.1234567890Z',
+  '2023-11-14T22:13:20+01',
+  '2023-11-14T22:13:20-0530',
+  '1500-03-01T00:00:00Z',
+  '1582-10-04T12:00:00Z',
+  '1582-10-15T00:00:00Z',
+  '1582-10-10',
+  '0000-01-01T00:00:00Z',
+  '0001-01-01',
+  '9999-12-31T23:59:59.999Z',
+  'Tue, 14 Nov 2023 22:13:20 GMT',
+  'Wed, 14 Nov 2023 22:13:20 GMT',
+  'Tue, 14 Nov 2023 22:13:20 PST',
+  'Tue, 14 Nov 2023 22:13:20 +0100',
+  'Tue, 31 Nov 2023 22:13:20 GMT',
+  '-62135596800000',
+  '9223372036854775808',
+  '2023-11-14',
+  '20231114',
+  '2023-1-14'
+]
+
+/** Notations we may refuse although Jackson reads them: its lenient RFC 1123 parse, the reform's skipped days. */
+function refusedOnPurpose(text: string): boolean {
+  return /^[A-Z][a-z]{2}, /.test(text.trim()) || /^1582-10-(0[5-9]|1[0-4])/.test(text.trim())
+}
+
+type Read = { ms: number | null } | { refused: string }
+
+function ours(setup: Setup, text: string): Read {
+  const body =
+    setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</Date>`
+  try {
+    const v = serializerFor(setup, new Map()).deserialize(Buffer.from(body), DATE)
+    return { ms: v === null ? null : (v as Date).getTime() }
+  } catch (err) {
+    return { refused: (err as Error).message }
+  }
+}
+
+async function java(setup: Setup, text: string): Promise<Read> {
+  const body =
+    setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</Date>`
+  const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body })
+  if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.error ?? ''} ${a.message ?? ''}`)
+  if (a.error !== undefined) return { refused: `${a.error}: ${a.message ?? ''}` }
+  return { ms: a.value === null || a.value === undefined ? null : Number(a.value) }
+}
+
+async function compare(
+  texts: readonly string[]
+): Promise<{ compared: number; refusedOnPurpose: string[]; wrong: string[] }> {
+  const wrong: string[] = []
+  const purposeful: string[] = []
+  let compared = 0
+  for (const setup of ['betaJson', 'betaXml'] as const)
+    for (const text of texts) {
+      if (setup === 'betaXml' && text.trim() === '') continue // an empty element is Jackson XML's epoch, tested elsewhere
+      const [o, j] = [ours(setup, text), await java(setup, text)]
+      compared++
+      if ('ms' in o && 'ms' in j && o.ms === j.ms) continue
+      if ('refused' in o && 'refused' in j) continue
+      if ('refused' in o && refusedOnPurpose(text)) {
+        purposeful.push(`${setup} ${JSON.stringify(text)}`)
+        continue
+      }
+      wrong.push(`${setup} ${JSON.stringify(text)}: ours ${JSON.stringify(o)}, Jackson's ${JSON.stringify(j)}`)
+    }
+  return { compared, refusedOnPurpose: purposeful, wrong }
+}
+
+test('Date notations: the same instant as Jackson, or refused; never another instant, never read where Jackson refuses', async (t) => {
+  const r = await compare(FIXED)
+  assert.deepEqual(r.wrong, [], r.wrong.join('\n'))
+  t.diagnostic(`${r.compared} comparisons; refused where Jackson reads: ${r.refusedOnPurpose.join(', ')}`)
+})
+
+test('random instants from year 0 to 9999, respelled with offsets and fractions, read as Jackson reads them', async (t) => {
+  const instants = fc.sample(
+    fc.tuple(
+      fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
+      fc.constantFrom(0, 60, -300, 330, 840, -720, 59)
+    ),
+    { numRuns: 60, seed: 31 }
+  )
+  const r = await compare(instants.flatMap(([ms, offset]) => notations(ms, offset)))
+  assert.deepEqual(r.wrong, [], r.wrong.slice(0, 20).join('\n'))
+  t.diagnostic(`${r.compared} comparisons; ${r.refusedOnPurpose.length} refused where Jackson reads (RFC 1123 forms)`)
+})
+
+test('alpha (XStream): a GMT offset is refused, not read as UTC; UTC and GMT read as XStream reads them', async (t) => {
+  const texts = [
+    '2023-11-14 22:13:20.5 UTC',
+    '2023-11-14 22:13:20.5 GMT',
+    '2023-11-14 22:13:20.5 GMT+01:00',
+    '2023-11-14 22:13:20.5 GMT-05:30',
+    '1500-03-01 00:00:00.0 UTC'
+  ]
+  const wrong: string[] = []
+  const refused: string[] = []
+  for (const setup of ['alphaXml', 'alphaJson'] as const)
+    for (const text of texts) {
+      const body = setup === 'alphaXml' ? `<date>${text}</date>` : JSON.stringify({ date: text })
+      let o: Read
+      try {
+        o = { ms: (serializerFor(setup, new Map()).deserialize(Buffer.from(body), DATE) as Date).getTime() }
+      } catch (err) {
+        o = { refused: (err as Error).message }
+      }
+      const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body })
+      if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+      const j: Read = a.error !== undefined ? { refused: a.error } : { ms: Number(a.value) }
+      if ('ms' in o && 'ms' in j && o.ms === j.ms) continue
+      if ('refused' in o && 'refused' in j) continue
+      if ('refused' in o && /GMT[+-]/.test(text)) refused.push(`${setup} ${text}`)
+      else wrong.push(`${setup} ${text}: ours ${JSON.stringify(o)}, XStream's ${JSON.stringify(j)}`)
+    }
+  assert.deepEqual(wrong, [])
+  assert.equal(refused.length, 4, refused.join(', '))
+  t.diagnostic(`refused where XStream reads an offset: ${refused.join(', ')}`)
+})
