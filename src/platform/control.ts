@@ -134,6 +134,8 @@ function answers(path: string): Promise<boolean> {
       socket.destroy()
       resolve(true)
     })
+    // Refused (a file left by a platform that was killed), or not a socket at all: nobody answers.
+    socket.once('error', () => resolve(false))
     socket.once('close', () => resolve(false))
   })
 }

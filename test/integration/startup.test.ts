@@ -4,9 +4,10 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:net'
+import { spawn } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
 import { startPlatformProcess, type PlatformProcessOptions } from '../helpers/platform-process'
@@ -114,4 +115,33 @@ test('a start that fails after a microservice started stops it again and leaves 
     })
   assert.deepEqual(left, [])
   assert.equal(existsSync(join(p.home, 'control.sock')), false)
+})
+
+test('a control socket left behind by a platform that was killed does not stop the next start', async () => {
+  const o = await options()
+  const home = mkdtempSync(join(tmpdir(), 'stale-socket-'))
+  // What kill -9 leaves: the socket file, with nobody listening on it.
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(join(home, 'control.sock'))}, () => console.log('up'))`
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] }
+  )
+  await new Promise((r) => holder.stdout.once('data', r))
+  holder.kill('SIGKILL')
+  await new Promise((r) => holder.once('exit', r))
+  assert.ok(existsSync(join(home, 'control.sock')), 'the socket file is there')
+  const p = startPlatformProcess({
+    ...o,
+    home,
+    env: { PLATFORM__PLATFORM__drainGraceMs: '0', PLATFORM__PLATFORM__drainIdleMs: '0' }
+  })
+  try {
+    await p.ready()
+    assert.equal(await listOver(join(home, 'control.sock')), 200)
+  } finally {
+    p.signal('SIGKILL', true)
+  }
 })
