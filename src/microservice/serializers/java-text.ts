@@ -330,14 +330,14 @@ export function parseXStreamDate(text: string): Date {
  * digits alone are epoch milliseconds; anything else is read as RFC 1123. The fields go through a
  * lenient GregorianCalendar: out-of-range ones roll over (T25:00 is the next day, 02-29 of a common
  * year is March 1st) and dates before 1582-10-15 are Julian. What this cannot read as Jackson does
- * is refused, never guessed: RFC 1123 only in its exact form with GMT, nothing in the ten days the
- * Gregorian reform skipped.
+ * is refused, never guessed: RFC 1123 only in its exact form with GMT.
  */
 export function parseJacksonDate(raw: string): Date | null {
   const text = javaTrim(raw)
   if (text === '' || text === 'null') return null
   if (looksLikeIso(text)) return isoDate(text)
-  if (/^-?[0-9]+$/.test(text)) return jacksonDate(text)
+  // Positive digits count only within a long's 19 digits (NumberInput.inLongRange looks at the length).
+  if (/^-[0-9]+$/.test(text) || (/^[0-9]+$/.test(text) && text.length <= 19)) return jacksonDate(text)
   return rfc1123Date(text)
 }
 
@@ -358,7 +358,8 @@ function isoDate(s: string): Date {
     const m = ISO_DATE.exec(s)
     if (m === null) return cannot("not a date of the form 'yyyy-MM-dd'")
     return (
-      lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0) ?? cannot('a day the Gregorian reform skipped')
+      lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0) ??
+      cannot('outside the range of a JavaScript Date')
     )
   }
   const m = ISO_TIME.exec(s)
@@ -372,30 +373,32 @@ function isoDate(s: string): Date {
     offsetMinutes = Number(zone.slice(1, 3)) * 60 + (zone.length >= 5 ? Number(zone.slice(-2)) : 0)
     if (zone[0] === '-') offsetMinutes = -offsetMinutes
   }
-  const time = ((Number(m[4]) * 60 + Number(m[5]) - offsetMinutes) * 60 + Number(m[6] ?? 0)) * 1000 + ms
+  const local = ((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6] ?? 0)) * 1000 + ms
   return (
-    lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), time) ?? cannot('a day the Gregorian reform skipped')
+    lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), local, offsetMinutes * 60_000) ??
+    cannot('outside the range of a JavaScript Date')
   )
 }
 
 const CUTOVER_DAY = GREGORIAN_CUTOVER / DAY
 
 /**
- * A lenient java.util.GregorianCalendar's time for year, month (0-based, rolling over), day of month
- * (rolling over) and milliseconds into that day (any): Julian before the cutover, Gregorian after;
- * null for a date the two calendars do not settle alike (the reform's skipped days, where Java
- * takes the Julian date, and its overlap), which is refused rather than guessed.
+ * A lenient java.util.GregorianCalendar's time (computeTime) for year, month (0-based, rolling over),
+ * day of month (rolling over), local milliseconds into that day (any: whole days roll over) and a zone
+ * offset. The calendar is chosen by the year as given, before the month rolls it over: Julian for a
+ * year before 1582, Gregorian after it; in 1582 Gregorian from the cutover on, else Julian. Null only
+ * past the range of a JavaScript Date.
  */
-function lenientCalendar(year: number, month: number, day: number, timeMs: number): Date | null {
+function lenientCalendar(year: number, month: number, day: number, localMs: number, offsetMs = 0): Date | null {
   const y = year + Math.floor(month / 12)
   const mo = (((month % 12) + 12) % 12) + 1
-  const julian = julianEpochDay(y, mo, 1) + day - 1
-  const gregorian = gregorianEpochDay(y, mo, 1) + day - 1
-  let epochDay: number
-  if (gregorian >= CUTOVER_DAY && julian >= CUTOVER_DAY) epochDay = gregorian
-  else if (gregorian < CUTOVER_DAY && julian < CUTOVER_DAY) epochDay = julian
-  else return null
-  const ms = epochDay * DAY + timeMs
+  const days = Math.floor(localMs / DAY)
+  const julian = julianEpochDay(y, mo, 1) + day - 1 + days
+  const gregorian = gregorianEpochDay(y, mo, 1) + day - 1 + days
+  // In 1582 a Julian date is never before its Gregorian namesake, so there is no overlap; a date in
+  // the days the reform skipped is taken as Julian ("for compatibility", as the JDK says).
+  const epochDay = year < 1582 || (year === 1582 && gregorian < CUTOVER_DAY) ? julian : gregorian
+  const ms = epochDay * DAY + (localMs - days * DAY) - offsetMs
   return Math.abs(ms) > 8.64e15 ? null : new Date(ms)
 }
 
