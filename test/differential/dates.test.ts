@@ -97,7 +97,7 @@ const FIXED = [
   '-0000000000000000000001'
 ]
 
-/** Notations we may refuse although Jackson reads them: what its lenient RFC 1123 parse accepts beyond the exact form. */
+/** What we may refuse although Jackson reads it: its lenient RFC 1123 parse beyond the exact form. */
 function refusedOnPurpose(text: string): boolean {
   return /^[A-Z][a-z]{2}, /.test(text.trim())
 }
