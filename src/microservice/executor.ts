@@ -206,15 +206,32 @@ function methodFailure(err: unknown, inv: InvokeLike): gateway.IResult {
   return fail('METHOD_FAILED', err instanceof Error ? `${err.name}: ${err.message}` : 'the method threw')
 }
 
+/** Faults logged per method and minute; the rest are counted (a client can make a method throw on every call). */
+const FAULTS_A_MINUTE = 10
+const faultWindows = new Map<string, { since: number; logged: number; skipped: number }>()
+
 /** The fault and its stack on stderr, the instance log (`microservice logs NAME`), under the call's request id. */
 function logFault(err: unknown, inv: InvokeLike): void {
+  const key = `${inv.service}.${inv.method}`
+  const now = Date.now()
+  let w = faultWindows.get(key)
+  if (w === undefined || now - w.since >= 60_000) {
+    if (w !== undefined && w.skipped > 0)
+      process.stderr.write(`${key}: ${w.skipped} more faults in the minute before were not logged\n`)
+    w = { since: now, logged: 0, skipped: 0 }
+    faultWindows.set(key, w)
+  }
+  if (w.logged === FAULTS_A_MINUTE) {
+    w.skipped++
+    return
+  }
+  w.logged++
   const requestId = inv.context?.requestId ?? ''
   const what =
     err instanceof ValueError ? `returned a value that does not match its return type: ${err.describe()}` : 'threw'
   const stack = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err)
-  process.stderr.write(
-    `${inv.service}.${inv.method} ${what} (request ${requestId === '' ? 'without an id' : requestId}): ${stack}\n`
-  )
+  const more = w.logged === FAULTS_A_MINUTE ? ` (the last of ${FAULTS_A_MINUTE} logged this minute)` : ''
+  process.stderr.write(`${key} ${what} (request ${requestId === '' ? 'without an id' : requestId})${more}: ${stack}\n`)
 }
 
 /** The CallContext a method sees; `signal` reads through to the execution's lazy signal. */

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { loadConfig, type PlatformConfig } from '../gateway/config/config'
 import { readMicroserviceConfig, type MicroserviceConfig } from '../microservice/package-config'
 import { versionRefusal } from './versions'
-import { unpackZip, zipDirectory, zipEntryNames } from './package/zip'
+import { unpackZip, zipDirectory, zipEntryNames, type UnpackLimits } from './package/zip'
 import { generateDescription, DESCRIPTION_FILE } from './describe'
 import type { UploadResult } from './deployer'
 import type { MicroserviceStatus } from './manager'
@@ -147,7 +147,7 @@ async function upload(config: PlatformConfig, file: string, force: boolean, time
   if (!existsSync(dir))
     throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
   if (!force) {
-    const incoming = await packageConfigOf(file)
+    const incoming = await packageConfigOf(file, config.platform.unpack)
     const refusal =
       incoming === null
         ? null
@@ -179,37 +179,53 @@ async function upload(config: PlatformConfig, file: string, force: boolean, time
  */
 async function dev(config: PlatformConfig, dir: string): Promise<number> {
   const abs = resolve(dir)
+  // Throws now (no platform, no such directory) rather than watching for nothing.
+  await control(config, 'GET', '/microservices')
+  readMicroserviceConfig(abs)
   const work = mkdtempSync(join(tmpdir(), 'microservice-dev-'))
   const zip = join(work, `${basename(abs)}.zip`)
   let round = Promise.resolve()
+  let busy = false
   const deploy = (): void => {
     round = round.then(async () => {
+      busy = true
       const at = new Date().toTimeString().slice(0, 8)
       try {
         await pack(abs, zip)
         console.log(`${at} ${await upload(config, zip, true)}`)
       } catch (err) {
         console.log(`${at} not deployed: ${(err as Error).message}`)
+      } finally {
+        busy = false
       }
     })
   }
-  // Throws now (no platform, no such directory) rather than watching for nothing.
-  await control(config, 'GET', '/microservices')
-  readMicroserviceConfig(abs)
-  deploy()
-  let timer: NodeJS.Timeout | undefined
-  const watcher = watch(abs, { recursive: true }, () => {
+  try {
+    deploy()
+    let timer: NodeJS.Timeout | undefined
+    const watcher = watch(abs, { recursive: true }, (_event, file) => {
+      if (file !== null && /^(node_modules|\.git)([/\\]|$)/.test(file)) return
+      clearTimeout(timer)
+      timer = setTimeout(deploy, 200)
+    })
+    console.log(`watching ${abs}: every change is packed and deployed to the local platform; Ctrl+C stops`)
+    await new Promise<void>((done) => {
+      watcher.on('error', (err) => {
+        console.log(`cannot watch ${abs} any more: ${err.message}`)
+        done()
+      })
+      for (const signal of ['SIGINT', 'SIGTERM'] as const)
+        process.once(signal, () => {
+          if (busy) console.log('finishing the deploy in progress (Ctrl+C again stops at once)…')
+          done()
+        })
+    })
+    watcher.close()
     clearTimeout(timer)
-    timer = setTimeout(deploy, 200)
-  })
-  console.log(`watching ${abs}: every change is packed and deployed to the local platform; Ctrl+C stops`)
-  await new Promise<void>((done) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done())
-  })
-  watcher.close()
-  clearTimeout(timer)
-  await round
-  rmSync(work, { recursive: true, force: true })
+    await round
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
   return 0
 }
 
@@ -278,7 +294,12 @@ async function nodeView(node: string, name: string): Promise<NodeView> {
  * next; the first failure stops the rollout, and every node's version is printed, so nodes are never
  * left on different versions without saying so.
  */
-async function acrossNodes(command: 'upload' | 'rollback', args: string[], force: boolean): Promise<number> {
+async function acrossNodes(
+  command: 'upload' | 'rollback',
+  args: string[],
+  force: boolean,
+  limits: UnpackLimits
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -301,18 +322,24 @@ async function acrossNodes(command: 'upload' | 'rollback', args: string[], force
     if (!existsSync(target) || !statSync(target).isFile()) throw new CliError(`${target} is not a file`)
     zip = readFileSync(target)
     name = await zipMicroserviceName(target)
-    // Checked on every node before any is touched: a refusal halfway would leave them split.
-    const version = force ? undefined : (await packageConfigOf(target))?.version
-    if (version !== undefined)
-      for (const node of nodes) {
-        // A node that does not answer is left to the rollout, which stops there and says so.
-        const running = await nodeView(node, name).then(
-          (v) => v.version,
-          () => null
+    // Checked on every node before any is touched. A rollout that stopped partway is taken up again
+    // (some nodes on this version already): refused only when a node runs a newer one, or all this one.
+    const version = force ? undefined : (await packageConfigOf(target, limits))?.version
+    if (version !== undefined) {
+      // A node that does not answer is left to the rollout, which stops there and says so.
+      const running = await Promise.all(
+        nodes.map((node) =>
+          nodeView(node, name).then(
+            (v) => v.version,
+            () => null
+          )
         )
-        const refusal = versionRefusal(name, version, running, ` on ${node}`)
-        if (refusal !== null) throw new CliError(refusal)
-      }
+      )
+      const refusals = nodes.map((node, k) => versionRefusal(name, version, running[k] ?? null, ` on ${node}`))
+      const newer = refusals.find((r, k) => r !== null && running[k] !== version)
+      if (newer != null) throw new CliError(newer)
+      if (refusals.every((r) => r !== null)) throw new CliError(refusals[0]!)
+    }
   } else name = target
   const headers = { Authorization: `Bearer ${token}` }
   // A microservice new to some nodes is announced there first: until their turn comes, their calls
@@ -400,10 +427,10 @@ async function announce(
  * The package's microservice.json, unpacked with the platform's checks; null when it has none that
  * reads: the platform's verdict then says why, in the words it uses for every upload.
  */
-async function packageConfigOf(zip: string): Promise<MicroserviceConfig | null> {
+async function packageConfigOf(zip: string, limits: UnpackLimits): Promise<MicroserviceConfig | null> {
   const dir = mkdtempSync(join(tmpdir(), 'microservice-package-'))
   try {
-    return readMicroserviceConfig(join(dir, 'package', await unpackZip(resolve(zip), join(dir, 'package'))))
+    return readMicroserviceConfig(join(dir, 'package', await unpackZip(resolve(zip), join(dir, 'package'), limits)))
   } catch {
     return null
   } finally {
@@ -597,7 +624,7 @@ export async function main(args: string[]): Promise<number> {
       return a
     }
     if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
-      return await acrossNodes(command, argv.slice(1), force)
+      return await acrossNodes(command, argv.slice(1), force, config.platform.unpack)
     switch (command) {
       case 'dev':
         return await dev(config, need('dir'))

@@ -1,10 +1,12 @@
 /**
  * Microservice versions as their authors write them (semver, usually): numeric parts compared as
- * numbers, a pre-release (`1.2.0-rc.1`) before its release, anything else as text.
+ * numbers, a pre-release (`1.2.0-rc.1`) before its release and ordered identifier by identifier,
+ * build metadata ignored, anything else as text.
  */
 export function compareVersions(a: string, b: string): number {
-  const [coreA = '', preA] = splitPre(a)
-  const [coreB = '', preB] = splitPre(b)
+  // Build metadata (+…) does not order versions.
+  const [coreA = '', preA] = splitPre(a.split('+')[0]!)
+  const [coreB = '', preB] = splitPre(b.split('+')[0]!)
   const pa = coreA.split('.')
   const pb = coreB.split('.')
   for (let k = 0; k < Math.max(pa.length, pb.length); k++) {
@@ -14,7 +16,13 @@ export function compareVersions(a: string, b: string): number {
   if (preA === preB) return 0
   if (preA === undefined) return 1
   if (preB === undefined) return -1
-  return comparePart(preA, preB)
+  // Dot-separated identifiers one by one (rc.2 before rc.10); a longer list after its prefix.
+  const [ia, ib] = [preA.split('.'), preB.split('.')]
+  for (let k = 0; k < Math.min(ia.length, ib.length); k++) {
+    const c = comparePart(ia[k]!, ib[k]!)
+    if (c !== 0) return c
+  }
+  return Math.sign(ia.length - ib.length)
 }
 
 function splitPre(v: string): [string, string | undefined] {

@@ -225,4 +225,19 @@ describe('microservice upload --node: one gated rollout to every node, and rollb
     assert.deepEqual(await versionOn(admins[0]!), ['1.0.0'])
     assert.deepEqual(await run(), { code: 0, out: 'rolled example back to 1.2.0\n' }, 'a second rollback rolls forward')
   })
+
+  test('the stopped rollout is taken up again by the same upload; once every node runs it, it is refused', async () => {
+    // Node 0 runs 1.2.0 again (the rollback above rolled forward), node 1 an older version.
+    const zip = await examplePackage('1.2.0')
+    assert.notDeepEqual(await versionOn(admins[1]!), ['1.2.0'])
+    const resumed = await cli(['upload', zip, '--node', admins[0]!, '--node', admins[1]!])
+    assert.equal(resumed.code, 0, resumed.err)
+    assert.deepEqual(await versionOn(admins[1]!), ['1.2.0'])
+    const again = await cli(['upload', zip, '--node', admins[0]!, '--node', admins[1]!])
+    assert.equal(again.code, 1)
+    assert.match(again.err, new RegExp(`example 1\\.2\\.0 is deployed already on ${admins[0]}; .*--force`))
+    const older = await cli(['upload', await examplePackage('1.1.0'), '--node', admins[0]!, '--node', admins[1]!])
+    assert.equal(older.code, 1)
+    assert.match(older.err, /example 1\.2\.0 is deployed on .*, newer than 1\.1\.0; .*rollback example/)
+  })
 })

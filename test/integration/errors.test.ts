@@ -321,6 +321,17 @@ describe('the error table', () => {
       /misc\.fail threw \(request req-boom-1\): Error: failed on boom\n\S+ \[testkit@[^\]]+\] +at handler \(.*index\.js:\d+:\d+\)/
     )
     assert.ok(!log().includes('req-conflict-1'), log())
+    // A client that makes the method throw on every call does not flood the log: ten stacks a minute.
+    for (let k = 0; k < 14; k++)
+      expectProblem(await post(p.url, '/testkit/misc/fail', '"again"', JSON_CT), 'METHOD_FAILED')
+    // Another method's fault, logged after them on the same stream: once it is read, so are they.
+    await post(p.url, '/testkit/misc/failLater', '"marker"', { ...JSON_CT, 'X-PLATFORM-Request-ID': 'req-marker' })
+    await until(() => log().includes('req-marker'), 5000, 'the marker in the instance log')
+    assert.equal(log().match(/misc\.fail threw/g)?.length, 10)
+    assert.match(
+      log(),
+      /misc\.fail threw \(request [^)]+\) \(the last of 10 logged this minute\): Error: failed on again/
+    )
   })
 
   test('INTERNAL: a result that does not match its declared type', async () => {

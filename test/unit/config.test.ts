@@ -48,6 +48,12 @@ test('errors name the key and the problem', () => {
     () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9090' }),
     /ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.port and ADMIN\.port are both 9090: each listener needs a port of its own/
   )
+  // Different addresses may share a port (0.0.0.0 overlaps every address, so the default gateway host may not).
+  const apart = loadConfig(DEFAULT_CONFIG_FILE, {
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '127.0.0.2',
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9090'
+  })
+  assert.equal(apart.gateway.port, apart.admin.port)
   // Every mistyped override at once, each with the keys known where it points.
   assert.throws(
     () =>

@@ -366,7 +366,8 @@ function checkSchema(raw: { [k: string]: Json }): void {
   // One complaint per place (ajv may give a type and a bound for the same value), all places at once.
   const best = new Map<string, ErrorObject>()
   for (const e of [...errors].sort((a, b) => rank(a) - rank(b))) {
-    const place = `${e.instancePath}/${e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : ''}`
+    const key = e.keyword === 'additionalProperties' ? e.params.additionalProperty : e.params.missingProperty
+    const place = `${e.instancePath}/${key === undefined ? '' : String(key)}`
     if (!best.has(place)) best.set(place, e)
   }
   throw new ConfigError(listed([...best.values()].map(describeSchemaError)))
@@ -553,11 +554,15 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   } catch (err) {
     throw new ConfigError(`${hp}.trust.trustedPeers: ${(err as Error).message}`)
   }
-  const ports: Array<[string, number]> = [[`${hp}.port`, config.gateway.port]]
-  if (config.edge.enabled) ports.push(['EDGE.port', config.edge.port])
-  if (config.admin.enabled) ports.push(['ADMIN.port', config.admin.port])
-  for (const [k, [key, port]] of ports.entries()) {
-    const same = ports.slice(k + 1).find(([, other]) => other === port && port !== 0)
+  // Two listeners on one port of overlapping addresses (0.0.0.0 and :: overlap every address).
+  const listeners: Array<[string, string, number]> = [[`${hp}.port`, config.gateway.host, config.gateway.port]]
+  if (config.edge.enabled) listeners.push(['EDGE.port', config.edge.host, config.edge.port])
+  if (config.admin.enabled) listeners.push(['ADMIN.port', config.admin.host, config.admin.port])
+  const any = (host: string): boolean => host === '0.0.0.0' || host === '::'
+  for (const [k, [key, host, port]] of listeners.entries()) {
+    const same = listeners
+      .slice(k + 1)
+      .find(([, h, p]) => p === port && port !== 0 && (h === host || any(h) || any(host)))
     if (same !== undefined)
       throw new ConfigError(`${key} and ${same[0]} are both ${port}: each listener needs a port of its own`)
   }
