@@ -167,6 +167,10 @@ test('random instants from year 0 to 9999, respelled with offsets and fractions,
 
 test('alpha (XStream): a GMT offset is refused, not read as UTC; UTC and GMT read as XStream reads them', async (t) => {
   const texts = [
+    '0001-01-03 BC 00:00:00.0 UTC',
+    '0565-03-26 BC 05:12:26.870 UTC',
+    '0004-02-29 BC 00:00:00.0 UTC',
+    '0001-01-01 AD 00:00:00.0 UTC',
     '2023-11-14 22:13:20.5 UTC',
     '2023-11-14 22:13:20.5 GMT',
     '2023-11-14 22:13:20.5 GMT+01:00',
@@ -195,4 +199,41 @@ test('alpha (XStream): a GMT offset is refused, not read as UTC; UTC and GMT rea
   assert.deepEqual(wrong, [])
   assert.equal(refused.length, 4, refused.join(', '))
   t.diagnostic(`refused where XStream reads an offset: ${refused.join(', ')}`)
+})
+
+test('Dates written as XStream and Jackson write them, byte for byte, from year -9999 to 9999', async (t) => {
+  const instants = [
+    0,
+    5,
+    -1,
+    1_700_000_000_500,
+    -12_219_292_800_000,
+    -12_219_292_800_001,
+    -62_135_596_800_000,
+    -62_135_596_800_001,
+    -62_167_219_200_000,
+    -62_198_755_200_000,
+    -377_705_116_800_000,
+    253_402_300_799_999,
+    ...fc.sample(fc.integer({ min: -377_705_116_800_000, max: 253_402_300_799_999 }), { numRuns: 40, seed: 7 })
+  ]
+  const wrong: string[] = []
+  let compared = 0
+  for (const setup of ['alphaXml', 'alphaJson', 'betaXml', 'betaJson'] as const)
+    for (const ms of instants) {
+      let ours: string
+      try {
+        const out = serializerFor(setup, new Map()).serialize(new Date(ms), DATE)
+        ours = typeof out === 'string' ? out : Buffer.from(out).toString()
+      } catch (err) {
+        ours = `refused: ${(err as Error).message}`
+      }
+      const a = await oracle.ask({ op: 'write', setup, type: { k: 'Date' }, value: ms })
+      if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+      compared++
+      if (a.text !== ours)
+        wrong.push(`${setup} ${ms}: ours ${JSON.stringify(ours)}, Java's ${JSON.stringify(a.text ?? a.error)}`)
+    }
+  assert.deepEqual(wrong, [], wrong.slice(0, 12).join('\n'))
+  t.diagnostic(`${compared} writes compared`)
 })

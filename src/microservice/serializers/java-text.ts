@@ -279,7 +279,10 @@ export function xstreamDate(d: Date): string {
   if (Number.isNaN(ms)) throw new ValueError('invalid Date')
   let [y, mo, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]
   if (ms < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(ms / DAY))
-  return `${String(y).padStart(4, '0')}-${pad2(mo)}-${pad2(day)} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
+  // Before year 1 (the Julian year 0 is 1 BC) XStream writes its era pattern, `yyyy-MM-dd G HH:mm:ss.S z`.
+  const year = y > 0 ? String(y).padStart(4, '0') : `${String(1 - y).padStart(4, '0')}`
+  const era = y > 0 ? '' : ' BC'
+  return `${year}-${pad2(mo)}-${pad2(day)}${era} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
 }
 
 /**
@@ -290,16 +293,19 @@ export function xstreamDate(d: Date): string {
  */
 export function parseXStreamDate(text: string): Date {
   const m =
-    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+) [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+))? (UTC|GMT|Z)/.exec(text)
+    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: (AD|BC))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+))? (UTC|GMT|Z)/.exec(
+      text
+    )
   const fail = (): never => {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
   if (m === null) return fail()
   // SimpleDateFormat reads GMT±hh:mm as an offset (UTC+… stops at UTC): not read here, so refused, not
   // taken as UTC.
-  if (m[8] === 'GMT' && /^[+-]/.test(text.slice(m[0].length)))
+  if (m[9] === 'GMT' && /^[+-]/.test(text.slice(m[0].length)))
     throw new ValueError(`'${text.slice(0, 40)}': a zone offset is not read here; write the time in UTC`)
-  const [y, mo, d, h, mi, s, ms] = m.slice(1, 8).map((x) => Number(x ?? 0)) as [
+  const bc = m[4] === 'BC'
+  const [written, mo, d, h, mi, s, ms] = [m[1], m[2], m[3], m[5], m[6], m[7], m[8]].map((x) => Number(x ?? 0)) as [
     number,
     number,
     number,
@@ -308,10 +314,12 @@ export function parseXStreamDate(text: string): Date {
     number,
     number
   ]
+  // A year of the era BC as the Julian calendar counts it (1 BC is year 0).
+  const y = bc ? 1 - written : written
   const julian = y < 1582 || (y === 1582 && (mo < 10 || (mo === 10 && d < 15)))
-  const leap = julian ? y % 4 === 0 : (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+  const leap = julian ? ((y % 4) + 4) % 4 === 0 : (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
-  if (y < 1 || days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59 || ms > 999) return fail()
+  if (written < 1 || days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59 || ms > 999) return fail()
   // The ten days the Gregorian reform skipped do not exist.
   if (y === 1582 && mo === 10 && d >= 5 && d <= 14) return fail()
   const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
