@@ -286,24 +286,43 @@ export function xstreamDate(d: Date): string {
 }
 
 /**
- * XStream's DateConverter reads with a non-lenient SimpleDateFormat (`yyyy-MM-dd HH:mm:ss.S z`):
- * spaces and tabs before each number are skipped, a number takes all its digits, each field must be
- * in range (the Julian calendar before 1582-10-15), and text after the zone is ignored
- * (DateFormat.parse stops there).
+ * XStream's DateConverter reads with non-lenient SimpleDateFormats, `yyyy-MM-dd HH:mm:ss.S z` first
+ * (and its era form, `… G …`, for years BC), then `yyyy-MM-dd HH:mm:ss z` and `…ssz`: spaces and
+ * tabs before each number are skipped, a number takes all its digits, each field must be in range
+ * (the Julian calendar before 1582-10-15), and text after the zone is ignored (DateFormat.parse stops
+ * there). Zones as XStream reads them, checked against it: UTC and GMT in any case, `GMT±h:mm` and
+ * `±hhmm` as offsets (with the milliseconds). Anything else it reads (zone abbreviations such as CET,
+ * its ISO-8601 forms) is refused here, never guessed.
  */
 export function parseXStreamDate(text: string): Date {
   const m =
-    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: (AD|BC))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+))? (UTC|GMT|Z)/.exec(
+    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: (AD|BC))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+) | ?)([Uu][Tt][Cc]|[Gg][Mm][Tt]|[+-]\d{4})/.exec(
       text
     )
   const fail = (): never => {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
   if (m === null) return fail()
-  // SimpleDateFormat reads GMT±hh:mm as an offset (UTC+… stops at UTC): not read here, so refused, not
-  // taken as UTC.
-  if (m[9] === 'GMT' && /^[+-]/.test(text.slice(m[0].length)))
-    throw new ValueError(`'${text.slice(0, 40)}': a zone offset is not read here; write the time in UTC`)
+  const withMs = m[8] !== undefined
+  const zone = m[9]!
+  const after = text.slice(m[0].length)
+  let offsetMinutes = 0
+  const gmtOffset = /^([+-])(\d{1,2}):(\d{2})/.exec(after)
+  if (/^[+-]/.test(zone)) {
+    if (!withMs) return fail()
+    offsetMinutes = Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5))
+    if (Number(zone.slice(1, 3)) > 12 || Number(zone.slice(3, 5)) > 59) return fail()
+    if (zone[0] === '-') offsetMinutes = -offsetMinutes
+  } else if (zone.toUpperCase() === 'GMT' && /^[+-]/.test(after)) {
+    if (!withMs || gmtOffset === null || Number(gmtOffset[2]) > 12 || Number(gmtOffset[3]) > 59) return fail()
+    offsetMinutes = (Number(gmtOffset[2]) * 60 + Number(gmtOffset[3])) * (gmtOffset[1] === '-' ? -1 : 1)
+  }
+  const read = xstreamFields(m, fail)
+  return offsetMinutes === 0 ? read : new Date(read.getTime() - offsetMinutes * 60_000)
+}
+
+/** The date and time fields of a parseXStreamDate match, checked as a non-lenient calendar does, in UTC. */
+function xstreamFields(m: RegExpExecArray, fail: () => never): Date {
   const bc = m[4] === 'BC'
   const [written, mo, d, h, mi, s, ms] = [m[1], m[2], m[3], m[5], m[6], m[7], m[8]].map((x) => Number(x ?? 0)) as [
     number,
