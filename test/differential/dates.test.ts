@@ -203,11 +203,24 @@ test('alpha (XStream): zones and offsets read as XStream reads them, or refused;
     '2023-11-14 10:13:20.5 PM',
     '2023-11-14T22:13:20.500Z',
     '2023-11-14T22:13:20.500+01:00',
+    '2023-11-14T22:13Z',
+    '2023-11-14T22:13:20+0100',
+    '2023-11-14T22:13:20+01',
+    '2023-11-14T22:13:20.123456Z',
+    '2023-11-14T22:13:20,5Z',
+    '2023-11-14',
+    '2023-11-14T22:13:20z',
+    '2023-11-14T25:13:20Z',
+    '2023-11-14T22:13:20.5+01:00',
+    '1500-03-01T00:00:00Z',
+    '2023-02-29T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '1582-10-15T00:30:00+01:00',
     '1500-03-01 12:00:00.0 GMT+02:00'
   ]
-  // Read by XStream, refused here on purpose: zone abbreviations, its ISO forms, an offset without milliseconds.
+  // Read by XStream, refused here on purpose: zone abbreviations, an offset without milliseconds.
   const onPurpose = (text: string): boolean =>
-    (/ [A-Z]{3}$/.test(text) && !/ (UTC|GMT)$/.test(text)) || text.includes('T') || / \d\d:\d\d:\d\d GMT[+-]/.test(text)
+    (/ [A-Z]{3}$/.test(text) && !/ (UTC|GMT)$/.test(text)) || / \d\d:\d\d:\d\d GMT[+-]/.test(text)
   const wrong: string[] = []
   const refused: string[] = []
   for (const setup of ['alphaXml', 'alphaJson'] as const)
@@ -293,7 +306,9 @@ test('random instants in XStream notation, with offsets and without milliseconds
       utc.replace(/\.\d+ UTC$/, 'UTC'),
       local.replace(/ UTC$/, ` GMT${sign}${Math.floor(a / 60)}:${pad(a % 60)}`),
       local.replace(/ UTC$/, ` GMT${hhmm.slice(0, 3)}:${hhmm.slice(3)}`),
-      local.replace(/ UTC$/, ` ${hhmm}`)
+      local.replace(/ UTC$/, ` ${hhmm}`),
+      new Date(ms).toISOString(),
+      new Date(ms + offset * 60_000).toISOString().replace(/Z$/, `${hhmm.slice(0, 3)}:${hhmm.slice(3)}`)
     ]
     for (const text of texts) {
       let o: Read

@@ -302,7 +302,7 @@ export function parseXStreamDate(text: string): Date {
   const fail = (): never => {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
-  if (m === null) return fail()
+  if (m === null) return xstreamIsoDate(text, fail)
   const withMs = m[8] !== undefined
   const zone = m[9]!
   const after = text.slice(m[0].length)
@@ -321,8 +321,26 @@ export function parseXStreamDate(text: string): Date {
   return offsetMinutes === 0 ? read : new Date(read.getTime() - offsetMinutes * 60_000)
 }
 
+/**
+ * XStream's ISO-8601 forms, as its DateConverter was seen to read them: `yyyy-MM-ddTHH:mm[:ss[.S]]`
+ * and a zone `Z`, `±hh`, `±hhmm` or `±hh:mm` of which only the hours count (.S is milliseconds, as in
+ * its other forms), fields in range; nothing after the zone.
+ */
+function xstreamIsoDate(text: string, fail: () => never): Date {
+  const m = /^(\d+)-(\d+)-(\d+)T(\d+):(\d+)(?::(\d+)(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)$/.exec(text)
+  if (m === null) return fail()
+  const zone = m[8]!
+  // Its pattern has one X, which reads the hours of an offset only: +01:30 is +01 (measured: 30 minutes
+  // off, as XStream reads it), the minutes left as ignored text.
+  const hh = zone === 'Z' ? 0 : Number(zone.slice(1, 3))
+  if (hh > 12) return fail()
+  const offsetMinutes = hh * 60 * (zone[0] === '-' ? -1 : 1)
+  const read = xstreamFields([m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6], m[7]], fail)
+  return new Date(read.getTime() - offsetMinutes * 60_000)
+}
+
 /** The date and time fields of a parseXStreamDate match, checked as a non-lenient calendar does, in UTC. */
-function xstreamFields(m: RegExpExecArray, fail: () => never): Date {
+function xstreamFields(m: readonly (string | undefined)[], fail: () => never): Date {
   const bc = m[4] === 'BC'
   const [written, mo, d, h, mi, s, ms] = [m[1], m[2], m[3], m[5], m[6], m[7], m[8]].map((x) => Number(x ?? 0)) as [
     number,
