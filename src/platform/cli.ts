@@ -422,7 +422,6 @@ async function announce(
   return told
 }
 
-/** The microservice a package holds: its top-level directory. */
 /**
  * The package's microservice.json, unpacked with the platform's checks; null when it has none that
  * reads: the platform's verdict then says why, in the words it uses for every upload.
@@ -448,6 +447,7 @@ async function runningVersion(config: PlatformConfig, name: string): Promise<str
   }
 }
 
+/** The microservice a package holds: its top-level directory. */
 async function zipMicroserviceName(file: string): Promise<string> {
   const names = await zipEntryNames(file)
   const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))

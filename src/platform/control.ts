@@ -20,7 +20,7 @@ export class ControlServer {
   ) {}
 
   /** Refuses to take the socket of a platform that is running (replacing it would cut that one off). */
-  async checkUnused(): Promise<void> {
+  private async checkUnused(): Promise<void> {
     if (existsSync(this.socketPath) && (await answers(this.socketPath)))
       throw new Error(
         `another platform is running with the control socket ${this.socketPath} (it answered): stop it first, or give this one its own PLATFORM.controlSocket (PLATFORM__PLATFORM__controlSocket=…) and ports`

@@ -198,14 +198,14 @@ export class Platform {
   }
 
   private async startAll(directories: readonly string[]): Promise<number> {
-    // Every listener's address is tried before anything starts: a busy port fails at once, naming its key.
-    await this.control.checkUnused()
+    // First the control socket, which refuses to replace a running platform's; then every listener's
+    // address is tried before anything starts: a busy port fails at once, naming its key.
+    await this.control.listen()
     const listeners = this.listenSettings()
     await checkListenable(Object.values(listeners).filter((s) => s !== null))
     // The admin listener comes up first, so an orchestrator sees "starting" (not ready) meanwhile.
     if (listeners.admin !== null)
       this.adminPort = await listening(listeners.admin, this.admin.listen(listeners.admin.host, listeners.admin.port))
-    await this.control.listen()
     await this.deployer.restore()
     for (const dir of this.config.platform.bootstrap) await this.bootstrap(dir)
     this.deployer.watch()

@@ -306,19 +306,12 @@ export function parseXStreamDate(text: string): Date {
   const withMs = m[8] !== undefined
   const zone = m[9]!
   const after = text.slice(m[0].length)
-  let offsetMinutes = 0
-  const gmtOffset = /^([+-])(\d{1,2}):(\d{2})/.exec(after)
-  if (/^[+-]/.test(zone)) {
-    if (!withMs) return fail()
-    offsetMinutes = Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5))
-    if (Number(zone.slice(1, 3)) > 12 || Number(zone.slice(3, 5)) > 59) return fail()
-    if (zone[0] === '-') offsetMinutes = -offsetMinutes
-  } else if (zone.toUpperCase() === 'GMT' && /^[+-]/.test(after)) {
-    if (!withMs || gmtOffset === null || Number(gmtOffset[2]) > 12 || Number(gmtOffset[3]) > 59) return fail()
-    offsetMinutes = (Number(gmtOffset[2]) * 60 + Number(gmtOffset[3])) * (gmtOffset[1] === '-' ? -1 : 1)
-  }
-  const read = xstreamFields(m, fail)
-  return offsetMinutes === 0 ? read : new Date(read.getTime() - offsetMinutes * 60_000)
+  // ±hhmm as the zone, or GMT followed by ±h:mm; either only with the milliseconds.
+  const numeric = /^[+-]/.test(zone)
+  if (!numeric && !(zone.toUpperCase() === 'GMT' && /^[+-]/.test(after))) return xstreamFields(m, 0, fail)
+  const offset = numeric ? /^([+-])(\d{2})(\d{2})$/.exec(zone) : /^([+-])(\d{1,2}):(\d{2})/.exec(after)
+  if (offset === null || !withMs || Number(offset[2]) > 12 || Number(offset[3]) > 59) return fail()
+  return xstreamFields(m, offsetOf(offset[1]!, offset[2]!, offset[3]), fail)
 }
 
 /**
@@ -332,15 +325,13 @@ function xstreamIsoDate(text: string, fail: () => never): Date {
   const zone = m[8]!
   // Its pattern has one X, which reads the hours of an offset only: +01:30 is +01 (measured: 30 minutes
   // off, as XStream reads it), the minutes left as ignored text.
-  const hh = zone === 'Z' ? 0 : Number(zone.slice(1, 3))
-  if (hh > 12) return fail()
-  const offsetMinutes = hh * 60 * (zone[0] === '-' ? -1 : 1)
-  const read = xstreamFields([m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6], m[7]], fail)
-  return new Date(read.getTime() - offsetMinutes * 60_000)
+  const hours = zone === 'Z' ? '0' : zone.slice(1, 3)
+  if (Number(hours) > 12) return fail()
+  return xstreamFields([m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6], m[7]], offsetOf(zone[0]!, hours), fail)
 }
 
-/** The date and time fields of a parseXStreamDate match, checked as a non-lenient calendar does, in UTC. */
-function xstreamFields(m: readonly (string | undefined)[], fail: () => never): Date {
+/** The date and time fields of a parseXStreamDate match, checked as a non-lenient calendar does, at an offset. */
+function xstreamFields(m: readonly (string | undefined)[], offsetMinutes: number, fail: () => never): Date {
   const bc = m[4] === 'BC'
   const [written, mo, d, h, mi, s, ms] = [m[1], m[2], m[3], m[5], m[6], m[7], m[8]].map((x) => Number(x ?? 0)) as [
     number,
@@ -360,11 +351,14 @@ function xstreamFields(m: readonly (string | undefined)[], fail: () => never): D
   // The ten days the Gregorian reform skipped do not exist.
   if (y === 1582 && mo === 10 && d >= 5 && d <= 14) return fail()
   const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
-  if (julian) return new Date(julianEpochDay(y, mo, d) * DAY + time)
-  const date = new Date(Date.UTC(y, mo - 1, d) + time)
-  // Years 0-99 are years of the first century, not 1900 + year.
-  if (y < 100) date.setUTCFullYear(y, mo - 1, d)
-  return date
+  return new Date(
+    (julian ? julianEpochDay(y, mo, d) : gregorianEpochDay(y, mo, d)) * DAY + time - offsetMinutes * 60_000
+  )
+}
+
+/** A zone offset in minutes from its sign and its hours and minutes as written. */
+function offsetOf(sign: string, hours: string, minutes = '0'): number {
+  return (Number(hours) * 60 + Number(minutes)) * (sign === '-' ? -1 : 1)
 }
 
 /**
@@ -413,11 +407,7 @@ function isoDate(s: string): Date {
   if (fraction.length > 9) return cannot(`invalid fractional seconds '${fraction}'; can use at most 9 digits`)
   const ms = Number(fraction.slice(0, 3).padEnd(3, '0'))
   const zone = m[8] ?? 'Z'
-  let offsetMinutes = 0
-  if (zone !== 'Z') {
-    offsetMinutes = Number(zone.slice(1, 3)) * 60 + (zone.length >= 5 ? Number(zone.slice(-2)) : 0)
-    if (zone[0] === '-') offsetMinutes = -offsetMinutes
-  }
+  const offsetMinutes = zone === 'Z' ? 0 : offsetOf(zone[0]!, zone.slice(1, 3), zone.length >= 5 ? zone.slice(-2) : '0')
   const local = ((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6] ?? 0)) * 1000 + ms
   return (
     lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), local, offsetMinutes * 60_000) ??
