@@ -93,13 +93,17 @@ test('the README walkthrough runs as written and prints what the README shows', 
     const started = /Once `npm start` prints `([^`]+)`/.exec(readme)?.[1]
     assert.ok(started !== undefined, 'the README quotes the start-up line')
     const startLine = pattern([started.replace('0.0.0.0:8082', `127.0.0.1:${ports.port}`)])
-    assert.ok(
-      p
+    // Logged by main once start() has returned, which is after /readyz turns 200: waited for, not assumed.
+    const deadline = Date.now() + 10000
+    while (
+      !p
         .output()
         .split('\n')
-        .some((l) => startLine.test(l)),
-      `start-up line ${started} not in:\n${p.output().slice(0, 2000)}`
-    )
+        .some((l) => startLine.test(l))
+    ) {
+      assert.ok(Date.now() < deadline, `start-up line ${started} not in:\n${p.output().slice(0, 2000)}`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
     // The README's addresses and paths, moved to this test's ports and a directory of its own.
     const local = (s: string): string =>
       s
