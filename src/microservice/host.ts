@@ -5,7 +5,8 @@
 import { resolve } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { loadMicroservice } from './load'
-import { describeMicroservice } from './openapi'
+import { describeMicroservice, SHIPPED_DEFAULTS, type CallDefaults } from './openapi'
+import { isApiMode, isSequenceName } from '../common/contract/vocabulary'
 import { MicroserviceServer } from './server'
 import { bindHost } from './availability'
 import { parseEndpoint, endpointText, type Endpoint } from '../common/protocol/endpoint'
@@ -45,19 +46,26 @@ function drainMs(): number {
   return ms
 }
 
-function describe(dir: string): void {
+/** `--describe DIR [SEQUENCE API_ID]`: the gateway's defaults a call without those headers gets. */
+function describe(dir: string, sequence: string | undefined, apiId: string | undefined): void {
+  const defaults: CallDefaults = {
+    sequence: sequence !== undefined && isSequenceName(sequence) ? sequence : SHIPPED_DEFAULTS.sequence,
+    apiId: apiId !== undefined && isApiMode(apiId) ? apiId : SHIPPED_DEFAULTS.apiId
+  }
   const { config, def } = loadMicroservice(dir)
   const doc = describeMicroservice({
     name: config.name,
     version: config.version,
     definition: def,
-    aliases: new Map(Object.entries(def.aliases ?? {}))
+    aliases: new Map(Object.entries(def.aliases ?? {})),
+    defaults
   })
   process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`)
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--describe') return describe(resolve(process.argv[3] ?? '.'))
+  if (process.argv[2] === '--describe')
+    return describe(resolve(process.argv[3] ?? '.'), process.argv[4], process.argv[5])
   const dir = resolve(process.argv[2] ?? '.')
   const drain = drainMs()
   const { config, def } = loadMicroservice(dir)

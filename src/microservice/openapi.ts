@@ -1,11 +1,12 @@
 import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from './descriptors'
 import { codes, type ErrorCode } from '../common/errors/codes'
-import { SEQUENCES } from '../common/contract/vocabulary'
+import { SEQUENCES, type ApiMode, type SequenceName } from '../common/contract/vocabulary'
 import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS } from '../common/contract/http-names'
 import { alphaTypeName, type AliasMap } from './serializers/alpha-node'
 import { XML_NAMING } from './serializers/alpha-xml'
-import { createAlphaXmlSerializer } from './serializers/alpha-xml'
-import { createBetaJsonSerializer } from './serializers/beta-json'
+import { JSON_NAMING } from './serializers/alpha-json'
+import { betaRootName } from './serializers/beta-xml'
+import { defaultSerializers, type Serializer } from './serializers'
 import { compileRemotelyEnabled } from './catalog'
 import type { MethodDefinition, MicroserviceDefinition, ServiceDefinition } from './define'
 
@@ -19,6 +20,29 @@ export interface DescribeInput {
   readonly definition: MicroserviceDefinition
   /** The alpha aliases in effect (the code's plus the config's): XML element names. */
   readonly aliases: AliasMap
+  /**
+   * What the gateway does with a call that names no sequence or API mode (its `defaultSequenceName`
+   * and `defaultApiId`); the shipped defaults when not given.
+   */
+  readonly defaults?: CallDefaults
+}
+
+export interface CallDefaults {
+  readonly sequence: SequenceName
+  readonly apiId: ApiMode
+}
+
+export const SHIPPED_DEFAULTS: CallDefaults = { sequence: 'betaParamArrayJsonInOutSequence', apiId: 'ROA' }
+
+/**
+ * The sequence whose shapes each media type documents: the default sequence for its own format; for
+ * the other format, the one the shipped configuration pairs with it (beta JSON, alpha XML), which a
+ * caller then names in X-PLATFORM-Sequence-Name.
+ */
+export function documentedSequences(defaultSequence: SequenceName): { json: SequenceName; xml: SequenceName } {
+  return SEQUENCES[defaultSequence].format === 'json'
+    ? { json: defaultSequence, xml: 'alphaParamArrayXmlInOutSequence' }
+    : { json: 'betaParamArrayJsonInOutSequence', xml: defaultSequence }
 }
 
 /** The error codes an ROA call of a documented method can meet, by status (DESIGN's table). */
@@ -45,13 +69,21 @@ const ROA_ERRORS: readonly ErrorCode[] = [
 /**
  * The OpenAPI 3.1 description of a microservice's documented ROA methods (SPEC: "ROA services can be
  * described"; RMC cannot, its input is an array). A method appears when it carries an operation note
- * and has exactly one parameter, in a remotely enabled service. Schemas follow the wire shapes the
- * serializers write: the default sequence's JSON (beta, Jackson) for application/json, alpha XML
- * (XStream: aliases, element names) for application/xml.
+ * and has exactly one parameter, in a remotely enabled service. Schemas and examples follow the wire
+ * shapes of the sequences `documentedSequences` picks from the gateway's default, examples written by
+ * the serializer the microservice uses for that sequence (its own bean, or the default).
  */
 export function describeMicroservice(input: DescribeInput): { [k: string]: Json } {
   const { name, version, definition, aliases } = input
-  const components = new Components(aliases)
+  const defaults = input.defaults ?? SHIPPED_DEFAULTS
+  const sequences = documentedSequences(defaults.sequence)
+  const beans = { ...defaultSerializers(aliases), ...definition.serializers }
+  const media: Media = {
+    json: { sequence: sequences.json, serializer: beans[SEQUENCES[sequences.json].bean] },
+    xml: { sequence: sequences.xml, serializer: beans[SEQUENCES[sequences.xml].bean] }
+  }
+  const components = new Components(aliases, sequences.xml === 'betaParamArrayXmlInOutSequence' ? 'beta' : 'alpha')
+  const alphaJson = sequences.json === 'alphaParamArrayJsonInOutSequence' ? new AlphaJsonSchemas(aliases) : null
   const enabled = compileRemotelyEnabled(definition.platformRegularExpressionToRemotelyEnabled)
   const paths: { [k: string]: Json } = {}
   const tags: Json[] = []
@@ -69,14 +101,16 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
         'x-tags': svc.api?.tags ? [...svc.api.tags] : null
       })
     )
-    for (const m of documented) paths[`/${svc.name}/${m.name}`] = { post: operation(svc, m, tag, components, aliases) }
+    for (const m of documented)
+      paths[`/${svc.name}/${m.name}`] = { post: operation(svc, m, tag, { components, alphaJson, media, defaults }) }
   }
   return {
     openapi: '3.1.0',
     info: {
       title: `${name}`,
       version,
-      description: `Remotely enabled ROA methods of microservice '${name}'. ${IDENTITY_NOTE}`
+      description: `Remotely enabled ROA methods of microservice '${name}'. ${bodiesNote(media, defaults)} ${IDENTITY_NOTE}`,
+      'x-platform-defaults': { sequence: defaults.sequence, apiId: defaults.apiId }
     },
     servers: [
       {
@@ -86,29 +120,53 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
     ],
     tags,
     paths,
-    components: { schemas: { ...components.schemas, Problem: PROBLEM_SCHEMA } }
+    components: { schemas: { ...components.schemas, ...alphaJson?.schemas, Problem: PROBLEM_SCHEMA } }
   }
 }
 
-function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, c: Components, aliases: AliasMap): Json {
+interface Media {
+  readonly json: { readonly sequence: SequenceName; readonly serializer: Serializer }
+  readonly xml: { readonly sequence: SequenceName; readonly serializer: Serializer }
+}
+
+interface Describing {
+  readonly components: Components
+  readonly alphaJson: AlphaJsonSchemas | null
+  readonly media: Media
+  readonly defaults: CallDefaults
+}
+
+function bodiesNote(media: Media, defaults: CallDefaults): string {
+  const json = `application/json bodies are shown as ${media.json.sequence} writes them`
+  const xml = `application/xml as ${media.xml.sequence} writes them`
+  const header =
+    defaults.apiId === 'RMC'
+      ? ' This platform calls a method RMC when X-PLATFORM-API-ID is not sent: send ROA for these bodies.'
+      : ''
+  return `${json}, ${xml}; a call without X-PLATFORM-Sequence-Name is read with ${defaults.sequence}.${header}`
+}
+
+function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: Describing): Json {
   const note = m.operation!
   const param = m.params[0]!
   const p = note.parameter ?? {}
-  const json: Schema = { schema: c.schema(param, false) }
-  const xml: Schema = { schema: c.schema(param, false, true) }
+  const jsonSchema = (t: Descriptor, nullable: boolean): Schema =>
+    d.alphaJson !== null ? d.alphaJson.root(t) : d.components.schema(t, nullable)
+  const json: Schema = { schema: jsonSchema(param, false) }
+  const xml: Schema = { schema: d.components.schema(param, false, true) }
   if (p.example !== undefined) {
-    json.example = wireJson(p.example, param)
-    xml.example = wireXml(p.example, param, aliases)
+    json.example = wireJson(p.example, param, d.media.json.serializer)
+    xml.example = wireText(p.example, param, d.media.xml.serializer)
   }
   const responses: { [k: string]: Json } = {}
   if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)' }
   else {
     const ok: Schema = { description: note.returns?.description ?? typeName(m.returns) }
-    const jsonOut: Schema = { schema: c.schema(m.returns, true) }
-    const xmlOut: Schema = { schema: c.schema(m.returns, true, true) }
+    const jsonOut: Schema = { schema: jsonSchema(m.returns, true) }
+    const xmlOut: Schema = { schema: d.components.schema(m.returns, true, true) }
     if (note.returns?.example !== undefined) {
-      jsonOut.example = wireJson(note.returns.example, m.returns)
-      xmlOut.example = wireXml(note.returns.example, m.returns, aliases)
+      jsonOut.example = wireJson(note.returns.example, m.returns, d.media.json.serializer)
+      xmlOut.example = wireText(note.returns.example, m.returns, d.media.xml.serializer)
     }
     ok.content = { 'application/json': jsonOut, 'application/xml': xmlOut }
     responses['200'] = ok
@@ -137,7 +195,7 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, c: 
     summary: note.summary,
     description: note.notes ?? null,
     operationId: `${svc.name}.${m.name}`,
-    parameters: headerParameters(),
+    parameters: headerParameters(d.defaults),
     requestBody: {
       required: p.required !== false,
       description: [p.name, p.description].filter((x) => x !== undefined).join(': ') || typeName(param),
@@ -163,16 +221,17 @@ function byStatus(list: readonly ErrorCode[]): Array<[number, ErrorCode[]]> {
 const IDENTITY_NOTE = `Through the edge, ${IDENTITY_HEADERS.join(', ')} are not taken from the caller: the edge sets the user, session, application and privilege names from a credential (X-API-Key or a bearer token, when the platform accepts them) and the IP from the connection.`
 
 /** The headers a caller through the edge may set (the identity headers are the edge's to set). */
-function headerParameters(): Json[] {
+function headerParameters(defaults: CallDefaults): Json[] {
   return PLATFORM_HEADER_NOTES.filter((h) => !(IDENTITY_HEADERS as readonly string[]).includes(h.name)).map((h) =>
     compact({
       name: h.name,
       in: 'header',
-      required: false,
+      // Without it this platform would read the body as an RMC argument array.
+      required: h.name === 'X-PLATFORM-API-ID' && defaults.apiId !== 'ROA',
       description: h.description,
       schema:
         h.name === 'X-PLATFORM-Sequence-Name'
-          ? { type: 'string', enum: Object.keys(SEQUENCES), default: 'betaParamArrayJsonInOutSequence' }
+          ? { type: 'string', enum: Object.keys(SEQUENCES), default: defaults.sequence }
           : h.name === 'X-PLATFORM-API-ID'
             ? { type: 'string', enum: ['ROA'], default: 'ROA' }
             : { type: 'string' }
@@ -180,32 +239,36 @@ function headerParameters(): Json[] {
   )
 }
 
-/** The example as the default sequence (beta JSON) writes it. */
-function wireJson(value: unknown, d: Descriptor): Json {
-  const out = createBetaJsonSerializer().serialize(value, d)
-  return JSON.parse(typeof out === 'string' ? out : Buffer.from(out).toString()) as Json
-}
-
-/** The example as the alpha XML sequence writes it. */
-function wireXml(value: unknown, d: Descriptor, aliases: AliasMap): string {
-  const out = createAlphaXmlSerializer(aliases).serialize(value, d)
+function wireText(value: unknown, d: Descriptor, serializer: Serializer): string {
+  const out = serializer.serialize(value, d)
   return typeof out === 'string' ? out : Buffer.from(out).toString()
 }
 
-/** Named component schemas for classes; one per class, shared by JSON and XML (xml names annotate them). */
+function wireJson(value: unknown, d: Descriptor, serializer: Serializer): Json {
+  return JSON.parse(wireText(value, d, serializer)) as Json
+}
+
+/**
+ * Named component schemas for classes; one per class, shared by JSON (Jackson's shapes) and XML
+ * (xml names annotate them): XStream's element names for alpha XML, Jackson's for beta XML.
+ */
 class Components {
   readonly schemas: { [k: string]: Json } = {}
   private readonly xmlCtx: { aliases: AliasMap; naming: typeof XML_NAMING }
 
-  constructor(aliases: AliasMap) {
+  constructor(
+    aliases: AliasMap,
+    private readonly xmlFamily: 'alpha' | 'beta'
+  ) {
     this.xmlCtx = { aliases, naming: XML_NAMING }
   }
 
   /** The schema of a value declared `d`; `nullable` where Java lets it be null. */
   schema(d: Descriptor, nullable: boolean, root = false): Schema {
     const s = this.plain(d)
-    // A root element of alpha XML is named by its type (alias, int, list, ...).
-    if (root && d.kind !== 'object') s.xml = { name: alphaTypeName(d, this.xmlCtx) }
+    // A root element is named by its type: alpha (alias, int, list, ...), beta (In, Integer, ArrayList).
+    if (root && this.xmlFamily === 'beta') s.xml = { name: betaRootName(d) }
+    else if (root && d.kind !== 'object') s.xml = { name: alphaTypeName(d, this.xmlCtx) }
     return nullable && isReference(d) ? orNull(s) : s
   }
 
@@ -248,7 +311,8 @@ class Components {
       case 'list':
       case 'array': {
         const item = this.schema(d.item, true)
-        item.xml = { name: alphaTypeName(d.item, this.xmlCtx) }
+        // Jackson names the items of a top-level list <item>, of a field by the field (see component).
+        item.xml = { name: this.xmlFamily === 'beta' ? 'item' : alphaTypeName(d.item, this.xmlCtx) }
         return { type: 'array', items: item, description: typeName(d) }
       }
       case 'map':
@@ -274,7 +338,8 @@ class Components {
     for (const f of d.fields) {
       const s = this.schema(f.type, true)
       const xmlName = f.alias ?? XML_NAMING.field(f.name)
-      if (f.attribute) s.xml = { name: xmlName, attribute: true }
+      if (this.xmlFamily === 'beta') betaFieldXml(s, f.type)
+      else if (f.attribute) s.xml = { name: xmlName, attribute: true }
       else if (f.implicit !== undefined && (f.type.kind === 'list' || f.type.kind === 'array'))
         s.xml = { name: f.implicit, wrapped: false }
       else if (f.type.kind === 'list' || f.type.kind === 'array') s.xml = { name: xmlName, wrapped: true }
@@ -289,8 +354,114 @@ class Components {
       required: required.length > 0 ? required : null,
       // Jackson's default FAIL_ON_UNKNOWN_PROPERTIES: a member the class lacks is refused (400).
       additionalProperties: false,
-      xml: { name: alphaTypeName(d, this.xmlCtx) }
+      xml: { name: this.xmlFamily === 'beta' ? betaRootName(d) : alphaTypeName(d, this.xmlCtx) }
     })
+    return key
+  }
+}
+
+/** Jackson XML ignores XStream's names: a field is an element of its own name, a list's items too. */
+function betaFieldXml(s: Schema, t: Descriptor): void {
+  if (t.kind !== 'list' && t.kind !== 'array') return
+  const items = s.items
+  if (items !== null && typeof items === 'object' && !Array.isArray(items)) items.xml = { wrapped: false }
+  s.xml = { wrapped: true }
+}
+
+/**
+ * alpha JSON's shapes (XStream through Jettison's mapped convention): the root is an object of one
+ * member named as XStream names the type; a collection is an array of objects, each of one member
+ * named by its items' type, holding one item or an array of consecutive items of that name; a null
+ * field is left out; a text that looks like a number or a boolean is written as one.
+ */
+class AlphaJsonSchemas {
+  readonly schemas: { [k: string]: Json } = {}
+  private readonly ctx: { aliases: AliasMap; naming: typeof JSON_NAMING }
+
+  constructor(aliases: AliasMap) {
+    this.ctx = { aliases, naming: JSON_NAMING }
+  }
+
+  root(d: Descriptor): Schema {
+    if (d.kind === 'void') return {}
+    const name = alphaTypeName(d, this.ctx)
+    return {
+      type: 'object',
+      properties: { [name]: this.value(d) },
+      required: [name],
+      additionalProperties: false,
+      description: `${typeName(d)} as XStream and Jettison write it`
+    }
+  }
+
+  private value(d: Descriptor): Schema {
+    switch (d.kind) {
+      case 'scalar':
+        return d.type === 'String' || d.type === 'char' || d.type === 'Character'
+          ? {
+              type: ['string', 'number', 'boolean'],
+              description: `${d.type}: Jettison writes a numeric text as a number`
+            }
+          : d.type === 'boolean' || d.type === 'Boolean'
+            ? { type: 'boolean' }
+            : { type: ['number', 'string'], description: d.type }
+      case 'date':
+        return { type: 'string', description: 'java.util.Date: `2023-11-14 22:13:20.0 UTC`' }
+      case 'localDate':
+        return { type: 'string', format: 'date', description: 'java.time.LocalDate' }
+      case 'object':
+        return { $ref: `#/components/schemas/${this.component(d)}` }
+      case 'list':
+      case 'array': {
+        const itemName = alphaTypeName(d.item, this.ctx)
+        const item = this.value(d.item)
+        return {
+          type: 'array',
+          description: `${typeName(d)}: [{"${itemName}": item or [items], "null": ""}]; an empty one is [""]`,
+          items: {
+            anyOf: [
+              {
+                type: 'object',
+                // Null items are elements named null, grouped as Jettison groups a name.
+                properties: {
+                  [itemName]: { anyOf: [item, { type: 'array', items: item }] },
+                  null: { anyOf: [{ const: '' }, { type: 'array', items: { const: '' } }] }
+                },
+                additionalProperties: false
+              },
+              { const: '' }
+            ]
+          }
+        }
+      }
+      case 'map':
+        return { type: 'array', description: `${typeName(d)}: [{"entry": [key, value] members}]` }
+      case 'any':
+      case 'void':
+        return { description: 'java.lang.Object: an object of one member named by its runtime type' }
+    }
+  }
+
+  private component(d: ObjectDescriptor): string {
+    const key = `${d.className.replace(/[^A-Za-z0-9._-]/g, '_')}.alphaJson`
+    if (this.schemas[key] !== undefined) return key
+    this.schemas[key] = {}
+    const properties: { [k: string]: Json } = {}
+    for (const f of d.fields) {
+      const name = f.alias ?? JSON_NAMING.field(f.name)
+      if (f.attribute) properties[`@${name}`] = this.value(f.type)
+      else if (f.implicit !== undefined && (f.type.kind === 'list' || f.type.kind === 'array')) {
+        // An implicit collection's items are elements of the object itself, one or several of one name.
+        const item = this.value(f.type.item)
+        properties[f.implicit] = { anyOf: [item, { type: 'array', items: item }] }
+      } else properties[name] = this.value(f.type)
+    }
+    this.schemas[key] = {
+      type: 'object',
+      title: `${d.className} (alpha JSON)`,
+      properties,
+      additionalProperties: false
+    }
     return key
   }
 }

@@ -18,6 +18,7 @@ import { readMicroserviceConfig, type ApplicationType, type MicroserviceConfig }
 import type { HostMessage, PlatformMessage } from '../microservice/host'
 import { hostEnv, HOST_FILE } from '../microservice/host-env'
 import { ensureDescription } from './describe'
+import type { CallDefaults } from '../microservice/openapi'
 import type { MicroserviceDirectory } from '../gateway/dispatch/directory'
 import type { InstanceClient } from '../gateway/dispatch/instance'
 import { gcFlags } from './gc-threads'
@@ -44,6 +45,8 @@ export interface ManagerOptions {
    * directory of its own; 'tcp', loopback TCP (any local process could connect).
    */
   transport?: 'unix' | 'tcp'
+  /** The gateway's defaults for a call without sequence and API headers: the API descriptions show them. */
+  callDefaults?: CallDefaults
   /** Instance output in rotated files (survives a platform restart); without it, the last 1,000 lines in memory. */
   logs?: InstanceLogOptions
   /** How instance output is echoed when stdio is 'inherit' (the platform: as JSON log lines); default: as it is. */
@@ -470,7 +473,7 @@ export class MicroserviceManager {
       throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
     // The edge's description: the package's own, or generated now. A package whose code cannot even
     // be loaded fails below, when its instances start, with the reason; here it only has no description.
-    await ensureDescription(dir, config).catch((err: unknown) =>
+    await ensureDescription(dir, config, this.options.callDefaults).catch((err: unknown) =>
       this.log(`${config.name}: no API description: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
     )
     const existing = this.microservices.get(config.name)

@@ -93,6 +93,7 @@ export class Platform {
         startTimeoutMs: pf.startTimeoutMs,
         instances: pf.instances,
         transport: pf.localTransport,
+        callDefaults: { sequence: config.gateway.defaultSequenceName, apiId: config.gateway.defaultApiId },
         echo: echoInstance(this.logger.child({ component: 'instance' })),
         logs: {
           directory: join(pf.deploymentDirectory, '..', 'logs'),

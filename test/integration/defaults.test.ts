@@ -55,4 +55,60 @@ describe('a platform whose defaults are RMC and alpha XML', () => {
     assert.match(r.text, /<code>MALFORMED_BODY<\/code>/)
     assert.match(r.text, /an RMC body must have the root element &lt;paramArray&gt;, not &lt;in&gt;/)
   })
+
+  test("the edge's API description shows these defaults: the sequence header's default, API-ID required", async () => {
+    const r = await fetch(`http://127.0.0.1:${p.platform.edgePort}/_swagger/example/openapi.json`)
+    assert.equal(r.status, 200)
+    const doc = (await r.json()) as Description
+    assert.deepEqual(doc.info['x-platform-defaults'], { sequence: 'alphaParamArrayXmlInOutSequence', apiId: 'RMC' })
+    const op = doc.paths['/calculator/multiply'].post
+    const header = (name: string) => op.parameters.find((h) => h.name === name)!
+    assert.equal(header('X-PLATFORM-Sequence-Name').schema.default, 'alphaParamArrayXmlInOutSequence')
+    assert.equal(header('X-PLATFORM-API-ID').required, true)
+    assert.match(doc.info.description, /calls a method RMC when X-PLATFORM-API-ID is not sent: send ROA/)
+    // The example, sent as the description says, is answered.
+    const example = op.requestBody.content['application/xml'].example
+    const call = await post(p.url, '/example/calculator/multiply', example, {
+      'Content-Type': 'application/xml',
+      'X-PLATFORM-API-ID': 'ROA'
+    })
+    assert.equal(call.status, 200, call.text)
+    assert.equal(call.text, op.responses['200'].content['application/xml'].example)
+  })
 })
+
+describe('a platform whose default sequence is beta XML', () => {
+  let p: RunningPlatform
+  before(async () => {
+    p = await startPlatform({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { defaultSequenceName: 'betaParamArrayXmlInOutSequence' } }
+    })
+  })
+  after(() => p.stop())
+
+  test("the description's XML is Jackson XML, and its example called without headers is answered as shown", async () => {
+    const r = await fetch(`http://127.0.0.1:${p.platform.edgePort}/_swagger/example/openapi.json`)
+    const doc = (await r.json()) as Description
+    const op = doc.paths['/calculator/multiply'].post
+    const xml = op.requestBody.content['application/xml']
+    assert.equal(xml.example, '<In><a>6</a><b>7</b></In>')
+    assert.equal(xml.schema.$ref, '#/components/schemas/com.example.In')
+    const call = await post(p.url, '/example/calculator/multiply', xml.example, { 'Content-Type': 'application/xml' })
+    assert.equal(call.status, 200, call.text)
+    assert.equal(call.text, '<Out><result>42</result></Out>')
+    assert.equal(op.responses['200'].content['application/xml'].example, '<Out><result>42</result></Out>')
+  })
+})
+
+interface Description {
+  info: { description: string; 'x-platform-defaults': unknown }
+  paths: {
+    '/calculator/multiply': {
+      post: {
+        parameters: Array<{ name: string; required: boolean; schema: { default?: string } }>
+        requestBody: { content: { 'application/xml': { example: string; schema: { $ref?: string } } } }
+        responses: { '200': { content: { 'application/xml': { example: string } } } }
+      }
+    }
+  }
+}

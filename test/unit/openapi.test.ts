@@ -3,7 +3,9 @@
 // the wire shapes and valid against their own schemas.
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { describeMicroservice } from '../../src/microservice/openapi'
+import { describeMicroservice, documentedSequences } from '../../src/microservice/openapi'
+import { defaultSerializers } from '../../src/microservice/serializers'
+import { SEQUENCES, type SequenceName } from '../../src/common/contract/vocabulary'
 import definition, { KINDS } from '../fixtures/dockit'
 import { openApiErrors, schemaChecker, pointerKey } from '../helpers/openapi'
 import { IDENTITY_HEADERS } from '../../src/common/contract/http-names'
@@ -130,5 +132,89 @@ describe('generated description', () => {
     const check = schemaChecker(doc)
     assert.notDeepEqual(check('#/components/schemas/com.example.In', { a: 'x', b: 1 }), [])
     assert.notDeepEqual(check('#/components/schemas/com.example.In', { a: 1, c: 1 }), [])
+  })
+})
+
+describe("a description follows the gateway's configured default sequence", () => {
+  const sequences = Object.keys(SEQUENCES) as SequenceName[]
+  const beans = defaultSerializers(aliases)
+  for (const sequence of sequences) {
+    const d = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition,
+      aliases,
+      defaults: { sequence, apiId: 'ROA' }
+    }) as typeof doc & { info: { 'x-platform-defaults': unknown } }
+    const shown = documentedSequences(sequence)
+
+    test(`${sequence}: a valid document; its media types show ${shown.json} and ${shown.xml}`, async () => {
+      assert.deepEqual(await openApiErrors(d), [])
+      assert.equal(shown[SEQUENCES[sequence].format], sequence)
+      assert.deepEqual(d.info['x-platform-defaults'], { sequence, apiId: 'ROA' })
+      assert.ok(d.info.description.includes(`a call without X-PLATFORM-Sequence-Name is read with ${sequence}`))
+      const header = d.paths['/kinds/m12']!.post.parameters.find(
+        (h: { name: string }) => h.name === 'X-PLATFORM-Sequence-Name'
+      )
+      assert.equal(header.schema.default, sequence)
+    })
+
+    test(`${sequence}: every example is what that sequence's serializer writes, and fits its JSON schema`, () => {
+      const check = schemaChecker(d)
+      for (const [k, [name, type, value]] of KINDS.entries()) {
+        const op = d.paths[`/kinds/m${k}`]!.post
+        const content = op.requestBody.content
+        const write = (seq: SequenceName): string => String(beans[SEQUENCES[seq].bean].serialize(value, type))
+        assert.deepEqual(content['application/json'].example, JSON.parse(write(shown.json)), name)
+        assert.equal(content['application/xml'].example, write(shown.xml), name)
+        const at = `#/paths/${pointerKey(`/kinds/m${k}`)}/post/requestBody/content/application~1json/schema`
+        assert.deepEqual(check(at, content['application/json'].example), [], `${name}: ${write(shown.json)}`)
+      }
+    })
+  }
+
+  test('RMC by default: X-PLATFORM-API-ID becomes required and the description says to send ROA', () => {
+    const d = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition,
+      aliases,
+      defaults: { sequence: 'betaParamArrayJsonInOutSequence', apiId: 'RMC' }
+    }) as typeof doc
+    const apiId = d.paths['/kinds/m12']!.post.parameters.find((h: { name: string }) => h.name === 'X-PLATFORM-API-ID')
+    assert.equal(apiId.required, true)
+    assert.match(d.info.description, /send ROA for these bodies/)
+    assert.equal(
+      doc.paths['/kinds/m12']!.post.parameters.find((h: { name: string }) => h.name === 'X-PLATFORM-API-ID').required,
+      false
+    )
+  })
+
+  test('beta XML names the root and list items as Jackson does; alpha JSON wraps the root in its type name', () => {
+    const xml = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition,
+      aliases,
+      defaults: { sequence: 'betaParamArrayXmlInOutSequence', apiId: 'ROA' }
+    }) as typeof doc
+    assert.equal(
+      xml.paths['/kinds/m12']!.post.requestBody.content['application/xml'].example,
+      '<In><a>2</a><b>3</b></In>'
+    )
+    assert.deepEqual((xml.components.schemas['com.example.In'] as { xml: unknown }).xml, { name: 'In' })
+    const json = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition,
+      aliases,
+      defaults: { sequence: 'alphaParamArrayJsonInOutSequence', apiId: 'ROA' }
+    }) as typeof doc
+    assert.deepEqual(json.paths['/kinds/m12']!.post.requestBody.content['application/json'].example, {
+      in: { a: 2, b: 3 }
+    })
+    const check = schemaChecker(json)
+    const at = `#/paths/${pointerKey('/kinds/m12')}/post/requestBody/content/application~1json/schema`
+    assert.notDeepEqual(check(at, { a: 2, b: 3 }), [], 'the beta shape is not the alpha one')
   })
 })
