@@ -4,7 +4,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
-import { startPlatform, post, problem, type RunningPlatform } from '../helpers/platform'
+import { startPlatform, post, problem, until, type RunningPlatform } from '../helpers/platform'
 
 const CPUKIT_DIR = join(__dirname, '..', 'fixtures', 'cpukit')
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
@@ -39,9 +39,12 @@ describe('the method pool', { concurrency: false }, () => {
 
   test('the same work on the main thread holds them up (what the pool is for)', async () => {
     const order: string[] = []
-    const spinning = call('spinInline', [900]).then(() => order.push('spin'))
-    // Sent after the spinning call reached the microservice: answered only after it.
-    await new Promise((r) => setTimeout(r, 300))
+    const spinning = post(p.url, '/cpukit/cpu/spinInline', '[900]', { ...RMC, 'X-PLATFORM-Request-ID': 'spin-1' }).then(
+      () => order.push('spin')
+    )
+    // Sent once the spinning method has begun (it says so in the instance log): answered only after it.
+    const log = (): string => p.platform.manager.get('cpukit')!.tail(50).join('\n')
+    await until(() => log().includes('spinInline started (request spin-1)'), 10000, 'the method to begin')
     await call('ping', []).then(() => order.push('ping'))
     await spinning
     assert.deepEqual(order, ['spin', 'ping'])
