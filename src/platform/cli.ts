@@ -18,6 +18,8 @@ import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from './kubernetes'
 import { parseArgs } from 'node:util'
 import { productVersion } from '../common/contract/version'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { benchCommand, BENCH_USAGE } from './bench/command'
+import type { PlatformAbout } from './control'
 
 const USAGE = `usage: microservice <command>
 
@@ -49,6 +51,9 @@ const USAGE = `usage: microservice <command>
   image <zip_file> [--base IMAGE] [--tag NAME]
                          an image of one package on top of the platform's (npm run image), for a
                          microservice that runs as its own pod (podman; no Docker engine needed)
+  bench <microservice/service/method> [-c 1,16,64] [-d 10s] [--save F] [--baseline F] [--json F] ...
+                         load on one method through the running platform: req/s, latency
+                         percentiles, errors; a comparison with a saved run (bench --help)
   kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...
                          Kubernetes manifests (kustomize) of the gateway and one Deployment per microservice
 
@@ -62,6 +67,7 @@ class CliError extends Error {}
 
 /** One command's lines of USAGE (its forms and their explanations), or null for no such command. */
 export function commandUsage(command: string): string | null {
+  if (command === 'bench') return BENCH_USAGE
   const lines = USAGE.split('\n')
   const out: string[] = []
   let inside = false
@@ -590,6 +596,26 @@ async function hostCommand(args: string[]): Promise<number> {
 }
 
 export async function main(args: string[]): Promise<number> {
+  // bench has options of its own (--json FILE among them).
+  if (args[0] === 'bench' && !args.slice(1).some((x) => x === '--help' || x === '-h')) {
+    try {
+      const config = loadConfig()
+      const status = async (name: string): Promise<MicroserviceStatus> =>
+        (await call(config, 'GET', `/microservices/${encodeURIComponent(name)}`)) as MicroserviceStatus
+      return await benchCommand(args.slice(1), {
+        about: async () =>
+          existsSync(config.platform.controlSocket)
+            ? ((await call(config, 'GET', '/platform')) as PlatformAbout)
+            : null,
+        packageDir: async (name) => (await status(name)).dir,
+        instancePids: async (name) =>
+          (await status(name)).instances.filter((i) => !i.remote && i.pid !== null).map((i) => i.pid!)
+      })
+    } catch (err) {
+      console.error(`microservice bench: ${(err as Error).message}`)
+      return 1
+    }
+  }
   const json = args.includes('--json')
   const force = args.includes('--force')
   const argv = args.filter((x) => x !== '--json' && x !== '--force')

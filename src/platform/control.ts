@@ -6,6 +6,13 @@ import type { MicroserviceManager } from './manager'
 import type { Deployer } from './deployer'
 import { tailInstanceLogs } from './instance-logs'
 
+/** Where this platform serves (the ports it listens on, which PLATFORM__ overrides may have changed). */
+export interface PlatformAbout {
+  pid: number
+  gateway: { host: string; port: number }
+  edge: { host: string; port: number } | null
+}
+
 /**
  * The platform's control API for the `microservice` command: HTTP over a Unix socket, so only
  * local users with access to the socket file can use it. Every refusal is a JSON { error }.
@@ -16,7 +23,8 @@ export class ControlServer {
   constructor(
     private readonly manager: MicroserviceManager,
     private readonly deployer: Deployer,
-    readonly socketPath: string
+    readonly socketPath: string,
+    private readonly about: () => PlatformAbout
   ) {}
 
   /** Refuses to take the socket of a platform that is running (replacing it would cut that one off). */
@@ -61,6 +69,7 @@ export class ControlServer {
       .split('/')
       .filter((p) => p !== '')
       .map(decodeURIComponent)
+    if (parts.length === 1 && parts[0] === 'platform' && req.method === 'GET') return reply(res, 200, this.about())
     if (parts[0] !== 'microservices') return reply(res, 404, { error: `unknown path ${url.pathname}` })
     if (parts.length === 1 && req.method === 'GET') {
       return reply(res, 200, this.manager.statuses())

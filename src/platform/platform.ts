@@ -109,7 +109,14 @@ export class Platform {
       { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack },
       events('deployer', 'info')
     )
-    this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket)
+    this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket, () => {
+      const { gateway, edge } = this.listenSettings()
+      return {
+        pid: process.pid,
+        gateway: { host: gateway.host, port: this.port },
+        edge: edge === null ? null : { host: edge.host, port: this.edgePort }
+      }
+    })
     this.discovery = new DnsDiscovery(
       this.directory,
       config.microservices.discovery.map((d) => ({

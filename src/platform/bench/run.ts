@@ -1,0 +1,288 @@
+// One `microservice bench` run: the load at each concurrency, in rounds beside the reference server,
+// with the platform's CPU per call when it runs here.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { productVersion } from '../../common/contract/version'
+import { LatencyHistogram } from './histogram'
+import { runLoad, type LoadResult, type LoadTarget, type Progress } from './load'
+import { RESULT_FORMAT, type BenchResult, type ReferenceRound, type RunResult } from './result'
+import type { BenchPlan } from './plan'
+import { compare, median, spreadPercent } from './baseline'
+
+/**
+ * CPU time so far of these processes' main threads, in nanoseconds (schedstat's first field): the
+ * thread every call passes through. Helper threads (GC, the pools) are left out as the project's own
+ * gate leaves them out: their time comes in bursts that do not belong to the calls of a round.
+ */
+export function processesCpuNs(pids: readonly number[]): number {
+  let total = 0
+  for (const pid of pids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')
+      total += Number(text.slice(0, text.indexOf(' ')))
+    } catch {
+      // gone: counted as nothing more
+    }
+  }
+  return total
+}
+
+function requestBytes(plan: BenchPlan, host: string, path: string): Buffer {
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    `Content-Type: ${plan.contentType}`,
+    `Content-Length: ${plan.body.length}`,
+    ...Object.entries(plan.headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    ''
+  ].join('\r\n')
+  return Buffer.concat([Buffer.from(head, 'latin1'), plan.body])
+}
+
+/** The bare server measured beside the target; stopped with its parent. */
+async function startReference(): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [join(__dirname, 'reference-server.js')], {
+    stdio: ['pipe', 'pipe', 'inherit']
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    let text = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      text += d.toString()
+      const m = /listening (\d+)/.exec(text)
+      if (m !== null) resolve(Number(m[1]))
+    })
+    child.on('exit', (code) => reject(new Error(`the reference server ended (${code}) before it listened`)))
+  })
+  return { port, child }
+}
+
+function progressLine(label: string): ((p: Progress) => void) | undefined {
+  return (p) => {
+    const of =
+      p.totalMs === null
+        ? `${p.done} answers`
+        : `${(p.elapsedMs / 1000).toFixed(1)} s / ${(p.totalMs / 1000).toFixed(0)} s`
+    process.stderr.write(
+      `\r\x1b[K${label}  ${of}  ${Math.round(p.rps).toLocaleString('en-US')} req/s  p99 ${p.p99Ms.toFixed(2)} ms`
+    )
+  }
+}
+
+/** Runs the plan; returns the result (already compared with the baseline, when one is given). */
+export async function runBench(plan: BenchPlan): Promise<BenchResult> {
+  const host = plan.url.host
+  const target: LoadTarget = {
+    host: plan.url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(plan.url.port || 80),
+    request: requestBytes(plan, host, plan.url.pathname)
+  }
+  const problems: string[] = []
+  const warnings: string[] = []
+  const probe = await runLoad(target, {
+    connections: 1,
+    durationMs: plan.timeoutMs,
+    requests: 1,
+    timeoutMs: plan.timeoutMs
+  })
+  if (probe.answered === 0)
+    throw new Error(
+      probe.timeouts > 0
+        ? `${plan.url.href} did not answer within ${plan.timeoutMs} ms`
+        : `nothing answers at ${plan.url.origin}: is the platform running (npm start), and is this its address?`
+    )
+  const reference = plan.reference ? await startReference() : null
+  const refTarget: LoadTarget | null =
+    reference === null
+      ? null
+      : { host: '127.0.0.1', port: reference.port, request: requestBytes(plan, '127.0.0.1', '/reference') }
+  const runs: RunResult[] = []
+  let expected: Buffer | null = null
+  try {
+    for (const connections of plan.connections) {
+      const label = `${connections} connections`
+      const roundMs = plan.durationMs === null ? null : plan.durationMs / plan.rounds
+      const rate = plan.rate
+      const load = (t: LoadTarget, ms: number | null, requests: number | null, progress: boolean, check: boolean) =>
+        runLoad(t, {
+          connections,
+          durationMs: ms ?? 600000,
+          requests: requests ?? undefined,
+          rate: rate ?? undefined,
+          timeoutMs: plan.timeoutMs,
+          expected: check ? expected : undefined,
+          onProgress: progress && plan.progress ? progressLine(label) : undefined
+        })
+      if (plan.warmupMs > 0) {
+        await load(target, plan.warmupMs, null, false, false)
+        if (refTarget !== null) await load(refTarget, plan.warmupMs, null, false, false)
+      }
+      const parts: LoadResult[] = []
+      const cpuNs: number[] = []
+      const rounds: ReferenceRound[] = []
+      const cpuOf = (pids: readonly number[] | null): number | null => (pids === null ? null : processesCpuNs(pids))
+      const measured = async (t: LoadTarget, pids: readonly number[] | null, measure: () => Promise<LoadResult>) => {
+        const before = cpuOf(pids)
+        const r = await measure()
+        const after = cpuOf(pids)
+        const us = before === null || after === null || r.answered === 0 ? null : (after - before) / 1000 / r.answered
+        return { r, us, rps: r.answered / (r.durationMs / 1000), t }
+      }
+      for (let k = 0; k < plan.rounds; k++) {
+        const measureTarget = () =>
+          measured(target, plan.processes, async () => {
+            const r = await load(target, roundMs, plan.requests, true, plan.checkAnswers)
+            if (plan.checkAnswers) expected = r.expected
+            parts.push(r)
+            return r
+          })
+        const measureReference = () =>
+          measured(refTarget!, [reference!.child.pid!], () => load(refTarget!, roundMs, null, false, false))
+        // ABBA order: the machine's drift within a pair falls on both sides alike.
+        let t: Awaited<ReturnType<typeof measureTarget>>
+        let ref: Awaited<ReturnType<typeof measureTarget>> | null = null
+        if (refTarget !== null && k % 2 === 1) {
+          ref = await measureReference()
+          t = await measureTarget()
+        } else {
+          t = await measureTarget()
+          if (refTarget !== null) ref = await measureReference()
+        }
+        if (t.us !== null) cpuNs.push(t.us * 1000 * t.r.answered)
+        if (ref !== null) {
+          const cpuRatio = t.us !== null && ref.us !== null && ref.us > 0 ? t.us / ref.us : null
+          rounds.push({
+            rps: t.rps,
+            referenceRps: ref.rps,
+            ratio: t.rps / ref.rps,
+            cpuUsPerCall: t.us,
+            referenceCpuUsPerCall: ref.us,
+            cpuRatio
+          })
+        }
+      }
+      if (plan.progress) process.stderr.write('\r\x1b[K')
+      runs.push(summarize(connections, parts, rounds, cpuNs.length === 0 ? null : cpuNs.reduce((a, b) => a + b, 0)))
+    }
+  } finally {
+    reference?.child.kill('SIGTERM')
+  }
+  for (const r of runs) {
+    if (r.errors.total > 0 && !plan.allowErrors)
+      problems.push(
+        `${r.errors.total} of ${r.requests + r.errors.unsent + r.errors.transport + r.errors.timeouts} calls at ${r.connections} connections failed or differed from the first answer: their speed is not the method's`
+      )
+    if (r.generatorCpu >= 0.9)
+      warnings.push(
+        `at ${r.connections} connections the load generator used ${Math.round(r.generatorCpu * 100)} % of a core: the numbers may be its limit, not the target's`
+      )
+  }
+  for (const r of runs) {
+    const spread = r.reference === null ? null : spreadPercent(r.reference.rounds)
+    if (spread !== null && plan.baseline !== null && spread > plan.tolerancePercent / 2)
+      warnings.push(
+        `at ${r.connections} connections the rounds spread ±${spread.toFixed(1)} % around their median: a tolerance of ${plan.tolerancePercent} % may fail unchanged code (more rounds, a longer --duration, or one connection, which batches nothing, are steadier)`
+      )
+  }
+  if (runs.some((r) => r.errors.mismatched > 0))
+    warnings.push(
+      `an answer that differed: ${runs.find((r) => r.errors.mismatchSample !== null)!.errors.mismatchSample}`
+    )
+  const result: BenchResult = {
+    format: RESULT_FORMAT,
+    tool: { name: 'microservice bench', version: productVersion() },
+    startedAt: new Date().toISOString(),
+    target: {
+      url: plan.url.href,
+      route: plan.route,
+      method: 'POST',
+      contentType: plan.contentType,
+      headers: plan.headers,
+      bodyBytes: plan.body.length,
+      bodySource: plan.bodySource
+    },
+    settings: {
+      durationMs: plan.durationMs,
+      requests: plan.requests,
+      warmupMs: plan.warmupMs,
+      rate: plan.rate,
+      rounds: plan.rounds,
+      timeoutMs: plan.timeoutMs,
+      checkAnswers: plan.checkAnswers,
+      reference: plan.reference
+    },
+    runs,
+    comparison: null,
+    problems,
+    warnings,
+    ok: false
+  }
+  if (plan.baseline !== null) {
+    result.comparison = compare(plan.baseline.result, result, plan.baseline.file, plan.tolerancePercent)
+    for (const r of result.comparison.runs)
+      if (r.regressed)
+        problems.push(
+          `at ${r.connections} connections ${r.changePercent.toFixed(1)} % against ${plan.baseline.file} (tolerance ${plan.tolerancePercent} %)`
+        )
+  }
+  result.ok = problems.length === 0
+  return result
+}
+
+function summarize(
+  connections: number,
+  parts: LoadResult[],
+  rounds: ReferenceRound[],
+  cpuNs: number | null
+): RunResult {
+  const h = new LatencyHistogram()
+  const sum = (f: (r: LoadResult) => number): number => parts.reduce((t, r) => t + f(r), 0)
+  const byStatus: Record<string, number> = {}
+  const byCode: Record<string, number> = {}
+  for (const r of parts) {
+    h.add(r.histogram)
+    for (const [s, n] of r.statuses) byStatus[String(s)] = (byStatus[String(s)] ?? 0) + n
+    for (const [c, n] of r.codes) byCode[c] = (byCode[c] ?? 0) + n
+  }
+  const durationMs = sum((r) => r.durationMs)
+  const answered = sum((r) => r.answered)
+  const failedStatus = Object.entries(byStatus)
+    .filter(([s]) => !s.startsWith('2'))
+    .reduce((t, [, n]) => t + n, 0)
+  const mismatched = sum((r) => r.mismatched)
+  const transport = sum((r) => r.transportErrors)
+  const timeouts = sum((r) => r.timeouts)
+  const unsent = sum((r) => r.unsent)
+  const q = (x: number): number => h.quantileNs(x) / 1e6
+  return {
+    connections,
+    durationMs,
+    requests: answered,
+    rps: answered / (durationMs / 1000),
+    latencyMs: { mean: h.meanNs() / 1e6, p50: q(0.5), p90: q(0.9), p99: q(0.99), p999: q(0.999), max: h.maxNs / 1e6 },
+    errors: {
+      total: failedStatus + mismatched + transport + timeouts + unsent,
+      byStatus,
+      byCode,
+      mismatched,
+      mismatchSample: parts.find((r) => r.mismatchSample !== null)?.mismatchSample ?? null,
+      transport,
+      timeouts,
+      unsent
+    },
+    bytes: { sent: sum((r) => r.bytesSent), received: sum((r) => r.bytesReceived) },
+    generatorCpu: sum((r) => r.generatorCpu * r.durationMs) / durationMs,
+    cpuUsPerCall: cpuNs === null || answered === 0 ? null : cpuNs / 1000 / answered,
+    histogram: h.buckets().map(([ns, n]) => [ns / 1e6, n]),
+    reference:
+      rounds.length === 0
+        ? null
+        : {
+            rps: median(rounds.map((r) => r.referenceRps)),
+            ratio: median(rounds.map((r) => r.ratio)),
+            cpuRatio: rounds.every((r) => r.cpuRatio !== null) ? median(rounds.map((r) => r.cpuRatio!)) : null,
+            rounds
+          }
+  }
+}
