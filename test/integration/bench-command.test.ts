@@ -161,7 +161,7 @@ describe('microservice bench', () => {
       '--allow-errors'
     )
     assert.equal(allowed.code, 0, allowed.stdout)
-    assert.match(allowed.stdout, /errors at 1 connections: 404 ×10/)
+    assert.match(allowed.stdout, /errors at 1 connection: 404 ×10/)
   })
 
   test('answers that differ from the first fail the run unless --any-answer; a fixed header makes them equal', async () => {

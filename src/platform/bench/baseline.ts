@@ -1,7 +1,7 @@
 // Saved runs: what `--save` writes and `--baseline` reads, and the comparison of two runs.
 import { existsSync, readFileSync } from 'node:fs'
 import Ajv2020 from 'ajv/dist/2020'
-import { RESULT_SCHEMA, type BenchResult, type Comparison, type ReferenceRound } from './result'
+import { RESULT_SCHEMA, connectionsText, type BenchResult, type Comparison, type ReferenceRound } from './result'
 import { BenchUsageError } from './usage-error'
 
 /** How far the rounds' ratios lie from their median: the median absolute deviation, in percent of it. */
@@ -50,7 +50,7 @@ export function compare(base: BenchResult, now: BenchResult, file: string, toler
     const old = base.runs.find((b) => b.connections === r.connections)
     if (old?.reference == null || r.reference === null)
       throw new BenchUsageError(
-        `--baseline ${file} has no run at ${r.connections} connections with a reference: save one with the same --connections`,
+        `--baseline ${file} has no run at ${connectionsText(r.connections)} with a reference: save one with the same --connections`,
         false
       )
     const byCpu = old.reference.cpuRatio !== null && r.reference.cpuRatio !== null

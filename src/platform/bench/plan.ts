@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import type { PlatformAbout } from '../control'
 import { SEQUENCES, isSequenceName } from '../../common/contract/vocabulary'
 import { EDGE_API_PREFIX } from '../../common/contract/http-names'
-import type { BenchResult } from './result'
+import { connectionsText, type BenchResult } from './result'
 import { readBaseline } from './baseline'
 import { BenchUsageError } from './usage-error'
 
@@ -216,7 +216,7 @@ function baselineFor(file: string, connections: readonly number[]): BenchResult 
   for (const c of connections)
     if (!result.runs.some((r) => r.connections === c && r.reference !== null))
       throw new BenchUsageError(
-        `--baseline ${file} has no run at ${c} connections with a reference: save one with the same --connections`,
+        `--baseline ${file} has no run at ${connectionsText(c)} with a reference: save one with the same --connections`,
         false
       )
   return result

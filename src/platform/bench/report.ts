@@ -1,4 +1,4 @@
-import type { BenchResult, RunResult } from './result'
+import { connectionsText, type BenchResult, type RunResult } from './result'
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 
@@ -80,13 +80,13 @@ function notes(result: BenchResult): string[] {
       r.errors.timeouts > 0 ? `timeouts ×${int.format(r.errors.timeouts)}` : '',
       r.errors.unsent > 0 ? `never sent (no free connection) ×${int.format(r.errors.unsent)}` : ''
     ].filter((x) => x !== '')
-    if (kinds.length > 0) out.push(`errors at ${r.connections} connections: ${kinds.join(', ')}`)
+    if (kinds.length > 0) out.push(`errors at ${connectionsText(r.connections)}: ${kinds.join(', ')}`)
   }
   const c = result.comparison
   if (c !== null)
     for (const r of c.runs)
       out.push(
-        `against ${c.baseline} at ${r.connections} connections: ${r.measure === 'cpu' ? 'CPU per call' : 'req/s'} ${r.ratio.toFixed(3)}× the reference's, baseline ${r.baselineRatio.toFixed(3)}×: ${r.changePercent >= 0 ? '+' : ''}${r.changePercent.toFixed(1)} % speed (${r.regressed ? `a regression beyond ${c.tolerancePercent} %` : `within ${c.tolerancePercent} %`})`
+        `against ${c.baseline} at ${connectionsText(r.connections)}: ${r.measure === 'cpu' ? 'CPU per call' : 'req/s'} ${r.ratio.toFixed(3)}× the reference's, baseline ${r.baselineRatio.toFixed(3)}×: ${r.changePercent >= 0 ? '+' : ''}${r.changePercent.toFixed(1)} % speed (${r.regressed ? `a regression beyond ${c.tolerancePercent} %` : `within ${c.tolerancePercent} %`})`
       )
   for (const w of result.warnings) out.push(`warning: ${w}`)
   for (const p of result.problems) out.push(`FAILED: ${p}`)
@@ -135,7 +135,7 @@ export function junitReport(result: BenchResult): string {
       failures.push(
         `${cmp.changePercent.toFixed(1)} % against the baseline (tolerance ${result.comparison!.tolerancePercent} %)`
       )
-    const name = `${result.target.route} at ${r.connections} connections`
+    const name = `${result.target.route} at ${connectionsText(r.connections)}`
     const out = `${int.format(r.rps)} req/s, p50 ${ms(r.latencyMs.p50)} ms, p99 ${ms(r.latencyMs.p99)} ms`
     const failure =
       failures.length === 0
@@ -164,7 +164,7 @@ export function latencyPlot(runs: readonly RunResult[]): string {
   const W = 760
   const H = 360
   const left = 64
-  const right = 16
+  const right = 40
   const top = 16
   const bottom = 48
   const maxX = 4 // 99.99 %
@@ -206,7 +206,7 @@ export function latencyPlot(runs: readonly RunResult[]): string {
     const colour = COLOURS[k % COLOURS.length]!
     parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.join(' ')}"/>`)
     parts.push(
-      `<text x="${left + 10}" y="${top + 16 + 16 * k}" font-size="13" fill="${colour}">${r.connections} connections: p50 ${ms(r.latencyMs.p50)} ms, p99 ${ms(r.latencyMs.p99)} ms</text>`
+      `<text x="${left + 10}" y="${top + 16 + 16 * k}" font-size="13" fill="${colour}">${connectionsText(r.connections)}: p50 ${ms(r.latencyMs.p50)} ms, p99 ${ms(r.latencyMs.p99)} ms</text>`
     )
   })
   parts.push('</svg>')
@@ -222,7 +222,7 @@ export function htmlReport(result: BenchResult): string {
 <style>
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
 table { border-collapse: collapse; margin: 1rem 0; }
-th, td { padding: 0.3rem 0.7rem; text-align: right; border-bottom: 1px solid #ddd; font-variant-numeric: tabular-nums; }
+th, td { padding: 0.3rem 0.7rem; text-align: right; border-bottom: 1px solid #ddd; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .verdict { font-weight: bold; color: ${result.ok ? '#1a7f37' : '#cf222e'}; }
 </style></head><body>
 <h1>${xml(title!)}</h1>

@@ -1,6 +1,11 @@
 /** What `microservice bench` measured: the JSON it writes (`--json`, `--save`) and reads (`--baseline`). */
 export const RESULT_FORMAT = 'invocation-gateway/bench-result@1'
 
+/** "1 connection", "8 connections". */
+export function connectionsText(n: number): string {
+  return n === 1 ? '1 connection' : `${n} connections`
+}
+
 export interface BenchResult {
   format: typeof RESULT_FORMAT
   tool: { name: 'microservice bench'; version: string }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { productVersion } from '../../common/contract/version'
 import { LatencyHistogram } from './histogram'
 import { runLoad, type LoadResult, type LoadTarget, type Progress } from './load'
-import { RESULT_FORMAT, type BenchResult, type ReferenceRound, type RunResult } from './result'
+import { RESULT_FORMAT, connectionsText, type BenchResult, type ReferenceRound, type RunResult } from './result'
 import type { BenchPlan } from './plan'
 import { compare, median, spreadPercent } from './baseline'
 
@@ -58,7 +58,7 @@ async function startReference(): Promise<{ port: number; child: ChildProcess }> 
   return { port, child }
 }
 
-function progressLine(label: string): ((p: Progress) => void) | undefined {
+export function progressLine(label: string): ((p: Progress) => void) | undefined {
   return (p) => {
     const of =
       p.totalMs === null
@@ -101,7 +101,7 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   let expected: Buffer | null = null
   try {
     for (const connections of plan.connections) {
-      const label = `${connections} connections`
+      const label = `${connectionsText(connections)}`
       const roundMs = plan.durationMs === null ? null : plan.durationMs / plan.rounds
       const rate = plan.rate
       const load = (t: LoadTarget, ms: number | null, requests: number | null, progress: boolean, check: boolean) =>
@@ -171,18 +171,18 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   for (const r of runs) {
     if (r.errors.total > 0 && !plan.allowErrors)
       problems.push(
-        `${r.errors.total} of ${r.requests + r.errors.unsent + r.errors.transport + r.errors.timeouts} calls at ${r.connections} connections failed or differed from the first answer: their speed is not the method's`
+        `${r.errors.total} of ${r.requests + r.errors.unsent + r.errors.transport + r.errors.timeouts} calls at ${connectionsText(r.connections)} failed or differed from the first answer: their speed is not the method's`
       )
     if (r.generatorCpu >= 0.9)
       warnings.push(
-        `at ${r.connections} connections the load generator used ${Math.round(r.generatorCpu * 100)} % of a core: the numbers may be its limit, not the target's`
+        `at ${connectionsText(r.connections)} the load generator used ${Math.round(r.generatorCpu * 100)} % of a core: the numbers may be its limit, not the target's`
       )
   }
   for (const r of runs) {
     const spread = r.reference === null ? null : spreadPercent(r.reference.rounds)
     if (spread !== null && plan.baseline !== null && spread > plan.tolerancePercent / 2)
       warnings.push(
-        `at ${r.connections} connections the rounds spread ±${spread.toFixed(1)} % around their median: a tolerance of ${plan.tolerancePercent} % may fail unchanged code (more rounds, a longer --duration, or one connection, which batches nothing, are steadier)`
+        `at ${connectionsText(r.connections)} the rounds spread ±${spread.toFixed(1)} % around their median: a tolerance of ${plan.tolerancePercent} % may fail unchanged code (more rounds, a longer --duration, or one connection, which batches nothing, are steadier)`
       )
   }
   if (runs.some((r) => r.errors.mismatched > 0))
@@ -223,7 +223,7 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
     for (const r of result.comparison.runs)
       if (r.regressed)
         problems.push(
-          `at ${r.connections} connections ${r.changePercent.toFixed(1)} % against ${plan.baseline.file} (tolerance ${plan.tolerancePercent} %)`
+          `at ${connectionsText(r.connections)} ${r.changePercent.toFixed(1)} % against ${plan.baseline.file} (tolerance ${plan.tolerancePercent} %)`
         )
   }
   result.ok = problems.length === 0
