@@ -26,7 +26,4 @@ export function waitFor(child: ChildProcess, pattern: RegExp, what: string, ms =
   })
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
+export { median } from '../src/common/process/cpu-time'

@@ -11,7 +11,7 @@
 //   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000] [--profiles call,edge,observed]
 //     [--dist DIR] [--reference DIR] [--json FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -20,6 +20,7 @@ import { reaped } from './e2e/reap'
 import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/platform/gc-threads'
+import { threadCpuNs } from '../src/common/process/cpu-time'
 import { waitFor, median } from './child-output'
 import { arg, runMain, writeJsonIfAsked } from './cli'
 
@@ -47,10 +48,7 @@ export interface CpuResult {
 }
 
 /** A thread's time on a CPU so far, in nanoseconds (the first field of schedstat). */
-export function onCpuNs(pid: number, tid = pid): number {
-  const text = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
-  return Number(text.slice(0, text.indexOf(' ')))
-}
+export const onCpuNs = threadCpuNs
 
 /**
  * One keep-alive connection that makes calls one after another and checks each answer. Raw bytes on

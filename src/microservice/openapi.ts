@@ -151,12 +151,12 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
   const param = m.params[0]!
   const p = note.parameter ?? {}
   const jsonSchema = (t: Descriptor, nullable: boolean): Schema =>
-    d.alphaJson !== null ? d.alphaJson.root(t) : d.components.schema(t, nullable)
+    d.alphaJson !== null ? d.alphaJson.root(t, nullable) : d.components.schema(t, nullable)
   const json: Schema = { schema: jsonSchema(param, false) }
   const xml: Schema = { schema: d.components.schema(param, false, true) }
   if (p.example !== undefined) {
-    json.example = wireJson(p.example, param, d.media.json.serializer)
-    xml.example = wireText(p.example, param, d.media.xml.serializer)
+    withExample(json, wireJson(p.example, param, d.media.json.serializer))
+    withExample(xml, wireText(p.example, param, d.media.xml.serializer))
   }
   const responses: { [k: string]: Json } = {}
   if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)' }
@@ -165,8 +165,8 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
     const jsonOut: Schema = { schema: jsonSchema(m.returns, true) }
     const xmlOut: Schema = { schema: d.components.schema(m.returns, true, true) }
     if (note.returns?.example !== undefined) {
-      jsonOut.example = wireJson(note.returns.example, m.returns, d.media.json.serializer)
-      xmlOut.example = wireText(note.returns.example, m.returns, d.media.xml.serializer)
+      withExample(jsonOut, wireJson(note.returns.example, m.returns, d.media.json.serializer))
+      withExample(xmlOut, wireText(note.returns.example, m.returns, d.media.xml.serializer))
     }
     ok.content = { 'application/json': jsonOut, 'application/xml': xmlOut }
     responses['200'] = ok
@@ -228,24 +228,54 @@ function headerParameters(defaults: CallDefaults): Json[] {
       in: 'header',
       // Without it this platform would read the body as an RMC argument array.
       required: h.name === 'X-PLATFORM-API-ID' && defaults.apiId !== 'ROA',
-      description: h.description,
+      description: headerNote(h.name, h.description, defaults),
       schema:
         h.name === 'X-PLATFORM-Sequence-Name'
           ? { type: 'string', enum: Object.keys(SEQUENCES), default: defaults.sequence }
           : h.name === 'X-PLATFORM-API-ID'
-            ? { type: 'string', enum: ['ROA'], default: 'ROA' }
+            ? defaults.apiId === 'ROA'
+              ? { type: 'string', enum: ['ROA'], default: 'ROA' }
+              : { type: 'string', enum: ['ROA'] }
             : { type: 'string' }
     })
   )
 }
 
-function wireText(value: unknown, d: Descriptor, serializer: Serializer): string {
-  const out = serializer.serialize(value, d)
-  return typeof out === 'string' ? out : Buffer.from(out).toString()
+/** The two headers whose defaults are this platform's, described as they are here. */
+function headerNote(name: string, shipped: string, defaults: CallDefaults): string {
+  if (name === 'X-PLATFORM-API-ID')
+    return `Invocation mode: ROA for these methods; a call without this header is ${defaults.apiId} here (case sensitive)`
+  if (name === 'X-PLATFORM-Sequence-Name')
+    return `Sequence that reads the body and writes the answer; without this header, ${defaults.sequence}, which reads ${SEQUENCES[defaults.sequence].format.toUpperCase()}: a body in the other format names a sequence of its format`
+  return shipped
 }
 
-function wireJson(value: unknown, d: Descriptor, serializer: Serializer): Json {
-  return JSON.parse(wireText(value, d, serializer)) as Json
+/**
+ * The example as the sequence's serializer writes it (the microservice's own bean when it has one);
+ * undefined when that serializer cannot write it: the description is still made, without the example.
+ */
+function wireText(value: unknown, d: Descriptor, serializer: Serializer): string | undefined {
+  try {
+    const out = serializer.serialize(value, d)
+    return typeof out === 'string' ? out : Buffer.from(out).toString()
+  } catch {
+    return undefined
+  }
+}
+
+function wireJson(value: unknown, d: Descriptor, serializer: Serializer): Json | undefined {
+  const text = wireText(value, d, serializer)
+  if (text === undefined) return undefined
+  try {
+    return JSON.parse(text) as Json
+  } catch {
+    return undefined
+  }
+}
+
+/** Sets `example` on a media type object unless there is none. */
+function withExample(media: Schema, example: Json | undefined): void {
+  if (example !== undefined) media.example = example
 }
 
 /**
@@ -382,16 +412,25 @@ class AlphaJsonSchemas {
     this.ctx = { aliases, naming: JSON_NAMING }
   }
 
-  root(d: Descriptor): Schema {
+  /** `nullable`: a null is written {"null": ""}. */
+  root(d: Descriptor, nullable = false): Schema {
     if (d.kind === 'void') return {}
     const name = alphaTypeName(d, this.ctx)
-    return {
+    const value: Schema = {
       type: 'object',
       properties: { [name]: this.value(d) },
       required: [name],
       additionalProperties: false,
       description: `${typeName(d)} as XStream and Jettison write it`
     }
+    if (!nullable || !isReference(d)) return value
+    const none: Schema = {
+      type: 'object',
+      properties: { null: { const: '' } },
+      required: ['null'],
+      additionalProperties: false
+    }
+    return { anyOf: [value, none] }
   }
 
   private value(d: Descriptor): Schema {

@@ -603,9 +603,10 @@ export async function main(args: string[]): Promise<number> {
       const status = async (name: string): Promise<MicroserviceStatus> =>
         (await call(config, 'GET', `/microservices/${encodeURIComponent(name)}`)) as MicroserviceStatus
       return await benchCommand(args.slice(1), {
+        // A socket file left by a platform that did not stop cleanly answers nothing: none runs.
         about: async () =>
           existsSync(config.platform.controlSocket)
-            ? ((await call(config, 'GET', '/platform')) as PlatformAbout)
+            ? ((await call(config, 'GET', '/platform').catch(() => null)) as PlatformAbout | null)
             : null,
         packageDir: async (name) => (await status(name)).dir,
         instancePids: async (name) =>

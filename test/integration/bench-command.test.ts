@@ -4,6 +4,8 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { XMLParser } from 'fast-xml-parser'
@@ -220,5 +222,158 @@ describe('microservice bench', () => {
     const help = await cli(d.configFile, 'bench', '--help')
     assert.equal(help.code, 0)
     assert.match(help.stdout, /^usage: microservice bench <microservice\/service\/method> \[options\]/)
+  })
+})
+
+/** An HTTP server of the test's own whose answers misbehave as some servers do. */
+async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {
+  const server = createServer(handler)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}
+
+describe('microservice bench against servers that misbehave', () => {
+  let d: DeployPlatform
+  before(async () => {
+    d = await startDeployPlatform()
+  })
+  after(() => d.stop())
+  const bench = (url: string, file: string, ...args: string[]) =>
+    cli(d.configFile, 'bench', 'a/b/c', '--url', url, '-b', '{}', '-w', '0', '-q', '--json', file, ...args)
+
+  test('a count is reached when some calls are cut off: the run ends at once, the cut calls counted', async () => {
+    let n = 0
+    const { url, server } = await serve((req, res) => {
+      req.resume()
+      req.on('end', () => (++n % 3 === 0 ? req.socket.destroy() : res.end('{"ok":true}')))
+    })
+    try {
+      const file = join(work, 'cut.json')
+      const started = Date.now()
+      const r = await bench(url, file, '-n', '30', '-c', '2')
+      assert.equal(r.code, 1, r.stdout)
+      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
+      assert.equal(run.requests + run.errors.transport, 30, JSON.stringify(run.errors))
+      assert.equal(run.errors.transport, 10)
+      assert.ok(Date.now() - started < 30000, 'not held until a cap')
+    } finally {
+      server.close()
+    }
+  })
+
+  test('answers with Connection: close, and chunked answers, are read and counted as any other', async () => {
+    let n = 0
+    const { url, server } = await serve((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        if (++n % 2 === 0) res.setHeader('Connection', 'close')
+        else res.setHeader('Transfer-Encoding', 'chunked')
+        res.write('{"ok":')
+        res.end('true}')
+      })
+    })
+    try {
+      const file = join(work, 'close.json')
+      const r = await bench(url, file, '-n', '40', '-c', '2')
+      assert.equal(r.code, 0, r.stdout)
+      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
+      assert.equal(run.requests, 40)
+      assert.equal(run.errors.total, 0)
+    } finally {
+      server.close()
+    }
+  })
+
+  test('a count with --reference measures the reference to the same count', async () => {
+    const { url, server } = await serve((req, res) => {
+      req.resume()
+      req.on('end', () => res.end('{"ok":true}'))
+    })
+    try {
+      const file = join(work, 'ref-count.json')
+      const started = Date.now()
+      const r = await bench(url, file, '-n', '200', '-c', '2', '--reference')
+      assert.equal(r.code, 0, r.stdout + r.stderr)
+      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
+      assert.equal(run.reference!.rounds.length, 1)
+      assert.equal(run.cpuUsPerCall, null, 'another server than this platform: no CPU per call')
+      assert.ok(Date.now() - started < 30000)
+    } finally {
+      server.close()
+    }
+  })
+
+  test('an address that answers nothing: exit 1 and a sentence, not a table of zeros', async () => {
+    const { url, server } = await serve(() => {})
+    server.close()
+    await new Promise((r) => setTimeout(r, 50))
+    const r = await bench(url, join(work, 'none.json'), '-n', '5')
+    assert.equal(r.code, 1)
+    assert.match(r.stderr, /nothing answers at http:\/\/127\.0\.0\.1:\d+: is the platform running/)
+  })
+})
+
+describe('microservice bench on a platform whose defaults are beta XML and RMC', () => {
+  let d: DeployPlatform
+  before(async () => {
+    d = await startDeployPlatform((raw) => {
+      raw.ENTRY_POINTS = {
+        WEB_SERVICE_FACADE_HTTP: {
+          ...(raw.ENTRY_POINTS as { WEB_SERVICE_FACADE_HTTP: object }).WEB_SERVICE_FACADE_HTTP,
+          defaultSequenceName: 'betaParamArrayXmlInOutSequence',
+          defaultApiId: 'RMC'
+        }
+      }
+    })
+    const dir = join(mkdtempSync(join(work, 'xml-')), 'example')
+    cpSync(EXAMPLE_DIR, dir, { recursive: true })
+    const up = await cli(d.configFile, 'upload', await packCopyOf(dir))
+    assert.equal(up.code, 0, up.stderr)
+  })
+  after(() => d.stop())
+
+  async function packCopyOf(dir: string): Promise<string> {
+    const zip = `${dir}.zip`
+    assert.equal((await cli(d.configFile, 'pack', dir, zip)).code, 0)
+    return zip
+  }
+
+  test("the example is the description's beta XML one, sent as ROA: every call answered", async () => {
+    const file = join(work, 'xml-defaults.json')
+    const r = await cli(
+      d.configFile,
+      'bench',
+      'example/calculator/multiply',
+      '-n',
+      '50',
+      '-c',
+      '1',
+      '-w',
+      '0',
+      '-q',
+      '--json',
+      file
+    )
+    assert.equal(r.code, 0, r.stdout + r.stderr)
+    const result = JSON.parse(readFileSync(file, 'utf8')) as BenchResult
+    assert.equal(result.target.contentType, 'application/xml')
+    assert.deepEqual(result.target.headers, { 'X-PLATFORM-API-ID': 'ROA' })
+    assert.equal(result.target.bodyBytes, Buffer.byteLength('<In><a>6</a><b>7</b></In>'))
+    assert.deepEqual(result.runs[0]!.errors.byStatus, { '200': 50 })
+  })
+
+  test('a sequence the description does not show has no example: give --body', async () => {
+    const r = await cli(
+      d.configFile,
+      'bench',
+      'example/calculator/multiply',
+      '--sequence',
+      'alphaParamArrayJsonInOutSequence'
+    )
+    assert.equal(r.code, 2)
+    assert.match(
+      r.stderr,
+      /shows its examples as betaParamArrayJsonInOutSequence and betaParamArrayXmlInOutSequence write them, not as alphaParamArrayJsonInOutSequence: give --body/
+    )
   })
 })

@@ -218,3 +218,42 @@ describe("a description follows the gateway's configured default sequence", () =
     assert.notDeepEqual(check(at, { a: 2, b: 3 }), [], 'the beta shape is not the alpha one')
   })
 })
+
+describe('descriptions in edge cases of the configured shapes', () => {
+  test('alpha JSON: a nullable answer may be {"null": ""}, as XStream and Jettison write a null', () => {
+    const d = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition,
+      aliases,
+      defaults: { sequence: 'alphaParamArrayJsonInOutSequence', apiId: 'ROA' }
+    }) as typeof doc
+    const check = schemaChecker(d)
+    const at = `#/paths/${pointerKey('/kinds/m12')}/post/responses/200/content/application~1json/schema`
+    assert.deepEqual(check(at, { null: '' }), [])
+    assert.deepEqual(check(at, { in: { a: 1, b: 2 } }), [])
+    assert.notDeepEqual(check(at, { null: 'x' }), [])
+  })
+
+  test("a microservice's own serializer that cannot write an example: the description is made without it", async () => {
+    const refusing = {
+      format: 'json' as const,
+      serialize(): string {
+        throw new Error('this bean writes nothing')
+      },
+      deserialize(): unknown {
+        return null
+      }
+    }
+    const d = describeMicroservice({
+      name: 'dockit',
+      version: '2.0.0',
+      definition: { ...definition, serializers: { betaJsonSerializer: refusing } },
+      aliases
+    }) as typeof doc
+    assert.deepEqual(await openApiErrors(d), [])
+    const content = d.paths['/kinds/m12']!.post.requestBody.content
+    assert.equal(content['application/json'].example, undefined)
+    assert.equal(content['application/xml'].example, '<in>\n  <a>2</a>\n  <b>3</b>\n</in>')
+  })
+})

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import Ajv2020 from 'ajv/dist/2020'
 import { RESULT_SCHEMA, connectionsText, type BenchResult, type Comparison, type ReferenceRound } from './result'
 import { BenchUsageError } from './usage-error'
+import { median } from '../../common/process/cpu-time'
 
 /** How far the rounds' ratios lie from their median: the median absolute deviation, in percent of it. */
 export function spreadPercent(rounds: readonly ReferenceRound[]): number | null {
@@ -10,12 +11,6 @@ export function spreadPercent(rounds: readonly ReferenceRound[]): number | null 
   if (xs.length < 3) return null
   const m = median(xs)
   return (median(xs.map((x) => Math.abs(x - m))) / m) * 100
-}
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(RESULT_SCHEMA)

@@ -5,15 +5,22 @@ import type { BenchResult } from './result'
 import { htmlReport, junitReport, markdownReport, textReport } from './report'
 import { BENCH_USAGE, BenchUsageError, planBench, type BenchPlan, type PlatformSources } from './plan'
 import { runBench } from './run'
+import { resultErrors } from './baseline'
 
 export { BENCH_USAGE, loopback, type PlatformSources } from './plan'
 
 /** Writes every report asked for; prints the table. */
 export function writeReports(result: BenchResult, plan: BenchPlan): void {
+  // What --baseline would refuse later (a ratio that is not a number) is not saved now.
+  const invalid = resultErrors(JSON.parse(JSON.stringify(result)))
+  if (invalid.length > 0) {
+    result.problems.push(`the result is not one a later --baseline could read: ${invalid.slice(0, 3).join('; ')}`)
+    result.ok = false
+  }
   const o = plan.outputs
   const json = `${JSON.stringify(result, null, 2)}\n`
   if (o.json !== undefined) writeFileSync(o.json, json)
-  if (o.save !== undefined) writeFileSync(o.save, json)
+  if (o.save !== undefined && invalid.length === 0) writeFileSync(o.save, json)
   if (o.markdown !== undefined) writeFileSync(o.markdown, markdownReport(result))
   const summary = process.env.GITHUB_STEP_SUMMARY
   if (summary !== undefined && summary !== '') appendFileSync(summary, markdownReport(result))

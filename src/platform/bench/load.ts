@@ -21,6 +21,8 @@ export interface LoadOptions {
   readonly rate?: number
   /** An answer slower than this counts as a timeout and its connection is replaced. */
   readonly timeoutMs: number
+  /** Stop at the first refused connection, cut-off call or timeout (a probe that says whether anything answers). */
+  readonly stopOnFailure?: boolean
   /** The body every 2xx answer must equal (the first answer of the run when null); undefined: no check. */
   expected?: Buffer | null
   readonly onProgress?: (p: Progress) => void
@@ -101,10 +103,11 @@ class Load {
   private readonly startMs = performance.now()
   private readonly conns: Connection[] = []
   private issued = 0
-  /** Open loop: intended send times (ns since start) waiting for a free connection. */
-  private readonly due: number[] = []
-  private dueHead = 0
+  /** Requests that ended: answered, timed out, or lost with their connection. */
+  private completed = 0
+  /** Open loop: calls due so far (the k-th at k / rate), and how many of them were sent. */
   private scheduled = 0
+  private dueHead = 0
   private stopping = false
   private finish: (() => void) | null = null
   private readonly cpuStart = process.cpuUsage()
@@ -166,7 +169,7 @@ class Load {
     this.result.durationMs = this.elapsedNs() / 1e6
     const cpu = process.cpuUsage(this.cpuStart)
     this.result.generatorCpu = (cpu.user + cpu.system) / 1000 / this.result.durationMs
-    this.result.unsent = this.due.length - this.dueHead
+    this.result.unsent = this.scheduled - this.dueHead
     for (const c of this.conns) c.close()
     return this.result
   }
@@ -175,23 +178,20 @@ class Load {
     return (performance.now() - this.startMs) * 1e6
   }
 
-  /** Open loop: every request due by now joins the queue; free connections take them. */
+  /** Open loop: every call due by now is owed; free connections take them in order. */
   private schedule(nowNs: number): void {
+    if (this.stopping) return
     const rate = this.opts.rate!
-    const endNs = this.opts.durationMs * 1e6
-    while (!this.stopping) {
-      const at = (this.scheduled * 1e9) / rate
-      if (at > nowNs || at >= endNs) break
-      this.due.push(at)
-      this.scheduled++
-    }
+    const total = Math.ceil((this.opts.durationMs / 1000) * rate)
+    this.scheduled = Math.min(Math.floor((nowNs * rate) / 1e9) + 1, total)
     for (const c of this.conns) if (c.idle) c.next()
   }
 
   /** The next request a free connection sends: its intended start (ns since start), or null for none. */
   take(): number | null {
     if (this.stopping) return null
-    if (this.opts.rate !== undefined) return this.dueHead < this.due.length ? this.due[this.dueHead++]! : null
+    if (this.opts.rate !== undefined)
+      return this.dueHead < this.scheduled ? (this.dueHead++ * 1e9) / this.opts.rate : null
     if (this.opts.requests !== undefined && this.issued >= this.opts.requests) return null
     this.issued++
     return this.elapsedNs()
@@ -228,16 +228,25 @@ class Load {
       const code = problemCode(body)
       if (code !== null) r.codes.set(code, (r.codes.get(code) ?? 0) + 1)
     }
-    if (this.opts.requests !== undefined && r.answered >= this.opts.requests) this.stop()
+    this.ended()
+  }
+
+  /** A request ended one way or another: with a count, the run ends when all of them have. */
+  private ended(): void {
+    this.completed++
+    if (this.opts.requests !== undefined && this.completed >= this.opts.requests) this.stop()
   }
 
   sent(bytes: number): void {
     this.result.bytesSent += bytes
   }
 
-  failed(timeout: boolean): void {
+  /** `inFlight`: a request was sent on it (a refused connection sent none). */
+  failed(timeout: boolean, inFlight: boolean): void {
     if (timeout) this.result.timeouts++
     else this.result.transportErrors++
+    if (inFlight) this.ended()
+    if (this.opts.stopOnFailure === true) this.stop()
   }
 
   get isStopping(): boolean {
@@ -271,6 +280,7 @@ class Connection {
   private needed = 0
   /** When the request in flight was sent (ns since the start), for the timeout sweep. */
   private sentNs = 0
+  private openedNs = 0
   private closed = false
   private connected = false
 
@@ -290,6 +300,7 @@ class Connection {
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => this.read(n, buf) }
     })
     this.socket = s
+    this.openedNs = this.load.elapsedNs()
     s.on('error', () => {})
     s.on('close', () => this.lost(s))
     s.on('connect', () => {
@@ -305,7 +316,10 @@ class Connection {
 
   /** One sweep for every connection instead of a timer per request. */
   checkTimeout(nowNs: number): void {
-    if (!this.idle && nowNs - this.sentNs > this.load.timeoutMs * 1e6) this.timedOut()
+    const limitNs = this.load.timeoutMs * 1e6
+    if (!this.idle && nowNs - this.sentNs > limitNs) this.timedOut()
+    // A connect that a silent address never answers fails as a refused one does.
+    else if (this.socket?.connecting === true && nowNs - this.openedNs > limitNs) this.socket.destroy()
   }
 
   next(): void {
@@ -373,17 +387,19 @@ class Connection {
   }
 
   private timedOut(): void {
-    this.load.failed(true)
+    this.load.failed(true, true)
     this.idle = true
     this.socket?.destroy()
   }
 
   private lost(s: Socket): void {
     if (this.socket !== s) return
-    if (!this.connected && !this.closed) this.load.failed(false)
+    const refused = !this.connected && !this.closed
+    if (refused) this.load.failed(false, false)
     this.connected = false
-    if (!this.idle) {
-      this.load.failed(false)
+    const dropped = !this.idle
+    if (dropped) {
+      this.load.failed(false, true)
       this.idle = true
     }
     this.socket = null
@@ -394,7 +410,12 @@ class Connection {
       this.load.settleIfQuiet()
       return
     }
-    // A refused connection is tried again after a pause, not in a tight loop.
+    // A connection closed between calls is opened again at once; after a refusal or a call cut off,
+    // after a pause, not in a tight loop.
+    if (!refused && !dropped) {
+      this.open()
+      return
+    }
     setTimeout(
       () => {
         if (!this.closed && !this.load.isStopping) this.open()

@@ -1,12 +1,13 @@
 // The plan of one `microservice bench` run, from its command line and what the platform says.
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { PlatformAbout } from '../control'
 import { SEQUENCES, isSequenceName } from '../../common/contract/vocabulary'
 import { EDGE_API_PREFIX } from '../../common/contract/http-names'
 import { connectionsText, type BenchResult } from './result'
 import { readBaseline } from './baseline'
+import { documentedSequences, SHIPPED_DEFAULTS } from '../../microservice/openapi'
 import { BenchUsageError } from './usage-error'
 
 export { BenchUsageError }
@@ -41,6 +42,12 @@ export const BENCH_USAGE = `usage: microservice bench <microservice/service/meth
   -q, --quiet              no progress line (it is shown only on a terminal, never with CI set)
 
 Exit: 0 passed; 1 errors, differing answers or a regression; 2 a usage mistake.`
+
+/** Past this, a schedule of calls is not what the generator can keep (and an infinite one never ends). */
+const MAX_RATE = 1_000_000
+
+/** Headers that frame the request: the command writes them from the body and --content-type. */
+const FRAMING = ['content-length', 'transfer-encoding', 'host', 'content-type', 'connection']
 
 /** Parses 10s, 500ms, 2m, 1.5s or a bare number of seconds. */
 export function parseTime(text: string, what: string): number {
@@ -78,8 +85,8 @@ export interface BenchPlan {
   baseline: { file: string; result: BenchResult } | null
   outputs: { json?: string; markdown?: string; junit?: string; html?: string; save?: string }
   progress: boolean
-  /** The platform's processes whose CPU per call is measured (null when it does not run here). */
-  processes: number[] | null
+  /** The platform's processes whose CPU per call is measured, looked up again each round (null: not here). */
+  processes: (() => Promise<number[] | null>) | null
 }
 
 /** The plan from the command line; the running platform supplies what it does not name. */
@@ -134,8 +141,8 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   const durationMs = requests !== null ? null : parseTime(v.duration ?? '10s', '--duration')
   if (durationMs !== null && durationMs <= 0) throw new BenchUsageError('--duration must be above 0')
   const rate = v.rate === undefined ? null : Number(v.rate)
-  if (rate !== null && !(rate > 0))
-    throw new BenchUsageError(`--rate '${v.rate}' is not a number of requests a second above 0`)
+  if (rate !== null && !(rate > 0 && rate <= MAX_RATE))
+    throw new BenchUsageError(`--rate '${v.rate}' is not a number of requests a second from above 0 to ${MAX_RATE}`)
   if (rate !== null && requests !== null)
     throw new BenchUsageError('--rate runs for a --duration, not a number of --requests')
   const comparing = v.save !== undefined || v.baseline !== undefined
@@ -156,8 +163,22 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   for (const h of v.header) {
     const colon = h.indexOf(':')
     if (colon <= 0) throw new BenchUsageError(`--header '${h}' is not 'Name: value'`)
-    headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim()
+    const name = h.slice(0, colon).trim()
+    if (FRAMING.includes(name.toLowerCase()))
+      throw new BenchUsageError(`--header ${name}: the command writes it itself (--content-type for the type)`)
+    headers[name] = h.slice(colon + 1).trim()
   }
+  const timeoutMs = parseTime(v.timeout, '--timeout')
+  if (timeoutMs <= 0) throw new BenchUsageError('--timeout must be above 0')
+  for (const [option, file] of Object.entries({
+    json: v.json,
+    markdown: v.markdown,
+    junit: v.junit,
+    html: v.html,
+    save: v.save
+  }))
+    if (file !== undefined && !existsSync(dirname(resolve(file))))
+      throw new BenchUsageError(`--${option} ${file}: its directory does not exist`, false)
 
   // The platform's own word on where it listens (an override at its start is not in the config file).
   const about = v.url === undefined ? await sources.about() : null
@@ -165,6 +186,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   const sequenceFormat = v.sequence !== undefined && isSequenceName(v.sequence) ? SEQUENCES[v.sequence].format : null
   let body: Buffer
   let bodySource: BenchPlan['bodySource']
+  let exampleFormat: 'json' | 'xml' | null = null
   if (v.body !== undefined && v.body.startsWith('@')) {
     const file = v.body.slice(1)
     if (!existsSync(file)) throw new BenchUsageError(`--body ${v.body}: no file ${file}`)
@@ -176,14 +198,25 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   } else {
     if (v.mode === 'RMC')
       throw new BenchUsageError('an RMC call needs --body: the API description has examples of ROA methods only')
-    body = Buffer.from(await exampleBody(route, sequenceFormat ?? 'json', sources, about))
+    const example = await exampleBody(route, v.sequence ?? null, sources, about)
+    body = Buffer.from(example.text)
     bodySource = 'example'
+    exampleFormat = example.format
+    // The examples are of ROA calls, whatever a platform does with a call that names no mode.
+    headers['X-PLATFORM-API-ID'] ??= 'ROA'
   }
-  const contentType =
-    v['content-type'] ??
-    (sequenceFormat === 'xml' || (sequenceFormat === null && body.toString('latin1').trimStart().startsWith('<'))
-      ? 'application/xml'
-      : 'application/json')
+  const format =
+    sequenceFormat ?? exampleFormat ?? (body.toString('latin1').trimStart().startsWith('<') ? 'xml' : 'json')
+  const contentType = v['content-type'] ?? (format === 'xml' ? 'application/xml' : 'application/json')
+  const measuresCpu = about !== null && existsSync('/proc/self/task')
+  const baseline = v.baseline === undefined ? null : { file: v.baseline, result: baselineFor(v.baseline, connections) }
+  if (baseline !== null)
+    sameCall(baseline.file, baseline.result, { route, contentType, headers, bodyBytes: body.length, rate })
+  if (comparing && rate !== null && !measuresCpu)
+    throw new BenchUsageError(
+      '--rate fixes the req/s of both runs, so without the CPU per call (a platform on this machine) there is nothing to compare',
+      false
+    )
   return {
     route,
     url,
@@ -196,18 +229,36 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
     requests,
     warmupMs: parseTime(v.warmup, '--warmup'),
     rate,
-    timeoutMs: parseTime(v.timeout, '--timeout'),
+    timeoutMs,
     rounds,
     reference: v.reference || comparing,
     checkAnswers: !v['any-answer'],
     allowErrors: v['allow-errors'],
     tolerancePercent,
-    baseline: v.baseline === undefined ? null : { file: v.baseline, result: baselineFor(v.baseline, connections) },
+    baseline,
     outputs: { json: v.json, markdown: v.markdown, junit: v.junit, html: v.html, save: v.save },
     progress: !v.quiet && process.stderr.isTTY === true && process.env.CI === undefined,
     // Measured only when the calls go to this platform (not to a --url elsewhere) and /proc is there.
-    processes: about === null || !existsSync('/proc/self/task') ? null : await processes(about, route, sources)
+    processes: measuresCpu ? () => processes(about, route, sources) : null
   }
+}
+
+/** A baseline of another call compares nothing: the route, body, type, headers and rate must be the same. */
+function sameCall(
+  file: string,
+  base: BenchResult,
+  now: { route: string; contentType: string; headers: Record<string, string>; bodyBytes: number; rate: number | null }
+): void {
+  const differs: string[] = []
+  if (base.target.route !== now.route) differs.push(`route ${base.target.route}, not ${now.route}`)
+  if (base.target.contentType !== now.contentType) differs.push(`Content-Type ${base.target.contentType}`)
+  if (base.target.bodyBytes !== now.bodyBytes)
+    differs.push(`a body of ${base.target.bodyBytes} bytes, not ${now.bodyBytes}`)
+  if (JSON.stringify(base.target.headers) !== JSON.stringify(now.headers))
+    differs.push(`headers ${JSON.stringify(base.target.headers)}`)
+  if (base.settings.rate !== now.rate) differs.push(`--rate ${base.settings.rate ?? 'none'}`)
+  if (differs.length > 0)
+    throw new BenchUsageError(`--baseline ${file} measured another call: ${differs.join('; ')}`, false)
 }
 
 /** The saved run, which must have a reference-measured run at every concurrency asked for. */
@@ -246,6 +297,11 @@ function baseUrl(given: string | undefined, edge: boolean, about: PlatformAbout 
   }
   if (about === null)
     throw new BenchUsageError('no platform is running here (npm start starts one), or give --url', false)
+  if (about.gateway.port === 0)
+    throw new BenchUsageError(
+      'the platform is still starting (its gateway does not listen yet): try again in a moment',
+      false
+    )
   if (edge) {
     if (about.edge === null)
       throw new BenchUsageError('--edge: this platform has no edge (EDGE.enabled is false)', false)
@@ -261,6 +317,7 @@ async function processes(about: PlatformAbout, route: string, sources: PlatformS
 }
 
 interface Description {
+  info?: { 'x-platform-defaults'?: { sequence?: string } }
   paths?: Record<string, { post?: { requestBody?: { content?: Record<string, { example?: unknown }> } } }>
 }
 
@@ -274,13 +331,17 @@ export interface PlatformSources {
   instancePids(microservice: string): Promise<number[]>
 }
 
-/** The method's request example, from the deployed package's description or the edge's. */
+/**
+ * The method's request example, from the deployed package's description or the edge's: the one in
+ * the format of the platform's default sequence (the description records it), or of `sequence`
+ * when that is a sequence the description shows.
+ */
 async function exampleBody(
   route: string,
-  format: 'json' | 'xml',
+  sequence: string | null,
   sources: PlatformSources,
   about: PlatformAbout | null
-): Promise<string> {
+): Promise<{ text: string; format: 'json' | 'xml' }> {
   const [microservice, service, method] = route.split('/') as [string, string, string]
   let doc: Description | null = null
   const dir = await sources.packageDir(microservice).catch(() => null)
@@ -296,6 +357,18 @@ async function exampleBody(
       `no API description of '${microservice}' was found to take an example from: give --body`,
       false
     )
+  const made = doc.info?.['x-platform-defaults']?.sequence
+  const defaultSequence = made !== undefined && isSequenceName(made) ? made : SHIPPED_DEFAULTS.sequence
+  const shown = documentedSequences(defaultSequence)
+  let format: 'json' | 'xml'
+  if (sequence === null) format = SEQUENCES[defaultSequence].format
+  else if (shown.json === sequence) format = 'json'
+  else if (shown.xml === sequence) format = 'xml'
+  else
+    throw new BenchUsageError(
+      `the API description of '${microservice}' shows its examples as ${shown.json} and ${shown.xml} write them, not as ${sequence}: give --body`,
+      false
+    )
   const type = format === 'xml' ? 'application/xml' : 'application/json'
   const example = doc.paths?.[`/${service}/${method}`]?.post?.requestBody?.content?.[type]?.example
   if (example === undefined)
@@ -303,5 +376,5 @@ async function exampleBody(
       `the API description of '${microservice}' has no ${type} example for ${service}/${method} (only documented ROA methods have one): give --body`,
       false
     )
-  return typeof example === 'string' ? example : JSON.stringify(example)
+  return { text: typeof example === 'string' ? example : JSON.stringify(example), format }
 }

@@ -1,6 +1,11 @@
 /** What `microservice bench` measured: the JSON it writes (`--json`, `--save`) and reads (`--baseline`). */
 export const RESULT_FORMAT = 'invocation-gateway/bench-result@1'
 
+/** The calls a run made: answered, cut off, timed out, or due and never sent. */
+export function callsOf(r: RunResult): number {
+  return r.requests + r.errors.unsent + r.errors.transport + r.errors.timeouts
+}
+
 /** "1 connection", "8 connections". */
 export function connectionsText(n: number): string {
   return n === 1 ? '1 connection' : `${n} connections`
@@ -28,6 +33,8 @@ export interface BenchResult {
     rounds: number
     timeoutMs: number
     checkAnswers: boolean
+    /** Error answers reported without failing the run. */
+    allowErrors: boolean
     reference: boolean
   }
   runs: RunResult[]
@@ -133,7 +140,17 @@ export const RESULT_SCHEMA = {
     },
     settings: {
       type: 'object',
-      required: ['durationMs', 'requests', 'warmupMs', 'rate', 'rounds', 'timeoutMs', 'checkAnswers', 'reference'],
+      required: [
+        'durationMs',
+        'requests',
+        'warmupMs',
+        'rate',
+        'rounds',
+        'timeoutMs',
+        'checkAnswers',
+        'allowErrors',
+        'reference'
+      ],
       additionalProperties: false,
       properties: {
         durationMs: { type: ['number', 'null'], minimum: 0 },
@@ -143,6 +160,7 @@ export const RESULT_SCHEMA = {
         rounds: { type: 'integer', minimum: 1 },
         timeoutMs: num,
         checkAnswers: { type: 'boolean' },
+        allowErrors: { type: 'boolean' },
         reference: { type: 'boolean' }
       }
     },

@@ -1,32 +1,21 @@
 // One `microservice bench` run: the load at each concurrency, in rounds beside the reference server,
 // with the platform's CPU per call when it runs here.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { productVersion } from '../../common/contract/version'
 import { LatencyHistogram } from './histogram'
 import { runLoad, type LoadResult, type LoadTarget, type Progress } from './load'
-import { RESULT_FORMAT, connectionsText, type BenchResult, type ReferenceRound, type RunResult } from './result'
+import {
+  RESULT_FORMAT,
+  callsOf,
+  connectionsText,
+  type BenchResult,
+  type ReferenceRound,
+  type RunResult
+} from './result'
 import type { BenchPlan } from './plan'
-import { compare, median, spreadPercent } from './baseline'
-
-/**
- * CPU time so far of these processes' main threads, in nanoseconds (schedstat's first field): the
- * thread every call passes through. Helper threads (GC, the pools) are left out as the project's own
- * gate leaves them out: their time comes in bursts that do not belong to the calls of a round.
- */
-export function processesCpuNs(pids: readonly number[]): number {
-  let total = 0
-  for (const pid of pids) {
-    try {
-      const text = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')
-      total += Number(text.slice(0, text.indexOf(' ')))
-    } catch {
-      // gone: counted as nothing more
-    }
-  }
-  return total
-}
+import { compare, spreadPercent } from './baseline'
+import { median, processesCpuNs } from '../../common/process/cpu-time'
 
 function requestBytes(plan: BenchPlan, host: string, path: string): Buffer {
   const head = [
@@ -41,21 +30,33 @@ function requestBytes(plan: BenchPlan, host: string, path: string): Buffer {
   return Buffer.concat([Buffer.from(head, 'latin1'), plan.body])
 }
 
-/** The bare server measured beside the target; stopped with its parent. */
-async function startReference(): Promise<{ port: number; child: ChildProcess }> {
+/** The bare server measured beside the target; stopped with its parent (its stdin ends with it). */
+async function startReference(timeoutMs = 10000): Promise<{ port: number; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(__dirname, 'reference-server.js')], {
     stdio: ['pipe', 'pipe', 'inherit']
   })
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = ''
-    child.stdout!.on('data', (d: Buffer) => {
-      text += d.toString()
-      const m = /listening (\d+)/.exec(text)
-      if (m !== null) resolve(Number(m[1]))
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let text = ''
+      const timer = setTimeout(
+        () => reject(new Error(`the reference server did not listen within ${timeoutMs} ms`)),
+        timeoutMs
+      )
+      child.stdout!.on('data', (d: Buffer) => {
+        text += d.toString()
+        const m = /listening (\d+)/.exec(text)
+        if (m === null) return
+        clearTimeout(timer)
+        resolve(Number(m[1]))
+      })
+      child.on('error', (err) => reject(new Error(`the reference server did not start: ${err.message}`)))
+      child.on('exit', (code) => reject(new Error(`the reference server ended (${code}) before it listened`)))
     })
-    child.on('exit', (code) => reject(new Error(`the reference server ended (${code}) before it listened`)))
-  })
-  return { port, child }
+    return { port, child }
+  } catch (err) {
+    child.kill('SIGKILL')
+    throw err
+  }
 }
 
 export function progressLine(label: string): ((p: Progress) => void) | undefined {
@@ -78,13 +79,15 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
     port: Number(plan.url.port || 80),
     request: requestBytes(plan, host, plan.url.pathname)
   }
+  const startedAt = new Date().toISOString()
   const problems: string[] = []
   const warnings: string[] = []
   const probe = await runLoad(target, {
     connections: 1,
     durationMs: plan.timeoutMs,
     requests: 1,
-    timeoutMs: plan.timeoutMs
+    timeoutMs: plan.timeoutMs,
+    stopOnFailure: true
   })
   if (probe.answered === 0)
     throw new Error(
@@ -118,30 +121,43 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
         await load(target, plan.warmupMs, null, false, false)
         if (refTarget !== null) await load(refTarget, plan.warmupMs, null, false, false)
       }
+      let referenceFailures = 0
       const parts: LoadResult[] = []
-      const cpuNs: number[] = []
+      // CPU time and the answers of the rounds it was measured in (a round without it counts in neither).
+      const cpu = { ns: 0, answered: 0, rounds: 0 }
       const rounds: ReferenceRound[] = []
-      const cpuOf = (pids: readonly number[] | null): number | null => (pids === null ? null : processesCpuNs(pids))
-      const measured = async (t: LoadTarget, pids: readonly number[] | null, measure: () => Promise<LoadResult>) => {
-        const before = cpuOf(pids)
+      // The processes are looked up each round: an instance restarted between rounds is a new pid.
+      const measured = async (
+        pids: readonly number[] | null,
+        measure: () => Promise<LoadResult>
+      ): Promise<{ r: LoadResult; us: number | null; rps: number }> => {
+        const before = pids === null ? null : processesCpuNs(pids)
         const r = await measure()
-        const after = cpuOf(pids)
-        const us = before === null || after === null || r.answered === 0 ? null : (after - before) / 1000 / r.answered
-        return { r, us, rps: r.answered / (r.durationMs / 1000), t }
+        const after = pids === null ? null : processesCpuNs(pids)
+        const us =
+          before === null || after === null || after < before || r.answered === 0
+            ? null
+            : (after - before) / 1000 / r.answered
+        return { r, us, rps: r.answered / (r.durationMs / 1000) }
       }
       for (let k = 0; k < plan.rounds; k++) {
+        const pids = plan.processes === null ? null : await plan.processes()
         const measureTarget = () =>
-          measured(target, plan.processes, async () => {
+          measured(pids, async () => {
             const r = await load(target, roundMs, plan.requests, true, plan.checkAnswers)
             if (plan.checkAnswers) expected = r.expected
             parts.push(r)
             return r
           })
         const measureReference = () =>
-          measured(refTarget!, [reference!.child.pid!], () => load(refTarget!, roundMs, null, false, false))
+          measured([reference!.child.pid!], async () => {
+            const r = await load(refTarget!, roundMs, plan.requests, false, false)
+            referenceFailures += r.answered - (r.statuses.get(200) ?? 0) + r.transportErrors + r.timeouts
+            return r
+          })
         // ABBA order: the machine's drift within a pair falls on both sides alike.
-        let t: Awaited<ReturnType<typeof measureTarget>>
-        let ref: Awaited<ReturnType<typeof measureTarget>> | null = null
+        let t: Awaited<ReturnType<typeof measured>>
+        let ref: Awaited<ReturnType<typeof measured>> | null = null
         if (refTarget !== null && k % 2 === 1) {
           ref = await measureReference()
           t = await measureTarget()
@@ -149,8 +165,12 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
           t = await measureTarget()
           if (refTarget !== null) ref = await measureReference()
         }
-        if (t.us !== null) cpuNs.push(t.us * 1000 * t.r.answered)
-        if (ref !== null) {
+        if (t.us !== null) {
+          cpu.ns += t.us * 1000 * t.r.answered
+          cpu.answered += t.r.answered
+          cpu.rounds++
+        }
+        if (ref !== null && ref.rps > 0) {
           const cpuRatio = t.us !== null && ref.us !== null && ref.us > 0 ? t.us / ref.us : null
           rounds.push({
             rps: t.rps,
@@ -163,15 +183,21 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
         }
       }
       if (plan.progress) process.stderr.write('\r\x1b[K')
-      runs.push(summarize(connections, parts, rounds, cpuNs.length === 0 ? null : cpuNs.reduce((a, b) => a + b, 0)))
+      // CPU per call only when every round measured it: a run of mixed rounds is not comparable.
+      runs.push(summarize(connections, parts, rounds, cpu.rounds === plan.rounds ? cpu.ns / 1000 / cpu.answered : null))
+      if (referenceFailures > 0)
+        problems.push(
+          `the reference server failed ${referenceFailures} calls at ${connectionsText(connections)} (a header it cannot take?): the comparison would mean nothing`
+        )
     }
   } finally {
     reference?.child.kill('SIGTERM')
   }
   for (const r of runs) {
+    if (r.requests === 0) problems.push(`no call at ${connectionsText(r.connections)} was answered`)
     if (r.errors.total > 0 && !plan.allowErrors)
       problems.push(
-        `${r.errors.total} of ${r.requests + r.errors.unsent + r.errors.transport + r.errors.timeouts} calls at ${connectionsText(r.connections)} failed or differed from the first answer: their speed is not the method's`
+        `${r.errors.total} of ${callsOf(r)} calls at ${connectionsText(r.connections)} failed or differed from the first answer: their speed is not the method's`
       )
     if (r.generatorCpu >= 0.9)
       warnings.push(
@@ -192,7 +218,7 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   const result: BenchResult = {
     format: RESULT_FORMAT,
     tool: { name: 'microservice bench', version: productVersion() },
-    startedAt: new Date().toISOString(),
+    startedAt,
     target: {
       url: plan.url.href,
       route: plan.route,
@@ -210,6 +236,7 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
       rounds: plan.rounds,
       timeoutMs: plan.timeoutMs,
       checkAnswers: plan.checkAnswers,
+      allowErrors: plan.allowErrors,
       reference: plan.reference
     },
     runs,
@@ -234,7 +261,7 @@ function summarize(
   connections: number,
   parts: LoadResult[],
   rounds: ReferenceRound[],
-  cpuNs: number | null
+  cpuUsPerCall: number | null
 ): RunResult {
   const h = new LatencyHistogram()
   const sum = (f: (r: LoadResult) => number): number => parts.reduce((t, r) => t + f(r), 0)
@@ -259,7 +286,7 @@ function summarize(
     connections,
     durationMs,
     requests: answered,
-    rps: answered / (durationMs / 1000),
+    rps: durationMs > 0 ? answered / (durationMs / 1000) : 0,
     latencyMs: { mean: h.meanNs() / 1e6, p50: q(0.5), p90: q(0.9), p99: q(0.99), p999: q(0.999), max: h.maxNs / 1e6 },
     errors: {
       total: failedStatus + mismatched + transport + timeouts + unsent,
@@ -273,7 +300,7 @@ function summarize(
     },
     bytes: { sent: sum((r) => r.bytesSent), received: sum((r) => r.bytesReceived) },
     generatorCpu: sum((r) => r.generatorCpu * r.durationMs) / durationMs,
-    cpuUsPerCall: cpuNs === null || answered === 0 ? null : cpuNs / 1000 / answered,
+    cpuUsPerCall,
     histogram: h.buckets().map(([ns, n]) => [ns / 1e6, n]),
     reference:
       rounds.length === 0
