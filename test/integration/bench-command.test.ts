@@ -16,6 +16,8 @@ import { RESULT_SCHEMA, type BenchResult } from '../../src/platform/bench/result
 
 const work = mkdtempSync(join(tmpdir(), 'bench-cmd-'))
 const ROOT = join(__dirname, '..', '..', '..')
+/** Fifty calls on one connection, no warm-up, no progress line. */
+const FIFTY = ['-n', '50', '-c', '1', '-w', '0', '-q']
 
 describe('microservice bench', () => {
   let d: DeployPlatform
@@ -38,11 +40,14 @@ describe('microservice bench', () => {
 
   test("the method's example as the body, two concurrencies, every report", async () => {
     const out = (name: string) => join(work, name)
+    // As a GitHub Actions step has it: the Markdown is appended to the job's summary too.
+    writeFileSync(out('summary.md'), '# earlier steps\n')
+    process.env.GITHUB_STEP_SUMMARY = out('summary.md')
     const r = await bench(
       'example/calculator/multiply',
       ...['-c', '1,4', '-d', '1s', '-w', '200ms', '-q'],
       ...['--json', out('r.json'), '--markdown', out('r.md'), '--junit', out('r.xml'), '--html', out('r.html')]
-    )
+    ).finally(() => delete process.env.GITHUB_STEP_SUMMARY)
     assert.equal(r.code, 0, r.stdout + r.stderr)
     const result = read(out('r.json'))
     assert.equal(result.ok, true)
@@ -74,6 +79,7 @@ describe('microservice bench', () => {
     assert.match(r.stdout, /\npassed$/m)
     const md = readFileSync(out('r.md'), 'utf8')
     assert.match(md, /^### ✅ microservice bench example\/calculator\/multiply/)
+    assert.equal(readFileSync(out('summary.md'), 'utf8'), `# earlier steps\n${md}`)
     assert.equal(md.split('\n').filter((line) => /^\| (1|4) \| [\d,]+ \|/.test(line)).length, 2)
     const junit = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(out('r.xml'), 'utf8')) as {
       testsuite: { '@_tests': string; '@_failures': string; testcase: Array<{ '@_name': string }> }
@@ -114,21 +120,7 @@ describe('microservice bench', () => {
     const body = join(work, 'in.json')
     writeFileSync(body, '{"a":20,"b":3}')
     const file = join(work, 'edge.json')
-    const r = await bench(
-      'example/calculator/multiplyToInt',
-      '--edge',
-      '-b',
-      `@${body}`,
-      '-n',
-      '50',
-      '-c',
-      '1',
-      '-w',
-      '0',
-      '-q',
-      '--json',
-      file
-    )
+    const r = await bench('example/calculator/multiplyToInt', '--edge', '-b', `@${body}`, ...FIFTY, '--json', file)
     assert.equal(r.code, 0, r.stdout + r.stderr)
     const result = read(file)
     assert.equal(
@@ -340,20 +332,7 @@ describe('microservice bench on a platform whose defaults are beta XML and RMC',
 
   test("the example is the description's beta XML one, sent as ROA: every call answered", async () => {
     const file = join(work, 'xml-defaults.json')
-    const r = await cli(
-      d.configFile,
-      'bench',
-      'example/calculator/multiply',
-      '-n',
-      '50',
-      '-c',
-      '1',
-      '-w',
-      '0',
-      '-q',
-      '--json',
-      file
-    )
+    const r = await cli(d.configFile, 'bench', 'example/calculator/multiply', ...FIFTY, '--json', file)
     assert.equal(r.code, 0, r.stdout + r.stderr)
     const result = JSON.parse(readFileSync(file, 'utf8')) as BenchResult
     assert.equal(result.target.contentType, 'application/xml')

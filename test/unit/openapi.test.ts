@@ -135,17 +135,16 @@ describe('generated description', () => {
   })
 })
 
+/** The dockit description as a platform with these defaults makes it. */
+function describedWith(sequence: SequenceName, apiId: 'ROA' | 'RMC' = 'ROA'): ReturnType<typeof describeMicroservice> {
+  return describeMicroservice({ name: 'dockit', version: '2.0.0', definition, aliases, defaults: { sequence, apiId } })
+}
+
 describe("a description follows the gateway's configured default sequence", () => {
   const sequences = Object.keys(SEQUENCES) as SequenceName[]
   const beans = defaultSerializers(aliases)
   for (const sequence of sequences) {
-    const d = describeMicroservice({
-      name: 'dockit',
-      version: '2.0.0',
-      definition,
-      aliases,
-      defaults: { sequence, apiId: 'ROA' }
-    }) as typeof doc & { info: { 'x-platform-defaults': unknown } }
+    const d = describedWith(sequence) as typeof doc & { info: { 'x-platform-defaults': unknown } }
     const shown = documentedSequences(sequence)
 
     test(`${sequence}: a valid document; its media types show ${shown.json} and ${shown.xml}`, async () => {
@@ -174,13 +173,7 @@ describe("a description follows the gateway's configured default sequence", () =
   }
 
   test('RMC by default: X-PLATFORM-API-ID becomes required and the description says to send ROA', () => {
-    const d = describeMicroservice({
-      name: 'dockit',
-      version: '2.0.0',
-      definition,
-      aliases,
-      defaults: { sequence: 'betaParamArrayJsonInOutSequence', apiId: 'RMC' }
-    }) as typeof doc
+    const d = describedWith('betaParamArrayJsonInOutSequence', 'RMC') as typeof doc
     const apiId = d.paths['/kinds/m12']!.post.parameters.find((h: { name: string }) => h.name === 'X-PLATFORM-API-ID')
     assert.equal(apiId.required, true)
     assert.match(d.info.description, /send ROA for these bodies/)
@@ -191,25 +184,13 @@ describe("a description follows the gateway's configured default sequence", () =
   })
 
   test('beta XML names the root and list items as Jackson does; alpha JSON wraps the root in its type name', () => {
-    const xml = describeMicroservice({
-      name: 'dockit',
-      version: '2.0.0',
-      definition,
-      aliases,
-      defaults: { sequence: 'betaParamArrayXmlInOutSequence', apiId: 'ROA' }
-    }) as typeof doc
+    const xml = describedWith('betaParamArrayXmlInOutSequence', 'ROA') as typeof doc
     assert.equal(
       xml.paths['/kinds/m12']!.post.requestBody.content['application/xml'].example,
       '<In><a>2</a><b>3</b></In>'
     )
     assert.deepEqual((xml.components.schemas['com.example.In'] as { xml: unknown }).xml, { name: 'In' })
-    const json = describeMicroservice({
-      name: 'dockit',
-      version: '2.0.0',
-      definition,
-      aliases,
-      defaults: { sequence: 'alphaParamArrayJsonInOutSequence', apiId: 'ROA' }
-    }) as typeof doc
+    const json = describedWith('alphaParamArrayJsonInOutSequence', 'ROA') as typeof doc
     assert.deepEqual(json.paths['/kinds/m12']!.post.requestBody.content['application/json'].example, {
       in: { a: 2, b: 3 }
     })
@@ -221,13 +202,7 @@ describe("a description follows the gateway's configured default sequence", () =
 
 describe('descriptions in edge cases of the configured shapes', () => {
   test('alpha JSON: a nullable answer may be {"null": ""}, as XStream and Jettison write a null', () => {
-    const d = describeMicroservice({
-      name: 'dockit',
-      version: '2.0.0',
-      definition,
-      aliases,
-      defaults: { sequence: 'alphaParamArrayJsonInOutSequence', apiId: 'ROA' }
-    }) as typeof doc
+    const d = describedWith('alphaParamArrayJsonInOutSequence', 'ROA') as typeof doc
     const check = schemaChecker(d)
     const at = `#/paths/${pointerKey('/kinds/m12')}/post/responses/200/content/application~1json/schema`
     assert.deepEqual(check(at, { null: '' }), [])

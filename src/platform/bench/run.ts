@@ -15,7 +15,15 @@ import {
 } from './result'
 import type { BenchPlan } from './plan'
 import { compare, spreadPercent } from './baseline'
-import { median, processesCpuNs } from '../../common/process/cpu-time'
+import { median, processesCpuNs, threadCpuNs } from '../../common/process/cpu-time'
+
+function mainThreadCpuNs(pid: number): number | null {
+  try {
+    return threadCpuNs(pid)
+  } catch {
+    return null
+  }
+}
 
 function requestBytes(plan: BenchPlan, host: string, path: string): Buffer {
   const head = [
@@ -128,29 +136,32 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
       const rounds: ReferenceRound[] = []
       // The processes are looked up each round: an instance restarted between rounds is a new pid.
       const measured = async (
-        pids: readonly number[] | null,
+        cpuNs: (() => number | null) | null,
         measure: () => Promise<LoadResult>
       ): Promise<{ r: LoadResult; us: number | null; rps: number }> => {
-        const before = pids === null ? null : processesCpuNs(pids)
+        const before = cpuNs === null ? null : cpuNs()
         const r = await measure()
-        const after = pids === null ? null : processesCpuNs(pids)
+        const after = cpuNs === null ? null : cpuNs()
         const us =
           before === null || after === null || after < before || r.answered === 0
             ? null
             : (after - before) / 1000 / r.answered
         return { r, us, rps: r.answered / (r.durationMs / 1000) }
       }
+      const referenceCpu = reference === null ? null : () => mainThreadCpuNs(reference.child.pid!)
       for (let k = 0; k < plan.rounds; k++) {
         const pids = plan.processes === null ? null : await plan.processes()
         const measureTarget = () =>
-          measured(pids, async () => {
+          measured(pids === null ? null : () => processesCpuNs(pids), async () => {
             const r = await load(target, roundMs, plan.requests, true, plan.checkAnswers)
             if (plan.checkAnswers) expected = r.expected
             parts.push(r)
             return r
           })
         const measureReference = () =>
-          measured([reference!.child.pid!], async () => {
+          // The yardstick: the reference's main thread, where all its work is (its V8 helper threads'
+          // compiling and collecting came and went by the round and moved the ratio with them).
+          measured(referenceCpu, async () => {
             const r = await load(refTarget!, roundMs, plan.requests, false, false)
             referenceFailures += r.answered - (r.statuses.get(200) ?? 0) + r.transportErrors + r.timeouts
             return r
