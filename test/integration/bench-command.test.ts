@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createRawServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { XMLParser } from 'fast-xml-parser'
@@ -270,6 +270,24 @@ describe('microservice bench against servers that misbehave', () => {
       assert.equal(r.code, 0, r.stdout)
       const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
       assert.equal(run.requests, 40)
+      assert.equal(run.errors.total, 0)
+    } finally {
+      server.close()
+    }
+  })
+
+  test('an answer whose body ends with the connection is an answer, not a failure', async () => {
+    // An HTTP/1.0-style server: no length, no chunks, the close ends the body.
+    const server = createRawServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"ok":true}'))
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const file = join(work, 'until-close.json')
+      const r = await bench(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, file, '-n', '20', '-c', '2')
+      assert.equal(r.code, 0, r.stdout)
+      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
+      assert.equal(run.requests, 20)
       assert.equal(run.errors.total, 0)
     } finally {
       server.close()

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { LatencyHistogram } from './histogram'
+import { dechunk, frame, INCOMPLETE, MALFORMED, UNTIL_CLOSE } from './response-framing'
 
 /** What to send: one request, built once, sent as it is on every call. */
 export interface LoadTarget {
@@ -61,36 +62,6 @@ export interface LoadResult {
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n')
-const CONTENT_LENGTH = Buffer.from('\r\ncontent-length:')
-const CHUNKED = Buffer.from('\r\ntransfer-encoding: chunked')
-const CONNECTION_CLOSE = Buffer.from('\r\nconnection: close')
-const LAST_CHUNK = Buffer.from('\r\n0\r\n\r\n')
-
-/** Where `needle` (lower case) starts in the head before `headEnd`, ignoring the head's case; -1 if not. */
-function indexOfCaseless(buf: Buffer, needle: Buffer, headEnd: number): number {
-  outer: for (let k = buf.indexOf(13); k >= 0 && k + needle.length <= headEnd + 2; k = buf.indexOf(13, k + 1)) {
-    for (let j = 1; j < needle.length; j++) if ((buf[k + j]! | 0x20) !== (needle[j]! | 0x20)) continue outer
-    return k
-  }
-  return -1
-}
-
-/** The end of the answer whose head ends at `head` (its \r\n\r\n), or -1 until all of it is there. */
-function messageEnd(buf: Buffer, head: number): number {
-  const at = indexOfCaseless(buf, CONTENT_LENGTH, head)
-  if (at >= 0) {
-    let k = at + CONTENT_LENGTH.length
-    while (buf[k] === 32) k++
-    let length = 0
-    for (; buf[k]! >= 48 && buf[k]! <= 57; k++) length = length * 10 + buf[k]! - 48
-    return head + 4 + length
-  }
-  if (indexOfCaseless(buf, CHUNKED, head) >= 0) {
-    const last = buf.indexOf(LAST_CHUNK, head + 2)
-    return last < 0 ? -1 : last + LAST_CHUNK.length
-  }
-  return head + 4 // no body (204, 304)
-}
 
 /** Runs the load and resolves when the last answer is in (or timed out). */
 export function runLoad(target: LoadTarget, opts: LoadOptions): Promise<LoadResult> {
@@ -278,6 +249,8 @@ class Connection {
   private buffered = 0
   /** Bytes the answer being read needs in all, once its head said (0 until then). */
   private needed = 0
+  /** An answer whose body ends with the connection: where its head ends, and its status. */
+  private untilClose: { head: number; status: number } | null = null
   /** When the request in flight was sent (ns since the start), for the timeout sweep. */
   private sentNs = 0
   private openedNs = 0
@@ -353,26 +326,30 @@ class Connection {
     let all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered)
     for (;;) {
       const head = all.indexOf(HEAD_END)
-      const end = head < 0 ? -1 : messageEnd(all, head)
-      if (end < 0 || all.length < end) {
+      const f = head < 0 ? null : frame(all, head)
+      if (f?.end === MALFORMED) {
+        // Counted as a call cut off: nothing after it on this connection can be read.
+        this.socket?.destroy()
+        return
+      }
+      if (f === null || f.end === INCOMPLETE || f.end === UNTIL_CLOSE || all.length < f.end) {
         // Kept for the next read: it must not be the shared read buffer.
         if (all.buffer === view.buffer) all = Buffer.from(all)
         this.chunks = [all]
         this.buffered = all.length
-        this.needed = end
+        this.needed = f === null ? 0 : Math.max(f.end, 0)
+        this.untilClose = f?.end === UNTIL_CLOSE ? { head, status: f.status } : null
         return
       }
-      // "HTTP/1.1 200": the status is bytes 9 to 11.
-      const status = (all[9]! - 48) * 100 + (all[10]! - 48) * 10 + (all[11]! - 48)
-      const closing = indexOfCaseless(all, CONNECTION_CLOSE, head) >= 0
-      this.answer(status, all.subarray(head + 4, end), end, closing)
-      if (end === all.length) {
+      const body = f.chunked ? dechunk(all, head + 4, f.end) : all.subarray(head + 4, f.end)
+      this.answer(f.status, body, f.end, f.closing)
+      if (f.end === all.length) {
         this.chunks = []
         this.buffered = 0
         this.needed = 0
         return
       }
-      all = all.subarray(end)
+      all = all.subarray(f.end)
     }
   }
 
@@ -394,6 +371,13 @@ class Connection {
 
   private lost(s: Socket): void {
     if (this.socket !== s) return
+    if (this.untilClose !== null && !this.idle) {
+      // The close is the end of this answer's body, not a failure.
+      const all = Buffer.concat(this.chunks, this.buffered)
+      const { head, status } = this.untilClose
+      this.untilClose = null
+      this.answer(status, all.subarray(head + 4), all.length, true)
+    }
     const refused = !this.connected && !this.closed
     if (refused) this.load.failed(false, false)
     this.connected = false
@@ -406,6 +390,7 @@ class Connection {
     this.chunks = []
     this.buffered = 0
     this.needed = 0
+    this.untilClose = null
     if (this.closed || this.load.isStopping) {
       this.load.settleIfQuiet()
       return
