@@ -232,6 +232,15 @@ describe('microservice bench against servers that misbehave', () => {
   after(() => d.stop())
   const bench = (url: string, file: string, ...args: string[]) =>
     cli(d.configFile, 'bench', 'a/b/c', '--url', url, '-b', '{}', '-w', '0', '-q', '--json', file, ...args)
+  /** `count` calls on two connections, every one answered without an error. */
+  async function allAnswered(url: string, name: string, count: number): Promise<void> {
+    const file = join(work, name)
+    const r = await bench(url, file, '-n', String(count), '-c', '2')
+    assert.equal(r.code, 0, r.stdout)
+    const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
+    assert.equal(run.requests, count)
+    assert.equal(run.errors.total, 0)
+  }
 
   test('a count is reached when some calls are cut off: the run ends at once, the cut calls counted', async () => {
     let n = 0
@@ -265,12 +274,7 @@ describe('microservice bench against servers that misbehave', () => {
       })
     })
     try {
-      const file = join(work, 'close.json')
-      const r = await bench(url, file, '-n', '40', '-c', '2')
-      assert.equal(r.code, 0, r.stdout)
-      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
-      assert.equal(run.requests, 40)
-      assert.equal(run.errors.total, 0)
+      await allAnswered(url, 'close.json', 40)
     } finally {
       server.close()
     }
@@ -283,12 +287,7 @@ describe('microservice bench against servers that misbehave', () => {
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     try {
-      const file = join(work, 'until-close.json')
-      const r = await bench(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, file, '-n', '20', '-c', '2')
-      assert.equal(r.code, 0, r.stdout)
-      const run = (JSON.parse(readFileSync(file, 'utf8')) as BenchResult).runs[0]!
-      assert.equal(run.requests, 20)
-      assert.equal(run.errors.total, 0)
+      await allAnswered(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'until-close.json', 20)
     } finally {
       server.close()
     }

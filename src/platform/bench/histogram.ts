@@ -1,7 +1,7 @@
 /**
  * Latencies in a log-linear histogram (HdrHistogram's layout, 64 sub-buckets per power of two): any
- * count of samples in a fixed 14 KB, each within 1.6 % of its value; the maximum kept exactly.
- * Values are recorded in units of 100 ns, up to 2^31 units (about 214 s).
+ * count of samples in a fixed array, each within 1/64 of its value; the maximum kept exactly.
+ * Values are recorded in tenths of a microsecond, up to 2^31 of them (three and a half minutes).
  */
 const SUB_BITS = 6
 const SUB = 1 << SUB_BITS

@@ -49,7 +49,7 @@ const MAX_RATE = 1_000_000
 /** Headers that frame the request: the command writes them from the body and --content-type. */
 const FRAMING = ['content-length', 'transfer-encoding', 'host', 'content-type', 'connection']
 
-/** Parses 10s, 500ms, 2m, 1.5s or a bare number of seconds. */
+/** Parses a time as wrk and k6 users write it: a number followed by s, ms or m, or seconds alone. */
 export function parseTime(text: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
   if (m === null) throw new BenchUsageError(`${what} '${text}' is not a time like 10s, 500ms or 2m`)
