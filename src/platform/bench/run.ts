@@ -17,6 +17,9 @@ import type { BenchPlan } from './plan'
 import { compare, spreadPercent } from './baseline'
 import { median, processesCpuNs, threadCpuNs } from '../../common/process/cpu-time'
 
+/** How long a run of a number of calls may take at most (a target that stops answering ends it). */
+const COUNT_CAP_MS = 10 * 60 * 1000
+
 function mainThreadCpuNs(pid: number): number | null {
   try {
     return threadCpuNs(pid)
@@ -118,7 +121,7 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
       const load = (t: LoadTarget, ms: number | null, requests: number | null, progress: boolean, check: boolean) =>
         runLoad(t, {
           connections,
-          durationMs: ms ?? 600000,
+          durationMs: ms ?? COUNT_CAP_MS,
           requests: requests ?? undefined,
           rate: rate ?? undefined,
           timeoutMs: plan.timeoutMs,
@@ -206,6 +209,10 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   }
   for (const r of runs) {
     if (r.requests === 0) problems.push(`no call at ${connectionsText(r.connections)} was answered`)
+    if (plan.requests !== null && callsOf(r) < plan.requests)
+      warnings.push(
+        `at ${connectionsText(r.connections)} ${callsOf(r)} of the ${plan.requests} calls asked for were made before the run's ${COUNT_CAP_MS / 60000}-minute cap`
+      )
     if (r.errors.total > 0 && !plan.allowErrors)
       problems.push(
         `${r.errors.total} of ${callsOf(r)} calls at ${connectionsText(r.connections)} failed or differed from the first answer: their speed is not the method's`
