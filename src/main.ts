@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { loadConfig, DEFAULT_CONFIG_FILE } from './gateway/config/config'
 import { productVersion } from './common/contract/version'
 import { Platform } from './platform/platform'
+import { reachableHost } from './platform/listen-check'
 import { createLogger } from './common/observability/log'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
@@ -91,8 +92,7 @@ async function main(): Promise<void> {
 
 async function probeReady(admin: { enabled: boolean; host: string; port: number }): Promise<void> {
   if (!admin.enabled) throw new Error('ADMIN.enabled is false: there is no /readyz to ask')
-  const host = admin.host === '0.0.0.0' ? '127.0.0.1' : admin.host === '::' ? '[::1]' : admin.host
-  const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${admin.port}/readyz`
+  const url = `http://${reachableHost(admin.host)}:${admin.port}/readyz`
   try {
     const r = await fetch(url, { signal: AbortSignal.timeout(2000) })
     console.log(`${url}: ${r.status}`)

@@ -49,3 +49,13 @@ export async function checkListenable(settings: readonly ListenSetting[]): Promi
   }
   if (problems.length > 0) throw new Error(problems.join('\n'))
 }
+
+/**
+ * The host to reach a listener on from this machine, as a URL's host: a wildcard listen address
+ * (0.0.0.0, ::) is reached on loopback; an IPv6 address goes in brackets.
+ */
+export function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}

@@ -7,7 +7,7 @@ import { BENCH_USAGE, BenchUsageError, planBench, type BenchPlan, type PlatformS
 import { runBench } from './run'
 import { resultErrors } from './baseline'
 
-export { BENCH_USAGE, loopback, type PlatformSources } from './plan'
+export { BENCH_USAGE, type PlatformSources } from './plan'
 
 /** Writes every report asked for; prints the table. */
 export function writeReports(result: BenchResult, plan: BenchPlan): void {

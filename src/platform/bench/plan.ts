@@ -7,6 +7,7 @@ import { SEQUENCES, isSequenceName } from '../../common/contract/vocabulary'
 import { EDGE_API_PREFIX } from '../../common/contract/http-names'
 import { connectionsText, type BenchResult } from './result'
 import { readBaseline } from './baseline'
+import { reachableHost } from '../listen-check'
 import { documentedSequences, SHIPPED_DEFAULTS } from '../../microservice/openapi'
 import { BenchUsageError } from './usage-error'
 
@@ -273,16 +274,6 @@ function baselineFor(file: string, connections: readonly number[]): BenchResult 
   return result
 }
 
-export function loopback(host: string): string {
-  return host === '0.0.0.0' || host === ''
-    ? '127.0.0.1'
-    : host === '::'
-      ? '[::1]'
-      : host.includes(':')
-        ? `[${host}]`
-        : host
-}
-
 function baseUrl(given: string | undefined, edge: boolean, about: PlatformAbout | null, route: string): URL {
   if (given !== undefined) {
     let base: URL
@@ -305,9 +296,9 @@ function baseUrl(given: string | undefined, edge: boolean, about: PlatformAbout 
   if (edge) {
     if (about.edge === null)
       throw new BenchUsageError('--edge: this platform has no edge (EDGE.enabled is false)', false)
-    return new URL(`http://${loopback(about.edge.host)}:${about.edge.port}${EDGE_API_PREFIX}/${route}`)
+    return new URL(`http://${reachableHost(about.edge.host)}:${about.edge.port}${EDGE_API_PREFIX}/${route}`)
   }
-  return new URL(`http://${loopback(about.gateway.host)}:${about.gateway.port}/${route}`)
+  return new URL(`http://${reachableHost(about.gateway.host)}:${about.gateway.port}/${route}`)
 }
 
 /** The platform's process and the microservice's instances here, whose CPU per call is measured. */
@@ -348,7 +339,7 @@ async function exampleBody(
   const file = dir === null ? null : join(dir, 'openapi.json')
   if (file !== null && existsSync(file)) doc = JSON.parse(readFileSync(file, 'utf8')) as Description
   else if (about?.edge != null) {
-    const edgeBase = `http://${loopback(about.edge.host)}:${about.edge.port}`
+    const edgeBase = `http://${reachableHost(about.edge.host)}:${about.edge.port}`
     const r = await fetch(`${edgeBase}/_swagger/${encodeURIComponent(microservice)}/openapi.json`).catch(() => null)
     if (r?.ok === true) doc = (await r.json()) as Description
   }

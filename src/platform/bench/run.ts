@@ -70,7 +70,7 @@ async function startReference(timeoutMs = 10000): Promise<{ port: number; child:
   }
 }
 
-export function progressLine(label: string): ((p: Progress) => void) | undefined {
+export function progressLine(label: string): (p: Progress) => void {
   return (p) => {
     const of =
       p.totalMs === null
@@ -141,15 +141,12 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
       const measured = async (
         cpuNs: (() => number | null) | null,
         measure: () => Promise<LoadResult>
-      ): Promise<{ r: LoadResult; us: number | null; rps: number }> => {
+      ): Promise<{ r: LoadResult; ns: number | null; us: number | null; rps: number }> => {
         const before = cpuNs === null ? null : cpuNs()
         const r = await measure()
         const after = cpuNs === null ? null : cpuNs()
-        const us =
-          before === null || after === null || after < before || r.answered === 0
-            ? null
-            : (after - before) / 1000 / r.answered
-        return { r, us, rps: r.answered / (r.durationMs / 1000) }
+        const ns = before === null || after === null || after < before || r.answered === 0 ? null : after - before
+        return { r, ns, us: ns === null ? null : ns / 1000 / r.answered, rps: r.answered / (r.durationMs / 1000) }
       }
       const referenceCpu = reference === null ? null : () => mainThreadCpuNs(reference.child.pid!)
       for (let k = 0; k < plan.rounds; k++) {
@@ -179,8 +176,8 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
           t = await measureTarget()
           if (refTarget !== null) ref = await measureReference()
         }
-        if (t.us !== null) {
-          cpu.ns += t.us * 1000 * t.r.answered
+        if (t.ns !== null) {
+          cpu.ns += t.ns
           cpu.answered += t.r.answered
           cpu.rounds++
         }
@@ -221,8 +218,6 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
       warnings.push(
         `at ${connectionsText(r.connections)} the load generator used ${Math.round(r.generatorCpu * 100)} % of a core: the numbers may be its limit, not the target's`
       )
-  }
-  for (const r of runs) {
     const spread = r.reference === null ? null : spreadPercent(r.reference.rounds)
     if (spread !== null && plan.baseline !== null && spread > plan.tolerancePercent / 2)
       warnings.push(
