@@ -66,6 +66,36 @@ export function xpp3Cast(text: string): string {
   })
 }
 
+/**
+ * The text with each character reference above U+FFFF replaced by a reference to a private-use
+ * character (one per cast), and what each of those stands for: the reference cast to 16 bits. Null
+ * when the text already has private-use characters, literally or by reference.
+ */
+function markCasts(text: string): { text: string; casts: Map<string, string> } | null {
+  const PRIVATE = /[\ue000-\uf8ff]/
+  if (PRIVATE.test(text)) return null
+  const casts = new Map<string, string>()
+  let clash = false
+  const out = text.replace(/&#(x[0-9a-fA-F]+|[0-9]+);/g, (m, r: string) => {
+    const cp = r[0] === 'x' ? parseInt(r.slice(1), 16) : parseInt(r, 10)
+    if (cp >= 0xe000 && cp <= 0xf8ff) clash = true
+    if (cp <= 0xffff) return m
+    const marker = String.fromCharCode(0xe000 + casts.size)
+    casts.set(marker, String.fromCharCode(cp & 0xffff))
+    return `&#x${marker.charCodeAt(0).toString(16)};`
+  })
+  return clash || casts.size > 0x1900 ? null : { text: out, casts }
+}
+
+/** w with the characters that are keys of `chars` replaced by their values. */
+function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
+  if (typeof w === 'string') return w.replace(/[\ue000-\uf8ff]/g, (ch) => chars.get(ch) ?? ch)
+  if (Array.isArray(w)) return w.map((x) => mapWire(x, chars))
+  if (w !== null && typeof w === 'object')
+    return Object.fromEntries(Object.entries(w).map(([k, v]) => [k, mapWire(v, chars)]))
+  return w
+}
+
 export interface Departure {
   readonly id: string
   readonly why: string
@@ -138,8 +168,16 @@ export const DEPARTURES: readonly Departure[] = [
       // lone surrogate, which no XML text can spell, so the cast is made on our value); when the
       // text also has such characters literally, they are not cast: read the cast text instead.
       const literal = /[\u{10000}-\u{10FFFF}]/u.test(c.input.replace(/&#(x[0-9a-fA-F]+|[0-9]+);/g, ''))
-      if (literal) return c.agreeing(c.readOurs(xpp3Cast(c.input)), c.java)
-      return c.agreeing({ value: castWire(c.ours.value) }, c.java)
+      if (!literal) return c.agreeing({ value: castWire(c.ours.value) }, c.java)
+      // What follows reads the text again: ours must be what that reading gives.
+      if (!c.agreeing(c.readOurs(c.input), c.ours)) return false
+      if (c.agreeing(c.readOurs(xpp3Cast(c.input)), c.java)) return true
+      // A cast that lands on a surrogate cannot be spelled in XML: each such reference is read as a
+      // private-use marker, and the markers become the cast characters in our value.
+      const marked = markCasts(c.input)
+      if (marked === null) return false
+      const read = c.readOurs(marked.text)
+      return read.value !== undefined && c.agreeing({ value: mapWire(read.value, marked.casts) }, c.java)
     }
   },
   {

@@ -1,11 +1,19 @@
 // Descriptors and values as plain JSON, so that a found case can be kept in a file and made again
 // without the universe it came from (inherited fields are kept flat: our serializers see only the list).
-import { t, type Descriptor, type FieldInput, type ListClass, type MapClass } from '../../src/microservice/descriptors'
+import {
+  LocalDate,
+  t,
+  type Descriptor,
+  type FieldInput,
+  type ListClass,
+  type MapClass
+} from '../../src/microservice/descriptors'
 import type { Wire } from '../helpers/oracle'
 
 export type DescriptorJson =
   | { kind: 'scalar'; type: string }
   | { kind: 'date' }
+  | { kind: 'localDate' }
   | {
       kind: 'object'
       className: string
@@ -29,6 +37,8 @@ export function descriptorToJson(d: Descriptor): DescriptorJson {
       return { kind: 'scalar', type: d.type }
     case 'date':
       return { kind: 'date' }
+    case 'localDate':
+      return { kind: 'localDate' }
     case 'object':
       return {
         kind: 'object',
@@ -60,6 +70,8 @@ export function descriptorFromJson(j: DescriptorJson): Descriptor {
       return t[j.type as 'Integer']
     case 'date':
       return t.Date
+    case 'localDate':
+      return t.LocalDate
     case 'object': {
       const shape: Record<string, FieldInput> = {}
       for (const f of j.fields) {
@@ -97,6 +109,8 @@ export function fromWire(w: Wire, d: Descriptor): unknown {
       return w
     case 'date':
       return new Date(w as number)
+    case 'localDate':
+      return new LocalDate(w as string)
     case 'object': {
       const o = w as Record<string, Wire>
       return Object.fromEntries(d.fields.map((f) => [f.name, fromWire(o[f.name] ?? null, f.type)]))

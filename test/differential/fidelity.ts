@@ -47,7 +47,7 @@ const bmpChar = fc
 
 export const ORACLE_PROFILE: Profile = {
   char: () => true,
-  localDate: false,
+  localDate: true,
   nullItems: true,
   nullTextFields: true,
   nestedLists: true,

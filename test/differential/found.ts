@@ -2,7 +2,7 @@
 // departures): recorded with Java's answers into found-cases.json by `npm run fuzz:fidelity -- --record`,
 // checked against that file without Java (found-cases.test.ts), and the file against live Java
 // (fidelity.test.ts), so neither can drift.
-import { t, type Descriptor } from '../../src/microservice/descriptors'
+import { LocalDate, t, type Descriptor } from '../../src/microservice/descriptors'
 import type { Setup } from '../helpers/oracle'
 
 const A = 'com.thoughtworks.xstream.annotations'
@@ -42,6 +42,8 @@ export const FOUND: readonly FoundCase[] = [
   w('xstream-array-names', 'alphaJson', t.array(t.String), ['a']),
   w('xstream-array-names', 'alphaXml', t.array(t.map(t.Integer, 'java.util.HashMap')), []),
   w('xstream-array-names', 'alphaXml', t.array(t.list(t.Integer)), [[]]),
+  w('xstream-array-names', 'alphaXml', t.list(t.array(t.LocalDate)), [[new LocalDate('2023-11-14')], []]),
+  w('xstream-array-names', 'alphaJson', t.array(t.LocalDate), [new LocalDate('0999-01-31')]),
   w('xstream-char-nul', 'alphaXml', t.Character, '\u0000'),
   r('xstream-char-nul', 'alphaXml', t.Character, '<char></char>'),
   r('xstream-char-nul', 'alphaXml', t.Character, '<char>ab</char>'),

@@ -90,7 +90,10 @@ export function makeUniverse(seed: number, rootCount: number, maxDepth = 3): Uni
 
   const descriptor = (depth: number): Descriptor => {
     const r = rng()
-    if (depth <= 0 || r < 0.35) return rng() < 0.9 ? pick(SCALARS) : t.Date
+    if (depth <= 0 || r < 0.35) {
+      const leaf = rng()
+      return leaf < 0.85 ? pick(SCALARS) : leaf < 0.93 ? t.Date : t.LocalDate
+    }
     if (r < 0.62) return rng() < 0.3 && pool.length > 0 ? pick(pool) : object(depth)
     if (r < 0.76)
       return t.list(
@@ -127,6 +130,8 @@ export function javaTypeOf(d: Descriptor, boxed = false): string {
     }
     case 'date':
       return 'java.util.Date'
+    case 'localDate':
+      return 'java.time.LocalDate'
     case 'object':
       return d.className.replace('$', '.')
     case 'list':

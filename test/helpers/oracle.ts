@@ -5,7 +5,7 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
-import { Typed, type Descriptor, type ObjectDescriptor } from '../../src/microservice/descriptors'
+import { LocalDate, Typed, type Descriptor, type ObjectDescriptor } from '../../src/microservice/descriptors'
 import { hashMapOrder } from '../../src/microservice/serializers/java-text'
 
 const ROOT = join(__dirname, '..', '..', '..')
@@ -58,6 +58,8 @@ export function specOf(d: Descriptor): Spec {
       return { k: d.type }
     case 'date':
       return { k: 'Date' }
+    case 'localDate':
+      return { k: 'LocalDate' }
     case 'object':
       return { k: 'object', c: d.className, f: d.fields.map((f) => ({ n: f.name, t: specOf(f.type) })) }
     case 'list':
@@ -95,6 +97,8 @@ export function toWire(v: unknown, d: Descriptor): Wire {
       return { '!class': `js ${typeof x}` }
     case 'date':
       return x instanceof Date ? x.getTime() : { '!class': 'js non-Date' }
+    case 'localDate':
+      return x instanceof LocalDate ? x.iso : { '!class': 'js non-LocalDate' }
     case 'object': {
       const o = x as Record<string, unknown>
       return Object.fromEntries(d.fields.map((f) => [f.name, toWire(o[f.name], f.type)]))

@@ -11,12 +11,12 @@
 //   {"op":"write","setup":"betaJson","type":<spec>,"value":<value>}  -> {"text":"..."} or {"error":"Class","message":"..."}
 //   {"op":"read","setup":"alphaXml","type":<spec>,"text":"..."}      -> {"value":<value>} or {"error":...}
 //   {"op":"batch","requests":[...]}                                   -> {"results":[...]}
-// A spec: {"k":"int"|"Integer"|"long"|"Long"|"double"|"Double"|"boolean"|"Boolean"|"char"|"Character"|"String"|"Date"}
+// A spec: {"k":"int"|"Integer"|"long"|"Long"|"double"|"Double"|"boolean"|"Boolean"|"char"|"Character"|"String"|"Date"|"LocalDate"}
 //   or {"k":"object","c":"com.gen.C1","f":[{"n":"name","t":<spec>},...]} (every field, superclass first),
 //   {"k":"list","c":"java.util.List"|"java.util.ArrayList"|"java.util.LinkedList","i":<spec>},
 //   {"k":"array","i":<spec>}, {"k":"map","c":"java.util.Map"|"java.util.HashMap"|"java.util.LinkedHashMap","i":<spec>}.
 // A value: null; ints and booleans as JSON; longs as decimal strings; doubles as the 16 hex digits of
-// Double.doubleToLongBits; chars and Strings as strings; Dates as epoch milliseconds; objects as
+// Double.doubleToLongBits; chars and Strings as strings; Dates as epoch milliseconds; LocalDates as ISO text; objects as
 // {field: value}; lists and arrays as arrays; maps as [[key, value], ...] in iteration order.
 // A value read whose Java class is not the one the spec names comes back as {"!class":"<its class>"}.
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -266,6 +266,7 @@ public class Oracle {
       case "Character": return Character.class;
       case "String": return String.class;
       case "Date": return Date.class;
+      case "LocalDate": return java.time.LocalDate.class;
       case "object": return loader.loadClass(spec.get("c").asText());
       case "list": return listClass(spec.get("c").asText());
       case "map": return mapClass(spec.get("c").asText());
@@ -323,6 +324,7 @@ public class Oracle {
       case "char": case "Character": return v.asText().charAt(0);
       case "String": return v.asText();
       case "Date": return new Date(v.longValue());
+      case "LocalDate": return java.time.LocalDate.parse(v.asText());
       case "object": {
         Class<?> c = loader.loadClass(spec.get("c").asText());
         Object o = c.getDeclaredConstructor().newInstance();
@@ -367,6 +369,7 @@ public class Oracle {
       case "char": case "Character": return o instanceof Character ? NODES.textNode(o.toString()) : wrongClass(o);
       case "String": return o instanceof String ? NODES.textNode((String) o) : wrongClass(o);
       case "Date": return o instanceof Date ? NODES.numberNode(((Date) o).getTime()) : wrongClass(o);
+      case "LocalDate": return o instanceof java.time.LocalDate ? NODES.textNode(o.toString()) : wrongClass(o);
       case "object": {
         if (!o.getClass().getName().equals(spec.get("c").asText())) return wrongClass(o);
         ObjectNode n = NODES.objectNode();

@@ -111,8 +111,8 @@ export function alphaTypeName(d: Descriptor, ctx: AlphaContext): string {
  * The name of an array's component class before "-array". XStream uses the alias of the component
  * class itself, not of its default implementation (asked of XStream 1.4.20 through the oracle):
  * List[] is list-array but ArrayList[] java.util.ArrayList-array; Map[] map-array, HashMap[]
- * java.util.HashMap-array; String[] string-array, Date[] date-array; boxed numbers keep their class
- * name (java.lang.Integer-array).
+ * java.util.HashMap-array; String[] string-array, Date[] date-array, LocalDate[] local-date-array;
+ * boxed numbers keep their class name (java.lang.Integer-array).
  */
 function componentName(d: Descriptor, ctx: AlphaContext): string {
   switch (d.kind) {
@@ -121,6 +121,8 @@ function componentName(d: Descriptor, ctx: AlphaContext): string {
       return d.type === d.type.toLowerCase() ? d.type : ctx.naming.className(javaClassName(d))
     case 'date':
       return 'date'
+    case 'localDate':
+      return 'local-date'
     case 'list':
       if (d.className === 'java.util.List') return 'list'
       if (d.className === 'java.util.LinkedList') return 'linked-list'
