@@ -168,3 +168,23 @@ test("Java's refusals by their innermost cause; no answer and the oracle's failu
     /the oracle failed/
   )
 })
+
+test('js-date-range: a Date past a JavaScript Date refused by us, read by Java; nothing else', () => {
+  const input = '<Date>310437376673121072</Date>'
+  const refused: Outcome = {
+    error: 'ValueError',
+    message: '310437376673121072 ms is outside the range of a JavaScript Date (±8.64e15 ms)',
+    refusal: 'value'
+  }
+  assert.equal(
+    explains('js-date-range', checked('betaXml', 'notation', t.Date, input, { value: 310437376673121072 }, refused)),
+    true
+  )
+  // A date within the range read by Java and refused by us is a difference, whatever our message says.
+  assert.equal(
+    explains('js-date-range', checked('betaXml', 'notation', t.Date, input, { value: 1_700_000_000_000 }, refused)),
+    false
+  )
+  // Java refused too: two refusals are compared by their kind, not explained here.
+  assert.equal(explains('js-date-range', checked('betaXml', 'notation', t.Date, input, SYNTAX, refused)), false)
+})

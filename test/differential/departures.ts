@@ -68,32 +68,46 @@ export function xpp3Cast(text: string): string {
 
 /**
  * The text with each character reference above U+FFFF replaced by a reference to a private-use
- * character (one per cast), and what each of those stands for: the reference cast to 16 bits. Null
- * when the text already has private-use characters, literally or by reference.
+ * character the text does not have (one per cast), and what each of those stands for: the reference
+ * cast to 16 bits. Null when the private-use area has too few such characters left.
  */
 function markCasts(text: string): { text: string; casts: Map<string, string> } | null {
-  const PRIVATE = /[\ue000-\uf8ff]/
-  if (PRIVATE.test(text)) return null
+  const taken = new Set<number>()
+  for (const ch of text) taken.add(ch.codePointAt(0)!)
+  const references = [...text.matchAll(/&#(x[0-9a-fA-F]+|[0-9]+);/g)].map((m) =>
+    m[1]![0] === 'x' ? parseInt(m[1]!.slice(1), 16) : parseInt(m[1]!, 10)
+  )
+  for (const cp of references) taken.add(cp)
   const casts = new Map<string, string>()
-  let clash = false
+  let next = 0xe000
+  let exhausted = false
   const out = text.replace(/&#(x[0-9a-fA-F]+|[0-9]+);/g, (m, r: string) => {
     const cp = r[0] === 'x' ? parseInt(r.slice(1), 16) : parseInt(r, 10)
-    if (cp >= 0xe000 && cp <= 0xf8ff) clash = true
     if (cp <= 0xffff) return m
-    const marker = String.fromCharCode(0xe000 + casts.size)
+    while (next <= 0xf8ff && taken.has(next)) next++
+    if (next > 0xf8ff) exhausted = true
+    const marker = String.fromCharCode(next++)
     casts.set(marker, String.fromCharCode(cp & 0xffff))
     return `&#x${marker.charCodeAt(0).toString(16)};`
   })
-  return clash || casts.size > 0x1900 ? null : { text: out, casts }
+  return exhausted ? null : { text: out, casts }
 }
 
 /** w with the characters that are keys of `chars` replaced by their values. */
 function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
-  if (typeof w === 'string') return w.replace(/[\ue000-\uf8ff]/g, (ch) => chars.get(ch) ?? ch)
+  if (typeof w === 'string') return [...w].map((ch) => chars.get(ch) ?? ch).join('')
   if (Array.isArray(w)) return w.map((x) => mapWire(x, chars))
   if (w !== null && typeof w === 'object')
     return Object.fromEntries(Object.entries(w).map(([k, v]) => [k, mapWire(v, chars)]))
   return w
+}
+
+/** Whether a number anywhere in w passes the test. */
+function hasNumber(w: Wire, test: (x: number) => boolean): boolean {
+  if (typeof w === 'number') return test(w)
+  if (Array.isArray(w)) return w.some((x) => hasNumber(x, test))
+  if (w !== null && typeof w === 'object') return Object.values(w).some((x) => hasNumber(x, test))
+  return false
 }
 
 export interface Departure {
@@ -127,6 +141,19 @@ export const DEPARTURES: readonly Departure[] = [
       const number = c.input?.indexOf(m[1]!) ?? -1
       return at !== null && number >= 0 && number + m[1]!.length <= Number(at[1])
     }
+  },
+  {
+    id: 'js-date-range',
+    why:
+      'A java.util.Date holds any long of milliseconds; a JavaScript Date only ±8.64e15 (years −271,821 to ' +
+      '275,760). A date beyond that is refused (400), never clamped or guessed.',
+    applies: (c) =>
+      c.direction !== 'write' &&
+      c.ours.refusal === 'value' &&
+      /is outside the range of a JavaScript Date/.test(c.ours.message ?? '') &&
+      c.java.value !== undefined &&
+      // In the wire form only a Date is a number past int's range (longs are decimal strings).
+      hasNumber(c.java.value, (x) => Math.abs(x) > 8.64e15)
   },
   {
     id: 'jettison-lenient-syntax',

@@ -54,7 +54,28 @@ export const ORACLE_PROFILE: Profile = {
   xmlKeys: false,
   text: fc.string({ unit, maxLength: 14 }),
   char1: fc.oneof(bmpChar, fc.constantFrom('<', '&', '>', '"', "'", '\\', ' ', '\r', '\u0000', 'a')),
-  key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/), fc.string({ unit, maxLength: 5 }))
+  key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/), fc.string({ unit, maxLength: 5 })),
+  date: fc.oneof(
+    // Years 1000 to 9999, where most dates are; then the whole range a Date holds that XStream can
+    // write (years 292,269,054 BC to AD 292,278,994), around the Gregorian switch and year 0.
+    {
+      weight: 4,
+      arbitrary: fc.date({
+        min: new Date('1000-01-01T00:00:00Z'),
+        max: new Date('9999-12-31T23:59:59Z'),
+        noInvalidDate: true
+      })
+    },
+    { weight: 1, arbitrary: fc.integer({ min: -8.2e15, max: 8.2e15 }).map((ms) => new Date(ms)) },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: -12_300_000_000_000, max: -12_200_000_000_000 }).map((ms) => new Date(ms))
+    },
+    {
+      weight: 1,
+      arbitrary: fc.integer({ min: -62_200_000_000_000, max: -62_100_000_000_000 }).map((ms) => new Date(ms))
+    }
+  )
 }
 
 /** Our serializer of a setup; the "+aliases" setups get the registered aliases. */

@@ -31,6 +31,8 @@ export interface Profile {
   text?: fc.Arbitrary<string>
   char1?: fc.Arbitrary<string>
   key?: fc.Arbitrary<string>
+  /** Dates from this generator instead of the years 1000 to 9999 (the oracle's: the whole range Java writes). */
+  date?: fc.Arbitrary<Date>
 }
 
 const noSurrogate = (c: string): boolean => !/[\ud800-\udfff]/.test(c)
@@ -198,7 +200,12 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
     case 'date':
       // beta XML writes a null Date field as <x/>, which Jackson reads back as the epoch.
       return withNull(
-        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+        p.date ??
+          fc.date({
+            min: new Date('1000-01-01T00:00:00Z'),
+            max: new Date('9999-12-31T23:59:59Z'),
+            noInvalidDate: true
+          }),
         !(asField && !p.nullTextFields)
       )
     case 'localDate':
