@@ -3,6 +3,7 @@
 // enough to catch a 10 % regression: the throughput part's margins have to absorb a shared machine's
 // load, CPU time per call mostly does not.
 import type { CpuResult } from './cpu-per-call'
+import type { StageResult } from './stage-instructions'
 
 export class CpuGateError extends Error {}
 
@@ -18,6 +19,15 @@ export interface CpuBaseline {
   /** The microservice host's: its ratio to the ceiling moves more with the machine (docs/performance.md). */
   microserviceMargin: number
   profiles: Record<string, CpuBaselineProfile>
+  /** The microservice host's per-call path in instructions (bench/stage-instructions.ts), or null. */
+  instructions: InstructionsBaseline | null
+}
+
+/** Counted on one Node version: another V8 executes other instructions, so the count is its own. */
+export interface InstructionsBaseline {
+  node: string
+  margin: number
+  microservice: number
 }
 
 export interface CpuVerdict {
@@ -26,7 +36,7 @@ export interface CpuVerdict {
   ratio: number | null
   baseline: number
   limit: number
-  status: 'pass' | 'fail' | 'missing'
+  status: 'pass' | 'fail' | 'missing' | 'unjudged'
 }
 
 const positive = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0
@@ -57,7 +67,72 @@ export function parseCpuBaseline(raw: unknown, file: string): CpuBaseline {
     throw new CpuGateError(
       `${file}: cpu.microserviceMargin must be a number between 0 and 1 (e.g. 0.12), got ${JSON.stringify(msMargin)}`
     )
-  return { note: typeof o.note === 'string' ? o.note : '', margin: o.margin, microserviceMargin: msMargin, profiles }
+  return {
+    note: typeof o.note === 'string' ? o.note : '',
+    margin: o.margin,
+    microserviceMargin: msMargin,
+    profiles,
+    instructions: parseInstructions((o as { instructions?: unknown }).instructions, file)
+  }
+}
+
+function parseInstructions(raw: unknown, file: string): InstructionsBaseline | null {
+  if (raw === undefined || raw === null) return null
+  const i = raw as { node?: unknown; margin?: unknown; microservice?: unknown }
+  if (typeof i.node !== 'string' || !/^v\d+\./.test(i.node))
+    throw new CpuGateError(`${file}: cpu.instructions.node must be the Node version counted on (e.g. v20.20.2)`)
+  if (typeof i.margin !== 'number' || !(i.margin > 0 && i.margin < 1))
+    throw new CpuGateError(`${file}: cpu.instructions.margin must be a number between 0 and 1 (e.g. 0.05)`)
+  if (!positive(i.microservice))
+    throw new CpuGateError(`${file}: cpu.instructions.microservice must be a positive count of instructions per call`)
+  return { node: i.node, margin: i.margin, microservice: i.microservice }
+}
+
+/**
+ * The microservice host's per-call instructions against the baseline × (1 + margin). Counted on
+ * another Node version than the baseline's, the check is not judged (and says so): re-measure with
+ * `--update --only cpu` on the version CI runs.
+ */
+export function judgeInstructions(
+  r: StageResult | null,
+  b: InstructionsBaseline,
+  node: string
+): { lines: string[]; failures: string[]; verdicts: CpuVerdict[] } {
+  const limit = b.microservice * (1 + b.margin)
+  const verdict = (ratio: number | null, status: CpuVerdict['status']): CpuVerdict => ({
+    profile: 'instructions',
+    process: 'microservice',
+    ratio,
+    baseline: b.microservice,
+    limit,
+    status
+  })
+  if (r === null)
+    return {
+      lines: ['FAIL instructions microservice: not measured'],
+      failures: ['instructions microservice: not measured'],
+      verdicts: [verdict(null, 'missing')]
+    }
+  const count = Math.round(r.instructions)
+  if (node !== b.node)
+    return {
+      lines: [
+        `---- instructions microservice ${count} a call on Node ${node}; the baseline was counted on ${b.node}, not judged (re-measure with --update --only cpu)`
+      ],
+      failures: [],
+      verdicts: [verdict(r.instructions, 'unjudged')]
+    }
+  const ok = r.instructions <= limit
+  const line = `${ok ? 'PASS' : 'FAIL'} instructions microservice ${count} a call on the per-call path (baseline ${b.microservice}, limit ${Math.round(limit)})`
+  return {
+    lines: [line],
+    failures: ok
+      ? []
+      : [
+          `instructions microservice: ${count} a call on the per-call path, above ${Math.round(limit)} (baseline ${b.microservice} + ${Math.round(b.margin * 100)}%)`
+        ],
+    verdicts: [verdict(r.instructions, ok ? 'pass' : 'fail')]
+  }
 }
 
 /** Each process of each profile against its baseline ratio × (1 + margin); a profile asked for, not measured, fails. */

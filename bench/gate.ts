@@ -14,7 +14,8 @@ import { run, report, commitOf, type RunResult, type RunOptions } from './e2e/ru
 import { allCases } from './e2e/cases'
 import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVerdict } from './gate-report'
 import { measureCpu, type CpuResult } from './cpu-per-call'
-import { parseCpuBaseline, judgeCpu, CpuGateError, type CpuBaseline } from './cpu-gate'
+import { parseCpuBaseline, judgeCpu, judgeInstructions, CpuGateError, type CpuBaseline } from './cpu-gate'
+import { measureStage, type StageResult } from './stage-instructions'
 import { PROFILES } from './profiles'
 import { arg } from './cli'
 
@@ -230,6 +231,7 @@ async function main(): Promise<void> {
     }
   }
   let cpu: CpuResult[] = []
+  let stage: StageResult | null = null
   let cpuJudged: ReturnType<typeof judgeCpu> = { lines: [], failures: [], verdicts: [] }
   if (cpuOn) {
     const measure = (names: string[]): Promise<CpuResult[]> =>
@@ -261,11 +263,30 @@ async function main(): Promise<void> {
         cpuJudged = judgeCpu(cpu, cpuBaseline, profiles)
       }
     }
+    // The microservice host's per-call path, counted: its CPU per call moves with the machine more
+    // than a 10 % regression would move it; its instructions do not (docs/performance.md).
+    if (update || baseline.cpu?.instructions != null) {
+      log('counting the microservice per-call path under callgrind')
+      stage = await measureStage({
+        dist: join(__dirname, '..'),
+        rounds: 3,
+        calls: 2000,
+        warmup: Number(arg('cpu-warmup', '20000'))
+      })
+      if (!update) {
+        const counted = judgeInstructions(stage, baseline.cpu!.instructions!, process.version)
+        cpuJudged = {
+          lines: [...cpuJudged.lines, ...counted.lines],
+          failures: [...cpuJudged.failures, ...counted.failures],
+          verdicts: [...cpuJudged.verdicts, ...counted.verdicts]
+        }
+      }
+    }
   }
   if (update) {
     writeFileSync(
       baselineFile,
-      JSON.stringify(updatedBaseline(baseline, margin, throughputOn ? result : null, cpu), null, 2) + '\n'
+      JSON.stringify(updatedBaseline(baseline, margin, throughputOn ? result : null, cpu, stage), null, 2) + '\n'
     )
     console.log(`\nbaseline written to ${baselineFile}`)
     return
@@ -292,7 +313,13 @@ async function main(): Promise<void> {
 }
 
 /** The baseline with what this run measured in place of its own part (the other part kept). */
-function updatedBaseline(b: Baseline, margin: number, r: RunResult | null, cpu: CpuResult[]): object {
+function updatedBaseline(
+  b: Baseline,
+  margin: number,
+  r: RunResult | null,
+  cpu: CpuResult[],
+  stage: StageResult | null
+): object {
   const cases: Record<string, BaselineCase> = { ...b.cases }
   if (r !== null)
     for (const c of r.cases)
@@ -320,7 +347,18 @@ function updatedBaseline(b: Baseline, margin: number, r: RunResult | null, cpu: 
                 : b.cpu!.note,
             margin: b.cpu?.margin ?? 0.07,
             microserviceMargin: b.cpu?.microserviceMargin ?? 0.12,
-            profiles
+            profiles,
+            ...(stage !== null
+              ? {
+                  instructions: {
+                    node: process.version,
+                    margin: b.cpu?.instructions?.margin ?? 0.05,
+                    microservice: Math.round(stage.instructions)
+                  }
+                }
+              : b.cpu?.instructions != null
+                ? { instructions: b.cpu.instructions }
+                : {})
           }
         }
       : {})

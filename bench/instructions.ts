@@ -50,7 +50,7 @@ function valgrind(args: string[], env: NodeJS.ProcessEnv, outDir: string): Child
 }
 
 /** Runs callgrind_control with `args` for `pids`; its output. */
-function control(args: string[], pids: number[]): string {
+export function control(args: string[], pids: number[]): string {
   return execFileSync('callgrind_control', [...args, ...pids.map(String)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe']
@@ -58,7 +58,7 @@ function control(args: string[], pids: number[]): string {
 }
 
 /** Instructions counted so far, per pid (every thread summed). */
-function counts(pids: number[]): Map<number, number> {
+export function counts(pids: number[]): Map<number, number> {
   const out = new Map<number, number>()
   for (const pid of pids) {
     const text = control(['-e', 'Ir'], [pid])

@@ -1,6 +1,6 @@
 // The proof that the performance gate's CPU part fails on a CPU regression of the per-call path
 // (issue 25): the real gate (`--only cpu`, the committed baseline, one attempt) on a built copy of the
-// project with a busy wait written into its compiled code. One test file per process, so that each
+// project with more work per call written into its compiled code. One test file per process, so that each
 // stays within the runner's per-file time.
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
@@ -46,18 +46,28 @@ function gate(copy: string, args: string[]): Promise<GateRun> {
   })
 }
 
-/** What the unchanged code spends per call (the straight call's figures). */
+/** What the unchanged code spends per call (the straight call's figures), by the gate's own measure. */
 let measured: Promise<CpuResult> | null = null
 
 function unchangedCall(): Promise<CpuResult> {
-  measured ??= (async () => {
+  measured ??= new Promise((resolve, reject) => {
     const copy = slowedCopy(null, 0)
     copies.push(copy)
-    const r = await gate(copy, ['--profiles', 'call', '--attempts', '1'])
-    const call = r.cpu.find((c) => c.profile === 'call')
-    assert.ok(call !== undefined, `the unchanged run measured the call profile: ${r.out}`)
-    return call
-  })()
+    const json = join(copy, 'cpu.json')
+    const env = { ...process.env }
+    delete env.NODE_V8_COVERAGE
+    execFile(
+      process.execPath,
+      [join(copy, 'dist', 'bench', 'cpu-per-call.js'), '--profiles', 'call', '--json', json],
+      { env, maxBuffer: 16 * 2 ** 20 },
+      (err, stdout, stderr) => {
+        if (err !== null) return reject(new Error(`the unchanged copy was not measured: ${stdout}${stderr}`))
+        const call = (JSON.parse(readFileSync(json, 'utf8')) as CpuResult[]).find((c) => c.profile === 'call')
+        if (call === undefined) return reject(new Error(`the unchanged run measured no call profile: ${stdout}`))
+        resolve(call)
+      }
+    )
+  })
   return measured
 }
 
@@ -68,7 +78,7 @@ export function slowdownFailsTheGate(proc: 'gateway' | 'microservice', percent: 
     { timeout: 170_000 },
     async () => {
       const call = await unchangedCall()
-      // A busy wait of that share of what the process spends per call, in the copy's compiled code.
+      // Work taking that share of what the process spends per call, in the copy's compiled code.
       const copy = slowedCopy(proc, percent * 10 * (proc === 'gateway' ? call.gatewayUs : call.microserviceUs))
       copies.push(copy)
       const r = await gate(copy, ['--attempts', '1'])
@@ -82,14 +92,22 @@ export function slowdownFailsTheGate(proc: 'gateway' | 'microservice', percent: 
           'edge gateway',
           'edge microservice',
           'observed gateway',
-          'observed microservice'
+          'observed microservice',
+          'instructions microservice'
         ]
       )
       assert.ok(
         r.verdict.failures.length > 0 &&
-          r.verdict.failures.every((f) => /^cpu \w+ \w+: [\d.]+× the ceiling's CPU per call, above/.test(f)),
+          r.verdict.failures.every((f) =>
+            /^(cpu \w+ \w+: [\d.]+× the ceiling's CPU per call|instructions microservice: \d+ a call on the per-call path), above/.test(
+              f
+            )
+          ),
         r.out
       )
+      const counted = r.verdict.cpu.find((v) => v.profile === 'instructions')!
+      // The count sees only the microservice's code: a slower microservice fails it, a slower gateway does not.
+      assert.equal(counted.status, proc === 'microservice' ? 'fail' : 'pass', r.out)
     }
   )
 }

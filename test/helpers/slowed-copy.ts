@@ -1,7 +1,9 @@
 // A built copy of the project with a CPU slowdown put into one process's per-call path: the proof
-// that the performance gate catches a regression (bench/gate.ts, issue 25). The slowdown is a busy
-// wait of a fixed number of nanoseconds on the main thread, written into the copy's compiled
-// JavaScript; src/ has no switch for it.
+// that the performance gate catches a regression (bench/gate.ts, issue 25). The slowdown is work, as a
+// real regression is: a loop of arithmetic whose length is calibrated here to take a given number of
+// nanoseconds, written into the copy's compiled JavaScript (src/ has no switch for it). Not a wait on
+// the clock: under callgrind, which runs code tens of times slower, a clock-bound wait would do almost
+// nothing per call and the instruction count could not see it.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,8 +38,27 @@ export function slowedCopy(process: keyof typeof PER_CALL | null, ns: number): s
     const at = code.indexOf(anchor)
     if (at < 0 || code.indexOf(anchor, at + 1) >= 0)
       throw new Error(`${file}: the per-call anchor ${JSON.stringify(anchor)} is not there exactly once (moved?)`)
-    const spin = `        { const until = process.hrtime.bigint() + ${Math.round(ns)}n; while (process.hrtime.bigint() < until); }\n`
+    const spin = `        ${workLoop(iterationsFor(ns))}\n`
     writeFileSync(path, code.slice(0, at + anchor.length) + spin + code.slice(at + anchor.length))
   }
   return copy
+}
+
+/** The injected work: `n` rounds of a hash kept in a global, so that the optimizer cannot drop it. */
+function workLoop(n: number): string {
+  return `{ let h = globalThis.__slowedCopy | 0; for (let i = 0; i < ${n}; i++) h = (Math.imul(h, 31) + i) | 0; globalThis.__slowedCopy = h; }`
+}
+
+/** Rounds of workLoop that take `ns` nanoseconds on this machine now (the best of several timings, warm). */
+export function iterationsFor(ns: number): number {
+  const probe = 200_000
+  // The same loop text as the copy runs, so that it is compiled alike.
+  const run = new Function(workLoop(probe)) as () => void
+  let best = Infinity
+  for (let k = 0; k < 30; k++) {
+    const t = process.hrtime.bigint()
+    run()
+    best = Math.min(best, Number(process.hrtime.bigint() - t))
+  }
+  return Math.max(1, Math.round((ns / best) * probe))
 }
