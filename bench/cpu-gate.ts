@@ -1,9 +1,10 @@
 // The gate's CPU part: main-thread CPU per call of the gateway and the microservice host, as ratios to
-// the ceiling's in the same run (bench/cpu-per-call.ts), against the baseline's `cpu` section. Tight
-// enough to catch a 10 % regression: the throughput part's margins have to absorb a shared machine's
-// load, CPU time per call mostly does not.
+// the ceiling's in the same run (bench/cpu-per-call.ts), against the baseline's `cpu` section; and
+// each per-call path's instructions (bench/stage-instructions.ts) against the baseline's counts. The
+// ratios differ between kinds of machine by more than 10 %, so they catch what the counts cannot see
+// with a wider margin; the counts, the same on any load, catch a 10 % regression of the code.
 import type { CpuResult } from './cpu-per-call'
-import type { StageResult } from './stage-instructions'
+import { STAGE_NAMES, type StageName, type StageResult } from './stage-instructions'
 
 export class CpuGateError extends Error {}
 
@@ -19,7 +20,7 @@ export interface CpuBaseline {
   /** The microservice host's: its ratio to the ceiling moves more with the machine (docs/performance.md). */
   microserviceMargin: number
   profiles: Record<string, CpuBaselineProfile>
-  /** The microservice host's per-call path in instructions (bench/stage-instructions.ts), or null. */
+  /** Each process's per-call path in instructions (bench/stage-instructions.ts), or null. */
   instructions: InstructionsBaseline | null
 }
 
@@ -27,12 +28,14 @@ export interface CpuBaseline {
 export interface InstructionsBaseline {
   node: string
   margin: number
-  microservice: number
+  /** Instructions per call, by stage. */
+  counts: Record<StageName, number>
 }
 
 export interface CpuVerdict {
   profile: string
-  process: 'gateway' | 'microservice'
+  /** The process measured; for an instruction count, its stage. */
+  process: 'gateway' | 'microservice' | StageName
   ratio: number | null
   baseline: number
   limit: number
@@ -78,61 +81,74 @@ export function parseCpuBaseline(raw: unknown, file: string): CpuBaseline {
 
 function parseInstructions(raw: unknown, file: string): InstructionsBaseline | null {
   if (raw === undefined || raw === null) return null
-  const i = raw as { node?: unknown; margin?: unknown; microservice?: unknown }
+  const i = raw as { node?: unknown; margin?: unknown; counts?: Record<string, unknown> }
   if (typeof i.node !== 'string' || !/^v\d+\./.test(i.node))
     throw new CpuGateError(`${file}: cpu.instructions.node must be the Node version counted on (e.g. v20.20.2)`)
   if (typeof i.margin !== 'number' || !(i.margin > 0 && i.margin < 1))
     throw new CpuGateError(`${file}: cpu.instructions.margin must be a number between 0 and 1 (e.g. 0.05)`)
-  if (!positive(i.microservice))
-    throw new CpuGateError(`${file}: cpu.instructions.microservice must be a positive count of instructions per call`)
-  return { node: i.node, margin: i.margin, microservice: i.microservice }
+  const counts = {} as Record<StageName, number>
+  for (const stage of STAGE_NAMES) {
+    const n = i.counts?.[stage]
+    if (!positive(n))
+      throw new CpuGateError(
+        `${file}: cpu.instructions.counts["${stage}"] must be a positive count of instructions per call`
+      )
+    counts[stage] = n
+  }
+  return { node: i.node, margin: i.margin, counts }
 }
 
 /**
- * The microservice host's per-call instructions against the baseline × (1 + margin). Counted on
- * another Node version than the baseline's, the check is not judged (and says so): re-measure with
- * `--update --only cpu` on the version CI runs.
+ * Each stage's instructions per call against the baseline's × (1 + margin); a stage not measured
+ * fails. Counted on another Node version than the baseline's, nothing is judged (and the lines say
+ * so): re-measure with `--update --only cpu` on the version CI runs.
  */
 export function judgeInstructions(
-  r: StageResult | null,
+  results: StageResult[],
   b: InstructionsBaseline,
   node: string
 ): { lines: string[]; failures: string[]; verdicts: CpuVerdict[] } {
-  const limit = b.microservice * (1 + b.margin)
-  const verdict = (ratio: number | null, status: CpuVerdict['status']): CpuVerdict => ({
-    profile: 'instructions',
-    process: 'microservice',
-    ratio,
-    baseline: b.microservice,
-    limit,
-    status
-  })
-  if (r === null)
-    return {
-      lines: ['FAIL instructions microservice: not measured'],
-      failures: ['instructions microservice: not measured'],
-      verdicts: [verdict(null, 'missing')]
+  const lines: string[] = []
+  const failures: string[] = []
+  const verdicts: CpuVerdict[] = []
+  for (const stage of STAGE_NAMES) {
+    const base = b.counts[stage]
+    const limit = base * (1 + b.margin)
+    const r = results.find((x) => x.stage === stage)
+    const verdict = (ratio: number | null, status: CpuVerdict['status']): CpuVerdict => ({
+      profile: 'instructions',
+      process: stage,
+      ratio,
+      baseline: base,
+      limit,
+      status
+    })
+    const name = `instructions ${stage}`
+    if (r === undefined) {
+      lines.push(`FAIL ${name}: not measured`)
+      failures.push(`${name}: not measured`)
+      verdicts.push(verdict(null, 'missing'))
+      continue
     }
-  const count = Math.round(r.instructions)
-  if (node !== b.node)
-    return {
-      lines: [
-        `---- instructions microservice ${count} a call on Node ${node}; the baseline was counted on ${b.node}, not judged (re-measure with --update --only cpu)`
-      ],
-      failures: [],
-      verdicts: [verdict(r.instructions, 'unjudged')]
+    const count = Math.round(r.instructions)
+    if (node !== b.node) {
+      lines.push(
+        `---- ${name.padEnd(29)} ${count} a call on Node ${node}; the baseline was counted on ${b.node}, not judged (re-measure with --update --only cpu)`
+      )
+      verdicts.push(verdict(r.instructions, 'unjudged'))
+      continue
     }
-  const ok = r.instructions <= limit
-  const line = `${ok ? 'PASS' : 'FAIL'} instructions microservice ${count} a call on the per-call path (baseline ${b.microservice}, limit ${Math.round(limit)})`
-  return {
-    lines: [line],
-    failures: ok
-      ? []
-      : [
-          `instructions microservice: ${count} a call on the per-call path, above ${Math.round(limit)} (baseline ${b.microservice} + ${Math.round(b.margin * 100)}%)`
-        ],
-    verdicts: [verdict(r.instructions, ok ? 'pass' : 'fail')]
+    const ok = r.instructions <= limit
+    lines.push(
+      `${ok ? 'PASS' : 'FAIL'} ${name.padEnd(29)} ${count} a call on the per-call path (baseline ${base}, limit ${Math.round(limit)})`
+    )
+    if (!ok)
+      failures.push(
+        `${name}: ${count} a call on the per-call path, above ${Math.round(limit)} (baseline ${base} + ${Math.round(b.margin * 100)}%)`
+      )
+    verdicts.push(verdict(r.instructions, ok ? 'pass' : 'fail'))
   }
+  return { lines, failures, verdicts }
 }
 
 /** Each process of each profile against its baseline ratio × (1 + margin); a profile asked for, not measured, fails. */

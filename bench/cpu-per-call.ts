@@ -155,6 +155,36 @@ async function interleavedRound(steps: Array<[SequentialClient, number[]]>, n: n
   return steps.map(([, pids], j) => pids.map((p, i) => (onCpuNs(p) - before[j]![i]!) / n))
 }
 
+/**
+ * A profile's rounds summed up. The subjects' order turns every round, and on some machines the
+ * order moves a round's ratio by a factor of two (the subject measured right after the other reads
+ * cheaper): so each `period` rounds, one of every order, make a group whose ratio is the geometric
+ * mean of theirs, and the result is the median group. The order's effect cancels within a group.
+ */
+export function summarize(profile: string, rounds: CpuRound[], period: number): CpuResult {
+  const groups: CpuRound[][] = []
+  for (let k = 0; k + period <= rounds.length; k += period) groups.push(rounds.slice(k, k + period))
+  if (groups.length === 0) throw new Error(`${rounds.length} rounds make no group of ${period} (one of each order)`)
+  const gmean = (xs: number[]): number => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length)
+  const med = (f: (x: CpuRound) => number): number => median(groups.map((g) => gmean(g.map(f))))
+  const withReference = rounds[0]!.againstReference !== undefined
+  return {
+    profile,
+    gatewayUs: med((x) => x.gatewayUs),
+    microserviceUs: med((x) => x.microserviceUs),
+    ceilingUs: med((x) => x.ceilingUs),
+    gatewayRatio: med((x) => x.gatewayRatio),
+    microserviceRatio: med((x) => x.microserviceRatio),
+    againstReference: withReference
+      ? {
+          gateway: med((x) => x.againstReference!.gateway),
+          microservice: med((x) => x.againstReference!.microservice)
+        }
+      : null,
+    rounds
+  }
+}
+
 /** A platform started for one profile group: its gateway's and microservice host's pids, its ports. */
 interface Platform {
   pids: [number, number]
@@ -259,23 +289,7 @@ export async function measureCpu(o: {
             ...(referenceClient !== null ? { againstReference: { gateway: gw / refGw, microservice: ms / refMs } } : {})
           })
         }
-        const med = (f: (x: CpuRound) => number): number => median(rounds.map(f))
-        const result: CpuResult = {
-          profile: p.name,
-          gatewayUs: med((x) => x.gatewayUs),
-          microserviceUs: med((x) => x.microserviceUs),
-          ceilingUs: med((x) => x.ceilingUs),
-          gatewayRatio: med((x) => x.gatewayRatio),
-          microserviceRatio: med((x) => x.microserviceRatio),
-          againstReference:
-            referenceClient === null
-              ? null
-              : {
-                  gateway: med((x) => x.againstReference!.gateway),
-                  microservice: med((x) => x.againstReference!.microservice)
-                },
-          rounds
-        }
+        const result = summarize(p.name, rounds, referenceClient === null ? 2 : 3)
         const vsRef =
           result.againstReference === null
             ? ''

@@ -37,9 +37,16 @@ export function markdownSummary(v: GateVerdict): string {
     (c) =>
       `| ${c.case} | ${icon[c.status]} | ${n(c.gatewayRps, 0)} | ${n(c.ratio, 3)} | ${n(c.baselineRatio, 3)} | ${n(c.minRatio, 3)} | ${n(c.p50Ratio, 2)}× | ${n(c.maxP50Ratio, 2)}× |`
   )
-  const cpuRows = v.cpu.map(
+  const cpuRows = v.cpu
+    .filter((c) => c.profile !== 'instructions')
+    .map(
+      (c) =>
+        `| ${c.profile} | ${c.process} | ${icon[c.status]} | ${n(c.ratio, 3)} | ${n(c.baseline, 3)} | ${n(c.limit, 3)} |`
+    )
+  const counted = v.cpu.filter((c) => c.profile === 'instructions')
+  const countRows = counted.map(
     (c) =>
-      `| ${c.profile} | ${c.process} | ${icon[c.status]} | ${n(c.ratio, 3)} | ${n(c.baseline, 3)} | ${n(c.limit, 3)} |`
+      `| ${c.process} | ${c.status === 'unjudged' ? '➖ other Node version' : icon[c.status]} | ${n(c.ratio, 0)} | ${n(c.baseline, 0)} | ${n(c.limit, 0)} |`
   )
   return [
     `### Performance gate: ${v.passed ? 'passed' : 'FAILED'} (${v.commit}, margin ${Math.round(v.margin * 100)}%, ${v.seconds.toFixed(0)} s)`,
@@ -58,7 +65,17 @@ export function markdownSummary(v: GateVerdict): string {
           '',
           '| profile | process | verdict | ratio | baseline | limit |',
           '|---|---|---|---|---|---|',
-          ...cpuRows
+          ...cpuRows,
+          ''
+        ]
+      : []),
+    ...(countRows.length > 0
+      ? [
+          `Instructions per call on each per-call path, under callgrind (margin ${Math.round(((counted[0]!.limit - counted[0]!.baseline) / counted[0]!.baseline) * 100)}%):`,
+          '',
+          '| path | verdict | instructions | baseline | limit |',
+          '|---|---|---|---|---|',
+          ...countRows
         ]
       : []),
     ...(v.failures.length > 0 ? ['', ...v.failures.map((f) => `- ${f}`)] : []),
@@ -74,7 +91,7 @@ export function junitReport(v: GateVerdict): string {
     v.cases.filter((c) => c.status === 'fail' || c.status === 'missing').length +
     v.cpu.filter((c) => c.status === 'fail' || c.status === 'missing').length
   const cpuCases = v.cpu.map((c) => {
-    const name = `performance gate: cpu ${c.profile} ${c.process}`
+    const name = `performance gate: ${c.profile === 'instructions' ? '' : 'cpu '}${c.profile} ${c.process}`
     const detail =
       c.profile === 'instructions'
         ? `${n(c.ratio, 0)} instructions a call (baseline ${n(c.baseline, 0)}, limit ${n(c.limit, 0)})${c.status === 'unjudged' ? '; counted on another Node version than the baseline, not judged' : ''}`

@@ -1,8 +1,10 @@
-// Instructions per call of the microservice host's per-call path (bench/stage-loop.ts: Invoke frame
-// decoded, call run, Result frame encoded), counted under valgrind's callgrind on the main thread.
-// V8 runs single-threaded (--single-threaded: compilation and GC on the main thread, in program
-// order), so once warm every round executes the same instructions whatever the machine's load: the
-// count moves only when the code does. The gate compares it with the baseline's (bench/gate.ts).
+// Instructions per call of each process's per-call path, counted under valgrind's callgrind:
+// the microservice host's (bench/stage-loop.ts: Invoke frame decoded, call run, Result frame encoded)
+// and the gateway's in the CPU gate's three profiles (bench/gateway-stage-loop.ts: straight, through
+// the edge, with the access log and metrics on). V8 runs single-threaded (--single-threaded:
+// compilation and GC on the main thread, in program order), so once warm every round executes the
+// same instructions whatever the machine's load: the count moves when the code does. The gate
+// compares each with the baseline's (bench/gate.ts).
 //   node dist/bench/stage-instructions.js [--rounds 3] [--calls 2000] [--warmup 20000] [--dist DIR] [--json FILE]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -15,20 +17,46 @@ import { arg, runMain, writeJsonIfAsked } from './cli'
 
 const ROOT = join(__dirname, '..', '..')
 
+/**
+ * The stages counted, each in a process of its own (one profile warmed alone: the profiles share
+ * the pipeline's code, and switching between them in one process deoptimizes it for a while).
+ * `profile` is the word its loop takes on its input.
+ */
+export const STAGES = [
+  { name: 'microservice', loop: 'stage-loop.js', profile: 'microservice' },
+  { name: 'gateway call', loop: 'gateway-stage-loop.js', profile: 'call' },
+  { name: 'gateway edge', loop: 'gateway-stage-loop.js', profile: 'edge' },
+  { name: 'gateway observed', loop: 'gateway-stage-loop.js', profile: 'observed' }
+] as const
+
+export type StageName = (typeof STAGES)[number]['name']
+export const STAGE_NAMES: readonly StageName[] = STAGES.map((s) => s.name)
+
 export interface StageResult {
-  stage: 'microservice'
+  stage: StageName
   /** The median round's instructions per call. */
   instructions: number
   rounds: number[]
 }
 
-export async function measureStage(o: {
+export interface StageOptions {
+  /** The built tree whose loops are counted (its bench/ and examples/). */
   dist: string
   rounds: number
   calls: number
   warmup: number
-}): Promise<StageResult> {
+}
+
+/** Every stage counted, the microservice host's first. */
+export async function measureStages(o: StageOptions): Promise<StageResult[]> {
   execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'valgrind:valgrind'], { stdio: 'inherit' })
+  const results: StageResult[] = []
+  for (const s of STAGES) results.push(await countStage(s, o))
+  return results
+}
+
+/** One stage's loop under callgrind: warmed up, then `rounds` counted rounds of `calls`. */
+async function countStage(s: (typeof STAGES)[number], o: StageOptions): Promise<StageResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-stage-'))
   let child: ChildProcess | null = null
   try {
@@ -40,27 +68,28 @@ export async function measureStage(o: {
         `--callgrind-out-file=${join(outDir, 'callgrind.%p')}`,
         process.execPath,
         '--single-threaded',
-        join(o.dist, 'bench', 'stage-loop.js'),
+        join(o.dist, 'bench', s.loop),
         join(o.dist, 'examples', 'example'),
+        s.profile,
         String(o.warmup)
       ],
       // The example resolves invocation-gateway/runtime as in a host process: through NODE_PATH.
       { env: hostEnv(), stdio: ['pipe', 'pipe', 'pipe'] }
     )
-    await waitFor(child, /^warm$/m, 'the per-call loop under callgrind', 300_000)
+    await waitFor(child, /^warm$/m, `the ${s.name} loop under callgrind`, 300_000)
     const pid = child.pid!
     const rounds: number[] = []
     for (let r = 0; r < o.rounds; r++) {
       control(['-z'], [pid])
       control(['-i', 'on'], [pid])
-      const done = waitFor(child, new RegExp(`^(done)$`, 'm'), 'a round of calls', 300_000)
+      const done = waitFor(child, /^done$/m, `a round of ${s.name} calls`, 300_000)
       child.stdin!.write(`${o.calls}\n`)
       await done
       const n = counts([pid]).get(pid)!
       control(['-i', 'off'], [pid])
       rounds.push(n / o.calls)
     }
-    return { stage: 'microservice', instructions: median(rounds), rounds }
+    return { stage: s.name, instructions: median(rounds), rounds }
   } finally {
     if (child !== null && child.exitCode === null) child.kill('SIGKILL')
     rmSync(outDir, { recursive: true, force: true })
@@ -68,16 +97,17 @@ export async function measureStage(o: {
 }
 
 async function main(): Promise<void> {
-  const r = await measureStage({
+  const results = await measureStages({
     dist: resolve(arg('dist', join(__dirname, '..'))),
     rounds: Number(arg('rounds', '3')),
     calls: Number(arg('calls', '2000')),
     warmup: Number(arg('warmup', '20000'))
   })
-  console.log(
-    `microservice per-call path: ${Math.round(r.instructions)} instructions per call (rounds ${r.rounds.map((x) => Math.round(x)).join(', ')})`
-  )
-  writeJsonIfAsked(r)
+  for (const r of results)
+    console.log(
+      `${r.stage.padEnd(16)} ${Math.round(r.instructions)} instructions per call (rounds ${r.rounds.map((x) => Math.round(x)).join(', ')})`
+    )
+  writeJsonIfAsked(results)
 }
 
 runMain(module, main)

@@ -3,7 +3,7 @@
 // read by the sequence's serializer, the method, the result written), the Result frame encoded. No
 // socket: what a call costs in system calls and wake-ups moves with the machine; this is the code
 // that a change to the microservice host makes slower or faster.
-//   node --single-threaded stage-loop.js <microservice dir> <warm-up calls>
+//   node --single-threaded stage-loop.js <microservice dir> microservice <warm-up calls>
 // prints "warm"; then for each line "N" on stdin makes N calls and prints "done".
 import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
@@ -17,7 +17,7 @@ import { readVarint } from '../src/common/protocol/frame'
 import { gateway } from '../src/common/protocol/generated/gateway'
 import { BODY, ANSWER } from './profiles'
 
-const [dir, warmup] = [resolve(process.argv[2]!), Number(process.argv[3] ?? '20000')]
+const [dir, warmup] = [resolve(process.argv[2]!), Number(process.argv[4] ?? '20000')]
 const { config, def } = loadMicroservice(dir)
 const executor = new Executor(def, { name: config.name, settings: DEFAULT_RUNTIME_SETTINGS, privilegedNames: [] })
 const body = Buffer.from(BODY)

@@ -93,21 +93,30 @@ export function slowdownFailsTheGate(proc: 'gateway' | 'microservice', percent: 
           'edge microservice',
           'observed gateway',
           'observed microservice',
-          'instructions microservice'
+          'instructions microservice',
+          'instructions gateway call',
+          'instructions gateway edge',
+          'instructions gateway observed'
         ]
       )
       assert.ok(
         r.verdict.failures.length > 0 &&
           r.verdict.failures.every((f) =>
-            /^(cpu \w+ \w+: [\d.]+× the ceiling's CPU per call|instructions microservice: \d+ a call on the per-call path), above/.test(
+            /^(cpu \w+ \w+: [\d.]+× the ceiling's CPU per call|instructions [\w ]+: \d+ a call on the per-call path), above/.test(
               f
             )
           ),
         r.out
       )
-      const counted = r.verdict.cpu.find((v) => v.profile === 'instructions')!
-      // The count sees only the microservice's code: a slower microservice fails it, a slower gateway does not.
-      assert.equal(counted.status, proc === 'microservice' ? 'fail' : 'pass', r.out)
+      // Each count sees only its own process's code: the slowed process's paths fail, the other's pass.
+      const counted = r.verdict.cpu.filter((v) => v.profile === 'instructions')
+      assert.deepEqual(
+        counted.map((v) => `${v.process} ${v.status}`),
+        ['microservice', 'gateway call', 'gateway edge', 'gateway observed'].map(
+          (stage) => `${stage} ${stage.startsWith(proc) ? 'fail' : 'pass'}`
+        ),
+        r.out
+      )
     }
   )
 }

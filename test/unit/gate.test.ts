@@ -5,8 +5,9 @@ import { markdownSummary, junitReport, jsonReport, type GateVerdict } from '../.
 import { readHistory, renderReport } from '../../bench/report'
 import type { RunResult } from '../../bench/e2e/run'
 import { benchRun, benchSubject } from '../helpers/bench-results'
-import { judgeCpu, parseCpuBaseline } from '../../bench/cpu-gate'
-import type { CpuResult } from '../../bench/cpu-per-call'
+import { judgeCpu, judgeInstructions, parseCpuBaseline } from '../../bench/cpu-gate'
+import type { StageResult } from '../../bench/stage-instructions'
+import { summarize, type CpuResult, type CpuRound } from '../../bench/cpu-per-call'
 
 function result(ratio: number, p50Ratio: number, errors = 0): RunResult {
   return benchRun([
@@ -212,4 +213,107 @@ test("the microservice host's checks take their own margin when the baseline giv
       ),
     /cpu\.microserviceMargin must be a number between 0 and 1/
   )
+})
+
+const COUNTS = { microservice: 13600, 'gateway call': 37000, 'gateway edge': 37900, 'gateway observed': 49900 }
+
+function counted(over: Partial<typeof COUNTS> = {}): StageResult[] {
+  return Object.entries({ ...COUNTS, ...over }).map(([stage, n]) => ({
+    stage: stage as StageResult['stage'],
+    instructions: n,
+    rounds: [n, n, n]
+  }))
+}
+
+test('instruction counts: within the margin pass, 10 % more fails naming the path, another Node is not judged', () => {
+  const b = parseCpuBaseline(
+    {
+      margin: 0.07,
+      profiles: { call: { gateway: 2.8, microservice: 1.3 } },
+      instructions: { node: 'v20.20.2', margin: 0.05, counts: COUNTS }
+    },
+    'b.json'
+  ).instructions!
+  assert.deepEqual(judgeInstructions(counted({ 'gateway edge': 39700 }), b, 'v20.20.2').failures, [])
+  const slow = judgeInstructions(counted({ 'gateway observed': 54890, microservice: 14960 }), b, 'v20.20.2')
+  assert.deepEqual(slow.failures, [
+    'instructions microservice: 14960 a call on the per-call path, above 14280 (baseline 13600 + 5%)',
+    'instructions gateway observed: 54890 a call on the per-call path, above 52395 (baseline 49900 + 5%)'
+  ])
+  assert.deepEqual(
+    slow.verdicts.map((v) => `${v.process} ${v.status}`),
+    ['microservice fail', 'gateway call pass', 'gateway edge pass', 'gateway observed fail']
+  )
+  const other = judgeInstructions(counted({ microservice: 20000 }), b, 'v24.11.0')
+  assert.deepEqual(other.failures, [])
+  assert.ok(other.verdicts.every((v) => v.status === 'unjudged'))
+  assert.match(other.lines[0]!, /counted on v20\.20\.2, not judged/)
+  const missing = judgeInstructions(
+    counted().filter((r) => r.stage !== 'gateway edge'),
+    b,
+    'v20.20.2'
+  )
+  assert.deepEqual(missing.failures, ['instructions gateway edge: not measured'])
+
+  const verdict: GateVerdict = {
+    passed: false,
+    margin: 0.35,
+    cpuMargin: 0.07,
+    commit: 'abc1234',
+    seconds: 30,
+    cases: [],
+    cpu: slow.verdicts,
+    failures: slow.failures
+  }
+  const md = markdownSummary(verdict)
+  assert.match(md, /Instructions per call on each per-call path, under callgrind \(margin 5%\)/)
+  assert.match(md, /\| gateway observed \| ❌ fail \| 54890 \| 49900 \| 52395 \|/)
+  assert.match(
+    junitReport(verdict),
+    /name="performance gate: instructions microservice"><failure message="14960 instructions a call \(baseline 13600, limit 14280\)"/
+  )
+})
+
+test('an instructions baseline needs its Node version, a margin and a count for every path', () => {
+  const section = (instructions: unknown): unknown => ({
+    margin: 0.07,
+    profiles: { call: { gateway: 2.8, microservice: 1.3 } },
+    instructions
+  })
+  assert.throws(
+    () => parseCpuBaseline(section({ margin: 0.05, counts: COUNTS }), 'b.json'),
+    /b\.json: cpu\.instructions\.node must be the Node version/
+  )
+  assert.throws(
+    () => parseCpuBaseline(section({ node: 'v20.20.2', margin: 5, counts: COUNTS }), 'b.json'),
+    /cpu\.instructions\.margin must be a number between 0 and 1/
+  )
+  assert.throws(
+    () =>
+      parseCpuBaseline(
+        section({ node: 'v20.20.2', margin: 0.05, counts: { ...COUNTS, 'gateway edge': undefined } }),
+        'b.json'
+      ),
+    /cpu\.instructions\.counts\["gateway edge"\] must be a positive count/
+  )
+  assert.equal(parseCpuBaseline(section(undefined), 'b.json').instructions, null)
+})
+
+test("CPU rounds: the order's effect cancels within each pair of rounds; the median pair is the result", () => {
+  const round = (gw: number, ce: number): CpuRound => ({
+    gatewayUs: gw,
+    microserviceUs: gw / 3,
+    ceilingUs: ce,
+    gatewayRatio: gw / ce,
+    microserviceRatio: gw / 3 / ce
+  })
+  // The ceiling reads half as much when it follows the platform: every odd round's ratio doubles.
+  const rounds = [round(60, 30), round(60, 15), round(66, 30), round(66, 15), round(57, 30), round(57, 15)]
+  const r = summarize('call', rounds, 2)
+  // Pairs: √(2×4) = 2.828, √(2.2×4.4) = 3.111, √(1.9×3.8) = 2.687; the plain median of the six would be 3.0 or 3.3.
+  assert.equal(r.gatewayRatio.toFixed(3), '2.828')
+  assert.equal(r.gatewayUs.toFixed(6), '60.000000')
+  assert.equal(r.againstReference, null)
+  assert.equal(r.rounds.length, 6)
+  assert.throws(() => summarize('call', [round(1, 1)], 2), /1 rounds make no group of 2/)
 })

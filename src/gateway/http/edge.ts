@@ -8,10 +8,11 @@ import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-name
 import { bounded } from '../invoke/text'
 import { toProblem, renderProblemJson, statusLine } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
-import { Invocation } from '../invoke/invoke'
+import { Invocation, type Pipeline } from '../invoke/invoke'
 import { copyHead, remoteAddress } from './head'
 import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/head'
+import type { Authentication } from '../invoke/ports'
 import type { EdgeAuthConfig } from '../config/config'
 import type { Gateway } from './server'
 
@@ -78,25 +79,7 @@ export class Edge {
    * authentication stage, sets the user and privileges.
    */
   private call(res: HttpResponse, req: HttpRequest): void {
-    const url = req.getUrl().slice(EDGE_API_PREFIX.length)
-    const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
-    const head: CallHead = {
-      ...claimed,
-      ip: remoteAddress(res),
-      user: '',
-      sessionId: '',
-      clientApplicationName: '',
-      privilegeNames: '',
-      identityTrusted: true
-    }
-    const credentials = {
-      by: this.auth,
-      apiKey: req.getHeader('x-api-key'),
-      authorization: req.getHeader('authorization')
-    }
-    const inv = new Invocation(this.gateway.pipeline, res, head, credentials)
-    res.onAborted(() => inv.onAborted())
-    inv.begin()
+    startEdgeCall(this.gateway.pipeline, this.auth, res, req)
   }
 
   private page(res: HttpResponse, requested: string): void {
@@ -171,6 +154,37 @@ export class Edge {
     this.stopListening()
     closeApp(this.app)
   }
+}
+
+/**
+ * A call through the edge (its prefix stripped), as Edge.call describes; exported for the per-call
+ * stage loop (bench/gateway-stage-loop.ts), which drives this same code without a socket.
+ */
+export function startEdgeCall(
+  pipeline: Pipeline<HttpResponse>,
+  auth: Authentication,
+  res: HttpResponse,
+  req: HttpRequest
+): void {
+  const url = req.getUrl().slice(EDGE_API_PREFIX.length)
+  const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
+  const head: CallHead = {
+    ...claimed,
+    ip: remoteAddress(res),
+    user: '',
+    sessionId: '',
+    clientApplicationName: '',
+    privilegeNames: '',
+    identityTrusted: true
+  }
+  const credentials = {
+    by: auth,
+    apiKey: req.getHeader('x-api-key'),
+    authorization: req.getHeader('authorization')
+  }
+  const inv = new Invocation(pipeline, res, head, credentials)
+  res.onAborted(() => inv.onAborted())
+  inv.begin()
 }
 
 /**

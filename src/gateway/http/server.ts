@@ -42,12 +42,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.uws = loadUws(config.maxHeaderBytes)
     this.app = this.uws.App()
     this.listener = new Listener(this.uws, this.app, 'the gateway')
-    const call = (res: HttpResponse, req: HttpRequest): void => {
-      const inv = new Invocation(this.pipeline, res, copyHead(req, res, this.trusts))
-      // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
-      res.onAborted(() => inv.onAborted())
-      inv.begin()
-    }
+    const call = (res: HttpResponse, req: HttpRequest): void => startCall(this.pipeline, this.trusts, res, req)
     this.app.any('/*', call)
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
     this.app.get('/', (res, req) => {
@@ -70,7 +65,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   readBody(res: HttpResponse, sink: BodySink): void {
-    res.onData((chunk, isLast) => sink.onChunk(chunk, isLast))
+    readBody(res, sink)
   }
 
   write(res: HttpResponse, answer: Answer): void {
@@ -133,4 +128,26 @@ export class Gateway implements HttpPort<HttpResponse> {
     })
     closeApp(this.app)
   }
+}
+
+/**
+ * A call on the gateway's listener: the head copied out of uWS's request (valid only in this
+ * callback), then the pipeline. Exported for the per-call stage loop (bench/gateway-stage-loop.ts),
+ * which drives this same code without a socket.
+ */
+export function startCall(
+  pipeline: Pipeline<HttpResponse>,
+  trusts: (res: HttpResponse) => boolean,
+  res: HttpResponse,
+  req: HttpRequest
+): void {
+  const inv = new Invocation(pipeline, res, copyHead(req, res, trusts))
+  // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
+  res.onAborted(() => inv.onAborted())
+  inv.begin()
+}
+
+/** The body of a uWS request, chunk by chunk, to the pipeline's sink. */
+export function readBody(res: HttpResponse, sink: BodySink): void {
+  res.onData((chunk, isLast) => sink.onChunk(chunk, isLast))
 }
