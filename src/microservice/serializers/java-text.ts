@@ -2,6 +2,8 @@ import { LocalDate, type Descriptor, type ScalarType } from '../descriptors'
 import { ValueError } from './errors'
 import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 import { javaDoubleToString } from './java-double'
+import { javaZone, type JavaZone } from './java-zones'
+import { readZoneField, zoneInstant, type ZoneField } from './simple-date-zone'
 
 const INT_MIN = -2147483648
 const INT_MAX = 2147483647
@@ -286,32 +288,100 @@ export function xstreamDate(d: Date): string {
 }
 
 /**
- * XStream's DateConverter reads with non-lenient SimpleDateFormats, `yyyy-MM-dd HH:mm:ss.S z` first
- * (and its era form, `… G …`, for years BC), then `yyyy-MM-dd HH:mm:ss z` and `…ssz`: spaces and
- * tabs before each number are skipped, a number takes all its digits, each field must be in range
- * (the Julian calendar before 1582-10-15), and text after the zone is ignored (DateFormat.parse stops
- * there). Zones as XStream reads them, checked against it: UTC and GMT in any case, `GMT±h:mm` and
- * `±hhmm` as offsets (with the milliseconds). Anything else it reads (zone abbreviations such as CET,
- * its ISO-8601 forms) is refused here, never guessed.
+ * XStream's DateConverter reads with non-lenient SimpleDateFormats (Locale.ENGLISH), in its order: the
+ * era form `yyyy-MM-dd G HH:mm:ss.S z`, then `yyyy-MM-dd HH:mm:ss.S z`, `…ss.S a`, `…ssz`, `…ss z`, its
+ * ISO-8601 forms and `…ssa`. Spaces and tabs before each number and zone are skipped, a number takes
+ * all its digits, the era and AM/PM markers stand right where their field begins (any case), each
+ * field must be in range (the Julian calendar before 1582-10-15), and text after the last field is
+ * ignored (DateFormat.parse stops there). Zones as SimpleDateFormat reads them (simple-date-zone.ts):
+ * `±hhmm`, `GMT`, `GMT±h:mm`, and every zone's long and short names from the JDK's data. `zone` is the
+ * converter's own (UTC by default), which decides a time written without one.
  */
-export function parseXStreamDate(text: string): Date {
-  const m =
-    /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: (AD|BC))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)(?:\.[ \t]*(\d+) | ?)([Uu][Tt][Cc]|[Gg][Mm][Tt]|[+-]\d{4})/.exec(
-      text
-    )
+export function parseXStreamDate(text: string, zone: JavaZone = utcZone()): Date {
   const fail = (): never => {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
+  const m = XSTREAM_HEAD.exec(text)
   if (m === null) return xstreamIsoDate(text, fail)
-  const withMs = m[8] !== undefined
-  const zone = m[9]!
-  const after = text.slice(m[0].length)
-  // ±hhmm as the zone, or GMT followed by ±h:mm; either only with the milliseconds.
-  const numeric = /^[+-]/.test(zone)
-  if (!numeric && !(zone.toUpperCase() === 'GMT' && /^[+-]/.test(after))) return xstreamFields(m, 0, fail)
-  const offset = numeric ? /^([+-])(\d{2})(\d{2})$/.exec(zone) : /^([+-])(\d{1,2}):(\d{2})/.exec(after)
-  if (offset === null || !withMs || Number(offset[2]) > 12 || Number(offset[3]) > 59) return fail()
-  return xstreamFields(m, offsetOf(offset[1]!, offset[2]!, offset[3]), fail)
+  const pos = m[0].length
+  const era = m[4]
+  const fraction = /^\.[ \t]*(\d+)/.exec(text.slice(pos))
+  if (fraction !== null) {
+    // `….S z`, then (without an era) `….S a`: a space, then the field.
+    const at = pos + fraction[0].length
+    if (text[at] !== ' ') return fail()
+    const fields = xstreamFields(m, fraction[1]!)
+    return (
+      zoned(fields, readZoneField(text, at + 1, zone)) ??
+      (era === undefined ? amPm(fields, text, at + 1, zone) : null) ??
+      fail()
+    )
+  }
+  if (era !== undefined) return fail()
+  // `…ssz`, `…ss z`, `…ssa`.
+  const fields = xstreamFields(m, undefined)
+  return (
+    zoned(fields, readZoneField(text, pos, zone)) ??
+    (text[pos] === ' ' ? zoned(fields, readZoneField(text, pos + 1, zone)) : null) ??
+    amPm(fields, text, pos, zone) ??
+    fail()
+  )
+}
+
+const XSTREAM_HEAD = /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: ([Aa][Dd]|[Bb][Cc]))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)/
+
+let utc: JavaZone | null = null
+/** XStream's default: TimeZone.getTimeZone("UTC"). */
+function utcZone(): JavaZone {
+  return (utc ??= javaZone('UTC')!)
+}
+
+/** The instant of the fields' wall time in the zone read, or null where that zone refuses it. */
+function zoned(fields: XStreamFields | null, z: ZoneField | null): Date | null {
+  if (fields === null || z === null) return null
+  const t = z.instant(fields.wall)
+  return t === null ? null : new Date(t)
+}
+
+/**
+ * The AM/PM marker, right where its field begins: the hour stays HH's, and the non-lenient calendar
+ * wants the marker to agree with it. The time is in the converter's zone.
+ */
+function amPm(fields: XStreamFields | null, text: string, at: number, zone: JavaZone): Date | null {
+  if (fields === null) return null
+  const marker = text.slice(at, at + 2).toUpperCase()
+  if (marker !== (fields.hour < 12 ? 'AM' : 'PM')) return null
+  return zoned(fields, { end: at + 2, instant: (wall) => zoneInstant(zone, wall) })
+}
+
+interface XStreamFields {
+  /** The date and time as wall milliseconds (as if in UTC). */
+  wall: number
+  hour: number
+}
+
+/** The date and time fields of an XStream head (and its fraction), checked as a non-lenient calendar does. */
+function xstreamFields(m: RegExpExecArray, fraction: string | undefined): XStreamFields | null {
+  const bc = m[4] !== undefined && m[4].toUpperCase() === 'BC'
+  const [written, mo, d, h, mi, s] = [m[1], m[2], m[3], m[5], m[6], m[7]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  const ms = Number(fraction ?? 0)
+  // A year of the era BC as the Julian calendar counts it (1 BC is year 0).
+  const y = bc ? 1 - written : written
+  const julian = y < 1582 || (y === 1582 && (mo < 10 || (mo === 10 && d < 15)))
+  const leap = julian ? ((y % 4) + 4) % 4 === 0 : (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+  if (written < 1 || days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59 || ms > 999) return null
+  // The ten days the Gregorian reform skipped do not exist.
+  if (y === 1582 && mo === 10 && d >= 5 && d <= 14) return null
+  const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
+  return { wall: (julian ? julianEpochDay(y, mo, d) : gregorianEpochDay(y, mo, d)) * DAY + time, hour: h }
 }
 
 /**
@@ -326,34 +396,13 @@ function xstreamIsoDate(text: string, fail: () => never): Date {
   // Its pattern has one X, which reads the hours of an offset only: +01:30 is +01 (measured: 30 minutes
   // off, as XStream reads it), the minutes left as ignored text.
   const hours = zone === 'Z' ? '0' : zone.slice(1, 3)
-  if (Number(hours) > 12) return fail()
-  return xstreamFields([m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6], m[7]], offsetOf(zone[0]!, hours), fail)
-}
-
-/** The date and time fields of a parseXStreamDate match, checked as a non-lenient calendar does, at an offset. */
-function xstreamFields(m: readonly (string | undefined)[], offsetMinutes: number, fail: () => never): Date {
-  const bc = m[4] === 'BC'
-  const [written, mo, d, h, mi, s, ms] = [m[1], m[2], m[3], m[5], m[6], m[7], m[8]].map((x) => Number(x ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number
-  ]
-  // A year of the era BC as the Julian calendar counts it (1 BC is year 0).
-  const y = bc ? 1 - written : written
-  const julian = y < 1582 || (y === 1582 && (mo < 10 || (mo === 10 && d < 15)))
-  const leap = julian ? ((y % 4) + 4) % 4 === 0 : (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
-  if (written < 1 || days === undefined || d < 1 || d > days || h > 23 || mi > 59 || s > 59 || ms > 999) return fail()
-  // The ten days the Gregorian reform skipped do not exist.
-  if (y === 1582 && mo === 10 && d >= 5 && d <= 14) return fail()
-  const time = ((h * 60 + mi) * 60 + s) * 1000 + ms
-  return new Date(
-    (julian ? julianEpochDay(y, mo, d) : gregorianEpochDay(y, mo, d)) * DAY + time - offsetMinutes * 60_000
-  )
+  // GregorianCalendar's range of ZONE_OFFSET: -13 to +14 hours.
+  const offset = offsetOf(zone[0]!, hours)
+  if (offset < -13 * 60 || offset > 14 * 60) return fail()
+  const head = [m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6] ?? '0'] as unknown as RegExpExecArray
+  const fields = xstreamFields(head, m[7])
+  if (fields === null) return fail()
+  return new Date(fields.wall - offset * 60_000)
 }
 
 /** A zone offset in minutes from its sign and its hours and minutes as written. */
