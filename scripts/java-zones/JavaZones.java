@@ -71,6 +71,33 @@ public class JavaZones {
     return Long.toString(ms / 1000, 36);
   }
 
+  static final java.util.regex.Pattern RULE_FIELD = java.util.regex.Pattern.compile("(\\w+)=(-?\\d+|true|false)");
+  static final String[] RULE_FIELDS = {
+    "offset", "dstSavings", "startYear", "startMode", "startMonth", "startDay", "startDayOfWeek", "startTime",
+    "startTimeMode", "endMode", "endMonth", "endDay", "endDayOfWeek", "endTime", "endTimeMode"
+  };
+
+  /**
+   * The SimpleTimeZone that ZoneInfo follows past its transitions (2037), as the fields its toString
+   * gives: [raw offset, DST savings, start year, then mode, month, day, day of week, time, time mode of
+   * the start and of the end]; null for a zone without one (it keeps its last offsets).
+   */
+  static String lastRule(ZoneInfo zi) {
+    java.util.SimpleTimeZone rule = zi.getLastRuleInstance();
+    if (rule == null) return "null";
+    java.util.Map<String, String> f = new java.util.HashMap<>();
+    java.util.regex.Matcher m = RULE_FIELD.matcher(rule.toString());
+    while (m.find()) f.put(m.group(1), m.group(2));
+    if (!"true".equals(f.get("useDaylight"))) return "null";
+    StringBuilder sb = new StringBuilder("[");
+    for (int i = 0; i < RULE_FIELDS.length; i++) {
+      String v = f.get(RULE_FIELDS[i]);
+      if (v == null) throw new IllegalStateException(zi.getID() + ": no " + RULE_FIELDS[i] + " in " + rule);
+      sb.append(i > 0 ? "," : "").append(v);
+    }
+    return sb.append("]").toString();
+  }
+
   static String json(String s) {
     StringBuilder sb = new StringBuilder("\"");
     for (char c : s.toCharArray()) {
@@ -98,7 +125,7 @@ public class JavaZones {
           String t = changes(zi, which, byWall);
           zones.append(", ").append(index.computeIfAbsent(t, k -> { tables.add(k); return tables.size() - 1; }));
         }
-      zones.append("],\n");
+      zones.append(", ").append(lastRule(zi)).append("],\n");
     }
     String tzdata = ZoneRulesProvider.getVersions("UTC").lastEntry().getKey();
     String jdk = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");

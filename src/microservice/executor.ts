@@ -60,11 +60,11 @@ export class Executor {
     const aliases = new Map(Object.entries(definition.aliases ?? {}))
     const s = options.settings
     this.serializers = {
-      ...defaultSerializers(aliases, {
-        maxDepth: s.maxDepth,
-        maxNodes: s.maxNodes,
-        maxStringLength: s.maxStringLength
-      }),
+      ...defaultSerializers(
+        aliases,
+        { maxDepth: s.maxDepth, maxNodes: s.maxNodes, maxStringLength: s.maxStringLength },
+        s.timeZone
+      ),
       ...definition.serializers
     }
     const granted = new Set(options.privilegedNames)

@@ -1,6 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from './settings'
+import { javaZone, unknownZone } from './serializers/java-zones'
 
 export const CONFIG_FILE = 'microservice.json'
 
@@ -104,9 +105,16 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   for (const [key, value] of Object.entries(s)) {
     if (!(key in settings))
       fail(file, `settings.${key}`, `unknown setting (known: ${Object.keys(settings).join(', ')})`)
+    if (key === 'timeZone') {
+      if (typeof value !== 'string')
+        fail(file, 'settings.timeZone', 'must be a Java time-zone ID, such as Europe/Berlin')
+      if (javaZone(value) === undefined) fail(file, 'settings.timeZone', unknownZone(value))
+      settings.timeZone = value
+      continue
+    }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
       fail(file, `settings.${key}`, 'must be a non-negative integer')
-    settings[key as keyof RuntimeSettings] = value
+    ;(settings as unknown as Record<string, number>)[key] = value
   }
   if (settings.threadPoolSize < 1) fail(file, 'settings.threadPoolSize', 'must be at least 1')
   const p = (o.permissions ?? {}) as Record<string, unknown>

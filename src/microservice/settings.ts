@@ -22,6 +22,11 @@ export interface RuntimeSettings {
   maxDepth: number
   maxNodes: number
   maxStringLength: number
+  /**
+   * The time zone of the default serializers' dates (a Java time-zone ID): XStream writes and reads
+   * its dates in it, Jackson reads a date without an offset in it. UTC, as both libraries default to.
+   */
+  timeZone: string
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze({
@@ -32,5 +37,6 @@ export const DEFAULT_RUNTIME_SETTINGS: Readonly<RuntimeSettings> = Object.freeze
   queueLimit: 10000,
   workerMinArgumentBytes: 0,
   maxFrameBytes: DEFAULT_MAX_FRAME_BYTES,
-  ...DEFAULT_READ_LIMITS
+  ...DEFAULT_READ_LIMITS,
+  timeZone: 'UTC'
 })

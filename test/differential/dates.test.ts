@@ -9,7 +9,8 @@ import fc from 'fast-check'
 import { Oracle, type Setup } from '../helpers/oracle'
 import { serializerFor } from './fidelity'
 import { t as types } from '../../src/microservice/descriptors'
-import { javaZones, TABLES_END } from '../../src/microservice/serializers/java-zones'
+import { javaZones, type JavaZone } from '../../src/microservice/serializers/java-zones'
+import { defaultSerializers, DEFAULT_READ_LIMITS, type Serializer } from '../../src/microservice/serializers'
 
 const DATE = types.Date
 let oracle: Oracle
@@ -361,11 +362,8 @@ test('random instants written in a random zone by its name, as clients do, read 
   const alpha = serializerFor('alphaXml', new Map())
   const texts = samples.map(([ms, k, style]) => {
     const z = zones[k]!
-    const dst = ms < TABLES_END ? z.dstByUtc.at(ms) : 0
-    const local = String(alpha.serialize(new Date(ms + z.rawByUtc.at(ms) + dst), DATE)).replace(
-      /^<date>|<\/date>$/g,
-      ''
-    )
+    const dst = z.dst(ms, false)
+    const local = String(alpha.serialize(new Date(ms + z.raw(ms, false) + dst), DATE)).replace(/^<date>|<\/date>$/g, '')
     const name = z.names[(style === 'long' ? 0 : 1) + (dst !== 0 ? 2 : 0)]!
     const text = local.replace(/ UTC$/, ` ${style === 'lower' ? name.toLowerCase() : name}`)
     return style === 'no space'
@@ -463,4 +461,157 @@ test('random instants in XStream notation, with offsets and without milliseconds
   }
   assert.deepEqual(wrong, [], wrong.slice(0, 12).join('\n'))
   t.diagnostic(`${compared} XStream notations compared`)
+})
+
+/** Instants either side of each change of a zone's DST in `year`, found hour by hour. */
+function changesIn(z: JavaZone, year: number): number[] {
+  const out: number[] = []
+  for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 3_600_000)
+    if (z.dst(t, false) !== z.dst(t - 3_600_000, false)) {
+      let lo = t - 3_600_000
+      let hi = t
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2)
+        if (z.dst(mid, false) === z.dst(lo, false)) lo = mid
+        else hi = mid
+      }
+      out.push(lo, hi, hi + z.raw(hi, false) + z.dst(hi, false))
+    }
+  return out
+}
+
+/** The default serializers of a microservice whose settings.timeZone is `zone`. */
+function zonedSerializer(setup: 'alphaXml' | 'alphaJson' | 'betaXml' | 'betaJson', zone: string): Serializer {
+  return defaultSerializers(new Map(), DEFAULT_READ_LIMITS, zone)[`${setup}Serializer`]
+}
+
+const CHOSEN_ZONES = [
+  'Europe/Berlin',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+  'Asia/Gaza',
+  'Pacific/Apia',
+  'America/St_Johns',
+  'Europe/Dublin',
+  'Africa/Casablanca',
+  'Antarctica/Troll',
+  'Asia/Kathmandu',
+  'Europe/Moscow'
+]
+// And 20 more at random; DATE_ZONES=all for every zone Java knows.
+const ZONES =
+  process.env.DATE_ZONES === 'all'
+    ? javaZones().map((z) => z.id)
+    : [...CHOSEN_ZONES, ...fc.sample(fc.constantFrom(...javaZones().map((z) => z.id)), { numRuns: 20, seed: 41 })]
+
+test('a time zone setting: XStream writes and reads in it, byte for byte and instant for instant, as Java does', async (t) => {
+  const runs = Number(process.env.DATE_RUNS ?? 60)
+  const wrong: string[] = []
+  let compared = 0
+  for (const zone of ZONES) {
+    const z = javaZones().find((x) => x.id === zone)!
+    // Around each change of its offsets from 1970 to 2030, before 1900, around year 1, and at random.
+    const changes = fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 8, seed: zone.length })
+    const instants = [
+      ...changes.flatMap((ms) => {
+        const wall = ms + z.raw(ms, false) + z.dst(ms, false)
+        return [ms, ms - 1, wall, -2_208_988_800_001]
+      }),
+      -62_135_769_600_000 - z.raw(-62_135_769_600_000, false),
+      -62_135_769_600_001,
+      -12_219_292_800_000 - z.raw(-12_219_292_800_000, false),
+      4_133_980_800_000,
+      // Past 2100 the zone follows its last rule: around its changes in 2150 and 9000.
+      ...changesIn(z, 2150),
+      ...changesIn(z, 9000),
+      ...fc.sample(fc.integer({ min: 4_133_980_800_000, max: 253_402_300_799_999 }), { numRuns: runs / 2, seed: 29 }),
+      ...fc.sample(fc.integer({ min: -5_364_662_400_000, max: 4_133_980_799_999 }), { numRuns: runs, seed: 17 }),
+      ...fc.sample(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), { numRuns: runs / 2, seed: 19 })
+    ]
+    for (const setup of ['alphaXml', 'alphaJson'] as const) {
+      const ours = zonedSerializer(setup, zone)
+      for (const ms of instants) {
+        let text: string
+        try {
+          text = String(ours.serialize(new Date(ms), DATE))
+        } catch (err) {
+          text = `refused: ${(err as Error).message}`
+        }
+        const a = await oracle.ask({ op: 'write', setup, type: { k: 'Date' }, value: ms, zone })
+        if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+        compared++
+        if (a.text !== text) {
+          wrong.push(
+            `${zone} ${setup} write ${ms}: ours ${JSON.stringify(text)}, Java's ${JSON.stringify(a.text ?? a.error)}`
+          )
+          continue
+        }
+        // What Java wrote, read back by both in the same zone.
+        let back: Read
+        try {
+          back = { ms: (ours.deserialize(Buffer.from(a.text), DATE) as Date).getTime() }
+        } catch (err) {
+          back = { refused: (err as Error).message }
+        }
+        const r = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: a.text, zone })
+        const theirs: Read = r.error !== undefined ? { refused: r.error } : { ms: Number(r.value) }
+        compared++
+        if (JSON.stringify(back) !== JSON.stringify(theirs) && !('refused' in back && 'refused' in theirs))
+          wrong.push(
+            `${zone} ${setup} read ${JSON.stringify(a.text)}: ours ${JSON.stringify(back)}, XStream's ${JSON.stringify(theirs)}`
+          )
+      }
+    }
+  }
+  assert.deepEqual(wrong, [], wrong.slice(0, 20).join('\n'))
+  t.diagnostic(`${compared} compared in ${ZONES.length} zones`)
+})
+
+test('a time zone setting: Jackson reads a date without an offset in it, as Java does', async (t) => {
+  const runs = Number(process.env.DATE_RUNS ?? 60)
+  const wrong: string[] = []
+  let compared = 0
+  for (const zone of ZONES) {
+    const z = javaZones().find((x) => x.id === zone)!
+    const walls = [
+      ...fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 6, seed: zone.length }).flatMap((ms) => {
+        // The wall times at either side of the change of offsets nearest to a random instant.
+        const w = ms + z.raw(ms, false) + z.dst(ms, false)
+        return [w, w - 3_600_000, w + 1_800_000]
+      }),
+      ...fc.sample(fc.integer({ min: -5_364_662_400_000, max: 4_133_980_799_999 }), { numRuns: runs, seed: 23 }),
+      ...[...changesIn(z, 2150), ...changesIn(z, 9000)].flatMap((ms) => {
+        const w = ms + z.raw(ms, false) + z.dst(ms, false)
+        return [w, w - 3_600_000, w + 1_800_000]
+      })
+    ]
+    const texts = walls.flatMap((w) => {
+      const p = iso(w)
+      return [`${p.date}T${p.time}`, `${p.date}T${p.time.slice(0, 5)}`, p.date, `${p.date}T${p.time}Z`]
+    })
+    for (const setup of ['betaJson', 'betaXml'] as const) {
+      const ours = zonedSerializer(setup, zone)
+      for (const text of texts) {
+        const body = setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text}</Date>`
+        let o: Read
+        try {
+          o = { ms: (ours.deserialize(Buffer.from(body), DATE) as Date).getTime() }
+        } catch (err) {
+          o = { refused: (err as Error).message }
+        }
+        const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body, zone })
+        if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+        compared++
+        const j: Read = a.error !== undefined ? { refused: a.error } : { ms: Number(a.value) }
+        if ('ms' in o && 'ms' in j && o.ms === j.ms) continue
+        if ('refused' in o && 'refused' in j) continue
+        wrong.push(
+          `${zone} ${setup} ${JSON.stringify(text)}: ours ${JSON.stringify(o)}, Jackson's ${JSON.stringify(j)}`
+        )
+      }
+    }
+  }
+  assert.deepEqual(wrong, [], wrong.slice(0, 20).join('\n'))
+  t.diagnostic(`${compared} compared in ${ZONES.length} zones`)
 })

@@ -32,8 +32,8 @@ export type Spec =
 export type Wire = null | number | string | boolean | Wire[] | { [k: string]: Wire }
 
 export type Request =
-  | { op: 'write'; setup: Setup; type: Spec; value: Wire }
-  | { op: 'read'; setup: Setup | Variant; type: Spec; text: string }
+  | { op: 'write'; setup: Setup; type: Spec; value: Wire; zone?: string }
+  | { op: 'read'; setup: Setup | Variant; type: Spec; text: string; zone?: string }
   | { op: 'compile'; sources: Record<string, string>; aliases: Record<string, string> }
   | { op: 'versions' }
 

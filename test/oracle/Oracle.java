@@ -11,6 +11,7 @@
 //   {"op":"write","setup":"betaJson","type":<spec>,"value":<value>}  -> {"text":"..."} or {"error":"Class","message":"..."}
 //   {"op":"read","setup":"alphaXml","type":<spec>,"text":"..."}      -> {"value":<value>} or {"error":...}
 //   {"op":"batch","requests":[...]}                                   -> {"results":[...]}
+//   a read or write with "zone":"Europe/Berlin": dates in that zone (XStream's DateConverter(zone), setTimeZone)
 // A spec: {"k":"int"|"Integer"|"long"|"Long"|"double"|"Double"|"boolean"|"Boolean"|"char"|"Character"|"String"|"Date"|"LocalDate"}
 //   or {"k":"object","c":"com.gen.C1","f":[{"n":"name","t":<spec>},...]} (every field, superclass first),
 //   {"k":"list","c":"java.util.List"|"java.util.ArrayList"|"java.util.LinkedList","i":<spec>},
@@ -80,9 +81,9 @@ public class Oracle {
       case "compile":
         return compile(req.get("sources"), req.get("aliases"));
       case "write":
-        return NODES.objectNode().put("text", write(req.get("setup").asText(), req.get("type"), req.get("value")));
+        return NODES.objectNode().put("text", write(setup(req), req.get("type"), req.get("value")));
       case "read":
-        return NODES.objectNode().set("value", read(req.get("setup").asText(), req.get("type"), req.get("text").asText()));
+        return NODES.objectNode().set("value", read(setup(req), req.get("type"), req.get("text").asText()));
       case "versions":
         return NODES.objectNode()
             .put("java", System.getProperty("java.version"))
@@ -207,6 +208,45 @@ public class Oracle {
     }
   }
 
+  /**
+   * The setup a request names; with "zone", its dates in that Java time zone: XStream with
+   * `new DateConverter(TimeZone.getTimeZone(zone))` registered, a mapper with `setTimeZone`.
+   */
+  static String setup(JsonNode req) throws Exception {
+    String setup = req.get("setup").asText();
+    if (!req.has("zone")) return setup;
+    String zone = req.get("zone").asText();
+    String key = setup + "@" + zone;
+    if (ALPHA.containsKey(key) || ZONED_BETA.containsKey(key)) return key;
+    TimeZone tz = TimeZone.getTimeZone(zone);
+    if (!tz.getID().equals(zone)) throw new OracleFailure(new IllegalArgumentException("unknown zone " + zone));
+    switch (setup) {
+      case "alphaXml":
+      case "alphaJson": {
+        XStream x = xstream(setup.equals("alphaJson"), List.of(), Map.of());
+        x.registerConverter(new com.thoughtworks.xstream.converters.basic.DateConverter(tz));
+        ALPHA.put(key, x);
+        return key;
+      }
+      case "betaJson":
+        ZONED_BETA.put(key, new ObjectMapper().setTimeZone(tz));
+        return key;
+      case "betaXml":
+        ZONED_BETA.put(key, new XmlMapper().setTimeZone(tz));
+        return key;
+      default:
+        throw new OracleFailure(new IllegalArgumentException("no zoned setup " + setup));
+    }
+  }
+
+  static final Map<String, ObjectMapper> ZONED_BETA = new HashMap<>();
+
+  static ObjectMapper beta(String setup) {
+    if (setup.equals("betaJson")) return betaJson;
+    if (setup.equals("betaXml")) return betaXml;
+    return ZONED_BETA.get(setup);
+  }
+
   static String write(String setup, JsonNode spec, JsonNode value) throws Exception {
     Object v;
     try {
@@ -214,21 +254,15 @@ public class Oracle {
     } catch (Exception e) {
       throw new OracleFailure(e);
     }
-    switch (setup) {
-      // As a microservice writes its result: by the value's runtime class.
-      case "betaJson": return betaJson.writeValueAsString(v);
-      case "betaXml": return betaXml.writeValueAsString(v);
-      default: return alpha(setup).toXML(v);
-    }
+    // As a microservice writes its result: by the value's runtime class.
+    ObjectMapper mapper = beta(setup);
+    return mapper != null ? mapper.writeValueAsString(v) : alpha(setup).toXML(v);
   }
 
   static JsonNode read(String setup, JsonNode spec, String text) throws Exception {
     Object v;
-    switch (setup) {
-      case "betaJson": v = betaJson.readValue(text, javaType(spec)); break;
-      case "betaXml": v = betaXml.readValue(text, javaType(spec)); break;
-      default: v = alpha(setup).fromXML(text);
-    }
+    ObjectMapper mapper = beta(setup);
+    v = mapper != null ? mapper.readValue(text, javaType(spec)) : alpha(setup).fromXML(text);
     try {
       return dump(spec, v);
     } catch (Exception e) {

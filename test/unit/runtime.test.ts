@@ -61,7 +61,8 @@ test('microservice config: defaults, and errors that name the key', () => {
     maxFrameBytes: 17 * 1024 * 1024,
     maxDepth: 1000,
     maxNodes: 1_000_000,
-    maxStringLength: 16 * 1024 * 1024
+    maxStringLength: 16 * 1024 * 1024,
+    timeZone: 'UTC'
   })
   writeFileSync(
     join(dir, 'microservice.json'),
@@ -75,6 +76,21 @@ test('microservice config: defaults, and errors that name the key', () => {
     JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { treadPoolSize: 1 } })
   )
   assert.throws(() => readMicroserviceConfig(dir), /settings\.treadPoolSize: unknown setting/)
+  for (const [timeZone, why] of [
+    ['Europe/Berln', /settings\.timeZone: 'Europe\/Berln' is not a time zone Java knows: use an ID of the tz database/],
+    [1, /settings\.timeZone: must be a Java time-zone ID, such as Europe\/Berlin/]
+  ] as const) {
+    writeFileSync(
+      join(dir, 'microservice.json'),
+      JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { timeZone } })
+    )
+    assert.throws(() => readMicroserviceConfig(dir), why)
+  }
+  writeFileSync(
+    join(dir, 'microservice.json'),
+    JSON.stringify({ name: 'a', version: '1', entry: 'index.js', settings: { timeZone: 'Europe/Berlin' } })
+  )
+  assert.equal(readMicroserviceConfig(dir).settings.timeZone, 'Europe/Berlin')
   assert.equal(c.type, 'nativeApp', 'SPEC: a microservice is native unless it says otherwise')
   // SPEC's memory policy is the shipped default, not something a fixture sets: restart on a memory
   // error 4 times, growing the heap limit by 15 percent each time, with a heap dump.

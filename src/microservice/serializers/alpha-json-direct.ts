@@ -69,7 +69,7 @@ class DirectReader {
       case 'scalar':
         return parseScalar(d.type, this.leaf(), true)
       case 'date':
-        return parseXStreamDate(this.leaf())
+        return parseXStreamDate(this.leaf(), this.ctx.zone)
       case 'localDate':
         return readLocalDate(this.leaf())
       case 'object':
@@ -264,7 +264,7 @@ class DirectWriter {
         return jettisonPrimitive(xstreamScalarText(d.type, v), inArray)
       case 'date':
         if (!(v instanceof Date)) throw STAND_ASIDE
-        return jettisonPrimitive(xstreamDate(v), inArray)
+        return jettisonPrimitive(xstreamDate(v, this.ctx.zone), inArray)
       case 'localDate':
         if (!(v instanceof LocalDate)) throw STAND_ASIDE
         return jettisonPrimitive(v.iso, inArray)

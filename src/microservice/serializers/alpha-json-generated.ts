@@ -160,8 +160,10 @@ class Emitter {
     switch (d.kind) {
       case 'scalar':
         return this.scalar(d.type, target)
-      case 'date':
-        return this.leaf(target, (text) => parseXStreamDate(text))
+      case 'date': {
+        const zone = this.ctx.zone
+        return this.leaf(target, (text) => parseXStreamDate(text, zone))
+      }
       case 'localDate':
         return this.leaf(target, readLocalDate)
       case 'object':

@@ -3,6 +3,7 @@ import { parseJson, type JsonNode } from '../../common/json/parse'
 import type { Serializer } from './serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import { ValueError } from './errors'
+import { requireJavaZone } from './java-zones'
 import { tryReadAlphaJson, tryWriteAlphaJson } from './alpha-json-direct'
 import { STAND_ASIDE } from './stand-aside'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
@@ -99,12 +100,13 @@ function toNode(name: string, v: JsonNode, inArray = false): AlphaNode {
   return { name, attrs, text, children, collection: false }
 }
 
-/** alpha JSON: `new XStream(new JettisonMappedXmlDriver())`, compact mapped JSON. */
+/** alpha JSON: `new XStream(new JettisonMappedXmlDriver())`, compact mapped JSON; dates in `timeZone`. */
 export function createAlphaJsonSerializer(
   aliases: AliasMap = new Map(),
-  limits: ReadLimits = DEFAULT_READ_LIMITS
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  timeZone = 'UTC'
 ): Serializer {
-  const ctx: AlphaContext = { aliases, naming: JSON_NAMING }
+  const ctx: AlphaContext = { aliases, naming: JSON_NAMING, zone: requireJavaZone(timeZone) }
   return {
     format: 'json',
     serialize(value: unknown, type: Descriptor): string {

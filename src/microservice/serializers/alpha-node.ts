@@ -14,6 +14,7 @@ import {
   LocalDate
 } from '../descriptors'
 import { ValueError, rethrowAt } from './errors'
+import type { JavaZone } from './java-zones'
 import {
   kindOf,
   parseScalar,
@@ -59,6 +60,8 @@ export type AliasMap = ReadonlyMap<string, string>
 export interface AlphaContext {
   readonly aliases: AliasMap
   readonly naming: AlphaNaming
+  /** The DateConverter's zone (XStream's default: UTC). */
+  readonly zone?: JavaZone
 }
 
 const SCALAR_NAMES: Record<string, string> = {
@@ -201,7 +204,7 @@ class Writer {
         return leaf(name, attrs, xstreamScalarText(runtime.type, v), parent)
       case 'date':
         if (!(v instanceof Date)) throw new ValueError(`expected a Date, got ${kindOf(v)}`)
-        return leaf(name, attrs, xstreamDate(v), parent)
+        return leaf(name, attrs, xstreamDate(v, this.ctx.zone), parent)
       case 'localDate':
         if (!(v instanceof LocalDate)) throw new ValueError(`expected a LocalDate, got ${kindOf(v)}`)
         return leaf(name, attrs, v.iso, parent)
@@ -488,7 +491,7 @@ class Reader {
         if (node.children.length > 0) throw new ValueError(`expected ${d.type}, got an element with children`)
         return parseScalar(d.type, node.text ?? '', true)
       case 'date':
-        return parseXStreamDate(node.text ?? '')
+        return parseXStreamDate(node.text ?? '', this.ctx.zone)
       case 'localDate':
         try {
           return readLocalDate(node.text ?? '')

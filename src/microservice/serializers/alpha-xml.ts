@@ -2,6 +2,7 @@ import type { Descriptor } from '../descriptors'
 import { parseXml, type XmlElement } from '../../common/xml/tree'
 import type { Serializer } from './serializer'
 import { JAVA17_UNDEFINED_BMP } from './java-undefined'
+import { requireJavaZone } from './java-zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import {
   type AliasMap,
@@ -91,12 +92,16 @@ function fromElement(el: XmlElement): AlphaNode {
   }
 }
 
-/** alpha XML: `new XStream()` (2-space indented XML, no declaration), with the given aliases. */
+/**
+ * alpha XML: `new XStream()` (2-space indented XML, no declaration), with the given aliases; dates in
+ * `timeZone` (a Java time-zone ID, as `new DateConverter(TimeZone.getTimeZone(id))` registered).
+ */
 export function createAlphaXmlSerializer(
   aliases: AliasMap = new Map(),
-  limits: ReadLimits = DEFAULT_READ_LIMITS
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  timeZone = 'UTC'
 ): Serializer {
-  const ctx: AlphaContext = { aliases, naming: XML_NAMING }
+  const ctx: AlphaContext = { aliases, naming: XML_NAMING, zone: requireJavaZone(timeZone) }
   return {
     format: 'xml',
     serialize(value: unknown, type: Descriptor): string {

@@ -1,3 +1,4 @@
+import type { JavaZone } from './java-zones'
 import {
   t,
   type Descriptor,
@@ -60,7 +61,8 @@ class Reader {
 
   constructor(
     private readonly s: string,
-    private readonly limits: ReadLimits
+    private readonly limits: ReadLimits,
+    private readonly zone: JavaZone | undefined
   ) {
     if (s.charCodeAt(0) === 0xfeff) throw new JsonSyntaxError(BOM_REFUSED, 0, 'character')
   }
@@ -278,7 +280,7 @@ class Reader {
           const text = this.string()
           // StdDateFormat's reading: ISO-8601, digits as epoch milliseconds, RFC 1123; "" is null.
           try {
-            return parseJacksonDate(text)
+            return parseJacksonDate(text, this.zone)
           } catch (err) {
             return this.fail((err as Error).message)
           }
@@ -639,17 +641,17 @@ function compile(d: Descriptor): Check {
 }
 
 /** Reads one beta JSON document (bytes, UTF-8) as a value of type d. */
-export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
+export function readBetaJsonBytes(bytes: Uint8Array, d: Descriptor, limits: ReadLimits, zone?: JavaZone): unknown {
   const direct = readBetaJsonDirect(bytes, d, limits)
   if (direct !== STAND_ASIDE) return direct
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   const parsed = readBetaJsonParsed(text, d, limits)
-  return parsed !== STAND_ASIDE ? parsed : readBetaJsonExact(text, d, limits)
+  return parsed !== STAND_ASIDE ? parsed : readBetaJsonExact(text, d, limits, zone)
 }
 
 /** The last tier: reads every document Jackson reads and words every error. */
-export function readBetaJsonExact(text: string, d: Descriptor, limits: ReadLimits): unknown {
-  return new Reader(text, limits).value(d, 0)
+export function readBetaJsonExact(text: string, d: Descriptor, limits: ReadLimits, zone?: JavaZone): unknown {
+  return new Reader(text, limits, zone).value(d, 0)
 }
 
 /** JSON.parse and a check against the descriptor, or STAND_ASIDE when the exact reader must decide. */

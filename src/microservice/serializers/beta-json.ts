@@ -1,5 +1,6 @@
 import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../descriptors'
 import type { Serializer } from './serializer'
+import { requireJavaZone } from './java-zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import { ValueError, rethrowAt } from './errors'
 import { javaDouble, kindOf, javaMapEntries } from './java-text'
@@ -143,17 +144,20 @@ export interface BetaJsonOptions {
   /** writerWithDefaultPrettyPrinter(): two-space indentation, ` : ` between name and value. */
   pretty?: boolean
   limits?: ReadLimits
+  /** setTimeZone(TimeZone.getTimeZone(id)): the zone of a date written without an offset (UTC by default). */
+  timeZone?: string
 }
 
 /** beta JSON: `new ObjectMapper()`: compact JSON, null fields written, Jackson coercions on read. */
 export function createBetaJsonSerializer(options: BetaJsonOptions = {}): Serializer {
   const indent = options.pretty === true ? '' : null
+  const zone = requireJavaZone(options.timeZone ?? 'UTC')
   return {
     format: 'json',
     serialize: (value, type) => write(value, type, indent),
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
       // Jackson stops after the root value and ignores what follows it.
-      return readBetaJsonBytes(bytes, type, options.limits ?? DEFAULT_READ_LIMITS)
+      return readBetaJsonBytes(bytes, type, options.limits ?? DEFAULT_READ_LIMITS, zone)
     }
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../descriptors'
 import { parseXml, type XmlElement } from '../../common/xml/tree'
 import type { Serializer } from './serializer'
+import { requireJavaZone, type JavaZone } from './java-zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 import { ValueError, rethrowAt } from './errors'
 import {
@@ -176,7 +177,7 @@ class Writer {
  * of only whitespace (references included: &#xd;), so a Character there reads as null (char as NUL);
  * a field keeps it.
  */
-function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field' = 'field'): unknown {
+function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 'item' | 'field' = 'field'): unknown {
   const blankDropped = position !== 'field'
   switch (d.kind) {
     case 'scalar': {
@@ -195,7 +196,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
       // Jackson XML reads an empty Date element (how a null Date field is written) as the epoch, and
       // any other element's text as Jackson reads a JSON string.
       if (el.text.trim() === '' && el.children.length === 0) return new Date(0)
-      return parseJacksonDate(el.text)
+      return parseJacksonDate(el.text, zone)
     }
     case 'localDate':
       throw new ValueError(LOCAL_DATE_UNSUPPORTED)
@@ -219,7 +220,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
           )
         }
         try {
-          out[field.name] = read(child, field.type)
+          out[field.name] = read(child, field.type, zone)
         } catch (err) {
           rethrowAt(err, field.name)
         }
@@ -257,7 +258,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
         throw new ValueError(`Cannot deserialize value of type \`${typeName(d)}\` from an empty element`)
       return el.children.map((c, k) => {
         try {
-          return read(c, itemType, 'item')
+          return read(c, itemType, zone, 'item')
         } catch (err) {
           return rethrowAt(err, k)
         }
@@ -271,7 +272,7 @@ function read(el: XmlElement, d: Descriptor, position: 'root' | 'item' | 'field'
         throw new ValueError(`Cannot deserialize ${typeName(d)}: a collection as a map value cannot be read from XML`)
       for (const c of el.children) {
         try {
-          out.set(c.name, read(c, valueType))
+          out.set(c.name, read(c, valueType, zone))
         } catch (err) {
           rethrowAt(err, c.name)
         }
@@ -298,10 +299,13 @@ export interface BetaXmlOptions {
   /** writer().withRootName(name): the root element's name for every value. */
   rootName?: string
   limits?: ReadLimits
+  /** setTimeZone(TimeZone.getTimeZone(id)): the zone of a date written without an offset (UTC by default). */
+  timeZone?: string
 }
 
 /** beta XML: `new XmlMapper()` with Woodstox: compact XML, root named by the simple class name. */
 export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serializer {
+  const zone = requireJavaZone(options.timeZone ?? 'UTC')
   return {
     format: 'xml',
     serialize(value: unknown, type: Descriptor): string {
@@ -319,7 +323,7 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       // <String> </String> reads as "", while a field keeps its spaces.
       if (type.kind === 'scalar' && type.type === 'String' && root.children.length === 0 && ALL_WS.test(root.text))
         return ''
-      return read(root, type, 'root')
+      return read(root, type, zone, 'root')
     }
   }
 }

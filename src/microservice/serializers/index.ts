@@ -13,15 +13,19 @@ export type { Serializer } from './serializer'
 export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSerializer, createBetaXmlSerializer }
 export { ValueError } from './errors'
 
-/** The default definition of each bean when the microservice defines none (SPEC, serialization sequences). */
+/**
+ * The default definition of each bean when the microservice defines none (SPEC, serialization
+ * sequences); dates in `timeZone` (the microservice's settings.timeZone, UTC by default).
+ */
 export function defaultSerializers(
   aliases: AliasMap = new Map(),
-  limits: ReadLimits = DEFAULT_READ_LIMITS
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  timeZone = 'UTC'
 ): Record<SerializerBeanName, Serializer> {
   return {
-    alphaXmlSerializer: createAlphaXmlSerializer(aliases, limits),
-    alphaJsonSerializer: createAlphaJsonSerializer(aliases, limits),
-    betaXmlSerializer: createBetaXmlSerializer({ limits }),
-    betaJsonSerializer: createBetaJsonSerializer({ limits })
+    alphaXmlSerializer: createAlphaXmlSerializer(aliases, limits, timeZone),
+    alphaJsonSerializer: createAlphaJsonSerializer(aliases, limits, timeZone),
+    betaXmlSerializer: createBetaXmlSerializer({ limits, timeZone }),
+    betaJsonSerializer: createBetaJsonSerializer({ limits, timeZone })
   }
 }

@@ -273,19 +273,28 @@ function julianEpochDay(y: number, mo: number, d: number): number {
 }
 
 /**
- * XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in UTC; the milliseconds are not padded (5 ms → .5);
- * dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as GregorianCalendar does.
+ * XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in its zone (UTC by default), the zone by its
+ * short name (standard or DST, as the zone is at that instant); the milliseconds are not padded
+ * (5 ms → .5); local dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as
+ * GregorianCalendar does; an instant before year 1 (UTC) in its era pattern, `yyyy-MM-dd G HH:mm:ss.S z`.
  */
-export function xstreamDate(d: Date): string {
+export function xstreamDate(d: Date, zone: JavaZone = utcZone()): string {
   const ms = d.getTime()
   if (Number.isNaN(ms)) throw new ValueError('invalid Date')
-  let [y, mo, day] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()]
-  if (ms < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(ms / DAY))
-  // Before year 1 (the Julian year 0 is 1 BC) XStream writes its era pattern, `yyyy-MM-dd G HH:mm:ss.S z`.
-  const year = y > 0 ? String(y).padStart(4, '0') : `${String(1 - y).padStart(4, '0')}`
-  const era = y > 0 ? '' : ' BC'
-  return `${year}-${pad2(mo)}-${pad2(day)}${era} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${d.getUTCMilliseconds()} UTC`
+  const dst = zone.dst(ms, false)
+  const local = new Date(ms + zone.raw(ms, false) + dst)
+  const t = local.getTime()
+  let [y, mo, day] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()]
+  if (t < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(t / DAY))
+  // The Julian year 0 is 1 BC.
+  const year = String(y > 0 ? y : 1 - y).padStart(4, '0')
+  const era = ms >= ERA_START ? '' : y > 0 ? ' AD' : ' BC'
+  const time = `${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}:${pad2(local.getUTCSeconds())}.${local.getUTCMilliseconds()}`
+  return `${year}-${pad2(mo)}-${pad2(day)}${era} ${time} ${zone.names[dst === 0 ? 1 : 3]}`
 }
+
+/** 0001-01-01T00:00Z (Julian): before it XStream writes the era. */
+const ERA_START = -62_135_769_600_000
 
 /**
  * XStream's DateConverter reads with non-lenient SimpleDateFormats (Locale.ENGLISH), in its order: the
@@ -420,10 +429,10 @@ function offsetOf(sign: string, hours: string, minutes = '0'): number {
  * year is March 1st) and dates before 1582-10-15 are Julian. What this cannot read as Jackson does
  * is refused, never guessed: RFC 1123 only in its exact form with GMT.
  */
-export function parseJacksonDate(raw: string): Date | null {
+export function parseJacksonDate(raw: string, zone: JavaZone = utcZone()): Date | null {
   const text = javaTrim(raw)
   if (text === '' || text === 'null') return null
-  if (looksLikeIso(text)) return isoDate(text)
+  if (looksLikeIso(text)) return isoDate(text, zone)
   // Positive digits count only within a long's 19 digits (NumberInput.inLongRange looks at the length).
   if (/^-[0-9]+$/.test(text) || (/^[0-9]+$/.test(text) && text.length <= 19)) return jacksonDate(text)
   return rfc1123Date(text)
@@ -438,26 +447,32 @@ function looksLikeIso(s: string): boolean {
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.(\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/
 
-function isoDate(s: string): Date {
+function isoDate(s: string, zone: JavaZone): Date {
   const cannot = (why: string): never => {
     throw new ValueError(`Cannot deserialize value of type \`java.util.Date\` from String "${s.slice(0, 40)}": ${why}`)
+  }
+  // Without an offset the time is in the mapper's zone, at its offsets for that wall time (as a lenient calendar).
+  const inZone = (wall: Date | null): Date => {
+    if (wall === null) return cannot('outside the range of a JavaScript Date')
+    const t = wall.getTime()
+    const instant = t - zone.raw(t, true) - zone.dst(t, true)
+    return Math.abs(instant) > 8.64e15 ? cannot('outside the range of a JavaScript Date') : new Date(instant)
   }
   if (s.length <= 10) {
     const m = ISO_DATE.exec(s)
     if (m === null) return cannot("not a date of the form 'yyyy-MM-dd'")
-    return (
-      lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0) ??
-      cannot('outside the range of a JavaScript Date')
-    )
+    return inZone(lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 0))
   }
   const m = ISO_TIME.exec(s)
   if (m === null) return cannot("not a date of the form 'yyyy-MM-ddTHH:mm:ss.SSSX'")
   const fraction = m[7] ?? ''
   if (fraction.length > 9) return cannot(`invalid fractional seconds '${fraction}'; can use at most 9 digits`)
   const ms = Number(fraction.slice(0, 3).padEnd(3, '0'))
-  const zone = m[8] ?? 'Z'
-  const offsetMinutes = zone === 'Z' ? 0 : offsetOf(zone[0]!, zone.slice(1, 3), zone.length >= 5 ? zone.slice(-2) : '0')
   const local = ((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6] ?? 0)) * 1000 + ms
+  const offset = m[8]
+  if (offset === undefined) return inZone(lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), local))
+  const offsetMinutes =
+    offset === 'Z' ? 0 : offsetOf(offset[0]!, offset.slice(1, 3), offset.length >= 5 ? offset.slice(-2) : '0')
   return (
     lenientCalendar(Number(m[1]), Number(m[2]) - 1, Number(m[3]), local, offsetMinutes * 60_000) ??
     cannot('outside the range of a JavaScript Date')

@@ -10,11 +10,9 @@ import { JAVA_ZONES_PACKED } from './java-zones-data'
  * history: its raw offset is today's and it keeps no DST; the tables hold that from 1800 on.
  */
 
-/** The end of the tables (2101-01-01T00:00Z): past it, a zone's DST (Java's last rule) is not known here. */
+/** The end of the tables (2101-01-01T00:00Z): past it, a zone follows its last rule. */
 export const TABLES_END = 4_133_980_800_000
 const TABLES_START = -5_364_662_400_000
-/** 2038-01-01T00:00Z: a zone whose DST still changes after it keeps a yearly rule, which the tables end. */
-const LAST_RULE_YEARS = 2_145_916_800_000
 
 /** An offset over time: before the first change, the initial value; then each change's value from its time on. */
 export class OffsetTable {
@@ -36,12 +34,6 @@ export class OffsetTable {
     }
     return lo === 0 ? this.initial : this.values[lo - 1]!
   }
-
-  /** Whether the offset still changes in the table's last years: a yearly rule that goes on past its end. */
-  get ruleAtEnd(): boolean {
-    const n = this.times.length
-    return n > 0 && this.times[n - 1]! >= LAST_RULE_YEARS
-  }
 }
 
 export interface JavaZone {
@@ -50,15 +42,109 @@ export interface JavaZone {
   readonly names: readonly [string, string, string, string]
   /** TimeZone.getDSTSavings(): what a DST name adds to the raw offset. */
   readonly savingsMs: number
-  readonly rawByWall: OffsetTable
-  readonly dstByWall: OffsetTable
-  readonly rawByUtc: OffsetTable
-  readonly dstByUtc: OffsetTable
+  /** The raw offset at `t`: a wall time (as GregorianCalendar asks when reading) or an instant (writing). */
+  raw(t: number, wall: boolean): number
+  /** The DST offset at `t`, likewise. */
+  dst(t: number, wall: boolean): number
+}
+
+/** ZoneInfo: its transitions (here as tables to 2100), then its last rule, or its last offsets without one. */
+class Zone implements JavaZone {
+  constructor(
+    readonly id: string,
+    readonly names: readonly [string, string, string, string],
+    readonly savingsMs: number,
+    private readonly tables: readonly [OffsetTable, OffsetTable, OffsetTable, OffsetTable],
+    private readonly rule: LastRule | null
+  ) {}
+
+  raw(t: number, wall: boolean): number {
+    if (t < TABLES_END || this.rule === null) return this.tables[wall ? 0 : 2].at(t)
+    return this.rule.raw
+  }
+
+  dst(t: number, wall: boolean): number {
+    if (t < TABLES_END || this.rule === null) return this.tables[wall ? 1 : 3].at(t)
+    return this.rule.dstOf(t, wall)
+  }
+}
+
+const DOM_MODE = 1
+const DOW_IN_MONTH_MODE = 2
+const DOW_GE_DOM_MODE = 3
+const WALL_TIME = 0
+const UTC_TIME = 2
+
+/** One edge of a SimpleTimeZone's rule: mode, month (0-based), day, day of week (1 = Sunday), time, time mode. */
+type Edge = readonly [number, number, number, number, number, number]
+
+const edge = (rule: readonly number[], at: number): Edge => rule.slice(at, at + 6) as unknown as Edge
+
+/** java.util.SimpleTimeZone as ZoneInfo consults it past its table (Gregorian years, the rule from its start year). */
+class LastRule {
+  constructor(
+    readonly raw: number,
+    private readonly savings: number,
+    private readonly startYear: number,
+    private readonly start: Edge,
+    private readonly end: Edge
+  ) {}
+
+  /** ZoneInfo.getOffsets past its table: by wall time, the time less the raw offset, and no DST in a gap. */
+  dstOf(t: number, wall: boolean): number {
+    const msec = wall ? t - this.raw : t
+    const dst = this.offset(msec) - this.raw
+    if (wall && dst > 0 && this.offset(msec - dst) === this.raw) return 0
+    return dst
+  }
+
+  /** SimpleTimeZone.getOffset(long): the raw offset, plus the savings between the year's start and end. */
+  private offset(t: number): number {
+    const year = new Date(t + this.raw).getUTCFullYear()
+    if (year < this.startYear) return this.raw
+    const start = this.transition(this.start, year, false)
+    const end = this.transition(this.end, year, true)
+    let inDst: boolean
+    if (start <= end) inDst = t >= start && t < end
+    else if (t < end) inDst = t >= this.transition(this.start, year - 1, false)
+    else inDst = t >= start && t < this.transition(this.end, year + 1, true)
+    return inDst ? this.raw + this.savings : this.raw
+  }
+
+  /** SimpleTimeZone.getStart / getEnd: the transition's instant in `year`. */
+  private transition([mode, month, day, dow, time, timeMode]: Edge, year: number, isEnd: boolean): number {
+    let at = time
+    if (timeMode !== UTC_TIME) at -= this.raw
+    if (isEnd && timeMode === WALL_TIME) at -= this.savings
+    let epochDay: number
+    if (mode === DOM_MODE) epochDay = daysOf(year, month, day)
+    else if (mode === DOW_IN_MONTH_MODE)
+      epochDay =
+        day > 0
+          ? nthDayOfWeek(day, dow, daysOf(year, month, 1))
+          : nthDayOfWeek(day, dow, daysOf(year, month + 1, 1) - 1)
+    else epochDay = nthDayOfWeek(mode === DOW_GE_DOM_MODE ? 1 : -1, dow, daysOf(year, month, day))
+    return epochDay * DAY + at
+  }
+}
+
+const DAY = 86_400_000
+const daysOf = (year: number, month: number, day: number): number => Date.UTC(year, month, day) / DAY
+
+/** BaseCalendar.getNthDayOfWeek: the nth `dow` (1 = Sunday) on or after `day` (n > 0), or on or before it (n < 0). */
+function nthDayOfWeek(n: number, dow: number, day: number): number {
+  return 7 * n + onOrBefore(n > 0 ? day - 1 : day + 7, dow)
+}
+
+/** The `dow` on or before an epoch day (1970-01-01 was a Thursday, day of week 5). */
+function onOrBefore(day: number, dow: number): number {
+  const dayOfWeek = ((((day + 4) % 7) + 7) % 7) + 1
+  return day - ((dayOfWeek - dow + 7) % 7)
 }
 
 interface Packed {
   source: string
-  zones: Array<[string, string, string, string, string, number, number, number, number, number]>
+  zones: Array<[string, string, string, string, string, number, number, number, number, number, number[] | null]>
   tables: string[]
 }
 
@@ -71,15 +157,16 @@ function data(): NonNullable<typeof loaded> {
     brotliDecompressSync(Buffer.from(JAVA_ZONES_PACKED.join(''), 'base64')).toString('utf8')
   ) as Packed
   const tables = packed.tables.map(unpackTable)
-  const zones = packed.zones.map(([id, longStd, shortStd, longDst, shortDst, savingsMs, wr, wd, ur, ud]): JavaZone => ({
-    id,
-    names: [longStd, shortStd, longDst, shortDst],
-    savingsMs,
-    rawByWall: tables[wr]!,
-    dstByWall: tables[wd]!,
-    rawByUtc: tables[ur]!,
-    dstByUtc: tables[ud]!
-  }))
+  const zones = packed.zones.map(
+    ([id, longStd, shortStd, longDst, shortDst, savingsMs, wr, wd, ur, ud, rule]): JavaZone =>
+      new Zone(
+        id,
+        [longStd, shortStd, longDst, shortDst],
+        savingsMs,
+        [tables[wr]!, tables[wd]!, tables[ur]!, tables[ud]!],
+        rule === null ? null : new LastRule(rule[0]!, rule[1]!, rule[2]!, edge(rule, 3), edge(rule, 9))
+      )
+  )
   loaded = { zones, byId: new Map(zones.map((z) => [z.id, z])), source: packed.source }
   return loaded
 }
@@ -108,6 +195,17 @@ export function javaZones(): readonly JavaZone[] {
 /** The zone of a Java time-zone ID, or undefined when the JDK's data has no such zone. */
 export function javaZone(id: string): JavaZone | undefined {
   return data().byId.get(id)
+}
+
+/** The zone of an ID, or an error that says what IDs look like (TimeZone.getTimeZone would quietly give GMT). */
+export function requireJavaZone(id: string): JavaZone {
+  const z = javaZone(id)
+  if (z === undefined) throw new Error(unknownZone(id))
+  return z
+}
+
+export function unknownZone(id: string): string {
+  return `'${id}' is not a time zone Java knows: use an ID of the tz database, such as UTC, Europe/Berlin or America/New_York`
 }
 
 /** Where the zone data came from (the JDK and its tzdata version). */

@@ -1,4 +1,4 @@
-import { javaZone, javaZones, TABLES_END, type JavaZone } from './java-zones'
+import { javaZone, javaZones, type JavaZone } from './java-zones'
 
 /**
  * The `z` field of java.text.SimpleDateFormat (JDK 17, Locale.ENGLISH) read as XStream's DateConverter
@@ -92,9 +92,9 @@ function zoneName(text: string, at: number, zone: JavaZone): ZoneField | null {
   return {
     end,
     instant: (wall) => {
-      const t = wall - z.rawByWall.at(wall) - dst
+      const t = wall - z.raw(wall, true) - dst
       // The calendar computes the fields again from the instant, with the zone's raw offset there.
-      return t + z.rawByUtc.at(t) + dst === wall ? t : null
+      return t + z.raw(t, false) + dst === wall ? t : null
     }
   }
 }
@@ -104,10 +104,8 @@ function zoneName(text: string, at: number, zone: JavaZone): ZoneField | null {
  * a time the zone skips is refused, as the non-lenient calendar finds its fields changed.
  */
 export function zoneInstant(z: JavaZone, wall: number): number | null {
-  // Past the tables, a zone that still keeps DST follows its last rule, which is not here: refused.
-  if (wall >= TABLES_END && z.dstByWall.ruleAtEnd) return null
-  const t = wall - z.rawByWall.at(wall) - z.dstByWall.at(wall)
-  return t + z.rawByUtc.at(t) + z.dstByUtc.at(t) === wall ? t : null
+  const t = wall - z.raw(wall, true) - z.dst(wall, true)
+  return t + z.raw(t, false) + z.dst(t, false) === wall ? t : null
 }
 
 function* searchOrder(zone: JavaZone): Generator<JavaZone> {
