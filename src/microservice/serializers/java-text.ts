@@ -427,7 +427,7 @@ function offsetOf(sign: string, hours: string, minutes = '0'): number {
  * digits alone are epoch milliseconds; anything else is read as RFC 1123. The fields go through a
  * lenient GregorianCalendar: out-of-range ones roll over (T25:00 is the next day, 02-29 of a common
  * year is March 1st) and dates before 1582-10-15 are Julian. What this cannot read as Jackson does
- * is refused, never guessed: RFC 1123 only in its exact form with GMT.
+ * is refused, never guessed.
  */
 export function parseJacksonDate(raw: string, zone: JavaZone = utcZone()): Date | null {
   const text = javaTrim(raw)
@@ -435,7 +435,7 @@ export function parseJacksonDate(raw: string, zone: JavaZone = utcZone()): Date 
   if (looksLikeIso(text)) return isoDate(text, zone)
   // Positive digits count only within a long's 19 digits (NumberInput.inLongRange looks at the length).
   if (/^-[0-9]+$/.test(text) || (/^[0-9]+$/.test(text) && text.length <= 19)) return jacksonDate(text)
-  return rfc1123Date(text)
+  return rfc1123Date(text, zone)
 }
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9'
@@ -511,30 +511,86 @@ function gregorianEpochDay(y: number, mo: number, d: number): number {
   return era * 146097 + doe - 719468
 }
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
-const RFC1123 =
-  /^(Sun|Mon|Tue|Wed|Thu|Fri|Sat), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+const SHORT_WEEKDAYS = WEEKDAYS.map((d) => d.slice(0, 3))
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December'
+]
+const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3))
 
-/** RFC 1123 (`EEE, dd MMM yyyy HH:mm:ss zzz`) in its exact form, GMT, fields in range, the day's right name. */
-function rfc1123Date(s: string): Date {
-  const m = RFC1123.exec(s)
-  const date = m === null ? null : rfc1123Fields(m)
-  if (date === null || DAYS[date.getUTCDay()] !== m![1])
+/**
+ * RFC 1123 as Jackson reads it: `new SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss zzz", Locale.US)`,
+ * lenient, in the mapper's zone. The day and month names, long or short, in any case, right where
+ * their field begins; spaces and tabs before a number or the zone skipped; numbers of any size
+ * (within nine digits here) that roll over, negative ones too; the day's name not checked (the day of
+ * the month wins); the zone as SimpleDateFormat reads it, without the non-lenient checks; text after
+ * it ignored.
+ */
+function rfc1123Date(s: string, zone: JavaZone): Date {
+  const refuse = (): never => {
     throw new ValueError(
       `Cannot deserialize value of type \`java.util.Date\` from String "${s.slice(0, 40)}": not a valid representation (formats accepted: "yyyy-MM-dd'T'HH:mm:ss.SSSX", "yyyy-MM-dd'T'HH:mm:ss.SSS", "EEE, dd MMM yyyy HH:mm:ss zzz", "yyyy-MM-dd")`
     )
-  return date
+  }
+  let at = nameAt(s, 0, WEEKDAYS, SHORT_WEEKDAYS)?.end ?? refuse()
+  const literal = (text: string): void => {
+    if (!s.startsWith(text, at)) refuse()
+    at += text.length
+  }
+  const number = (): number => {
+    const m = /^[ \t]*(-?)(\d{1,9})(?!\d)/.exec(s.slice(at)) ?? refuse()
+    at += m[0].length
+    return Number(m[1]! + m[2]!)
+  }
+  literal(', ')
+  const day = number()
+  literal(' ')
+  const month = nameAt(s, at, MONTHS, SHORT_MONTHS) ?? refuse()
+  at = month.end
+  literal(' ')
+  const year = number()
+  literal(' ')
+  const hour = number()
+  literal(':')
+  const minute = number()
+  literal(':')
+  const second = number()
+  literal(' ')
+  const z = readZoneField(s, at, zone, true) ?? refuse()
+  const wall = lenientCalendar(year, month.index, day, ((hour * 60 + minute) * 60 + second) * 1000) ?? refuse()
+  const t = z.instant(wall.getTime())
+  return t === null || Math.abs(t) > 8.64e15 ? refuse() : new Date(t)
 }
 
-/** The date of an RFC 1123 match when every field is in range (nothing rolled over), else null. */
-function rfc1123Fields(m: RegExpExecArray): Date | null {
-  const [d, y, h, mi, sec] = [m[2], m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number, number]
-  const month = MONTHS.indexOf(m[3]!)
-  const date = lenientCalendar(y, month, d, ((h * 60 + mi) * 60 + sec) * 1000)
-  const next = lenientCalendar(y, month + 1, 1, 0)
-  if (date === null || next === null || d < 1 || h > 23 || mi > 59 || sec > 59 || date >= next) return null
-  return date
+/** SimpleDateFormat.matchString: the longest of the long names matching at `at` in any case, else of the short ones. */
+function nameAt(
+  s: string,
+  at: number,
+  long: readonly string[],
+  short: readonly string[]
+): { index: number; end: number } | null {
+  for (const names of [long, short]) {
+    let best = -1
+    for (let k = 0; k < names.length; k++)
+      if (
+        (best < 0 || names[k]!.length > names[best]!.length) &&
+        s.slice(at, at + names[k]!.length).toLowerCase() === names[k]!.toLowerCase()
+      )
+        best = k
+    if (best >= 0) return { index: best, end: at + names[best]!.length }
+  }
+  return null
 }
 
 /** char[]: XStream and Jackson write it as one text, not as an array of chars. */

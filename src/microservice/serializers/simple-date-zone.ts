@@ -2,7 +2,8 @@ import { javaZone, javaZones, type JavaZone } from './java-zones'
 
 /**
  * The `z` field of java.text.SimpleDateFormat (JDK 17, Locale.ENGLISH) read as XStream's DateConverter
- * reads it, non-lenient, with the GregorianCalendar's checks that follow. Ported from
+ * reads it, non-lenient, with the GregorianCalendar's checks that follow (or lenient, as Jackson's RFC
+ * 1123 format reads it). Ported from
  * SimpleDateFormat.subParse, subParseNumericZone and subParseZoneString.
  */
 
@@ -24,25 +25,26 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
 /**
  * Reads the zone at `start` (where the field begins: SimpleDateFormat skips spaces and tabs first, but
  * looks for "GMT" at `start` itself, so " GMT+01:00" reads as the zone named GMT). `zone` is the
- * format's own (the converter's) zone, searched first. Null when nothing there is a zone.
+ * format's own (the converter's) zone, searched first. Null when nothing there is a zone. A lenient
+ * format's calendar checks nothing the parse set: no offset's range, no time a zone skips.
  */
-export function readZoneField(text: string, start: number, zone: JavaZone): ZoneField | null {
+export function readZoneField(text: string, start: number, zone: JavaZone, lenient = false): ZoneField | null {
   let pos = start
   while (text[pos] === ' ' || text[pos] === '\t') pos++
   const c = text[pos]
   if (c === undefined) return null
-  if (c === '+' || c === '-') return numericZone(text, pos + 1, c === '-' ? -1 : 1, false)
+  if (c === '+' || c === '-') return numericZone(text, pos + 1, c === '-' ? -1 : 1, false, lenient)
   if ((c === 'G' || c === 'g') && regionMatches(text, start, 'GMT')) {
     const after = start + 3
     const s = text[after]
-    if (s !== '+' && s !== '-') return fixed(after, 0)
-    return numericZone(text, after + 1, s === '-' ? -1 : 1, true)
+    if (s !== '+' && s !== '-') return fixed(after, 0, lenient)
+    return numericZone(text, after + 1, s === '-' ? -1 : 1, true, lenient)
   }
-  return zoneName(text, pos, zone)
+  return zoneName(text, pos, zone, lenient)
 }
 
 /** `hhmm` (RFC 822) or, after GMT, `h:mm` / `hh:mm`: an offset that ZONE_OFFSET and DST_OFFSET (0) hold. */
-function numericZone(text: string, at: number, sign: number, colon: boolean): ZoneField | null {
+function numericZone(text: string, at: number, sign: number, colon: boolean, lenient: boolean): ZoneField | null {
   let i = at
   if (!isDigit(text[i])) return null
   let hours = Number(text[i++])
@@ -56,11 +58,12 @@ function numericZone(text: string, at: number, sign: number, colon: boolean): Zo
   if (!isDigit(text[i]) || !isDigit(text[i + 1])) return null
   const minutes = Number(text.slice(i, i + 2))
   if (minutes > 59) return null
-  return fixed(i + 2, sign * (hours * 60 + minutes) * 60_000)
+  return fixed(i + 2, sign * (hours * 60 + minutes) * 60_000, lenient)
 }
 
-function fixed(end: number, offset: number): ZoneField | null {
-  if (offset < ZONE_OFFSET_MIN || offset > ZONE_OFFSET_MAX) return null
+/** A lenient calendar does not check the fields the parse set. */
+function fixed(end: number, offset: number, lenient: boolean): ZoneField | null {
+  if (!lenient && (offset < ZONE_OFFSET_MIN || offset > ZONE_OFFSET_MAX)) return null
   return { end, instant: (wall) => wall - offset }
 }
 
@@ -71,7 +74,7 @@ function fixed(end: number, offset: number): ZoneField | null {
  * zone's raw offset and its DST savings; where the two names are the same, or the savings are 0, the
  * zone's own offsets at that wall time decide.
  */
-function zoneName(text: string, at: number, zone: JavaZone): ZoneField | null {
+function zoneName(text: string, at: number, zone: JavaZone, lenient: boolean): ZoneField | null {
   let matched: JavaZone | null = null
   let index = -1
   for (const candidate of searchOrder(zone)) {
@@ -87,14 +90,14 @@ function zoneName(text: string, at: number, zone: JavaZone): ZoneField | null {
   const end = at + names[index]!.length
   const sameName = index <= 1 && equalsIgnoreCase(names[index]!, names[index + 2]!)
   const dst = index >= 2 ? z.savingsMs : 0
-  if (sameName || (index >= 2 && dst === 0)) return { end, instant: (wall) => zoneInstant(z, wall) }
-  if (dst > DST_OFFSET_MAX) return null
+  if (sameName || (index >= 2 && dst === 0)) return { end, instant: (wall) => zoneInstant(z, wall, lenient) }
+  if (!lenient && dst > DST_OFFSET_MAX) return null
   return {
     end,
     instant: (wall) => {
       const t = wall - z.raw(wall, true) - dst
-      // The calendar computes the fields again from the instant, with the zone's raw offset there.
-      return t + z.raw(t, false) + dst === wall ? t : null
+      // The non-lenient calendar computes the fields again from the instant, with the zone's raw offset there.
+      return lenient || t + z.raw(t, false) + dst === wall ? t : null
     }
   }
 }
@@ -103,9 +106,9 @@ function zoneName(text: string, at: number, zone: JavaZone): ZoneField | null {
  * A wall time in a zone that decides both offsets (by wall time, as GregorianCalendar asks ZoneInfo):
  * a time the zone skips is refused, as the non-lenient calendar finds its fields changed.
  */
-export function zoneInstant(z: JavaZone, wall: number): number | null {
+export function zoneInstant(z: JavaZone, wall: number, lenient = false): number | null {
   const t = wall - z.raw(wall, true) - z.dst(wall, true)
-  return t + z.raw(t, false) + z.dst(t, false) === wall ? t : null
+  return lenient || t + z.raw(t, false) + z.dst(t, false) === wall ? t : null
 }
 
 function* searchOrder(zone: JavaZone): Generator<JavaZone> {
