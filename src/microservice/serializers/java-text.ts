@@ -2,7 +2,7 @@ import { LocalDate, type Descriptor, type ScalarType } from '../descriptors'
 import { ValueError } from './errors'
 import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 import { javaDoubleToString } from './java-double'
-import { javaZone, type JavaZone } from './java-zones'
+import { UTC, type JavaZone } from './java-zones'
 import { readZoneField, zoneInstant, type ZoneField } from './simple-date-zone'
 
 const INT_MIN = -2147483648
@@ -278,7 +278,7 @@ function julianEpochDay(y: number, mo: number, d: number): number {
  * (5 ms → .5); local dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as
  * GregorianCalendar does; an instant before year 1 (UTC) in its era pattern, `yyyy-MM-dd G HH:mm:ss.S z`.
  */
-export function xstreamDate(d: Date, zone: JavaZone = utcZone()): string {
+export function xstreamDate(d: Date, zone: JavaZone = UTC): string {
   const ms = d.getTime()
   if (Number.isNaN(ms)) throw new ValueError('invalid Date')
   const dst = zone.dst(ms, false)
@@ -306,7 +306,7 @@ const ERA_START = -62_135_769_600_000
  * `±hhmm`, `GMT`, `GMT±h:mm`, and every zone's long and short names from the JDK's data. `zone` is the
  * converter's own (UTC by default), which decides a time written without one.
  */
-export function parseXStreamDate(text: string, zone: JavaZone = utcZone()): Date {
+export function parseXStreamDate(text: string, zone: JavaZone = UTC): Date {
   const fail = (): never => {
     throw new ValueError(`'${text.slice(0, 40)}' is not a date of the form yyyy-MM-dd HH:mm:ss.S UTC`)
   }
@@ -338,12 +338,6 @@ export function parseXStreamDate(text: string, zone: JavaZone = utcZone()): Date
 }
 
 const XSTREAM_HEAD = /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: ([Aa][Dd]|[Bb][Cc]))? [ \t]*(\d+):[ \t]*(\d+):[ \t]*(\d+)/
-
-let utc: JavaZone | null = null
-/** XStream's default: TimeZone.getTimeZone("UTC"). */
-function utcZone(): JavaZone {
-  return (utc ??= javaZone('UTC')!)
-}
 
 /** The instant of the fields' wall time in the zone read, or null where that zone refuses it. */
 function zoned(fields: XStreamFields | null, z: ZoneField | null): Date | null {
@@ -429,7 +423,7 @@ function offsetOf(sign: string, hours: string, minutes = '0'): number {
  * year is March 1st) and dates before 1582-10-15 are Julian. What this cannot read as Jackson does
  * is refused, never guessed.
  */
-export function parseJacksonDate(raw: string, zone: JavaZone = utcZone()): Date | null {
+export function parseJacksonDate(raw: string, zone: JavaZone = UTC): Date | null {
   const text = javaTrim(raw)
   if (text === '' || text === 'null') return null
   if (looksLikeIso(text)) return isoDate(text, zone)

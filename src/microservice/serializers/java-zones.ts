@@ -48,25 +48,48 @@ export interface JavaZone {
   dst(t: number, wall: boolean): number
 }
 
-/** ZoneInfo: its transitions (here as tables to 2100), then its last rule, or its last offsets without one. */
+/**
+ * ZoneInfo: its transitions (here as tables to 2100), then its last rule, or its last offsets without
+ * one. A table is unpacked the first time it is asked.
+ */
 class Zone implements JavaZone {
   constructor(
     readonly id: string,
     readonly names: readonly [string, string, string, string],
     readonly savingsMs: number,
-    private readonly tables: readonly [OffsetTable, OffsetTable, OffsetTable, OffsetTable],
-    private readonly rule: LastRule | null
+    private readonly tables: readonly [number, number, number, number],
+    private readonly rule: LastRule | null,
+    private readonly unpacked: Array<OffsetTable | undefined>,
+    private readonly packed: readonly string[]
   ) {}
 
   raw(t: number, wall: boolean): number {
-    if (t < TABLES_END || this.rule === null) return this.tables[wall ? 0 : 2].at(t)
+    if (t < TABLES_END || this.rule === null) return this.table(wall ? 0 : 2).at(t)
     return this.rule.raw
   }
 
   dst(t: number, wall: boolean): number {
-    if (t < TABLES_END || this.rule === null) return this.tables[wall ? 1 : 3].at(t)
+    if (t < TABLES_END || this.rule === null) return this.table(wall ? 1 : 3).at(t)
     return this.rule.dstOf(t, wall)
   }
+
+  private table(k: number): OffsetTable {
+    const i = this.tables[k]!
+    return (this.unpacked[i] ??= unpackTable(this.packed[i]!))
+  }
+}
+
+/**
+ * UTC, as TimeZone.getTimeZone("UTC") is: no offsets, its names as DateFormatSymbols gives them (a test
+ * holds them to the data). XStream's and Jackson's default, so a microservice that keeps it never
+ * unpacks the data.
+ */
+export const UTC: JavaZone = {
+  id: 'UTC',
+  names: ['Coordinated Universal Time', 'UTC', 'Coordinated Universal Time', 'UTC'],
+  savingsMs: 0,
+  raw: () => 0,
+  dst: () => 0
 }
 
 const DOM_MODE = 1
@@ -156,15 +179,17 @@ function data(): NonNullable<typeof loaded> {
   const packed = JSON.parse(
     brotliDecompressSync(Buffer.from(JAVA_ZONES_PACKED.join(''), 'base64')).toString('utf8')
   ) as Packed
-  const tables = packed.tables.map(unpackTable)
+  const unpacked = new Array<OffsetTable | undefined>(packed.tables.length)
   const zones = packed.zones.map(
     ([id, longStd, shortStd, longDst, shortDst, savingsMs, wr, wd, ur, ud, rule]): JavaZone =>
       new Zone(
         id,
         [longStd, shortStd, longDst, shortDst],
         savingsMs,
-        [tables[wr]!, tables[wd]!, tables[ur]!, tables[ud]!],
-        rule === null ? null : new LastRule(rule[0]!, rule[1]!, rule[2]!, edge(rule, 3), edge(rule, 9))
+        [wr, wd, ur, ud],
+        rule === null ? null : new LastRule(rule[0]!, rule[1]!, rule[2]!, edge(rule, 3), edge(rule, 9)),
+        unpacked,
+        packed.tables
       )
   )
   loaded = { zones, byId: new Map(zones.map((z) => [z.id, z])), source: packed.source }
@@ -194,7 +219,7 @@ export function javaZones(): readonly JavaZone[] {
 
 /** The zone of a Java time-zone ID, or undefined when the JDK's data has no such zone. */
 export function javaZone(id: string): JavaZone | undefined {
-  return data().byId.get(id)
+  return id === 'UTC' ? UTC : data().byId.get(id)
 }
 
 /** The zone of an ID, or an error that says what IDs look like (TimeZone.getTimeZone would quietly give GMT). */
