@@ -282,14 +282,21 @@ export function xstreamDate(d: Date, zone: JavaZone = UTC): string {
   const ms = d.getTime()
   if (Number.isNaN(ms)) throw new ValueError('invalid Date')
   const dst = zone.dst(ms, false)
-  const local = new Date(ms + zone.raw(ms, false) + dst)
-  const t = local.getTime()
-  let [y, mo, day] = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate()]
+  const t = ms + zone.raw(ms, false) + dst
+  // The local time can pass what a JavaScript Date holds by the zone's offset: its fields then come
+  // from the same date 400 Gregorian years (146,097 days) earlier.
+  let y: number, mo: number, day: number
   if (t < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(t / DAY))
+  else {
+    const shifted = t > 8.64e15
+    const local = new Date(shifted ? t - 146_097 * DAY : t)
+    ;[y, mo, day] = [local.getUTCFullYear() + (shifted ? 400 : 0), local.getUTCMonth() + 1, local.getUTCDate()]
+  }
   // The Julian year 0 is 1 BC.
   const year = String(y > 0 ? y : 1 - y).padStart(4, '0')
   const era = ms >= ERA_START ? '' : y > 0 ? ' AD' : ' BC'
-  const time = `${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}:${pad2(local.getUTCSeconds())}.${local.getUTCMilliseconds()}`
+  const tod = ((t % DAY) + DAY) % DAY
+  const time = `${pad2(Math.floor(tod / 3_600_000))}:${pad2(Math.floor(tod / 60_000) % 60)}:${pad2(Math.floor(tod / 1000) % 60)}.${tod % 1000}`
   return `${year}-${pad2(mo)}-${pad2(day)}${era} ${time} ${zone.names[dst === 0 ? 1 : 3]}`
 }
 
@@ -343,7 +350,13 @@ const XSTREAM_HEAD = /^[ \t]*(\d+)-[ \t]*(\d+)-[ \t]*(\d+)(?: ([Aa][Dd]|[Bb][Cc]
 function zoned(fields: XStreamFields | null, z: ZoneField | null): Date | null {
   if (fields === null || z === null) return null
   const t = z.instant(fields.wall)
-  return t === null ? null : new Date(t)
+  return t === null ? null : inJsRange(t)
+}
+
+/** A Date of `t`, or the refusal of one past what a JavaScript Date holds (Java reads it: never a silent NaN). */
+function inJsRange(t: number): Date {
+  if (Math.abs(t) > 8.64e15) throw new ValueError(`${t} ms is outside the range of a JavaScript Date (±8.64e15 ms)`)
+  return new Date(t)
 }
 
 /**
@@ -405,7 +418,7 @@ function xstreamIsoDate(text: string, fail: () => never): Date {
   const head = [m[0], m[1], m[2], m[3], undefined, m[4], m[5], m[6] ?? '0'] as unknown as RegExpExecArray
   const fields = xstreamFields(head, m[7])
   if (fields === null) return fail()
-  return new Date(fields.wall - offset * 60_000)
+  return inJsRange(fields.wall - offset * 60_000)
 }
 
 /** A zone offset in minutes from its sign and its hours and minutes as written. */

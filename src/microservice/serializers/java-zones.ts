@@ -123,7 +123,7 @@ class LastRule {
 
   /** SimpleTimeZone.getOffset(long): the raw offset, plus the savings between the year's start and end. */
   private offset(t: number): number {
-    const year = new Date(t + this.raw).getUTCFullYear()
+    const year = gregorianYear(Math.floor((t + this.raw) / DAY))
     if (year < this.startYear) return this.raw
     const start = this.transition(this.start, year, false)
     const end = this.transition(this.end, year, true)
@@ -152,7 +152,28 @@ class LastRule {
 }
 
 const DAY = 86_400_000
-const daysOf = (year: number, month: number, day: number): number => Date.UTC(year, month, day) / DAY
+
+/** Days from 1970-01-01 to a Gregorian date (month 0-based, rolling over; day may be 0): arithmetic, any year. */
+function daysOf(year: number, month: number, day: number): number {
+  const y = year + Math.floor(month / 12)
+  const m = (((month % 12) + 12) % 12) + 1
+  const yy = m <= 2 ? y - 1 : y
+  const era = Math.floor(yy / 400)
+  const yoe = yy - era * 400
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + day - 1
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468
+}
+
+/** The Gregorian year of an epoch day, for any day (a JavaScript Date stops at ±100,000,000 days). */
+function gregorianYear(epochDay: number): number {
+  const z = epochDay + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  return yoe + era * 400 + (mp >= 10 ? 1 : 0)
+}
 
 /** BaseCalendar.getNthDayOfWeek: the nth `dow` (1 = Sunday) on or after `day` (n > 0), or on or before it (n < 0). */
 function nthDayOfWeek(n: number, dow: number, day: number): number {
