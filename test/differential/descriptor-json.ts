@@ -1,14 +1,17 @@
 // Descriptors and values as plain JSON, so that a found case can be kept in a file and made again
 // without the universe it came from (inherited fields are kept flat: our serializers see only the list).
+// An Object slot is {"kind":"any","allowed":[<its classes>]}; a value in it is the oracle's tagged wire
+// form (test/helpers/oracle.ts), made again as the Typed value of its runtime class.
 import {
   LocalDate,
+  Typed,
   t,
   type Descriptor,
   type FieldInput,
   type ListClass,
   type MapClass
 } from '../../src/microservice/descriptors'
-import type { Wire } from '../helpers/oracle'
+import { tagType, type Tag, type Wire } from '../helpers/oracle'
 
 export type DescriptorJson =
   | { kind: 'scalar'; type: string }
@@ -30,6 +33,7 @@ export type DescriptorJson =
   | { kind: 'list'; className: string; item: DescriptorJson }
   | { kind: 'array'; item: DescriptorJson }
   | { kind: 'map'; className: string; value: DescriptorJson }
+  | { kind: 'any'; allowed: DescriptorJson[] }
 
 export function descriptorToJson(d: Descriptor): DescriptorJson {
   switch (d.kind) {
@@ -59,6 +63,8 @@ export function descriptorToJson(d: Descriptor): DescriptorJson {
       return { kind: 'array', item: descriptorToJson(d.item) }
     case 'map':
       return { kind: 'map', className: d.className, value: descriptorToJson(d.value) }
+    case 'any':
+      return { kind: 'any', allowed: d.allowed.map(descriptorToJson) }
     default:
       throw new Error(`no JSON form for ${d.kind}`)
   }
@@ -90,6 +96,8 @@ export function descriptorFromJson(j: DescriptorJson): Descriptor {
       return t.array(descriptorFromJson(j.item))
     case 'map':
       return t.map(descriptorFromJson(j.value), j.className as MapClass)
+    case 'any':
+      return t.Object(j.allowed.map(descriptorFromJson))
   }
 }
 
@@ -120,6 +128,12 @@ export function fromWire(w: Wire, d: Descriptor): unknown {
       return (w as Wire[]).map((i) => fromWire(i, d.item))
     case 'map':
       return new Map((w as Array<[string, Wire]>).map(([k, v]) => [k, fromWire(v, d.value)]))
+    case 'any': {
+      const { '!t': tag, v } = w as { '!t': Tag; v: Wire }
+      const as = tagType(tag, d)
+      if (as === undefined) throw new Error(`no value of ours is a ${JSON.stringify(tag)} in an Object slot`)
+      return new Typed(as, fromWire(v, as))
+    }
     default:
       return w
   }

@@ -4,8 +4,10 @@
 import fc from 'fast-check'
 import {
   t,
+  inferType,
   LocalDate,
   Typed,
+  type AnyDescriptor,
   type Descriptor,
   type FieldInput,
   type ScalarDescriptor
@@ -163,7 +165,78 @@ export function descriptorArb(p: Profile, depth: number): fc.Arbitrary<Descripto
 const INT32 = fc.integer({ min: -2147483648, max: 2147483647 })
 const LONG = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
 
-export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitrary<unknown> {
+/**
+ * How many containers and classes deep a value inside Object slots goes: a list in a slot holds
+ * slots again, and a class in a slot may have slots of its own.
+ */
+const SLOT_DEPTH = 2
+
+function keyArb(p: Profile): fc.Arbitrary<string> {
+  return (
+    p.key ??
+    (p.xmlKeys
+      ? fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/)
+      : fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => [...s].every(p.char)))
+  )
+}
+
+/**
+ * A value for a java.lang.Object slot, as a method returns one: the built-in value types (a double
+ * that looks integral and a Character typed so, since inference would make them an Integer and a
+ * String), instances of the slot's classes typed with their class, and, while `depth` lasts, the
+ * collections the serializers know by name holding slots again: ArrayList (a JS array), LinkedList,
+ * LinkedHashMap (a JS Map), HashMap, Object[] and arrays of the slot's classes.
+ */
+function slotArb(d: AnyDescriptor, p: Profile, depth: number): fc.Arbitrary<unknown> {
+  const str = p.text ?? fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => [...s].every(p.char))
+  const classes = d.allowed.filter((a) => a.kind === 'object')
+  const choices: Array<fc.WeightedArbitrary<unknown>> = [
+    { weight: 2, arbitrary: INT32 },
+    { weight: 1, arbitrary: LONG },
+    {
+      weight: 1,
+      arbitrary: fc
+        .double()
+        .filter((x) => p.negativeZero !== false || !Object.is(x, -0))
+        .map((x) => (inferType(x) === t.Double ? x : t.typed(t.Double, x)))
+    },
+    { weight: 1, arbitrary: fc.boolean() },
+    {
+      weight: 1,
+      arbitrary: (p.char1 ?? fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }).filter(p.char)).map(
+        (c) => t.typed(t.Character, c)
+      )
+    },
+    { weight: 2, arbitrary: str },
+    { weight: 1, arbitrary: valueArb(t.Date, p, false).filter((x) => x !== null) }
+  ]
+  if (p.localDate) choices.push({ weight: 1, arbitrary: valueArb(t.LocalDate, p, false).filter((x) => x !== null) })
+  if (depth <= 0) return fc.oneof(...choices)
+  for (const c of classes)
+    choices.push({ weight: 3, arbitrary: valueArb(c, p, false, depth - 1).map((v) => t.typed(c, v)) })
+  const inner = t.Object(d.allowed)
+  const item = valueArb(inner, p, false, depth - 1).filter((x) => p.nullItems || x !== null)
+  const items = fc.array(item, { maxLength: 4 })
+  const entries = fc.dictionary(keyArb(p), item, { maxKeys: 4 }).map((o) => new Map(Object.entries(o)))
+  choices.push(
+    { weight: 1, arbitrary: items },
+    { weight: 1, arbitrary: items.map((v) => t.typed(t.list(inner, 'java.util.LinkedList'), v)) },
+    { weight: 1, arbitrary: entries },
+    { weight: 1, arbitrary: entries.map((v) => t.typed(t.map(inner, 'java.util.HashMap'), v)) },
+    { weight: 1, arbitrary: items.map((v) => t.typed(t.array(inner), v)) }
+  )
+  for (const c of classes) {
+    const instances = fc.array(
+      valueArb(c, p, false, depth - 1).filter((x) => p.nullItems || x !== null),
+      { maxLength: 3 }
+    )
+    choices.push({ weight: 1, arbitrary: instances.map((v) => t.typed(t.array(c), v)) })
+  }
+  return fc.oneof(...choices)
+}
+
+/** `slotDepth`: what is left of SLOT_DEPTH for Object slots inside this value. */
+export function valueArb(d: Descriptor, p: Profile, asField: boolean, slotDepth = SLOT_DEPTH): fc.Arbitrary<unknown> {
   const str = p.text ?? fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => [...s].every(p.char))
   const withNull = (a: fc.Arbitrary<unknown>, nullable: boolean): fc.Arbitrary<unknown> =>
     nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: a }) : a
@@ -217,14 +290,14 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
       )
     case 'object':
       return withNull(
-        fc.record(Object.fromEntries(d.fields.map((f) => [f.name, valueArb(f.type, p, true)]))),
+        fc.record(Object.fromEntries(d.fields.map((f) => [f.name, valueArb(f.type, p, true, slotDepth)]))),
         !(asField && !p.nullTextFields)
       )
     case 'list':
     case 'array': {
       const strings = d.item.kind === 'scalar' && d.item.type === 'String'
       const items = fc.array(
-        valueArb(d.item, p, false).filter((x) => p.nullItems || x !== null),
+        valueArb(d.item, p, false, slotDepth).filter((x) => p.nullItems || x !== null),
         { maxLength: 4, minLength: strings && p.emptyStringLists === false ? 1 : 0 }
       )
       // A null char[] field is written as an empty element in beta XML, read back as an empty one.
@@ -232,18 +305,15 @@ export function valueArb(d: Descriptor, p: Profile, asField: boolean): fc.Arbitr
       return withNull(items, !(charArray && asField && !p.nullTextFields))
     }
     case 'map': {
-      const key =
-        p.key ??
-        (p.xmlKeys
-          ? fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/)
-          : fc.string({ unit: 'binary', maxLength: 6 }).filter((s) => [...s].every(p.char)))
       // Map values are collection items too: null ones follow the nullItems rule.
-      const value = valueArb(d.value, p, false).filter((x) => p.nullItems || x !== null)
+      const value = valueArb(d.value, p, false, slotDepth).filter((x) => p.nullItems || x !== null)
       return withNull(
-        fc.dictionary(key, value, { maxKeys: 4 }).map((o) => new Map(Object.entries(o))),
+        fc.dictionary(keyArb(p), value, { maxKeys: 4 }).map((o) => new Map(Object.entries(o))),
         !(asField && !p.nullTextFields)
       )
     }
+    case 'any':
+      return withNull(slotArb(d, p, slotDepth), !(asField && !p.nullTextFields))
     default:
       return fc.constant(null)
   }

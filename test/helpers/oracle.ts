@@ -2,10 +2,25 @@
 // (scripts/ensure-oracle.sh installs the JDK and Debian's jars when missing and compiles the oracle).
 // Values cross as JSON in one agreed form (see Oracle.java): this module turns descriptors into the
 // oracle's type specs and our values into that form, so Java's answers compare with ours as data.
+// An Object slot (t.Object(allowed)) is the spec {"k":"Object","a":[<the allowed classes' specs>]}; a
+// value in it carries its runtime class, {"!t":<tag>,"v":<value>}, because that class is what both
+// libraries write by and what Jackson's untyped reading changes (an object comes back a LinkedHashMap).
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
-import { LocalDate, Typed, type Descriptor, type ObjectDescriptor } from '../../src/microservice/descriptors'
+import {
+  LocalDate,
+  Typed,
+  boxed,
+  inferType,
+  javaClassName,
+  t,
+  type AnyDescriptor,
+  type Descriptor,
+  type ObjectDescriptor,
+  type ScalarType
+} from '../../src/microservice/descriptors'
+import { SCALARS } from './arbitraries'
 import { hashMapOrder } from '../../src/microservice/serializers/java-text'
 
 const ROOT = join(__dirname, '..', '..', '..')
@@ -28,6 +43,17 @@ export type Spec =
   | { k: 'object'; c: string; f: Array<{ n: string; t: Spec }> }
   | { k: 'list' | 'map'; c: string; i: Spec }
   | { k: 'array'; i: Spec }
+  | { k: 'Object'; a: Spec[] }
+
+/**
+ * The runtime class of a value in an Object slot (Oracle.java `tagOf`): a boxed scalar, BigInteger
+ * (Jackson's untyped reading of an integer past long), Date or LocalDate by its `k`; a class of the
+ * slot's `a` by name; an ArrayList, LinkedList, HashMap or LinkedHashMap, whose items are Object slots
+ * again (`i` is {"k":"Object"}: the same slot); an array by its component (a primitive, a class,
+ * Object).
+ */
+export type Tag =
+  { k: string } | { k: 'object'; c: string } | { k: 'list' | 'map'; c: string; i: Tag } | { k: 'array'; i: Tag }
 
 export type Wire = null | number | string | boolean | Wire[] | { [k: string]: Wire }
 
@@ -67,9 +93,96 @@ export function specOf(d: Descriptor): Spec {
       return { k: d.kind, c: d.className, i: specOf(d.kind === 'list' ? d.item : d.value) }
     case 'array':
       return { k: 'array', i: specOf(d.item) }
+    case 'any':
+      return { k: 'Object', a: d.allowed.map(allowedSpec) }
     default:
       throw new Error(`the oracle takes no ${d.kind}`)
   }
+}
+
+/** The oracle finds a slot's classes by name: only classes can be listed (arrays of them are allowed with them). */
+function allowedSpec(d: Descriptor): Spec {
+  if (d.kind !== 'object') throw new Error(`the oracle takes only classes in an Object slot's list, not ${d.kind}`)
+  return specOf(d)
+}
+
+/** The tag of a runtime type (the key order is Oracle.java's, so that tags compare as text). */
+export function tagOf(r: Descriptor): Tag | undefined {
+  switch (r.kind) {
+    case 'scalar':
+      return { k: r.type }
+    case 'date':
+      return { k: 'Date' }
+    case 'localDate':
+      return { k: 'LocalDate' }
+    case 'object':
+      return { k: 'object', c: r.className }
+    case 'list':
+    case 'map':
+      return { k: r.kind, c: javaClassName(r), i: { k: 'Object' } }
+    case 'array': {
+      const i = tagOf(r.item)
+      return i === undefined ? undefined : { k: 'array', i }
+    }
+    case 'any':
+      return { k: 'Object' }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The type a tag stands for in a slot: what its value's wire form is read as. Undefined for a tag no
+ * descriptor has (BigInteger) or a class the slot does not list.
+ */
+export function tagType(tag: Tag, slot: AnyDescriptor): Descriptor | undefined {
+  const inner = t.Object(slot.allowed)
+  switch (tag.k) {
+    case 'Date':
+      return t.Date
+    case 'LocalDate':
+      return t.LocalDate
+    case 'Object':
+      return inner
+    case 'object':
+      return slot.allowed.find((a) => a.kind === 'object' && a.className === (tag as { c: string }).c)
+    case 'list':
+      return t.list(inner, (tag as { c: string }).c as 'java.util.ArrayList')
+    case 'map':
+      return t.map(inner, (tag as { c: string }).c as 'java.util.HashMap')
+    case 'array': {
+      const i = tagType((tag as { i: Tag }).i, slot)
+      return i === undefined ? undefined : t.array(i)
+    }
+    default:
+      return SCALAR_TAGS.has(tag.k) ? t[tag.k as ScalarType] : undefined
+  }
+}
+
+/** The scalar tags: boxes for a slot's values, primitives too for an array's components. */
+const SCALAR_TAGS = new Set<string>(SCALARS.map((d) => d.type))
+
+/** The tag rebuilt with its keys in one order, whatever order a side wrote them in. */
+function canonTag(w: Wire): Wire {
+  if (w === null || typeof w !== 'object' || Array.isArray(w)) return w
+  return {
+    k: w.k ?? null,
+    ...(w.c === undefined ? {} : { c: w.c }),
+    ...(w.i === undefined ? {} : { i: canonTag(w.i) })
+  }
+}
+
+/** The wire form of a value in an Object slot: its runtime class, then the value as that class. */
+function slotWire(v: unknown, slot: AnyDescriptor): Wire {
+  if (v === null || v === undefined || (v instanceof Typed && (v.value === null || v.value === undefined))) return null
+  const inferred = inferType(v)
+  if (inferred === null || inferred === undefined) return { '!class': `js ${typeof v} in an Object slot` }
+  // A slot holds objects: a primitive's value is its box (an int typed so is an Integer).
+  const r = inferred.kind === 'scalar' ? boxed(inferred) : inferred
+  const tag = tagOf(r)
+  const as = tag === undefined ? undefined : tagType(tag, slot)
+  if (tag === undefined || as === undefined) return { '!class': `js ${r.kind} not in the slot` }
+  return { '!t': tag, v: toWire(v, as) }
 }
 
 const f64 = new Float64Array(1)
@@ -87,6 +200,7 @@ export function doubleBits(x: number): string {
  * (what Java builds from them then iterates the same way); comparisons sort them instead.
  */
 export function toWire(v: unknown, d: Descriptor): Wire {
+  if (d.kind === 'any') return slotWire(v, d)
   const x = v instanceof Typed ? v.value : v
   if (x === null || x === undefined) return null
   switch (d.kind) {
@@ -133,6 +247,12 @@ export function canonWire(w: Wire, d: Descriptor): Wire {
       if (d.className !== 'java.util.LinkedHashMap') entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       return entries
     }
+    case 'any': {
+      const o = w as { '!t'?: Wire; v?: Wire }
+      if (o['!t'] === undefined) return w
+      const as = tagType(o['!t'] as Tag, d)
+      return { '!t': canonTag(o['!t']), v: as === undefined ? (o.v ?? null) : canonWire(o.v ?? null, as) }
+    }
     default:
       return w
   }
@@ -153,6 +273,9 @@ export function classesOf(d: Descriptor, into = new Map<string, ObjectDescriptor
       break
     case 'map':
       classesOf(d.value, into)
+      break
+    case 'any':
+      for (const a of d.allowed) classesOf(a, into)
       break
     default:
       break

@@ -15,10 +15,18 @@
 // A spec: {"k":"int"|"Integer"|"long"|"Long"|"double"|"Double"|"boolean"|"Boolean"|"char"|"Character"|"String"|"Date"|"LocalDate"}
 //   or {"k":"object","c":"com.gen.C1","f":[{"n":"name","t":<spec>},...]} (every field, superclass first),
 //   {"k":"list","c":"java.util.List"|"java.util.ArrayList"|"java.util.LinkedList","i":<spec>},
-//   {"k":"array","i":<spec>}, {"k":"map","c":"java.util.Map"|"java.util.HashMap"|"java.util.LinkedHashMap","i":<spec>}.
+//   {"k":"array","i":<spec>}, {"k":"map","c":"java.util.Map"|"java.util.HashMap"|"java.util.LinkedHashMap","i":<spec>},
+//   {"k":"Object","a":[<object spec>,...]}: a java.lang.Object slot and the classes it may hold.
 // A value: null; ints and booleans as JSON; longs as decimal strings; doubles as the 16 hex digits of
 // Double.doubleToLongBits; chars and Strings as strings; Dates as epoch milliseconds; LocalDates as ISO text; objects as
 // {field: value}; lists and arrays as arrays; maps as [[key, value], ...] in iteration order.
+// A value in an Object slot names its runtime class: {"!t":<tag>,"v":<value as that class>}, where a tag is
+// {"k":"Integer"|"Long"|"Double"|"Boolean"|"Character"|"String"|"BigInteger"|"Date"|"LocalDate"} (BigInteger
+// as a decimal string), {"k":"object","c":<a class of the slot's "a">}, {"k":"list","c":"java.util.ArrayList"|
+// "java.util.LinkedList","i":{"k":"Object"}} or {"k":"map","c":"java.util.HashMap"|"java.util.LinkedHashMap",
+// "i":{"k":"Object"}} (their items Object slots of the same classes), or {"k":"array","i":<component tag>}
+// (a component also "int", "long", "double", "boolean", "char" or {"k":"Object"}). Written values are built
+// as that class; values read are dumped by the class Java built (Jackson's untyped LinkedHashMap, ArrayList, ...).
 // A value read whose Java class is not the one the spec names comes back as {"!class":"<its class>"}.
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JavaType;
@@ -301,6 +309,8 @@ public class Oracle {
       case "String": return String.class;
       case "Date": return Date.class;
       case "LocalDate": return java.time.LocalDate.class;
+      case "BigInteger": return java.math.BigInteger.class;
+      case "Object": return Object.class;
       case "object": return loader.loadClass(spec.get("c").asText());
       case "list": return listClass(spec.get("c").asText());
       case "map": return mapClass(spec.get("c").asText());
@@ -359,6 +369,8 @@ public class Oracle {
       case "String": return v.asText();
       case "Date": return new Date(v.longValue());
       case "LocalDate": return java.time.LocalDate.parse(v.asText());
+      case "BigInteger": return new java.math.BigInteger(v.asText());
+      case "Object": return build(resolve(v.get("!t"), spec), v.get("v"));
       case "object": {
         Class<?> c = loader.loadClass(spec.get("c").asText());
         Object o = c.getDeclaredConstructor().newInstance();
@@ -388,6 +400,48 @@ public class Oracle {
     }
   }
 
+  /** The tags of the classes named by their simple name (a slot's boxes, an array's components). */
+  static final Map<Class<?>, String> NAMED = Map.ofEntries(
+      Map.entry(Integer.class, "Integer"), Map.entry(Long.class, "Long"), Map.entry(Double.class, "Double"),
+      Map.entry(Boolean.class, "Boolean"), Map.entry(Character.class, "Character"), Map.entry(String.class, "String"),
+      Map.entry(java.math.BigInteger.class, "BigInteger"), Map.entry(Date.class, "Date"),
+      Map.entry(java.time.LocalDate.class, "LocalDate"), Map.entry(int.class, "int"), Map.entry(long.class, "long"),
+      Map.entry(double.class, "double"), Map.entry(boolean.class, "boolean"), Map.entry(char.class, "char"),
+      Map.entry(Object.class, "Object"));
+
+  /** The tag of a runtime class in an Object slot (see the header); null for a class the wire form has no tag for. */
+  static JsonNode tagOf(Class<?> c, JsonNode slot) {
+    String named = NAMED.get(c);
+    if (named != null) return NODES.objectNode().put("k", named);
+    if (c == ArrayList.class || c == LinkedList.class || c == HashMap.class || c == LinkedHashMap.class) {
+      ObjectNode tag = NODES.objectNode().put("k", List.class.isAssignableFrom(c) ? "list" : "map").put("c", c.getName());
+      return tag.set("i", NODES.objectNode().put("k", "Object"));
+    }
+    if (c.isArray()) {
+      JsonNode i = tagOf(c.getComponentType(), slot);
+      return i == null ? null : NODES.objectNode().put("k", "array").set("i", i);
+    }
+    for (JsonNode a : slot.get("a")) {
+      if (a.get("c").asText().equals(c.getName())) return NODES.objectNode().put("k", "object").put("c", c.getName());
+    }
+    return null;
+  }
+
+  /** The spec a tag stands for in a slot: its class's spec from the slot's list, its items the slot again. */
+  static JsonNode resolve(JsonNode tag, JsonNode slot) {
+    switch (tag.get("k").asText()) {
+      case "Object": return slot;
+      case "object":
+        for (JsonNode a : slot.get("a")) if (a.get("c").asText().equals(tag.get("c").asText())) return a;
+        throw new IllegalArgumentException("class " + tag.get("c") + " is not one of the slot's");
+      case "list": case "map": case "array": {
+        ObjectNode spec = tag.deepCopy();
+        return spec.set("i", resolve(tag.get("i"), slot));
+      }
+      default: return tag;
+    }
+  }
+
   static JsonNode wrongClass(Object o) {
     return NODES.objectNode().put("!class", o.getClass().getName());
   }
@@ -404,6 +458,12 @@ public class Oracle {
       case "String": return o instanceof String ? NODES.textNode((String) o) : wrongClass(o);
       case "Date": return o instanceof Date ? NODES.numberNode(((Date) o).getTime()) : wrongClass(o);
       case "LocalDate": return o instanceof java.time.LocalDate ? NODES.textNode(o.toString()) : wrongClass(o);
+      case "BigInteger": return o instanceof java.math.BigInteger ? NODES.textNode(o.toString()) : wrongClass(o);
+      case "Object": {
+        JsonNode tag = tagOf(o.getClass(), spec);
+        if (tag == null) return wrongClass(o);
+        return NODES.objectNode().<ObjectNode>set("!t", tag).set("v", dump(resolve(tag, spec), o));
+      }
       case "object": {
         if (!o.getClass().getName().equals(spec.get("c").asText())) return wrongClass(o);
         ObjectNode n = NODES.objectNode();
