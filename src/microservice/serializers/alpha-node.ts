@@ -169,6 +169,18 @@ function runtimeOf(value: unknown, declared: Descriptor): Descriptor {
   return defaultRuntime(declared)
 }
 
+/**
+ * What a class attribute holds: the mapper's name of the class, uncoded. XStream codes element and
+ * attribute names for XML (Nest$C → Nest_-C) but writes and reads attribute values as they are, so
+ * an object of a nested class in an Object field is <f class="p.Nest$C"> and class="p.Nest_-C" names
+ * no class (asked of XStream 1.4.20 through the oracle).
+ */
+const CLASS_ATTRIBUTE_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
+
+function classAttributeContext(ctx: AlphaContext): AlphaContext {
+  return ctx.naming === CLASS_ATTRIBUTE_NAMING ? ctx : { ...ctx, naming: CLASS_ATTRIBUTE_NAMING }
+}
+
 function leaf(name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
   return { name, attrs, text, children: [], collection: false, parent }
 }
@@ -176,6 +188,7 @@ function leaf(name: string, attrs: Array<[string, string]>, text: string | null,
 /** Builds nodes; remembers objects already written so a second occurrence becomes a reference. */
 class Writer {
   private readonly seen = new Map<object, AlphaNode>()
+  private classCtx: AlphaContext | null = null
   constructor(private readonly ctx: AlphaContext) {}
 
   node(value: unknown, declared: Descriptor, fieldName: string | null, parent: AlphaNode | null): AlphaNode {
@@ -197,7 +210,8 @@ class Writer {
     }
     // A field whose runtime class is not the one its declared type implies says so (class="int").
     if (fieldName !== null && javaClassName(runtime) !== javaClassName(defaultRuntime(declared))) {
-      attrs.push(['class', alphaTypeName(runtime, this.ctx)])
+      this.classCtx ??= classAttributeContext(this.ctx)
+      attrs.push(['class', alphaTypeName(runtime, this.classCtx)])
     }
     switch (runtime.kind) {
       case 'scalar':
@@ -418,6 +432,7 @@ export function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | 
 }
 
 class Reader {
+  private classCtx: AlphaContext | null = null
   constructor(private readonly ctx: AlphaContext) {}
 
   read(node: AlphaNode, declared: Descriptor, isField: boolean): unknown {
@@ -442,7 +457,7 @@ class Reader {
           ? declared.kind === 'any'
             ? null
             : defaultRuntime(declared)
-          : resolveName(cls, declared, this.ctx)
+          : resolveName(cls, declared, (this.classCtx ??= classAttributeContext(this.ctx)))
       if (runtime === null)
         throw new ValueError(
           cls === undefined
