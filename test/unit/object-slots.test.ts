@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, Typed } from '../../src/microservice/descriptors'
-import { createAlphaXmlSerializer } from '../../src/microservice/serializers'
+import { createAlphaJsonSerializer, createAlphaXmlSerializer } from '../../src/microservice/serializers'
 
 const N = t.object('p.Nest$N', { x: t.Integer })
 const H = t.object('p.H', { o: t.Object([N]) })
@@ -27,4 +27,17 @@ test('alpha XML: a class attribute names a nested class as it is, where the elem
   assert.deepEqual(o.value, [{ x: 1 }])
   // XStream does not decode a class attribute: the coded name is no class (CannotResolveClassException).
   assert.throws(() => xml.deserialize(enc('<p.H><o class="p.Nest_-N"><x>1</x></o></p.H>'), H), /not allowed/)
+})
+
+test("alpha JSON: text beside a class attribute is trimmed as Jettison's String.trim, and left out when empty", () => {
+  const json = createAlphaJsonSerializer()
+  const S = t.object('p.H', { o: t.Object() })
+  assert.equal(json.serialize({ o: ' a b ' }, S), '{"p.H":{"o":{"@class":"string","$":"a b"}}}')
+  assert.equal(json.serialize({ o: '\r\n' }, S), '{"p.H":{"o":{"@class":"string"}}}')
+  assert.equal(json.serialize({ o: t.typed(t.Character, ' ') }, S), '{"p.H":{"o":{"@class":"char"}}}')
+  // Unicode spaces are not String.trim's.
+  assert.equal(json.serialize({ o: '\u00a0x\u00a0' }, S), '{"p.H":{"o":{"@class":"string","$":"\u00a0x\u00a0"}}}')
+  // What Jettison wrote reads back as XStream reads it: "" and NUL.
+  assert.deepEqual(json.deserialize(enc('{"p.H":{"o":{"@class":"string"}}}'), S), { o: '' })
+  assert.deepEqual(json.deserialize(enc('{"p.H":{"o":{"@class":"char"}}}'), S), { o: t.typed(t.Character, '\u0000') })
 })

@@ -7,6 +7,7 @@ import { requireJavaZone } from './java-zones'
 import { tryReadAlphaJson, tryWriteAlphaJson } from './alpha-json-direct'
 import { STAND_ASIDE } from './stand-aside'
 import { jettisonNumberText, jettisonPrimitive, jettisonString } from './jettison-text'
+import { javaTrim } from './java-integers'
 import {
   type AliasMap,
   type AlphaContext,
@@ -41,7 +42,10 @@ function collectionItem(node: AlphaNode): string {
 function members(node: AlphaNode, withText: boolean): string {
   const parts: string[] = []
   for (const [k, v] of node.attrs) parts.push(`${jettisonString('@' + k)}:${jettisonPrimitive(v)}`)
-  if (withText && node.children.length === 0 && node.text !== null) parts.push(`"$":${jettisonString(node.text)}`)
+  // Jettison 1.5.3 (JSONPropertyObject.addText) trims text beside attributes with String.trim and
+  // leaves "$" out when nothing is left: a String " a " in an Object field is {"@class":"string","$":"a"}.
+  const text = withText && node.children.length === 0 && node.text !== null ? javaTrim(node.text) : ''
+  if (text !== '') parts.push(`"$":${jettisonString(text)}`)
   const byName = new Map<string, AlphaNode[]>()
   for (const c of node.children) {
     const list = byName.get(c.name)
