@@ -4,7 +4,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, Typed } from '../../src/microservice/descriptors'
-import { createAlphaJsonSerializer, createAlphaXmlSerializer } from '../../src/microservice/serializers'
+import {
+  createAlphaJsonSerializer,
+  createAlphaXmlSerializer,
+  createBetaXmlSerializer
+} from '../../src/microservice/serializers'
 
 const N = t.object('p.Nest$N', { x: t.Integer })
 const H = t.object('p.H', { o: t.Object([N]) })
@@ -40,4 +44,57 @@ test("alpha JSON: text beside a class attribute is trimmed as Jettison's String.
   // What Jettison wrote reads back as XStream reads it: "" and NUL.
   assert.deepEqual(json.deserialize(enc('{"p.H":{"o":{"@class":"string"}}}'), S), { o: '' })
   assert.deepEqual(json.deserialize(enc('{"p.H":{"o":{"@class":"char"}}}'), S), { o: t.typed(t.Character, '\u0000') })
+})
+
+const Slot = t.object('p.H', { o: t.Object(), z: t.Integer })
+
+test('beta XML: a collection in an Object field or map value is written unwrapped, an empty one not at all', () => {
+  const xml = createBetaXmlSerializer()
+  const write = (o: unknown): string => text(xml.serialize({ o, z: 5 }, Slot))
+  assert.equal(write(t.typed(t.list(t.Object(), 'java.util.LinkedList'), [1, 2])), '<H><o>1</o><o>2</o><z>5</z></H>')
+  assert.equal(write(t.typed(t.array(t.Object()), [1, null])), '<H><o>1</o><o/><z>5</z></H>')
+  assert.equal(write([]), '<H><z>5</z></H>')
+  // A collection inside joins the items; an empty one leaves nothing.
+  assert.equal(write(t.typed(t.array(t.Object()), [[1], 3])), '<H><o>1</o><o>3</o><z>5</z></H>')
+  assert.equal(write(t.typed(t.array(t.Object()), [[], 3])), '<H><o>3</o><z>5</z></H>')
+  assert.equal(
+    write(
+      t.typed(
+        t.map(t.Object(), 'java.util.HashMap'),
+        new Map<string, unknown>([
+          ['a', [1, 2]],
+          ['b', []]
+        ])
+      )
+    ),
+    '<H><o><a>1</a><a>2</a></o><z>5</z></H>'
+  )
+  // What is not a collection is written as before: an empty map <o/>, null <o/>.
+  assert.equal(write(new Map()), '<H><o/><z>5</z></H>')
+  assert.equal(write(null), '<H><o/><z>5</z></H>')
+})
+
+test("beta XML: Jackson's untyped reading, by where the element is", () => {
+  const xml = createBetaXmlSerializer()
+  const field = (o: string): unknown => (xml.deserialize(enc(`<H>${o}</H>`), Slot) as { o: unknown }).o
+  const item = (x: string): unknown =>
+    (xml.deserialize(enc(`<ArrayList>${x}</ArrayList>`), t.list(t.Object())) as unknown[])[0]
+  const root = (x: string): unknown => xml.deserialize(enc(x), t.Object())
+  const map = (...entries: Array<[string, unknown]>): Map<string, unknown> => new Map(entries)
+  // An element of only text: a String as a member; the start of an object at the root and as an item.
+  assert.equal(field('<o/>'), '')
+  assert.equal(field('<o> </o>'), ' ')
+  assert.deepEqual(item('<item/>'), map())
+  assert.deepEqual(item('<item> </item>'), map())
+  assert.equal(item('<item> t </item>'), ' t ')
+  assert.deepEqual(root('<Object/>'), map())
+  assert.deepEqual(root('<Object> t </Object>'), map(['', ' t ']))
+  // Attributes and text beside them; whitespace-only text left out.
+  assert.deepEqual(field('<o a="1">t</o>'), map(['a', '1'], ['', 't']))
+  assert.deepEqual(field('<o a="1"> </o>'), map(['a', '1']))
+  // A repeated name is a list where the name first was; text between children under "".
+  assert.deepEqual(field('<o><a>1</a><b>2</b><a>3</a><a>4</a></o>'), map(['a', ['1', '3', '4']], ['b', '2']))
+  assert.deepEqual(field('<o a="x"><a>1</a></o>'), map(['a', ['x', '1']]))
+  assert.deepEqual(field('<o>t<!--c-->u<a>1</a>v</o>'), map(['', ['tu', 'v']], ['a', '1']))
+  assert.deepEqual(field('<o><a><b>1</b></a><a/> </o>'), map(['a', [map(['b', '1']), '']]))
 })

@@ -8,6 +8,11 @@ export interface XmlElement {
   children: XmlElement[]
   /** All character data directly inside the element, CDATA included, in order. */
   text: string
+  /**
+   * Kept only when parseXml is asked to (`keepSegments`), for an element with child elements: the
+   * character data between them, `segments[k]` before child k and the last after the last child.
+   */
+  segments?: string[]
 }
 
 class TreeBuilder implements XmlHandler {
@@ -17,7 +22,8 @@ class TreeBuilder implements XmlHandler {
   constructor(
     private readonly b: Uint8Array,
     private readonly limits: ReadLimits,
-    private readonly xml10: boolean
+    private readonly xml10: boolean,
+    private readonly keepSegments: boolean
   ) {}
 
   open(_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
@@ -38,8 +44,10 @@ class TreeBuilder implements XmlHandler {
     }
     const el: XmlElement = { name: utf8(b, nameStart, nameEnd), attributes, children: [], text: '' }
     const parent = this.stack[this.stack.length - 1]
-    if (parent !== undefined) parent.children.push(el)
-    else this.root = el
+    if (parent !== undefined) {
+      if (this.keepSegments) (parent.segments ??= [parent.text]).push('')
+      parent.children.push(el)
+    } else this.root = el
     this.stack.push(el)
   }
 
@@ -60,6 +68,7 @@ class TreeBuilder implements XmlHandler {
     if (el.text.length + s.length > this.limits.maxStringLength)
       throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
     el.text += s
+    if (el.segments !== undefined) el.segments[el.segments.length - 1] += s
   }
 }
 
@@ -71,15 +80,17 @@ function utf8(b: Uint8Array, start: number, end: number): string {
  * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
  * character references outside XML 1.0's Char, as Woodstox does; without it they are read as
  * XStream's XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
- * Woodstox 1.0 and 1.1).
+ * Woodstox 1.0 and 1.1). `keepSegments`: keep each element's text between its children apart too
+ * (XmlElement.segments), for readers to which mixed content means something.
  */
 export function parseXml(
   b: Uint8Array,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
   xml10 = false,
-  versions: readonly string[] | null = null
+  versions: readonly string[] | null = null,
+  keepSegments = false
 ): XmlElement {
-  const builder = new TreeBuilder(b, limits, xml10)
+  const builder = new TreeBuilder(b, limits, xml10, keepSegments)
   scanXml(b, builder, limits.maxDepth, versions)
   return builder.root!
 }

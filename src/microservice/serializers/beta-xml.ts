@@ -89,7 +89,7 @@ class Writer {
           if ((fv === null || fv === undefined) && list) continue
           try {
             if (list && !(plain(fv) instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
-            else this.element(fv, f.type, f.name)
+            else this.member(fv, f.type, f.name)
           } catch (err) {
             rethrowAt(err, f.name)
           }
@@ -112,11 +112,7 @@ class Writer {
         for (const [k, x] of javaMapEntries(v, d.className)) {
           if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
           try {
-            // A collection as a map value is written unwrapped: each item an element named by the key.
-            const inner = plain(x)
-            const r = Array.isArray(inner) ? jacksonRuntimeType(x, d.value) : null
-            if (r !== null && isRepeated(r)) this.items(inner as unknown[], r.item, k)
-            else this.element(x, d.value, k)
+            this.member(x, d.value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
@@ -128,6 +124,18 @@ class Writer {
       case 'void':
         throw new ValueError(`cannot write ${typeName(d)}`)
     }
+  }
+
+  /**
+   * A map value, or a field not declared a collection: a collection it holds at run time (in an
+   * Object field or map value) is written unwrapped, each item an element of the member's name, and
+   * an empty one not at all (<o>1</o><o>2</o>, as XmlMapper writes an Object field holding [1, 2]).
+   */
+  private member(value: unknown, declared: Descriptor, name: string): void {
+    const inner = plain(value)
+    const r = Array.isArray(inner) ? jacksonRuntimeType(value, declared) : null
+    if (r !== null && isRepeated(r)) this.items(inner as unknown[], r.item, name)
+    else this.element(value, declared, name)
   }
 
   private wrappedList(value: unknown, item: Descriptor, wrapper: string, itemName: string): void {
@@ -280,19 +288,79 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
       return out
     }
     case 'any':
-      return readUntyped(el)
+      return readUntyped(el, position)
     case 'void':
       throw new ValueError('void has no value')
   }
 }
 
-/** Jackson's untyped XML: text as String, elements with children as maps, an empty element as an empty map. */
-function readUntyped(el: XmlElement): unknown {
-  if (el.children.length === 0 && el.attributes.length === 0) return el.text === '' ? new Map() : el.text
+/**
+ * Jackson 2.14's untyped XML (Object, or the items of List<Object>), as the oracle answered it. An
+ * element of only text is a String where it is a member (a field or map value: <o/> is "", blanks
+ * kept); where Jackson takes it for the start of an object, at the root and as a collection's item,
+ * text of only whitespace (or none) is an empty map, and at the root any other text is {"": text}.
+ * An element with attributes or child elements is a LinkedHashMap: attributes, then children and
+ * the text between them (a segment not only whitespace, under the key ""), in document order, each
+ * child read as a member; a name met again turns its value into an ArrayList of every value of that
+ * name, where the name first was (UntypedObjectDeserializer's duplicate handling).
+ */
+function readUntyped(el: XmlElement, position: 'root' | 'item' | 'field'): unknown {
+  if (el.children.length === 0 && el.attributes.length === 0) {
+    if (position === 'field') return el.text
+    if (ALL_WS.test(el.text)) return new Map()
+    return position === 'root' ? new Map([['', el.text]]) : el.text
+  }
   const out = new Map<string, unknown>()
-  for (const [n, v] of el.attributes) out.set(n, v)
-  for (const c of el.children) out.set(c.name, readUntyped(c))
+  const put = (key: string, value: unknown): void => {
+    if (!out.has(key)) out.set(key, value)
+    else {
+      // Values read here are Strings and maps: an array is the list of a repeated name.
+      const seen = out.get(key)
+      if (Array.isArray(seen)) seen.push(value)
+      else out.set(key, [seen, value])
+    }
+  }
+  const text = (t: string): void => {
+    if (!ALL_WS.test(t)) put('', t)
+  }
+  for (const [n, v] of el.attributes) put(n, v)
+  // Without children the text is one segment; with them the parser kept the segments (hasObjectSlot).
+  const segments = el.children.length === 0 ? [el.text] : (el.segments ?? [el.text])
+  for (let k = 0; k < el.children.length; k++) {
+    text(segments[k] ?? '')
+    const c = el.children[k]!
+    put(c.name, readUntyped(c, 'field'))
+  }
+  text(segments[el.children.length] ?? '')
   return out
+}
+
+/** Whether a type can hold an Object slot, whose reading needs the text between elements kept apart. */
+const slotted = new WeakMap<Descriptor, boolean>()
+
+function hasObjectSlot(d: Descriptor): boolean {
+  let has = slotted.get(d)
+  if (has === undefined) {
+    switch (d.kind) {
+      case 'any':
+        has = true
+        break
+      case 'object':
+        has = d.fields.some((f) => hasObjectSlot(f.type))
+        break
+      case 'list':
+      case 'array':
+        has = hasObjectSlot(d.item)
+        break
+      case 'map':
+        has = hasObjectSlot(d.value)
+        break
+      default:
+        has = false
+    }
+    slotted.set(d, has)
+  }
+  return has
 }
 
 export interface BetaXmlOptions {
@@ -316,7 +384,7 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       return w.out.join('')
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true, ['1.0', '1.1'])
+      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true, ['1.0', '1.1'], hasObjectSlot(type))
       // The root's name is not read: a top-level null, written <null/>, reads back as the type's empty
       // element does (an object of nulls, "", an empty list), as Jackson reads it.
       // Jackson's XML parser drops whitespace-only text of the root element (XmlTokenStream._allWs):
