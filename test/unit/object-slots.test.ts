@@ -7,6 +7,7 @@ import { t, Typed } from '../../src/microservice/descriptors'
 import {
   createAlphaJsonSerializer,
   createAlphaXmlSerializer,
+  createBetaJsonSerializer,
   createBetaXmlSerializer
 } from '../../src/microservice/serializers'
 
@@ -97,4 +98,14 @@ test("beta XML: Jackson's untyped reading, by where the element is", () => {
   assert.deepEqual(field('<o a="x"><a>1</a></o>'), map(['a', ['x', '1']]))
   assert.deepEqual(field('<o>t<!--c-->u<a>1</a>v</o>'), map(['', ['tu', 'v']], ['a', '1']))
   assert.deepEqual(field('<o><a><b>1</b></a><a/> </o>'), map(['a', [map(['b', '1']), '']]))
+})
+
+test("a typed null is Java's null: what each family writes for null fields", () => {
+  const L = t.object('p.L', { o: t.Object([N]), l: t.list(t.Integer) })
+  const typed = { o: t.typed(N, null), l: t.typed(t.list(t.Integer, 'java.util.LinkedList'), null) }
+  // Java's texts for L{o=null, l=null}: XStream leaves null fields out, Jackson XML a null List.
+  assert.equal(text(createAlphaXmlSerializer().serialize(typed, L)), '<p.L/>')
+  assert.equal(text(createAlphaJsonSerializer().serialize(typed, L)), '{"p.L":""}')
+  assert.equal(text(createBetaXmlSerializer().serialize(typed, L)), '<L><o/></L>')
+  assert.equal(text(createBetaJsonSerializer().serialize(typed, L)), '{"o":null,"l":null}')
 })

@@ -284,8 +284,9 @@ class Writer {
     for (const f of d.fields) {
       if (f.omit) continue
       const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
-      if (fv === null || fv === undefined) {
-        // XStream leaves null fields out entirely.
+      // XStream leaves null fields out entirely, a typed null (t.typed(In, null)) too: it is Java's null.
+      const given = plain(fv)
+      if (given === null || given === undefined) {
         if (!isNullable(f.type)) throw new ValueError(`${typeName(f.type)} cannot be null`, `/${f.name}`)
         continue
       }

@@ -85,8 +85,9 @@ class Writer {
         for (const f of d.fields) {
           const fv = Object.prototype.hasOwnProperty.call(record, f.name) ? record[f.name] : null
           const list = isRepeated(f.type)
-          // A null List property is left out; other nulls are written as an empty element.
-          if ((fv === null || fv === undefined) && list) continue
+          // A null List property (a typed null too) is left out; other nulls are written as an empty element.
+          const given = plain(fv)
+          if ((given === null || given === undefined) && list) continue
           try {
             if (list && !(plain(fv) instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
             else this.member(fv, f.type, f.name)
