@@ -4,6 +4,8 @@ import { t } from '../../src/microservice/descriptors'
 import { defaultSerializers, type Serializer } from '../../src/microservice/serializers'
 import { javaDouble } from '../../src/microservice/serializers/java-text'
 import { jettisonPrimitive } from '../../src/microservice/serializers/jettison-text'
+import { ValueError } from '../../src/microservice/serializers/errors'
+import { SyntaxErrorAt } from '../../src/common/errors/syntax'
 
 const In = t.object('com.example.In', { a: t.Integer, b: t.Integer }, { alias: 'in' })
 const Out = t.object('com.example.Out', { result: t.Integer }, { alias: 'out' })
@@ -102,6 +104,17 @@ describe('reading', () => {
     )
     assert.equal(s.betaJsonSerializer.deserialize(enc('6 trailing'), t.Integer), 6)
     assert.equal(s.betaJsonSerializer.deserialize(enc('12345678901234567890'), t.String), '12345678901234567890')
+  })
+  test('beta JSON: a value of another kind is read as a token first, so what is not JSON is a syntax error', () => {
+    // Java's answers (the oracle): JsonParseException for NaN, +1, foreign digits and a broken escape;
+    // a mismatch (a value refusal) only for a well-formed token.
+    const read = (text: string, d: Parameters<Serializer['deserialize']>[1]): unknown =>
+      s.betaJsonSerializer.deserialize(enc(text), d)
+    for (const d of [t.Date, Bag, t.list(t.Integer), t.map(t.Integer)])
+      for (const text of ['NaN', '+1', '\u06f4\u06f5', '"\\u0"', 'tru'])
+        assert.throws(() => read(text, d), SyntaxErrorAt, `${text} as ${d.kind}`)
+    assert.throws(() => read('1.5', t.Date), ValueError)
+    assert.throws(() => read('"x"', Bag), ValueError)
   })
   test('beta XML reads attributes like elements and does not check the root name', () => {
     assert.deepEqual(s.betaXmlSerializer.deserialize(enc('<whatever a="2"><b>3</b></whatever>'), In), { a: 2, b: 3 })

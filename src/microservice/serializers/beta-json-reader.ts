@@ -105,6 +105,21 @@ class Reader {
     this.fail(`Cannot deserialize value of type \`${typeName(d)}\` from ${this.kindAt(c)}`)
   }
 
+  /**
+   * At a value of another kind than `d`, before reading it. Jackson's parser reads the token before
+   * any binding (and the deserializers read a string's text), so what starts no JSON value (NaN, +1,
+   * foreign digits) and a malformed number, word or string are syntax errors, not the mismatch; an
+   * object or array is refused unread.
+   */
+  private mismatch(d: Descriptor, c: number): never {
+    if (Number.isNaN(c)) this.syntax('unexpected end of JSON')
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) this.number()
+    else if (c === 0x74 || c === 0x66) this.literal(c === 0x74 ? 'true' : 'false')
+    else if (c === 0x22) this.string()
+    else if (c !== 0x7b && c !== 0x5b) this.syntax('unexpected character')
+    return this.cannot(d, c)
+  }
+
   private literal(word: string): void {
     if (!this.s.startsWith(word, this.i))
       this.syntax(this.i >= this.s.length ? 'unexpected end of JSON' : 'unexpected character')
@@ -229,14 +244,14 @@ class Reader {
       case 'scalar':
         return this.scalar(d, c)
       case 'object': {
-        if (c !== 0x7b) this.cannot(d, c)
+        if (c !== 0x7b) this.mismatch(d, c)
         return this.object(d, depth)
       }
       case 'list':
       case 'array': {
         // Jackson reads a char[] from a String too.
         if (c === 0x22 && isCharArray(d)) return splitChars(this.string())
-        if (c !== 0x5b) this.cannot(d, c)
+        if (c !== 0x5b) this.mismatch(d, c)
         if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
         this.i++
         const out: unknown[] = []
@@ -253,7 +268,7 @@ class Reader {
         }
       }
       case 'map': {
-        if (c !== 0x7b) this.cannot(d, c)
+        if (c !== 0x7b) this.mismatch(d, c)
         if (depth >= this.limits.maxDepth) this.syntax(`nesting deeper than ${this.limits.maxDepth} levels`)
         const out = new Map<string, unknown>()
         const value = elementType(d)
@@ -276,6 +291,7 @@ class Reader {
               return this.fail((err as Error).message)
             }
           }
+          return this.cannot(d, c)
         } else if (c === 0x22) {
           const text = this.string()
           // StdDateFormat's reading: ISO-8601, digits as epoch milliseconds, RFC 1123; "" is null.
@@ -285,7 +301,7 @@ class Reader {
             return this.fail((err as Error).message)
           }
         }
-        return this.cannot(d, c)
+        return this.mismatch(d, c)
       case 'localDate':
         return this.fail(LOCAL_DATE_UNSUPPORTED)
       case 'any':
