@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, type Descriptor } from '../../src/microservice/descriptors'
-import type { Setup } from '../helpers/oracle'
+import type { Setup, Wire } from '../helpers/oracle'
 import { DEPARTURES, type Checked } from './departures'
 import { agree, javaOutcome, type Outcome } from './fidelity'
 import { checkedCase } from './found-check'
@@ -187,4 +187,77 @@ test('js-date-range: a Date past a JavaScript Date refused by us, read by Java; 
   )
   // Java refused too: two refusals are compared by their kind, not explained here.
   assert.equal(explains('js-date-range', checked('betaXml', 'notation', t.Date, input, SYNTAX, refused)), false)
+})
+
+test("jackson-19-digit-untyped and no-big-integer: Java's BigIntegers of the numbers each names, nothing else", () => {
+  const big = (v: string): Wire => ({ '!t': { k: 'BigInteger' }, v })
+  const long = (v: string): Wire => ({ '!t': { k: 'Long' }, v })
+  const list = (...items: Wire[]): Wire => ({
+    '!t': { k: 'list', c: 'java.util.ArrayList', i: { k: 'Object' } },
+    v: items
+  })
+  const make = (java: Wire, ours: Wire, setup: Setup = 'betaJson'): Checked =>
+    checked(setup, 'read', t.Object(), '[]', { value: java }, { value: ours })
+  const nineteen = '-9223372036854775808'
+  const past = '2521537491481840000000000'
+  // Debian's mismatch: a 19-digit Long read as a BigInteger.
+  assert.equal(explains('jackson-19-digit-untyped', make(big(nineteen), long(nineteen))), true)
+  assert.equal(
+    explains('jackson-19-digit-untyped', make(big('1000000000000000000'), long('1000000000000000000'))),
+    true
+  )
+  assert.equal(explains('no-big-integer', make(big(nineteen), long(nineteen))), false)
+  // A number past long: ours is a bigint typed Long; 19-digit ones beside it may be Debian's.
+  assert.equal(explains('no-big-integer', make(big(past), long(past))), true)
+  assert.equal(explains('no-big-integer', make(list(big(past), big(nineteen)), list(long(past), long(nineteen)))), true)
+  assert.equal(explains('jackson-19-digit-untyped', make(big(past), long(past))), false)
+  // Not explained: 18 digits (Jackson reads a Long), other digits, another difference beside, another setup.
+  assert.equal(explains('jackson-19-digit-untyped', make(big('999999999999999999'), long('999999999999999999'))), false)
+  assert.equal(explains('jackson-19-digit-untyped', make(big(nineteen), long('-9223372036854775807'))), false)
+  const string = (v: string): Wire => ({ '!t': { k: 'String' }, v })
+  assert.equal(
+    explains('jackson-19-digit-untyped', make(list(big(nineteen), string('a')), list(long(nineteen), string('b')))),
+    false
+  )
+  assert.equal(explains('jackson-19-digit-untyped', make(big(nineteen), long(nineteen), 'betaXml')), false)
+})
+
+test('jackson-xml-root-char-array-text: the same text refused by both, a root char[] only', () => {
+  const java: Outcome = {
+    error: 'JsonParseException',
+    message:
+      "Unexpected non-whitespace text ('ab' in Array context: should not occur (or should be handled)\n at [Source: (StringReader); line: 1, column: 18]",
+    refusal: 'syntax'
+  }
+  const ours = (text: string): Outcome => ({
+    error: 'ValueError',
+    message: `Unexpected non-whitespace text ('${text}' in Array context)`,
+    refusal: 'value'
+  })
+  const chars = t.array(t.char)
+  const input = '<chars>ab</chars>'
+  assert.equal(
+    explains('jackson-xml-root-char-array-text', checked('betaXml', 'read', chars, input, java, ours('ab'))),
+    true
+  )
+  // Another text, another type, a syntax error of ours, or a write are not this.
+  assert.equal(
+    explains('jackson-xml-root-char-array-text', checked('betaXml', 'read', chars, input, java, ours('a'))),
+    false
+  )
+  assert.equal(
+    explains('jackson-xml-root-char-array-text', checked('betaXml', 'read', t.array(t.int), input, java, ours('ab'))),
+    false
+  )
+  assert.equal(
+    explains(
+      'jackson-xml-root-char-array-text',
+      checked('betaXml', 'read', chars, input, java, { ...ours('ab'), refusal: 'syntax' })
+    ),
+    false
+  )
+  assert.equal(
+    explains('jackson-xml-root-char-array-text', checked('betaXml', 'write', chars, null, java, ours('ab'))),
+    false
+  )
 })

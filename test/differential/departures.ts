@@ -110,6 +110,47 @@ function hasNumber(w: Wire, test: (x: number) => boolean): boolean {
   return false
 }
 
+const LONG_MIN = -(2n ** 63n)
+const LONG_MAX = 2n ** 63n - 1n
+
+/** The wire form with each BigInteger of an Object slot whose number passes `which` named a Long (the same digits). */
+function bigIntegersAsLongs(w: Wire, which: (n: bigint) => boolean, seen: { count: number }): Wire {
+  if (Array.isArray(w)) return w.map((x) => bigIntegersAsLongs(x, which, seen))
+  if (w === null || typeof w !== 'object') return w
+  const tag = w['!t']
+  if (
+    tag !== null &&
+    typeof tag === 'object' &&
+    !Array.isArray(tag) &&
+    tag.k === 'BigInteger' &&
+    typeof w.v === 'string' &&
+    /^-?\d+$/.test(w.v) &&
+    which(BigInt(w.v))
+  ) {
+    seen.count++
+    return { '!t': { k: 'Long' }, v: w.v }
+  }
+  return Object.fromEntries(Object.entries(w).map(([k, x]) => [k, bigIntegersAsLongs(x, which, seen)]))
+}
+
+/** A number of 19 digits within long's range (10^18 to 2^63 - 1, either sign). */
+const nineteenDigitLong = (n: bigint): boolean => n >= LONG_MIN && n <= LONG_MAX && (n < 0n ? -n : n) >= 10n ** 18n
+
+const pastLong = (n: bigint): boolean => n < LONG_MIN || n > LONG_MAX
+
+/**
+ * Whether Java's value is ours but for Object slots Java read as BigInteger where we read a Long of
+ * the same digits, each number passing `which`, and at least one passing `needed`.
+ */
+function bigIntegersOnly(c: Checked, which: (n: bigint) => boolean, needed: (n: bigint) => boolean): boolean {
+  if (c.java.value === undefined || c.ours.value === undefined) return false
+  const seen = { count: 0 }
+  const needs = { count: 0 }
+  bigIntegersAsLongs(c.java.value, needed, needs)
+  const java = bigIntegersAsLongs(c.java.value, which, seen)
+  return seen.count > 0 && needs.count > 0 && c.agreeing({ value: java }, c.ours)
+}
+
 export interface Departure {
   readonly id: string
   readonly why: string
@@ -141,6 +182,26 @@ export const DEPARTURES: readonly Departure[] = [
       const number = c.input?.indexOf(m[1]!) ?? -1
       return at !== null && number >= 0 && number + m[1]!.length <= Number(at[1])
     }
+  },
+  {
+    id: 'jackson-19-digit-untyped',
+    why:
+      'The same Debian jackson-core/databind mismatch read untyped: every integer of 19 digits (10^18 and up, ' +
+      'Long.MAX_VALUE included) comes back as a BigInteger in an Object slot, where Jackson 2.14 with matching ' +
+      'packages reads a Long (the oracle refuses the same numbers read as long). We read the Long.',
+    applies: (c) =>
+      c.setup === 'betaJson' && c.direction !== 'write' && bigIntegersOnly(c, nineteenDigitLong, nineteenDigitLong)
+  },
+  {
+    id: 'no-big-integer',
+    why:
+      'Descriptors have no BigInteger: an integer past long in an Object slot, which Jackson reads untyped as a ' +
+      'BigInteger, is kept as a bigint, all its digits (beta JSON writes it back the same), and typed as a Long. ' +
+      "(19-digit numbers beside it may be Debian's BigIntegers, as in jackson-19-digit-untyped.)",
+    applies: (c) =>
+      c.setup === 'betaJson' &&
+      c.direction !== 'write' &&
+      bigIntegersOnly(c, (n) => pastLong(n) || nineteenDigitLong(n), pastLong)
   },
   {
     id: 'js-date-range',
@@ -270,6 +331,26 @@ export const DEPARTURES: readonly Departure[] = [
       c.setup.startsWith('alpha') &&
       c.java.value !== undefined &&
       /which has ([2-9]|\d{2,}) implicit collections/.test(c.ours.message ?? '')
+  },
+  {
+    id: 'jackson-xml-root-char-array-text',
+    why:
+      'Jackson XML writes a root char[] as its text (<chars>ab</chars>) and cannot read it back: its parser ' +
+      'finds the text "in Array context" and throws a JsonParseException, though the XML is well-formed. We ' +
+      'refuse the same text with the same words as a value that does not fit (400 either way).',
+    applies: (c) => {
+      if (c.setup !== 'betaXml' || c.direction === 'write') return false
+      const d = c.descriptor
+      if (d.kind !== 'array' || d.item.kind !== 'scalar' || d.item.type !== 'char') return false
+      const java = /^Unexpected non-whitespace text \('([^]*)' in Array context: should not occur/.exec(
+        c.java.message ?? ''
+      )
+      const ours = /^Unexpected non-whitespace text \('([^]*)' in Array context\)$/.exec(c.ours.message ?? '')
+      if (c.java.error !== 'JsonParseException' || c.ours.refusal !== 'value' || java === null || ours === null)
+        return false
+      // The same text refused (ours gives its first 40 UTF-16 units).
+      return java[1] === ours[1] || (ours[1]!.length === 40 && java[1]!.startsWith(ours[1]!))
+    }
   },
   {
     id: 'jackson-xml-nested-collection-read',
