@@ -116,6 +116,26 @@ describe('reading', () => {
     assert.throws(() => read('1.5', t.Date), ValueError)
     assert.throws(() => read('"x"', Bag), ValueError)
   })
+  test("alpha JSON reads a number where a String is as Jettison hands it over: Integer, Long, else Double's text", () => {
+    // Java's answers (the oracle): JSONTokener makes the token an Integer, a Long or a Double.
+    const S = t.object('p.S', { s: t.String, l: t.list(t.String) })
+    const read = (member: string): unknown => s.alphaJsonSerializer.deserialize(enc(`{"p.S":{${member}}}`), S)
+    const cases: Array<[string, string]> = [
+      ['1.50', '1.5'],
+      ['1e2', '100.0'],
+      ['-0.0', '-0.0'],
+      ['-0', '0'],
+      ['9223372036854775807', '9223372036854775807'],
+      ['-9223372036854775808', '-9223372036854775808'],
+      ['9223372036854775808', '9.223372036854776E18']
+    ]
+    for (const [token, text] of cases) {
+      assert.deepEqual(read(`"s":${token}`), { s: text, l: null }, token)
+      assert.deepEqual(read(`"l":[{"string":[${token},"x"]}]`), { s: null, l: [text, 'x'] }, token)
+    }
+    // Past double's range: a JSONArray element is Infinity, a JSONObject member refused.
+    assert.deepEqual(read('"l":[{"string":[1E400,"x"]}]'), { s: null, l: ['Infinity', 'x'] })
+  })
   test('beta XML reads attributes like elements and does not check the root name', () => {
     assert.deepEqual(s.betaXmlSerializer.deserialize(enc('<whatever a="2"><b>3</b></whatever>'), In), { a: 2, b: 3 })
   })

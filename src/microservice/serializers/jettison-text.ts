@@ -35,8 +35,11 @@ export function jettisonString(s: string, inArray = false): string {
 }
 
 /**
- * The text Jettison gives a JSON number token: an integral one passes through Long (so -0 is "0" and
- * XStream reads +0.0 from it); any other keeps its characters.
+ * The text XStream gets for a JSON number token. Jettison 1.5.3's JSONTokener.nextValue makes it an
+ * Integer, else a Long, else a Double (Integer.valueOf, Long.valueOf, new Double), and the mapped
+ * reader hands over that object's toString(): an integer within long keeps its digits (-0 is "0",
+ * from which XStream reads +0.0); any other number is Java's Double.toString of it, which a String
+ * read from it shows (1.50 is "1.5", 1e2 "100.0", 2^64 "1.8446744073709552E19").
  */
 export function jettisonNumberText(token: string, inArray = false): string {
   if (token === '-0') return '0'
@@ -44,7 +47,21 @@ export function jettisonNumberText(token: string, inArray = false): string {
   // numbers"; a JSONArray element takes it (Infinity).
   if (!inArray && pastDoubleRange(token))
     throw new ValueError(`${token.slice(0, 40)}: JSON does not allow non-finite numbers`)
-  return token
+  return integerWithinLong(token) ? token : javaDouble(Number(token))
+}
+
+/** Whether a JSON number token is an integer Long.valueOf takes (JSON has no leading zeros or '+'). */
+function integerWithinLong(token: string): boolean {
+  const start = token.charCodeAt(0) === 0x2d ? 1 : 0
+  for (let k = start; k < token.length; k++) {
+    const c = token.charCodeAt(k)
+    if (c < 0x30 || c > 0x39) return false
+  }
+  // Up to 18 digits always fit; 19 may; more never do.
+  if (token.length - start <= 18) return true
+  if (token.length - start > 19) return false
+  const n = BigInt(token)
+  return n >= LONG_MIN && n <= LONG_MAX
 }
 
 /** Whether a JSON number token is past double's range (only one with an exponent or 309 digits can be). */
