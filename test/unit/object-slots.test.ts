@@ -109,3 +109,23 @@ test("a typed null is Java's null: what each family writes for null fields", () 
   assert.equal(text(createBetaXmlSerializer().serialize(typed, L)), '<L><o/></L>')
   assert.equal(text(createBetaJsonSerializer().serialize(typed, L)), '{"o":null,"l":null}')
 })
+
+test('beta XML: a Map<String,Object> reads its members as untyped, a repeated key squashed into a list', () => {
+  const xml = createBetaXmlSerializer()
+  const M = t.map(t.Object(), 'java.util.LinkedHashMap')
+  const map = (...entries: Array<[string, unknown]>): Map<string, unknown> => new Map(entries)
+  // Java's answers (the oracle): Jackson's MapDeserializer squashes duplicates when the values are Object.
+  assert.deepEqual(
+    xml.deserialize(enc('<HashMap><a>1</a><b/><a>2</a></HashMap>'), M),
+    map(['a', ['1', '2']], ['b', ''])
+  )
+  assert.deepEqual(
+    xml.deserialize(enc('<HashMap a="1">t<b>2</b></HashMap>'), M),
+    map(['a', '1'], ['', 't'], ['b', '2'])
+  )
+  assert.deepEqual(xml.deserialize(enc('<HashMap>t</HashMap>'), M), map(['', 't']))
+  // Only text, as a field or an item, is a String token Jackson builds no map from.
+  const F = t.object('p.F', { m: M })
+  assert.throws(() => xml.deserialize(enc('<F><m>t</m></F>'), F), /no String-argument constructor/)
+  assert.deepEqual(xml.deserialize(enc('<F><m> </m></F>'), F), { m: map() })
+})

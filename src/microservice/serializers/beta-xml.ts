@@ -274,8 +274,17 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
       })
     }
     case 'map': {
-      const out = new Map<string, unknown>()
       const valueType = elementType(d)
+      if (valueType.kind === 'any') {
+        // An element of only text is a String token to Jackson, which no map is built from, but at the root.
+        if (position !== 'root' && el.children.length === 0 && el.attributes.length === 0 && !ALL_WS.test(el.text))
+          throw new ValueError(
+            `Cannot construct instance of \`${javaClassName(d)}\` (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('${el.text.slice(0, 40)}')`
+          )
+        // Map<String,Object>: Jackson's MapDeserializer squashes a repeated key into a list, as untyped.
+        return untypedMembers(el)
+      }
+      const out = new Map<string, unknown>()
       // Jackson's XML module writes a collection as a map value unwrapped and cannot read it back.
       if (isRepeated(valueType) && el.children.some((c) => c.children.length > 0 || !ALL_WS.test(c.text)))
         throw new ValueError(`Cannot deserialize ${typeName(d)}: a collection as a map value cannot be read from XML`)
@@ -311,6 +320,11 @@ function readUntyped(el: XmlElement, position: 'root' | 'item' | 'field'): unkno
     if (ALL_WS.test(el.text)) return new Map()
     return position === 'root' ? new Map([['', el.text]]) : el.text
   }
+  return untypedMembers(el)
+}
+
+/** An element's attributes, children and text as Jackson's untyped map has them (see readUntyped). */
+function untypedMembers(el: XmlElement): Map<string, unknown> {
   const out = new Map<string, unknown>()
   const put = (key: string, value: unknown): void => {
     if (!out.has(key)) out.set(key, value)
