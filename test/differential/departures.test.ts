@@ -261,3 +261,19 @@ test('jackson-xml-root-char-array-text: the same text refused by both, a root ch
     false
   )
 })
+
+test('jettison-root-collection-text: no items read from text, for a declared collection or an Object root holding one', () => {
+  const input = '{"list":["\\u0041"]}'
+  const list = (...v: Wire[]): Wire => ({ '!t': { k: 'list', c: 'java.util.ArrayList', i: { k: 'Object' } }, v })
+  const make = (d: Descriptor, ours: Wire): Checked =>
+    checked('alphaJson', 'notation', d, input, { value: list(list()) }, { value: ours })
+  assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [])), true)
+  assert.equal(explains('jettison-root-collection-text', make(t.Object(), list())), true)
+  // Something read is not this; nor a value that is no collection.
+  assert.equal(
+    explains('jettison-root-collection-text', make(t.Object(), list({ '!t': { k: 'String' }, v: 'A' }))),
+    false
+  )
+  assert.equal(explains('jettison-root-collection-text', make(t.Object(), { '!t': { k: 'String' }, v: '' })), false)
+  assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [1])), false)
+})

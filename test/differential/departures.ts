@@ -151,6 +151,14 @@ function bigIntegersOnly(c: Checked, which: (n: bigint) => boolean, needed: (n: 
   return seen.count > 0 && needs.count > 0 && c.agreeing({ value: java }, c.ours)
 }
 
+/** Whether a value read into an Object slot is a collection (a list, map or array) with nothing in it. */
+function emptyCollection(w: Wire | undefined): boolean {
+  if (w === null || w === undefined || typeof w !== 'object' || Array.isArray(w)) return false
+  const tag = w['!t']
+  if (tag === null || typeof tag !== 'object' || Array.isArray(tag)) return false
+  return (tag.k === 'list' || tag.k === 'map' || tag.k === 'array') && Array.isArray(w.v) && w.v.length === 0
+}
+
 export interface Departure {
   readonly id: string
   readonly why: string
@@ -313,13 +321,15 @@ export const DEPARTURES: readonly Departure[] = [
     why:
       'Text as the content of a root collection ({"int-array":["A"]}): XStream 1.4.20 with Jettison refuses it for ' +
       'arrays and maps and reads a list of one empty list for lists (the root-collection misreading above). We ' +
-      'read no items, as XStream reads the same text in a collection field.',
+      'read no items, as XStream reads the same text in a collection field. An Object root holding a ' +
+      'collection ({"list":["A"]}) is read the same way.',
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction === 'notation' &&
-      (c.descriptor.kind === 'list' || c.descriptor.kind === 'array' || c.descriptor.kind === 'map') &&
       /^\{"[^"]*":\["/.test(c.input ?? '') &&
-      JSON.stringify(c.ours.value) === '[]'
+      (c.descriptor.kind === 'list' || c.descriptor.kind === 'array' || c.descriptor.kind === 'map'
+        ? JSON.stringify(c.ours.value) === '[]'
+        : c.descriptor.kind === 'any' && emptyCollection(c.ours.value))
   },
   {
     id: 'xstream-implicit-null-item',
