@@ -13,7 +13,9 @@ export const FOUND_SOURCES: Record<string, string> = {
   'com.fixed.I': `package com.fixed; public class I { @${A}.XStreamImplicit(itemFieldName = "i_n") public java.util.List<Integer> n; }`,
   'com.fixed.B': `package com.fixed; public class B { @${A}.XStreamAsAttribute public Boolean b; public Integer x; }`,
   'com.fixed.O': 'package com.fixed; public class O { public String f; public char[] c; }',
-  'com.fixed.D': 'package com.fixed; public class D { public Double[] d; }'
+  'com.fixed.D': 'package com.fixed; public class D { public Double[] d; }',
+  'com.fixed.H': 'package com.fixed; public class H { public Object o; public Integer z; }',
+  'com.fixed.Nest': 'package com.fixed; public class Nest { public static class N { public Integer x; } }'
 }
 
 const C = t.object('com.fixed.C', { a: t.field(t.char, { attribute: true }) })
@@ -21,6 +23,9 @@ const I = t.object('com.fixed.I', { n: t.field(t.list(t.Integer), { implicit: 'i
 const B = t.object('com.fixed.B', { b: t.field(t.Boolean, { attribute: true }), x: t.Integer })
 const O = t.object('com.fixed.O', { f: t.String, c: t.array(t.char) })
 const D = t.object('com.fixed.D', { d: t.array(t.Double) })
+const N = t.object('com.fixed.Nest$N', { x: t.Integer })
+/** An Object field that may hold an N. */
+const H = t.object('com.fixed.H', { o: t.Object([N]), z: t.Integer })
 
 export interface FoundCase {
   /** The class of difference, as the closing notes and the README name it. */
@@ -105,5 +110,24 @@ export const FOUND: readonly FoundCase[] = [
   r('jackson-xml-nested-collections', 'betaXml', t.list(t.list(t.Integer)), '<ArrayList><item>5</item></ArrayList>'),
   r('xstream-date-lenient', 'alphaXml', t.Date, '<date> 2020-01-02 03: 04:05.6 UTC</date>'),
   r('xstream-date-lenient', 'alphaXml', t.Date, '<date>2020-13-01 00:00:00.0 UTC</date>'),
-  r('xstream-text-ignored', 'alphaJson', B, '{"com.fixed.B":"A"}')
+  r('xstream-text-ignored', 'alphaJson', B, '{"com.fixed.B":"A"}'),
+  w('xstream-class-attribute', 'alphaXml', H, { o: t.typed(N, { x: 1 }), z: null }),
+  w('xstream-class-attribute', 'alphaXml', H, { o: t.typed(t.array(N), [{ x: 1 }]), z: null }),
+  r('xstream-class-attribute', 'alphaXml', H, '<com.fixed.H><o class="com.fixed.Nest_-N"><x>1</x></o></com.fixed.H>'),
+  w('jettison-attribute-text', 'alphaJson', H, { o: ' a b ', z: null }),
+  w('jettison-attribute-text', 'alphaJson', H, { o: t.typed(t.Character, ' '), z: null }),
+  w('jackson-xml-object-slots', 'betaXml', H, { o: [1, [2, []], null], z: 5 }),
+  w('jackson-xml-object-slots', 'betaXml', H, { o: [], z: 5 }),
+  r('jackson-xml-object-slots', 'betaXml', H, '<H><o/><z>5</z></H>'),
+  r('jackson-xml-object-slots', 'betaXml', t.list(t.Object()), '<ArrayList><item/><item> </item></ArrayList>'),
+  r('jackson-xml-object-slots', 'betaXml', t.Object(), '<Object> t </Object>'),
+  r('jackson-xml-object-slots', 'betaXml', H, '<H><o a="x">t<a>1</a><b/><a>2</a> u</o></H>'),
+  r('jackson-token-first', 'betaJson', t.Date, 'NaN'),
+  r('jackson-token-first', 'betaJson', t.map(t.Integer), '"\\u0"'),
+  r('jackson-token-first', 'betaJson', t.list(t.Integer), '+1'),
+  r('jackson-untyped-big-integer', 'betaJson', t.Object(), '[1000000000000000000,2521537491481840000000000,-1]'),
+  r('jackson-xml-root-char-array-text', 'betaXml', t.array(t.char), '<chars>ab</chars>'),
+  r('jettison-number-text', 'alphaJson', O, '{"com.fixed.O":{"f":1.50}}'),
+  r('jettison-number-text', 'alphaJson', O, '{"com.fixed.O":{"f":9223372036854775808}}'),
+  r('jackson-xml-object-slots', 'betaXml', t.map(t.Object(), 'java.util.LinkedHashMap'), '<M><a>1</a><b/><a>2</a></M>')
 ]

@@ -1,7 +1,9 @@
 // A universe of random test types: root descriptors over classes with inheritance, nested classes,
 // field aliases, attributes, omitted and implicit fields (the XStream annotations descriptors
-// support), class aliases and registered aliases; and the same classes as Java source, so that the
-// oracle compiles them once per universe. Made from a seed, so a failing case can be made again.
+// support), class aliases and registered aliases, java.lang.Object slots listing some of the classes
+// made before them (so a class never holds itself and values stay finite); and the same classes as
+// Java source, so that the oracle compiles them once per universe. Made from a seed, so a failing case
+// can be made again.
 import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/descriptors'
 import { SCALARS } from '../helpers/arbitraries'
 
@@ -71,7 +73,8 @@ export function makeUniverse(seed: number, rootCount: number, maxDepth = 3): Uni
     for (let i = 0; i < count; i++) {
       const name = fieldName(taken)
       taken.add(name)
-      const type = descriptor(depth - 1)
+      // Object fields are where a declared Object is met most (a DTO's payload): more often than as items.
+      const type = rng() < 0.12 ? slot() : descriptor(depth - 1)
       const r = rng()
       if (type.kind === 'scalar' && r < 0.25)
         shape[name] = t.field(type, { attribute: true, alias: rng() < 0.3 ? `A${name}` : undefined })
@@ -88,11 +91,19 @@ export function makeUniverse(seed: number, rootCount: number, maxDepth = 3): Uni
     return d
   }
 
+  /** java.lang.Object, listing up to three classes of the pool as the ones it may hold. */
+  const slot = (): Descriptor => {
+    const allowed = new Set<ObjectDescriptor>()
+    const n = pool.length === 0 ? 0 : Math.floor(rng() * 4)
+    for (let k = 0; k < n; k++) allowed.add(pick(pool))
+    return t.Object([...allowed])
+  }
+
   const descriptor = (depth: number): Descriptor => {
     const r = rng()
     if (depth <= 0 || r < 0.35) {
       const leaf = rng()
-      return leaf < 0.85 ? pick(SCALARS) : leaf < 0.93 ? t.Date : t.LocalDate
+      return leaf < 0.82 ? pick(SCALARS) : leaf < 0.89 ? t.Date : leaf < 0.96 ? t.LocalDate : slot()
     }
     if (r < 0.62) return rng() < 0.3 && pool.length > 0 ? pick(pool) : object(depth)
     if (r < 0.76)
@@ -140,6 +151,8 @@ export function javaTypeOf(d: Descriptor, boxed = false): string {
       return `${javaTypeOf(d.item)}[]`
     case 'map':
       return `${d.className}<java.lang.String, ${javaTypeOf(d.value, true)}>`
+    case 'any':
+      return 'java.lang.Object'
     default:
       throw new Error(`no Java type for ${d.kind}`)
   }
