@@ -5,6 +5,7 @@ import { productVersion } from './common/contract/version'
 import { Platform } from './platform/platform'
 import { reachableHost } from './platform/listen-check'
 import { createLogger } from './common/observability/log'
+import { stdoutLines } from './common/observability/line-writer'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 
@@ -71,8 +72,11 @@ async function main(): Promise<void> {
       `${signal}: draining (not ready; serving ${graceMs} ms more, then up to ${drainTimeoutMs} ms for the calls in progress)`
     )
     platform.stop(graceMs).then(
-      () => {
+      async () => {
         log.info({ signal }, `stopped (${signal})`)
+        // A chunk of lines already being written on a libuv thread is not written again by flush:
+        // wait for it (one second at most, for a reader of stdout that has stopped reading).
+        await Promise.race([stdoutLines().whenIdle(), new Promise((resolve) => setTimeout(resolve, 1000).unref())])
         logger.flush()
         process.exit(0)
       },

@@ -198,7 +198,8 @@ describe('hostile input reaches no further than a 400', () => {
     expect400(
       await post(p.url, '/typekit/types/input', '{"in":{"a":12345678901234567890}}', SEQ.alphaJson),
       'BAD_ARGUMENT',
-      /For input string: "12345678901234567890"/
+      // Jettison hands a number past a long to XStream as a double's text (checked with the real pair).
+      /For input string: "1.2345678901234567E19"/
     )
     expect400(
       await post(p.url, '/typekit/types/input', '<In><a>2147483648</a></In>', SEQ.betaXml),

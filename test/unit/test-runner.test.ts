@@ -19,9 +19,9 @@ const guards = (): Promise<Guards> => import(join(ROOT, 'scripts', 'test-guards.
 
 /** Not as a child of this runner (NODE_TEST_CONTEXT would make it report to it), and without coverage. */
 function runnerEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env }
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_V8_COVERAGE: '' }
+  // An empty value, not a deleted key: Node's spawn copies NODE_V8_COVERAGE into an environment without it.
   delete env.NODE_TEST_CONTEXT
-  delete env.NODE_V8_COVERAGE
   return env
 }
 

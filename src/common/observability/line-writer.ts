@@ -35,6 +35,8 @@ export class BatchedLineWriter implements ByteLineSink {
   private readonly queue: Buffer[] = []
   private queuedBytes = 0
   private writing = false
+  /** Told once no write is in progress (whenIdle). */
+  private idleWaiters: Array<() => void> = []
   /** @internal a timed flush is pending */
   scheduled = false
   /** Lines dropped because the consumer was too slow. */
@@ -85,6 +87,15 @@ export class BatchedLineWriter implements ByteLineSink {
     this.flushAsync()
   }
 
+  /**
+   * Resolves once no asynchronous write is in progress: after it, flushSync writes every line in
+   * order (a write in progress is left to finish on its own, and its chunk's lines come before).
+   */
+  whenIdle(): Promise<void> {
+    if (!this.writing) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
+
   /** Writes what is buffered now, blocking (at exit, and when a test wants the lines). */
   flushSync(): void {
     // Even with an asynchronous write in progress: each chunk holds whole lines, and at exit the
@@ -126,6 +137,11 @@ export class BatchedLineWriter implements ByteLineSink {
     this.writeChunk(chunk, 0)
   }
 
+  private tellIdle(): void {
+    if (this.writing || this.idleWaiters.length === 0) return
+    for (const resolve of this.idleWaiters.splice(0)) resolve()
+  }
+
   private writeChunk(chunk: Buffer, offset: number): void {
     write(this.fd, chunk, offset, chunk.length - offset, null, (err, n) => {
       if (err !== null) {
@@ -133,11 +149,13 @@ export class BatchedLineWriter implements ByteLineSink {
         // the gateway keeps serving.
         if (err.code === 'EAGAIN') return void setTimeout(() => this.writeChunk(chunk, offset), 10)
         this.writing = false
-        return this.kick()
+        this.kick()
+        return this.tellIdle()
       }
       if (offset + n < chunk.length) return this.writeChunk(chunk, offset + n)
       this.writing = false
       this.kick()
+      this.tellIdle()
       // Lines that came while writing and fill no buffer: on the timer, as any others.
       if (!this.writing && this.used > 0 && !this.scheduled) {
         this.scheduled = true
