@@ -361,6 +361,8 @@ function hasObjectSlot(d: Descriptor): boolean {
         has = true
         break
       case 'object':
+        // A class that reaches itself (as fastEligible allows for) is asked again while it is being asked.
+        slotted.set(d, false)
         has = d.fields.some((f) => hasObjectSlot(f.type))
         break
       case 'list':

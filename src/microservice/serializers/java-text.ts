@@ -275,7 +275,7 @@ function julianEpochDay(y: number, mo: number, d: number): number {
 /**
  * XStream's DateConverter: `yyyy-MM-dd HH:mm:ss.S z` in its zone (UTC by default), the zone by its
  * short name (standard or DST, as the zone is at that instant); the milliseconds are not padded
- * (5 ms → .5); local dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as
+ * (five milliseconds are .5); local dates before the Gregorian cutover (1582-10-15) in the Julian calendar, as
  * GregorianCalendar does; an instant before year 1 (UTC) in its era pattern, `yyyy-MM-dd G HH:mm:ss.S z`.
  */
 export function xstreamDate(d: Date, zone: JavaZone = UTC): string {
