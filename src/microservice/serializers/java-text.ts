@@ -3,6 +3,7 @@ import { ValueError } from './errors'
 import { javaTrim, xstreamInt, xstreamLong } from './java-integers'
 import { javaDoubleToString } from './java-double'
 import { UTC, type JavaZone } from './java-zones'
+import { DAY, JS_DATE_LIMIT_MS, gregorianEpochDay, jsDate } from './epoch-days'
 import { readZoneField, zoneInstant, type ZoneField } from './simple-date-zone'
 
 const INT_MIN = -2147483648
@@ -247,12 +248,9 @@ export function jacksonDate(text: string): Date {
     throw new ValueError(
       `Cannot deserialize value of type \`java.util.Date\` from number ${text.slice(0, 40)}: not a valid long`
     )
-  if (ms < -8_640_000_000_000_000n || ms > 8_640_000_000_000_000n)
-    throw new ValueError(`${text} ms is outside the range of a JavaScript Date (±8.64e15 ms)`)
-  return new Date(Number(ms))
+  return jsDate(Number(ms)) ?? outsideJsDate(text)
 }
 
-const DAY = 86_400_000
 /** 1582-10-15T00:00Z: before it, java.util.GregorianCalendar (behind XStream's date format) counts Julian dates. */
 const GREGORIAN_CUTOVER = -12_219_292_800_000
 
@@ -288,7 +286,7 @@ export function xstreamDate(d: Date, zone: JavaZone = UTC): string {
   let y: number, mo: number, day: number
   if (t < GREGORIAN_CUTOVER) [y, mo, day] = julianDate(Math.floor(t / DAY))
   else {
-    const shifted = t > 8.64e15
+    const shifted = t > JS_DATE_LIMIT_MS
     const local = new Date(shifted ? t - 146_097 * DAY : t)
     ;[y, mo, day] = [local.getUTCFullYear() + (shifted ? 400 : 0), local.getUTCMonth() + 1, local.getUTCDate()]
   }
@@ -355,8 +353,11 @@ function zoned(fields: XStreamFields | null, z: ZoneField | null): Date | null {
 
 /** A Date of `t`, or the refusal of one past what a JavaScript Date holds (Java reads it: never a silent NaN). */
 function inJsRange(t: number): Date {
-  if (Math.abs(t) > 8.64e15) throw new ValueError(`${t} ms is outside the range of a JavaScript Date (±8.64e15 ms)`)
-  return new Date(t)
+  return jsDate(t) ?? outsideJsDate(String(t))
+}
+
+function outsideJsDate(ms: string): never {
+  throw new ValueError(`${ms} ms is outside the range of a JavaScript Date (±8.64e15 ms)`)
 }
 
 /**
@@ -462,8 +463,7 @@ function isoDate(s: string, zone: JavaZone): Date {
   const inZone = (wall: Date | null): Date => {
     if (wall === null) return cannot('outside the range of a JavaScript Date')
     const t = wall.getTime()
-    const instant = t - zone.raw(t, true) - zone.dst(t, true)
-    return Math.abs(instant) > 8.64e15 ? cannot('outside the range of a JavaScript Date') : new Date(instant)
+    return jsDate(t - zone.raw(t, true) - zone.dst(t, true)) ?? cannot('outside the range of a JavaScript Date')
   }
   if (s.length <= 10) {
     const m = ISO_DATE.exec(s)
@@ -505,17 +505,7 @@ function lenientCalendar(year: number, month: number, day: number, localMs: numb
   // the days the reform skipped is taken as Julian ("for compatibility", as the JDK says).
   const epochDay = year < 1582 || (year === 1582 && gregorian < CUTOVER_DAY) ? julian : gregorian
   const ms = epochDay * DAY + (localMs - days * DAY) - offsetMs
-  return Math.abs(ms) > 8.64e15 ? null : new Date(ms)
-}
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (year 0 is 1 BC). */
-function gregorianEpochDay(y: number, mo: number, d: number): number {
-  const yy = mo <= 2 ? y - 1 : y
-  const era = Math.floor(yy / 400)
-  const yoe = yy - era * 400
-  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * 146097 + doe - 719468
+  return jsDate(ms)
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
@@ -577,7 +567,7 @@ function rfc1123Date(s: string, zone: JavaZone): Date {
   const z = readZoneField(s, at, zone, true) ?? refuse()
   const wall = lenientCalendar(year, month.index, day, ((hour * 60 + minute) * 60 + second) * 1000) ?? refuse()
   const t = z.instant(wall.getTime())
-  return t === null || Math.abs(t) > 8.64e15 ? refuse() : new Date(t)
+  return (t === null ? null : jsDate(t)) ?? refuse()
 }
 
 /** SimpleDateFormat.matchString: the longest of the long names matching at `at` in any case, else of the short ones. */

@@ -1,5 +1,6 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { JAVA_ZONES_PACKED } from './java-zones-data'
+import { DAY, gregorianEpochDay, gregorianYear } from './epoch-days'
 
 /**
  * Time zones as java.text.SimpleDateFormat (under XStream's DateConverter) reads and writes them, from
@@ -151,28 +152,9 @@ class LastRule {
   }
 }
 
-const DAY = 86_400_000
-
-/** Days from 1970-01-01 to a Gregorian date (month 0-based, rolling over; day may be 0): arithmetic, any year. */
+/** Days from 1970-01-01 to a Gregorian date (month 0-based, rolling over; day may be 0). */
 function daysOf(year: number, month: number, day: number): number {
-  const y = year + Math.floor(month / 12)
-  const m = (((month % 12) + 12) % 12) + 1
-  const yy = m <= 2 ? y - 1 : y
-  const era = Math.floor(yy / 400)
-  const yoe = yy - era * 400
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + day - 1
-  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468
-}
-
-/** The Gregorian year of an epoch day, for any day (a JavaScript Date stops at ±100,000,000 days). */
-function gregorianYear(epochDay: number): number {
-  const z = epochDay + 719_468
-  const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  return yoe + era * 400 + (mp >= 10 ? 1 : 0)
+  return gregorianEpochDay(year + Math.floor(month / 12), (((month % 12) + 12) % 12) + 1, day)
 }
 
 /** BaseCalendar.getNthDayOfWeek: the nth `dow` (1 = Sunday) on or after `day` (n > 0), or on or before it (n < 0). */
