@@ -177,8 +177,13 @@ function runtimeOf(value: unknown, declared: Descriptor): Descriptor {
  */
 const CLASS_ATTRIBUTE_NAMING: AlphaNaming = { field: (n) => n, className: (n) => n }
 
+/** One per serializer's context, made when a class attribute is first written or read. */
+const classContexts = new WeakMap<AlphaContext, AlphaContext>()
+
 function classAttributeContext(ctx: AlphaContext): AlphaContext {
-  return ctx.naming === CLASS_ATTRIBUTE_NAMING ? ctx : { ...ctx, naming: CLASS_ATTRIBUTE_NAMING }
+  let c = classContexts.get(ctx)
+  if (c === undefined) classContexts.set(ctx, (c = { ...ctx, naming: CLASS_ATTRIBUTE_NAMING }))
+  return c
 }
 
 function leaf(name: string, attrs: Array<[string, string]>, text: string | null, parent: AlphaNode | null): AlphaNode {
@@ -188,7 +193,6 @@ function leaf(name: string, attrs: Array<[string, string]>, text: string | null,
 /** Builds nodes; remembers objects already written so a second occurrence becomes a reference. */
 class Writer {
   private readonly seen = new Map<object, AlphaNode>()
-  private classCtx: AlphaContext | null = null
   constructor(private readonly ctx: AlphaContext) {}
 
   node(value: unknown, declared: Descriptor, fieldName: string | null, parent: AlphaNode | null): AlphaNode {
@@ -210,8 +214,7 @@ class Writer {
     }
     // A field whose runtime class is not the one its declared type implies says so (class="int").
     if (fieldName !== null && javaClassName(runtime) !== javaClassName(defaultRuntime(declared))) {
-      this.classCtx ??= classAttributeContext(this.ctx)
-      attrs.push(['class', alphaTypeName(runtime, this.classCtx)])
+      attrs.push(['class', alphaTypeName(runtime, classAttributeContext(this.ctx))])
     }
     switch (runtime.kind) {
       case 'scalar':
@@ -433,7 +436,6 @@ export function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | 
 }
 
 class Reader {
-  private classCtx: AlphaContext | null = null
   constructor(private readonly ctx: AlphaContext) {}
 
   read(node: AlphaNode, declared: Descriptor, isField: boolean): unknown {
@@ -458,7 +460,7 @@ class Reader {
           ? declared.kind === 'any'
             ? null
             : defaultRuntime(declared)
-          : resolveName(cls, declared, (this.classCtx ??= classAttributeContext(this.ctx)))
+          : resolveName(cls, declared, classAttributeContext(this.ctx))
       if (runtime === null)
         throw new ValueError(
           cls === undefined

@@ -89,7 +89,7 @@ class Writer {
           const given = plain(fv)
           if ((given === null || given === undefined) && list) continue
           try {
-            if (list && !(plain(fv) instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
+            if (list && !(given instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
             else this.member(fv, f.type, f.name)
           } catch (err) {
             rethrowAt(err, f.name)
