@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { Oracle, type Setup } from '../helpers/oracle'
 import { serializerFor } from './fidelity'
 import { t as types } from '../../src/microservice/descriptors'
-import { javaZones, type JavaZone } from '../../src/microservice/serializers/java-zones'
+import { javaZones, requireJavaZone, type JavaZone } from '../../src/microservice/serializers/java-zones'
 import { defaultSerializers, DEFAULT_READ_LIMITS, type Serializer } from '../../src/microservice/serializers'
 
 const DATE = types.Date
@@ -572,7 +572,7 @@ test('a time zone setting: XStream writes and reads in it, byte for byte and ins
   const wrong: string[] = []
   let compared = 0
   for (const zone of ZONES) {
-    const z = javaZones().find((x) => x.id === zone)!
+    const z = requireJavaZone(zone)
     // Around each change of its offsets from 1970 to 2030, before 1900, around year 1, and at random.
     const changes = fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 8, seed: zone.length })
     const instants = [
@@ -638,7 +638,7 @@ test('a time zone setting: Jackson reads a date without an offset in it, as Java
   const wrong: string[] = []
   let compared = 0
   for (const zone of ZONES) {
-    const z = javaZones().find((x) => x.id === zone)!
+    const z = requireJavaZone(zone)
     const walls = [
       ...fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 6, seed: zone.length }).flatMap((ms) => {
         // The wall times at either side of the change of offsets nearest to a random instant.
