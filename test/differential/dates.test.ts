@@ -10,6 +10,7 @@ import { Oracle, type Setup } from '../helpers/oracle'
 import { serializerFor } from './fidelity'
 import { t as types } from '../../src/microservice/descriptors'
 import { javaZones, requireJavaZone, type JavaZone } from '../../src/microservice/serializers/java-zones'
+import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/epoch-days'
 import { defaultSerializers, DEFAULT_READ_LIMITS, type Serializer } from '../../src/microservice/serializers'
 
 const DATE = types.Date
@@ -152,24 +153,35 @@ function refusedOnPurpose(text: string): boolean {
 
 type Read = { ms: number | null } | { refused: string }
 
-function ours(setup: Setup, text: string): Read {
-  const body =
-    setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</Date>`
+/** A body read as a Date by one of our serializers: its instant, null, or the refusal. */
+function readOurs(serializer: Serializer, body: string): Read {
   try {
-    const v = serializerFor(setup, new Map()).deserialize(Buffer.from(body), DATE)
+    const v = serializer.deserialize(Buffer.from(body), DATE)
     return { ms: v === null ? null : (v as Date).getTime() }
   } catch (err) {
     return { refused: (err as Error).message }
   }
 }
 
-async function java(setup: Setup, text: string): Promise<Read> {
-  const body =
-    setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</Date>`
-  const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body })
+/** The same body read by the Java library of `setup`, in `zone` when one is given (else the library's UTC). */
+async function readJava(setup: Setup, body: string, zone?: string): Promise<Read> {
+  const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body, zone })
   if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.error ?? ''} ${a.message ?? ''}`)
   if (a.error !== undefined) return { refused: `${a.error}: ${a.message ?? ''}` }
   return { ms: a.value === null || a.value === undefined ? null : Number(a.value) }
+}
+
+/** A Date's text as a beta JSON or beta XML body. */
+function betaBody(setup: Setup, text: string): string {
+  return setup === 'betaJson' ? JSON.stringify(text) : `<Date>${escapeXml(text)}</Date>`
+}
+
+function ours(setup: Setup, text: string): Read {
+  return readOurs(serializerFor(setup, new Map()), betaBody(setup, text))
+}
+
+function java(setup: Setup, text: string): Promise<Read> {
+  return readJava(setup, betaBody(setup, text))
 }
 
 async function compare(
@@ -368,23 +380,16 @@ async function compareXStream(
   for (const setup of setups)
     for (const text of texts) {
       const body = setup === 'alphaXml' ? `<date>${escapeXml(text)}</date>` : JSON.stringify({ date: text })
-      let o: Read
-      try {
-        o = { ms: (serializerFor(setup, new Map()).deserialize(Buffer.from(body), DATE) as Date).getTime() }
-      } catch (err) {
-        o = { refused: (err as Error).message }
-      }
-      const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body })
-      if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+      const o = readOurs(serializerFor(setup, new Map()), body)
+      const j = await readJava(setup, body)
       compared++
-      const j: Read = a.error !== undefined ? { refused: a.error } : { ms: Number(a.value) }
       if ('ms' in o && 'ms' in j && o.ms === j.ms) continue
       if ('refused' in o && 'refused' in j) continue
       // A Date past what a JavaScript Date holds is refused, saying so (the js-date-range departure).
       if (
         'refused' in o &&
         'ms' in j &&
-        Math.abs(j.ms!) > 8.64e15 &&
+        Math.abs(j.ms!) > JS_DATE_LIMIT_MS &&
         /outside the range of a JavaScript Date/.test(o.refused)
       )
         continue
@@ -525,8 +530,19 @@ test('random instants in XStream notation, with offsets and without milliseconds
   t.diagnostic(`${compared} XStream notations compared`)
 })
 
-/** Instants either side of each change of a zone's DST in `year`, found hour by hour. */
+/** A zone's local time at an instant, as a number of milliseconds. */
+const wallOf = (z: JavaZone, ms: number): number => ms + z.raw(ms, false) + z.dst(ms, false)
+
+/** Instants either side of each change of a zone's DST in `year`, found hour by hour (kept: both zone tests ask). */
+const changes = new Map<string, number[]>()
 function changesIn(z: JavaZone, year: number): number[] {
+  const key = `${z.id} ${year}`
+  let out = changes.get(key)
+  if (out === undefined) changes.set(key, (out = scanChanges(z, year)))
+  return out
+}
+
+function scanChanges(z: JavaZone, year: number): number[] {
   const out: number[] = []
   for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 3_600_000)
     if (z.dst(t, false) !== z.dst(t - 3_600_000, false)) {
@@ -537,7 +553,7 @@ function changesIn(z: JavaZone, year: number): number[] {
         if (z.dst(mid, false) === z.dst(lo, false)) lo = mid
         else hi = mid
       }
-      out.push(lo, hi, hi + z.raw(hi, false) + z.dst(hi, false))
+      out.push(lo, hi, wallOf(z, hi))
     }
   return out
 }
@@ -573,20 +589,19 @@ test('a time zone setting: XStream writes and reads in it, byte for byte and ins
   let compared = 0
   for (const zone of ZONES) {
     const z = requireJavaZone(zone)
-    // Around each change of its offsets from 1970 to 2030, before 1900, around year 1, and at random.
-    const changes = fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 8, seed: zone.length })
+    // Random instants from 1970 to 2030 (with the millisecond before, and the local time taken as an
+    // instant), just before 1900, around year 1, the cutover, the tables' end, and at random.
+    const recent = fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 8, seed: zone.length })
     const instants = [
-      ...changes.flatMap((ms) => {
-        const wall = ms + z.raw(ms, false) + z.dst(ms, false)
-        return [ms, ms - 1, wall, -2_208_988_800_001]
-      }),
+      ...recent.flatMap((ms) => [ms, ms - 1, wallOf(z, ms)]),
+      -2_208_988_800_001,
       -62_135_769_600_000 - z.raw(-62_135_769_600_000, false),
       -62_135_769_600_001,
       -12_219_292_800_000 - z.raw(-12_219_292_800_000, false),
       4_133_980_800_000,
       // The ends of what a JavaScript Date holds, whose local time in the zone can pass them.
-      8.64e15,
-      -8.64e15,
+      JS_DATE_LIMIT_MS,
+      -JS_DATE_LIMIT_MS,
       // Past 2100 the zone follows its last rule: around its changes in 2150 and 9000.
       ...changesIn(z, 2150),
       ...changesIn(z, 9000),
@@ -613,14 +628,8 @@ test('a time zone setting: XStream writes and reads in it, byte for byte and ins
           continue
         }
         // What Java wrote, read back by both in the same zone.
-        let back: Read
-        try {
-          back = { ms: (ours.deserialize(Buffer.from(a.text), DATE) as Date).getTime() }
-        } catch (err) {
-          back = { refused: (err as Error).message }
-        }
-        const r = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: a.text, zone })
-        const theirs: Read = r.error !== undefined ? { refused: r.error } : { ms: Number(r.value) }
+        const back = readOurs(ours, a.text)
+        const theirs = await readJava(setup, a.text, zone)
         compared++
         if (JSON.stringify(back) !== JSON.stringify(theirs) && !('refused' in back && 'refused' in theirs))
           wrong.push(
@@ -640,14 +649,14 @@ test('a time zone setting: Jackson reads a date without an offset in it, as Java
   for (const zone of ZONES) {
     const z = requireJavaZone(zone)
     const walls = [
+      // The local times of random instants from 1970 to 2030, and an hour before and half an hour after.
       ...fc.sample(fc.integer({ min: 0, max: 1_900_000_000_000 }), { numRuns: 6, seed: zone.length }).flatMap((ms) => {
-        // The wall times at either side of the change of offsets nearest to a random instant.
-        const w = ms + z.raw(ms, false) + z.dst(ms, false)
+        const w = wallOf(z, ms)
         return [w, w - 3_600_000, w + 1_800_000]
       }),
       ...fc.sample(fc.integer({ min: -5_364_662_400_000, max: 4_133_980_799_999 }), { numRuns: runs, seed: 23 }),
       ...[...changesIn(z, 2150), ...changesIn(z, 9000)].flatMap((ms) => {
-        const w = ms + z.raw(ms, false) + z.dst(ms, false)
+        const w = wallOf(z, ms)
         return [w, w - 3_600_000, w + 1_800_000]
       })
     ]
@@ -667,17 +676,10 @@ test('a time zone setting: Jackson reads a date without an offset in it, as Java
     for (const setup of ['betaJson', 'betaXml'] as const) {
       const ours = zonedSerializer(setup, zone)
       for (const text of texts) {
-        const body = setup === 'betaJson' ? JSON.stringify(text) : `<Date>${text}</Date>`
-        let o: Read
-        try {
-          o = { ms: (ours.deserialize(Buffer.from(body), DATE) as Date).getTime() }
-        } catch (err) {
-          o = { refused: (err as Error).message }
-        }
-        const a = await oracle.ask({ op: 'read', setup, type: { k: 'Date' }, text: body, zone })
-        if (a.oracleFailure === true) throw new Error(`the oracle failed: ${a.message ?? ''}`)
+        const body = betaBody(setup, text)
+        const o = readOurs(ours, body)
+        const j = await readJava(setup, body, zone)
         compared++
-        const j: Read = a.error !== undefined ? { refused: a.error } : { ms: Number(a.value) }
         if ('ms' in o && 'ms' in j && o.ms === j.ms) continue
         if ('refused' in o && 'refused' in j) continue
         wrong.push(

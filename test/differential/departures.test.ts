@@ -27,6 +27,12 @@ function explains(id: string, c: Checked): boolean {
   return d.applies(c)
 }
 
+/** An ArrayList in an Object slot, as the oracle's wire form has it. */
+const list = (...items: Wire[]): Wire => ({
+  '!t': { k: 'list', c: 'java.util.ArrayList', i: { k: 'Object' } },
+  v: items
+})
+
 const SYNTAX: Outcome = { error: 'JsonSyntaxError', message: 'unexpected character at character 0', refusal: 'syntax' }
 
 test('jettison-lenient-syntax: a refusal of what is not JSON, never of JSON', () => {
@@ -192,10 +198,6 @@ test('js-date-range: a Date past a JavaScript Date refused by us, read by Java; 
 test("jackson-19-digit-untyped and no-big-integer: Java's BigIntegers of the numbers each names, nothing else", () => {
   const big = (v: string): Wire => ({ '!t': { k: 'BigInteger' }, v })
   const long = (v: string): Wire => ({ '!t': { k: 'Long' }, v })
-  const list = (...items: Wire[]): Wire => ({
-    '!t': { k: 'list', c: 'java.util.ArrayList', i: { k: 'Object' } },
-    v: items
-  })
   const make = (java: Wire, ours: Wire, setup: Setup = 'betaJson'): Checked =>
     checked(setup, 'read', t.Object(), '[]', { value: java }, { value: ours })
   const nineteen = '-9223372036854775808'
@@ -264,7 +266,6 @@ test('jackson-xml-root-char-array-text: the same text refused by both, a root ch
 
 test('jettison-root-collection-text: no items read from text, for a declared collection or an Object root holding one', () => {
   const input = '{"list":["\\u0041"]}'
-  const list = (...v: Wire[]): Wire => ({ '!t': { k: 'list', c: 'java.util.ArrayList', i: { k: 'Object' } }, v })
   const make = (d: Descriptor, ours: Wire): Checked =>
     checked('alphaJson', 'notation', d, input, { value: list(list()) }, { value: ours })
   assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [])), true)

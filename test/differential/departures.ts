@@ -4,6 +4,7 @@
 import type { Descriptor } from '../../src/microservice/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
 import type { Outcome } from './fidelity'
+import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/epoch-days'
 
 export interface Checked {
   readonly setup: Setup
@@ -113,9 +114,24 @@ function hasNumber(w: Wire, test: (x: number) => boolean): boolean {
 const LONG_MIN = -(2n ** 63n)
 const LONG_MAX = 2n ** 63n - 1n
 
-/** The wire form with each BigInteger of an Object slot whose number passes `which` named a Long (the same digits). */
-function bigIntegersAsLongs(w: Wire, which: (n: bigint) => boolean, seen: { count: number }): Wire {
-  if (Array.isArray(w)) return w.map((x) => bigIntegersAsLongs(x, which, seen))
+interface BigIntegerCounts {
+  /** BigIntegers whose number passed `which` (named a Long). */
+  renamed: number
+  /** BigIntegers whose number passed `needed`. */
+  needed: number
+}
+
+/**
+ * The wire form with each BigInteger of an Object slot whose number passes `which` named a Long (the
+ * same digits), counting those and the ones whose number passes `needed`.
+ */
+function bigIntegersAsLongs(
+  w: Wire,
+  which: (n: bigint) => boolean,
+  needed: (n: bigint) => boolean,
+  counts: BigIntegerCounts
+): Wire {
+  if (Array.isArray(w)) return w.map((x) => bigIntegersAsLongs(x, which, needed, counts))
   if (w === null || typeof w !== 'object') return w
   const tag = w['!t']
   if (
@@ -124,13 +140,16 @@ function bigIntegersAsLongs(w: Wire, which: (n: bigint) => boolean, seen: { coun
     !Array.isArray(tag) &&
     tag.k === 'BigInteger' &&
     typeof w.v === 'string' &&
-    /^-?\d+$/.test(w.v) &&
-    which(BigInt(w.v))
+    /^-?\d+$/.test(w.v)
   ) {
-    seen.count++
-    return { '!t': { k: 'Long' }, v: w.v }
+    const n = BigInt(w.v)
+    if (needed(n)) counts.needed++
+    if (which(n)) {
+      counts.renamed++
+      return { '!t': { k: 'Long' }, v: w.v }
+    }
   }
-  return Object.fromEntries(Object.entries(w).map(([k, x]) => [k, bigIntegersAsLongs(x, which, seen)]))
+  return Object.fromEntries(Object.entries(w).map(([k, x]) => [k, bigIntegersAsLongs(x, which, needed, counts)]))
 }
 
 /** A number of 19 digits within long's range (10^18 to 2^63 - 1, either sign). */
@@ -144,11 +163,9 @@ const pastLong = (n: bigint): boolean => n < LONG_MIN || n > LONG_MAX
  */
 function bigIntegersOnly(c: Checked, which: (n: bigint) => boolean, needed: (n: bigint) => boolean): boolean {
   if (c.java.value === undefined || c.ours.value === undefined) return false
-  const seen = { count: 0 }
-  const needs = { count: 0 }
-  bigIntegersAsLongs(c.java.value, needed, needs)
-  const java = bigIntegersAsLongs(c.java.value, which, seen)
-  return seen.count > 0 && needs.count > 0 && c.agreeing({ value: java }, c.ours)
+  const counts: BigIntegerCounts = { renamed: 0, needed: 0 }
+  const java = bigIntegersAsLongs(c.java.value, which, needed, counts)
+  return counts.renamed > 0 && counts.needed > 0 && c.agreeing({ value: java }, c.ours)
 }
 
 /** Whether a value read into an Object slot is a collection (a list, map or array) with nothing in it. */
@@ -222,7 +239,7 @@ export const DEPARTURES: readonly Departure[] = [
       /is outside the range of a JavaScript Date/.test(c.ours.message ?? '') &&
       c.java.value !== undefined &&
       // In the wire form only a Date is a number past int's range (longs are decimal strings).
-      hasNumber(c.java.value, (x) => Math.abs(x) > 8.64e15)
+      hasNumber(c.java.value, (x) => Math.abs(x) > JS_DATE_LIMIT_MS)
   },
   {
     id: 'jettison-lenient-syntax',

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { slowedCopy } from './slowed-copy'
+import { uncovered } from './uncovered-env'
 import type { GateVerdict } from '../../bench/gate-report'
 import type { CpuResult } from '../../bench/cpu-per-call'
 
@@ -22,15 +23,6 @@ const copies: string[] = []
 after(() => {
   for (const c of copies) rmSync(c, { recursive: true, force: true })
 })
-
-/**
- * The environment without coverage: c8 sets NODE_V8_COVERAGE, which would make the measured processes
- * count their blocks (the counts doubled under `npm test`). Deleting it is not enough: Node's spawn
- * puts it back when the child's environment has no such key; an empty value turns it off.
- */
-function uncovered(): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_V8_COVERAGE: '' }
-}
 
 function gate(copy: string, args: string[]): Promise<GateRun> {
   const json = join(copy, 'gate.json')

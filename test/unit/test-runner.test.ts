@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { uncovered } from '../helpers/uncovered-env'
 
 const ROOT = join(__dirname, '..', '..', '..')
 const REPORTER = join(ROOT, 'scripts', 'count-reporter.mjs')
@@ -19,8 +20,7 @@ const guards = (): Promise<Guards> => import(join(ROOT, 'scripts', 'test-guards.
 
 /** Not as a child of this runner (NODE_TEST_CONTEXT would make it report to it), and without coverage. */
 function runnerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_V8_COVERAGE: '' }
-  // An empty value, not a deleted key: Node's spawn copies NODE_V8_COVERAGE into an environment without it.
+  const env = uncovered()
   delete env.NODE_TEST_CONTEXT
   return env
 }
