@@ -1,5 +1,4 @@
-import { randomFillSync } from 'node:crypto'
-import type { FastBuffer } from '../bytes/fast-buffer'
+import { RandomTexts, writeHex } from '../bytes/random-texts'
 
 /**
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): checking a traceparent as sent and making
@@ -33,40 +32,17 @@ export function isValidTracestate(h: string): boolean {
 }
 
 /**
- * New traceparents are made 128 at a time: one getrandom call, the text written by hand into one
- * buffer and read out as one string, each traceparent a slice of it: cheaper than two hex
- * conversions and a template per call, whose joined string was flattened again when the Invoke
- * frame was written. One traceparent is 16 + 8 random bytes.
+ * New traceparents are made a batch at a time (RandomTexts): cheaper than two hex conversions and a
+ * template per call, whose joined string was flattened again when the Invoke frame was written. One
+ * traceparent is 16 + 8 random bytes.
  */
-const BATCH = 128
-const LENGTH = 55
-const random = Buffer.alloc(24 * BATCH)
-const text = Buffer.alloc(LENGTH * BATCH) as FastBuffer
-const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1')
-let batch = ''
-let taken = BATCH
+const SPAN_DASH = new Set([16])
+const traceparents = new RandomTexts(55, 24, (text, at, random, r) => {
+  at += text.latin1Write('00-', at, 3)
+  at = writeHex(text, at, random, r, 24, SPAN_DASH)
+  return at + text.latin1Write('-01', at, 3)
+})
 
-function refill(): void {
-  randomFillSync(random)
-  let at = 0
-  let r = 0
-  for (let k = 0; k < BATCH; k++) {
-    at += text.latin1Write('00-', at, 3)
-    for (let j = 0; j < 24; j++) {
-      if (j === 16) text[at++] = 0x2d
-      const v = random[r++]!
-      text[at++] = HEX_DIGITS[v >> 4]!
-      text[at++] = HEX_DIGITS[v & 15]!
-    }
-    at += text.latin1Write('-01', at, 3)
-  }
-  batch = text.latin1Slice(0, LENGTH * BATCH)
-  taken = 0
-}
-
-/** A new sampled traceparent with random trace and span ids (never all zero in practice: 2^-128). */
 export function newTraceparent(): string {
-  if (taken === BATCH) refill()
-  const start = taken++ * LENGTH
-  return batch.slice(start, start + LENGTH)
+  return traceparents.next()
 }

@@ -1,6 +1,6 @@
+import { newRequestId } from '../invoke/request-id'
 import { descriptionPaths, edgeIndexPage, escapeHtml } from './front-pages'
 import { readFileSync } from 'node:fs'
-import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { closeApp, Listener } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
@@ -115,7 +115,7 @@ export class Edge {
   }
 
   private problem(res: HttpResponse, f: Failure): void {
-    const p = toProblem(f, randomUUID())
+    const p = toProblem(f, newRequestId())
     this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
   }
 

@@ -1,6 +1,6 @@
+import { newRequestId } from './request-id'
 import { DeadlineList, type Deadline } from '../../common/contract/deadlines'
 import { SharedBufferPool } from '../../common/bytes/shared-buffers'
-import { randomUUID } from 'node:crypto'
 import { isErrorCode, type Failure } from '../../common/errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
@@ -125,7 +125,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     /** What the request presents to its listener's Authentication; null where there is none (the gateway). */
     private readonly credentials: Credentials | null = null
   ) {
-    this.requestId = head.requestId !== '' ? head.requestId : randomUUID()
+    this.requestId = head.requestId !== '' ? head.requestId : newRequestId()
     const sent = head.traceparent !== '' && isValidTraceparent(head.traceparent)
     let traceparent = sent ? head.traceparent : p.config.tracing.generateTraceparent ? newTraceparent() : ''
     this.tracestate = sent && head.tracestate !== '' && isValidTracestate(head.tracestate) ? head.tracestate : ''

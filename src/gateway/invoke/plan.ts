@@ -52,34 +52,33 @@ export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequence
  */
 export function planCall(head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
   let format: BodyFormat = 'json'
-  const refuse = (refusal: Failure): Refusal => ({ refusal, format })
   if (head.conflictingLength)
-    return refuse({
+    return refuse(format, {
       code: 'MALFORMED_REQUEST',
       detail: 'the request has Content-Length headers with different values; send one (RFC 9112 section 6.3)'
     })
   if (head.method !== 'post') {
     const m = head.method.toUpperCase()
-    return refuse({
+    return refuse(format, {
       code: 'METHOD_NOT_ALLOWED',
       detail: `${m} is not allowed; use POST (or OPTIONS for CORS preflight)`
     })
   }
   const route = parseRoute(head.url)
   if (route === null)
-    return refuse({
+    return refuse(format, {
       code: 'ROUTE_NOT_FOUND',
       detail: `'${bounded(head.url)}' is not /{microservice}/{service}/{method}`
     })
   const negotiation = negotiateCached(head.contentType, head.accept)
   if ('code' in negotiation) {
     format = guessFormat(head.contentType, head.accept)
-    return refuse(negotiation)
+    return refuse(format, negotiation)
   }
   format = negotiation.format
 
   if (!head.identityTrusted && settings.trust.untrustedIdentity === 'refuse') {
-    return refuse({
+    return refuse(format, {
       code: 'UNTRUSTED_IDENTITY',
       detail:
         'X-PLATFORM-IP, -User, -Session-ID, -Client-Application-Name and -Privilege-Names are accepted only from trusted peers (the edge, configured proxies)'
@@ -87,7 +86,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   }
   const apiId = head.apiId === '' ? settings.defaultApiId : head.apiId
   if (!isApiMode(apiId)) {
-    return refuse({
+    return refuse(format, {
       code: 'UNKNOWN_API_ID',
       detail: `X-PLATFORM-API-ID '${bounded(apiId)}' is neither ROA nor RMC (case sensitive)`
     })
@@ -95,7 +94,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   const sequence = head.sequenceName === '' ? settings.defaultSequenceName : head.sequenceName
   if (!isSequenceName(sequence)) {
     const known = Object.keys(SEQUENCES).join(', ')
-    return refuse({
+    return refuse(format, {
       code: 'UNKNOWN_SEQUENCE',
       detail: `X-PLATFORM-Sequence-Name '${bounded(sequence)}' is not one of ${known}`
     })
@@ -103,7 +102,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   const seqFormat = SEQUENCES[sequence].format
   if (seqFormat !== format) {
     const detail = `the body is ${format.toUpperCase()} but ${sequence} reads ${seqFormat.toUpperCase()}`
-    return refuse({ code: 'SEQUENCE_FORMAT_MISMATCH', detail })
+    return refuse(format, { code: 'SEQUENCE_FORMAT_MISMATCH', detail })
   }
 
   const [microservice, svcName, methodName] = route
@@ -114,7 +113,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
       detail: `no microservice named '${bounded(microservice)}' is deployed`
     }
     const arrival = backends.arrival?.(microservice)
-    return arrival === undefined ? refuse(refusal) : { refusal, format, arrival }
+    return arrival === undefined ? refuse(format, refusal) : { refusal, format, arrival }
   }
   const catalog = backend.catalog
   if (catalog !== null && catalog.servlet) {
@@ -164,6 +163,11 @@ export function declaredLengthOf(head: CallHead): number {
 }
 
 /** A refusal of a call to a deployed microservice: the observer counts it under that microservice (and method). */
+/** A refusal before the microservice is known (no closure over `format`: planCall runs on every call). */
+function refuse(format: BodyFormat, refusal: Failure): Refusal {
+  return { refusal, format }
+}
+
 function refusedFor(format: BodyFormat, microservice: string, refusal: Failure, method?: MethodInfo): Refusal {
   return method === undefined ? { refusal, format, microservice } : { refusal, format, microservice, method }
 }
