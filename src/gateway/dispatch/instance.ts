@@ -35,7 +35,12 @@ export class InstanceClient implements ConnectionOwner {
   /** Why the instance said GoAway on a connection, until a connection is ready again. */
   private goneAway: string | null = null
   private pingId = 0
-  private pingSentAt = 0
+  /**
+   * A time from the start (not 0): a field first holding a small integer and later Date.now()'s
+   * double changes the object's map at the first ping, and V8 then throws away the optimized code
+   * of every call's path that had seen the old one (send, pick, onAnyFrame: ten deopts mid-load).
+   */
+  private pingSentAt = Date.now()
   private pingOutstanding = false
   private slowCheck = false
   /**
