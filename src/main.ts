@@ -6,6 +6,7 @@ import { Platform } from './platform/platform'
 import { reachableHost } from './platform/listen-check'
 import { createLogger } from './common/observability/log'
 import { stdoutLines } from './common/observability/line-writer'
+import { yieldHelperThreads } from './common/process/thread-priority'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
     )
   }
   if (values.ready) return probeReady(config.admin)
+  // Before the platform starts workers or libuv's pool: only Node's and V8's helpers are lowered.
+  yieldHelperThreads()
   const logger = createLogger(config.logging.level)
   const log = logger.child({ component: 'main' })
   const platform = new Platform(config, { logger })

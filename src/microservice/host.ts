@@ -2,6 +2,7 @@
 // platform with an IPC channel; reports {type:'listening', port} once its TCP server is up.
 // `node host.js --describe <directory>` prints the microservice's OpenAPI description and exits:
 // the microservice's code runs in a process of its own, never in the platform's or the CLI's.
+import { yieldHelperThreads } from '../common/process/thread-priority'
 import { resolve } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { loadMicroservice } from './load'
@@ -66,6 +67,8 @@ function describe(dir: string, sequence: string | undefined, apiId: string | und
 async function main(): Promise<void> {
   if (process.argv[2] === '--describe')
     return describe(resolve(process.argv[3] ?? '.'), process.argv[4], process.argv[5])
+  // Before the method pool's workers or libuv's pool exist: only Node's and V8's helpers are lowered.
+  yieldHelperThreads()
   const dir = resolve(process.argv[2] ?? '.')
   const drain = drainMs()
   const { config, def } = loadMicroservice(dir)

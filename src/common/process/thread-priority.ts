@@ -1,5 +1,6 @@
-import { readlinkSync } from 'node:fs'
+import { readdirSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { WORKER_NICENESS } from '../contract/limits'
 
 /**
  * Lowers the calling thread's CPU priority (a higher nice value). On Linux a nice value belongs to
@@ -17,4 +18,42 @@ export function lowerThreadPriority(niceness: number): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Lowers the CPU priority of every thread the process has now besides its main one: called first
+ * thing in a process's main thread, before it starts workers or libuv's pool, these are Node's and
+ * V8's helpers (optimizing compilers; GC helpers when GC is not single-threaded). On two cores a
+ * compile of a few milliseconds took the core the event loop had last run on: the loop, woken there,
+ * waited behind it for up to 2.5 ms (perf sched) while the other core sat idle, the longest stalls
+ * of a lone call. At a higher nice value the woken loop runs at once. Returns how many it lowered.
+ */
+export function lowerHelperThreadsPriority(niceness: number): number {
+  let lowered = 0
+  let tids: string[]
+  try {
+    tids = readdirSync('/proc/self/task')
+  } catch {
+    return 0
+  }
+  for (const tid of tids) {
+    if (Number(tid) === process.pid) continue
+    try {
+      setPriority(Number(tid), niceness)
+      lowered++
+    } catch {
+      // Gone meanwhile, or already lower than we may raise it back to: nothing to do.
+    }
+  }
+  return lowered
+}
+
+/**
+ * In a process whose GC runs on one thread (`--single-threaded-gc`, what the platform gives its
+ * processes on two cores or fewer: src/platform/gc-threads.ts), its helper threads only compile and
+ * yield to the event loop as the workers do (WORKER_NICENESS). With parallel GC they are left alone:
+ * a young-generation pause waits for its helpers.
+ */
+export function yieldHelperThreads(execArgv: readonly string[] = process.execArgv): number {
+  return execArgv.includes('--single-threaded-gc') ? lowerHelperThreadsPriority(WORKER_NICENESS) : 0
 }
