@@ -4,10 +4,9 @@ import type { FastBuffer } from './fast-buffer'
 /**
  * Texts of random hex digits (request ids, traceparents), made a batch at a time: one getrandom
  * call and the texts written by hand into one buffer; each is read out as a flat string of its own.
- * Per text that is one small string, against the twenty-odd pieces crypto.randomUUID joins (590
- * bytes of garbage a call, the largest single share of a gateway call's). Not slices of one string
- * of the whole batch: a sliced string cost the gateway ~2,900 more instructions a call where it is
- * written out (bench/stage-instructions.ts).
+ * Per text that is one small string, where crypto.randomUUID joins twenty-odd pieces (the largest
+ * single share of a gateway call's garbage). Not slices of one string of the whole batch: a sliced
+ * string is dearer to write out than a flat one, and every id is written into a frame and a header.
  */
 export class RandomTexts {
   private readonly random: Buffer

@@ -43,6 +43,7 @@ const traceparents = new RandomTexts(55, 24, (text, at, random, r) => {
   return at + text.latin1Write('-01', at, 3)
 })
 
+/** A new sampled traceparent with random trace and span ids (never all zero in practice: 2^-128). */
 export function newTraceparent(): string {
   return traceparents.next()
 }

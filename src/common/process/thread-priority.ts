@@ -24,11 +24,11 @@ export function lowerThreadPriority(niceness: number): boolean {
  * Lowers the CPU priority of every thread the process has now besides its main one: called first
  * thing in a process's main thread, before it starts workers or libuv's pool, these are Node's and
  * V8's helpers (optimizing compilers; GC helpers when GC is not single-threaded). On two cores a
- * compile of a few milliseconds took the core the event loop had last run on: the loop, woken there,
- * waited behind it for up to 2.5 ms (perf sched) while the other core sat idle, the longest stalls
- * of a lone call. At a higher nice value the woken loop runs at once. Returns how many it lowered.
+ * compile can hold the core the event loop last ran on, and the loop, woken there, waits behind it
+ * while the other core is idle: the longest stalls of a lone call. At a higher nice value the woken
+ * loop runs at once. Returns how many it lowered.
  */
-export function lowerHelperThreadsPriority(niceness: number): number {
+function lowerHelperThreadsPriority(niceness: number): number {
   let lowered = 0
   let tids: string[]
   try {
@@ -36,10 +36,11 @@ export function lowerHelperThreadsPriority(niceness: number): number {
   } catch {
     return 0
   }
-  for (const tid of tids) {
-    if (Number(tid) === process.pid) continue
+  for (const name of tids) {
+    const tid = Number(name)
+    if (tid === process.pid) continue
     try {
-      setPriority(Number(tid), niceness)
+      setPriority(tid, niceness)
       lowered++
     } catch {
       // Gone meanwhile, or already lower than we may raise it back to: nothing to do.

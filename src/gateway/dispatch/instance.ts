@@ -38,7 +38,7 @@ export class InstanceClient implements ConnectionOwner {
   /**
    * A time from the start (not 0): a field first holding a small integer and later Date.now()'s
    * double changes the object's map at the first ping, and V8 then throws away the optimized code
-   * of every call's path that had seen the old one (send, pick, onAnyFrame: ten deopts mid-load).
+   * of every call's path that had seen the old one (send, pick, onAnyFrame), seconds into a load.
    */
   private pingSentAt = Date.now()
   private pingOutstanding = false

@@ -162,12 +162,12 @@ export function declaredLengthOf(head: CallHead): number {
   return Number.isNaN(n) ? -1 : n
 }
 
-/** A refusal of a call to a deployed microservice: the observer counts it under that microservice (and method). */
 /** A refusal before the microservice is known (no closure over `format`: planCall runs on every call). */
 function refuse(format: BodyFormat, refusal: Failure): Refusal {
   return { refusal, format }
 }
 
+/** A refusal of a call to a deployed microservice: the observer counts it under that microservice (and method). */
 function refusedFor(format: BodyFormat, microservice: string, refusal: Failure, method?: MethodInfo): Refusal {
   return method === undefined ? { refusal, format, microservice } : { refusal, format, microservice, method }
 }
