@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { SINGLE_THREADED_GC } from '../common/process/thread-priority'
 
 /**
  * V8 flags for the platform's processes (the gateway's, started by `npm start`, and each
@@ -13,5 +14,5 @@ import { availableParallelism } from 'node:os'
 export function gcFlags(env: NodeJS.ProcessEnv = process.env, cores: number = availableParallelism()): string[] {
   const mode = env.PLATFORM_GC ?? 'auto'
   const single = mode === 'single' || (mode !== 'parallel' && cores <= 2)
-  return single ? ['--single-threaded-gc'] : []
+  return single ? [SINGLE_THREADED_GC] : []
 }

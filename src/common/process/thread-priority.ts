@@ -49,6 +49,9 @@ function lowerHelperThreadsPriority(niceness: number): number {
   return lowered
 }
 
+/** The V8 flag the platform starts its processes with on two cores or fewer (src/platform/gc-threads.ts). */
+export const SINGLE_THREADED_GC = '--single-threaded-gc'
+
 /**
  * In a process whose GC runs on one thread (`--single-threaded-gc`, what the platform gives its
  * processes on two cores or fewer: src/platform/gc-threads.ts), its helper threads only compile and
@@ -56,5 +59,5 @@ function lowerHelperThreadsPriority(niceness: number): number {
  * a young-generation pause waits for its helpers.
  */
 export function yieldHelperThreads(execArgv: readonly string[] = process.execArgv): number {
-  return execArgv.includes('--single-threaded-gc') ? lowerHelperThreadsPriority(WORKER_NICENESS) : 0
+  return execArgv.includes(SINGLE_THREADED_GC) ? lowerHelperThreadsPriority(WORKER_NICENESS) : 0
 }
