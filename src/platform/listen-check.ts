@@ -59,3 +59,21 @@ export function reachableHost(host: string): string {
   if (host === '::') return '[::1]'
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
 }
+
+/**
+ * A port the system has free now, for listener threads asked to listen on port 0: uSockets sets
+ * SO_REUSEPORT only on a listener with a port of its own (port 0 gets an exclusive socket, measured:
+ * a second App on the port the first was given is refused), so the port is chosen here first and
+ * every thread listens on it.
+ */
+export function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen({ host, port: 0, exclusive: true }, () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}

@@ -375,11 +375,12 @@ export class ManagedMicroservice {
     this.dir = dir
     this.config = config
     this.desired = 'running'
-    for (const i of old) this.manager.directory.get(this.name)?.drain(i.id)
+    const directory = this.manager.directory
+    for (const i of old) directory.drain(this.name, i.id)
     const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
     for (const i of old) {
-      const client = this.manager.directory.get(this.name)?.instances.get(i.id)
-      if (client !== undefined) await idleOrTimeout(client, deadline - Date.now())
+      if (directory.get(this.name)?.instances.has(i.id) === true)
+        await idleOrTimeout(directory.whenIdle(this.name, i.id), deadline - Date.now())
       await i.stop()
       this.manager.directory.removeInstance(this.name, i.id)
     }
@@ -420,12 +421,12 @@ function remoteInstanceStatus(id: string, c: InstanceClient): InstanceStatus {
   }
 }
 
-/** Resolves when the instance has no call in flight, or after `ms`, whichever comes first. */
-function idleOrTimeout(client: InstanceClient, ms: number): Promise<void> {
+/** Resolves when the instance has no call in flight (`idle`), or after `ms`, whichever comes first. */
+function idleOrTimeout(idle: Promise<void>, ms: number): Promise<void> {
   if (ms <= 0) return Promise.resolve()
   let timer: NodeJS.Timeout | undefined
-  return Promise.race([client.whenIdle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(
-    () => clearTimeout(timer)
+  return Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
+    clearTimeout(timer)
   )
 }
 

@@ -1,18 +1,29 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
-import { LATENCY_BOUNDS, type CallTelemetry, type RouteStats } from './telemetry'
+import { LATENCY_BOUNDS, type RouteStats } from './telemetry'
 import type { InvokePool } from '../gateway/pool/pool'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './deployer'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
 export interface MetricSources {
-  telemetry: CallTelemetry
+  /** The calls' counts, one set of totals over every listener thread. */
+  calls: CallTotals
   gateway: { readonly inFlight: number; readonly bodyBytes: number }
   pool: InvokePool
   manager: MicroserviceManager
   deployer: Deployer
   /** Whether /readyz would answer 200. */
   ready(): boolean
+}
+
+/** The counts of every listener thread, brought up to date once per scrape (`refresh`) and then read. */
+export interface CallTotals {
+  refresh(): Promise<void>
+  routes(): Iterable<RouteStats>
+  /** Requests each listener thread answered ("0" is the main thread). */
+  threads(): Array<{ thread: string; answered: number }>
+  /** Listener threads started again after one failed. */
+  readonly restarts: number
 }
 
 type RouteLabel = 'microservice' | 'service' | 'method'
@@ -26,18 +37,21 @@ class ScrapedMetric {
     readonly name: string,
     private readonly help: string,
     private readonly type: 'counter' | 'histogram' | 'gauge',
-    private readonly samples: () => Array<MetricValue<string> & { metricName?: string }>
+    private readonly samples: () => Array<MetricValue<string> & { metricName?: string }>,
+    /** What must be brought up to date before the samples are read (the threads' counts). */
+    private readonly ready: () => Promise<void> = () => Promise.resolve()
   ) {}
 
   /** The shape prom-client's Registry reads from a metric (name, help, type, samples). */
-  get(): Promise<{ name: string; help: string; type: string; values: MetricValue<string>[]; aggregator: 'sum' }> {
-    return Promise.resolve({
+  async get(): Promise<{ name: string; help: string; type: string; values: MetricValue<string>[]; aggregator: 'sum' }> {
+    await this.ready()
+    return {
       name: this.name,
       help: this.help,
       type: this.type,
       values: this.samples(),
       aggregator: 'sum'
-    })
+    }
   }
 }
 
@@ -48,9 +62,19 @@ function routeLabels(r: RouteStats): Record<RouteLabel, string> {
 export function createMetricsRegistry(s: MetricSources): Registry {
   const registry = new Registry()
   processMetrics(registry)
-  const routes = (): RouteStats[] => [...s.telemetry.routes.values()].filter((r) => r.count > 0)
-  const scraped = (...m: ConstructorParameters<typeof ScrapedMetric>): void =>
-    registry.registerMetric(new ScrapedMetric(...m) as never)
+  const routes = (): RouteStats[] => [...s.calls.routes()].filter((r) => r.count > 0)
+  // One refresh per scrape, however many metrics wait for it (prom-client reads them concurrently).
+  let refreshing: Promise<void> | null = null
+  const refreshed = (): Promise<void> =>
+    (refreshing ??= s.calls.refresh().finally(() => {
+      refreshing = null
+    }))
+  const scraped = (
+    name: string,
+    help: string,
+    type: 'counter' | 'histogram' | 'gauge',
+    samples: () => Array<MetricValue<string> & { metricName?: string }>
+  ): void => registry.registerMetric(new ScrapedMetric(name, help, type, samples, refreshed) as never)
 
   scraped(
     'igw_requests_total',
@@ -92,6 +116,16 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   scraped('igw_response_body_bytes_total', 'Response body bytes written, by route.', 'counter', () =>
     routes().map((r) => ({ labels: routeLabels(r), value: r.bytesOut }))
   )
+
+  scraped(
+    'igw_listener_thread_requests_total',
+    'Requests answered by each listener thread ("0" is the main thread): how the kernel spread the connections.',
+    'counter',
+    () => s.calls.threads().map((t) => ({ labels: { thread: t.thread }, value: t.answered }))
+  )
+  scraped('igw_listener_thread_restarts_total', 'Listener threads started again after one failed.', 'counter', () => [
+    { labels: {}, value: s.calls.restarts }
+  ])
 
   const gauge = (name: string, help: string, read: () => number): void => {
     new Gauge({

@@ -1,4 +1,4 @@
-import { checkListenable, bindErrno, listenProblem, type ListenSetting } from './listen-check'
+import { checkListenable, bindErrno, freePort, listenProblem, type ListenSetting } from './listen-check'
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
 import { Gateway } from '../gateway/http/server'
@@ -18,11 +18,14 @@ import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../microservice/package-config'
 import type { PlatformConfig, RemoteInstance } from '../gateway/config/config'
 import type { Registry } from 'prom-client'
-import { createLogger, type EventLog, type Logger } from '../common/observability/log'
+import { createLogger, type EventLog, type Logger, type LogLevel } from '../common/observability/log'
 import { stdoutLines, type LineSink } from '../common/observability/line-writer'
 import { tracingActive } from '../common/observability/tracing'
 import { CallTelemetry } from './telemetry'
-import { createMetricsRegistry } from './metrics'
+import { createMetricsRegistry, type CallTotals } from './metrics'
+import { ListenerThreads, type ThreadCounts } from './listener-threads'
+import { addedRoutes, type RouteStats } from './telemetry'
+import pino, { type DestinationStream } from 'pino'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -60,9 +63,12 @@ export class Platform {
   edgePort = 0
   readonly logger: Logger
   readonly telemetry: CallTelemetry
+  /** The gateway's listener threads besides the main thread's (null with threads: 1). */
+  readonly threads: ListenerThreads | null
   /** Prometheus metrics, served by the admin listener on /metrics (null when ADMIN.metrics is off). */
   readonly metrics: Registry | null
   private readonly log: EventLog
+  private descriptionsNow: Descriptions | null = null
 
   constructor(
     readonly config: PlatformConfig,
@@ -75,12 +81,38 @@ export class Platform {
     }
     this.log = events('platform', 'info')
     const pf = config.platform
-    this.pool = new InvokePool(config.pool)
-    this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'info'))
+    const listeners = config.gateway.threads
+    // Each listener thread has a pool of its own: WORKER_POOL.maxThreads is shared out among them.
+    const poolThreads = Math.max(1, Math.ceil(config.pool.maxThreads / listeners))
+    this.pool = new InvokePool({
+      ...config.pool,
+      maxThreads: poolThreads,
+      minThreads: Math.min(config.pool.minThreads, poolThreads)
+    })
+    this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'info'), pf.drainTimeoutMs)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     const metricsOn = config.admin.enabled && config.admin.metrics
     const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null
     this.telemetry = new CallTelemetry(metricsOn, accessLog)
+    const stream = (this.logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!
+    this.threads =
+      listeners > 1
+        ? new ListenerThreads({
+            config,
+            count: listeners - 1,
+            bounds: this.gateway.pipeline.bounds.shared,
+            directory: this.directory,
+            metrics: metricsOn,
+            accessLog,
+            events: (line) => stream.write(line),
+            index: () => this.index(this.descriptionsNow),
+            log: events('threads', 'info'),
+            warn: events('threads', 'warn'),
+            logLevel: this.logger.level as LogLevel,
+            poolThreads
+          })
+        : null
+    if (this.threads !== null) this.directory.follow(this.threads)
     // With nothing to observe, requests pay nothing (an OpenTelemetry SDK must be registered before start).
     if (metricsOn || accessLog !== null || tracingActive()) this.gateway.pipeline.observer = this.telemetry
     this.manager = new MicroserviceManager(
@@ -128,8 +160,8 @@ export class Platform {
     )
     this.metrics = metricsOn
       ? createMetricsRegistry({
-          telemetry: this.telemetry,
-          gateway: this.gateway.pipeline,
+          calls: this.callTotals(),
+          gateway: this.gateway.pipeline.bounds,
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,
@@ -143,6 +175,7 @@ export class Platform {
       adminDeploys(config, this.deployer, this.directory.arrivals)
     )
     const descriptions = this.descriptions()
+    this.descriptionsNow = descriptions
     this.edge = config.edge.enabled ? new Edge(this.gateway, descriptions, config.edge.auth) : null
     this.gateway.index = () => this.index(descriptions)
   }
@@ -167,9 +200,34 @@ export class Platform {
     }
   }
 
+  /**
+   * The counts /metrics reports: the main thread's, and the listener threads' asked for at each
+   * scrape, added up into one set of totals.
+   */
+  private callTotals(): CallTotals {
+    let threads: ThreadCounts[] = []
+    const listeners = this.threads
+    return {
+      refresh: async () => {
+        threads = listeners === null ? [] : await listeners.counts()
+      },
+      routes: (): RouteStats[] =>
+        listeners === null
+          ? [...this.telemetry.routes.values()]
+          : addedRoutes([this.telemetry.routes.values(), ...threads.map((t) => t.routes)]),
+      threads: () => [
+        { thread: '0', answered: this.gateway.pipeline.answered },
+        ...threads.map((t) => ({ thread: String(t.thread), answered: t.answered }))
+      ],
+      get restarts() {
+        return listeners?.restarts ?? 0
+      }
+    }
+  }
+
   /** `GET /` on the gateway: what is deployed, its methods, and where the edge describes it. */
-  private index(descriptions: Descriptions): GatewayIndex {
-    const edge = this.edge === null ? null : descriptions
+  private index(descriptions: Descriptions | null): GatewayIndex {
+    const edge = this.edge === null || descriptions === null ? null : descriptions
     return {
       product: `invocation-gateway ${productVersion()}`,
       call: 'POST /{microservice}/{service}/{method} with the arguments as the body (JSON or XML)',
@@ -228,7 +286,12 @@ export class Platform {
         remoteSecret(r)
       ).remote = true
     await this.discovery.start()
-    this.port = await listening(listeners.gateway, this.gateway.listen(listeners.gateway.host, listeners.gateway.port))
+    const g = listeners.gateway
+    // Listener threads share a port only when it is named (see freePort).
+    if (this.threads !== null && g.port === 0) g.port = await freePort(g.host)
+    this.port = await listening(g, this.gateway.listen(g.host, g.port))
+    // The other listener threads join the port the main thread listens on (SO_REUSEPORT).
+    await this.threads?.start(g.host, this.port)
     if (listeners.edge !== null) this.edgePort = await listening(listeners.edge, this.edge!.listen(listeners.edge))
     this.admin.phase = 'ready'
     return this.port
@@ -288,7 +351,11 @@ export class Platform {
     const pf = this.config.platform
     this.admin.phase = 'draining'
     this.deployer.close()
-    await this.gateway.close({ graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }, () => this.edge?.stopListening())
+    const plan = { graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }
+    await Promise.all([
+      this.gateway.close(plan, () => this.edge?.stopListening()),
+      this.threads?.drain(plan) ?? Promise.resolve()
+    ])
     this.edge?.close()
     await this.control.close()
     await this.manager.stopAll()

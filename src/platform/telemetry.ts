@@ -227,3 +227,63 @@ const BYTES_OUT_KEY = Buffer.from(',"bytesOut":')
 const MS_KEY = Buffer.from(',"ms":')
 const TRACE_ID_KEY = Buffer.from('"traceId":"')
 const CLIENT_KEY = Buffer.from('"client":')
+
+/** A route's counts as plain data: what a listener thread sends the main thread when metrics are scraped. */
+export interface RouteCounts {
+  microservice: string
+  service: string
+  method: string
+  ok200: number
+  ok204: number
+  /** [code, [[status, requests], …]] */
+  failures: Array<[string, Array<[number, number]>]>
+  buckets: number[]
+  count: number
+  sum: number
+  bytesIn: number
+  bytesOut: number
+}
+
+export function routeCounts(r: RouteStats): RouteCounts {
+  return {
+    microservice: r.microservice,
+    service: r.service,
+    method: r.method,
+    ok200: r.ok200,
+    ok204: r.ok204,
+    failures: [...r.failures].map(([code, byStatus]) => [code, [...byStatus]]),
+    buckets: [...r.buckets],
+    count: r.count,
+    sum: r.sum,
+    bytesIn: r.bytesIn,
+    bytesOut: r.bytesOut
+  }
+}
+
+/**
+ * One set of totals from several threads' routes: the main thread's RouteStats and the counts the
+ * listener threads sent, added up per route.
+ */
+export function addedRoutes(lists: Iterable<Iterable<RouteStats | RouteCounts>>): RouteStats[] {
+  const out = new Map<string, RouteStats>()
+  for (const list of lists)
+    for (const c of list) {
+      if (c.count === 0) continue
+      const key = `${c.microservice}\u0000${c.service}\u0000${c.method}`
+      let r = out.get(key)
+      if (r === undefined) out.set(key, (r = new RouteStats(c.microservice, c.service, c.method)))
+      r.ok200 += c.ok200
+      r.ok204 += c.ok204
+      for (const [code, byStatus] of c.failures) {
+        let into = r.failures.get(code)
+        if (into === undefined) r.failures.set(code, (into = new Map()))
+        for (const [status, n] of byStatus) into.set(status, (into.get(status) ?? 0) + n)
+      }
+      for (let k = 0; k < r.buckets.length; k++) r.buckets[k]! += c.buckets[k] ?? 0
+      r.count += c.count
+      r.sum += c.sum
+      r.bytesIn += c.bytesIn
+      r.bytesOut += c.bytesOut
+    }
+  return [...out.values()]
+}

@@ -43,6 +43,21 @@ export class DeadlineList {
     d.deadlineNext = null
   }
 
+  /** Empties the list and returns what it held, oldest first. */
+  takeAll(): Deadline[] {
+    const out: Deadline[] = []
+    for (let d = this.head; d !== null;) {
+      const next: Deadline | null = d.deadlineNext
+      d.deadlinePrev = null
+      d.deadlineNext = null
+      out.push(d)
+      d = next
+    }
+    this.head = null
+    this.tail = null
+    return out
+  }
+
   /** Entries in the list (walks it: for tests and status, not the hot path). */
   get size(): number {
     let n = 0

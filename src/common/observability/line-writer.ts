@@ -18,6 +18,13 @@ export interface ByteLineSink extends LineSink {
 const CHUNK_BYTES = 64 * 1024
 
 /**
+ * Where a writer's chunks go other than a file descriptor: a listener thread hands each chunk of
+ * whole lines to the main thread, whose one writer appends it (BatchedLineWriter.append), so lines
+ * of several threads are never torn or interleaved on stdout.
+ */
+export type ChunkOutput = (chunk: Buffer) => void
+
+/**
  * Lines encoded into 64 KiB buffers, each written with one asynchronous write when full or after
  * `delayMs` (50 by default), whichever comes first. A line appended to a pending string is paid for again
  * when the long rope is encoded; written as bytes in place (`room`/`commit`, used by the access
@@ -43,7 +50,7 @@ export class BatchedLineWriter implements ByteLineSink {
   dropped = 0
 
   constructor(
-    private readonly fd: number,
+    private readonly fd: number | ChunkOutput,
     private readonly delayMs = 50,
     private readonly maxBufferedBytes = 8 * 1024 * 1024
   ) {
@@ -96,15 +103,34 @@ export class BatchedLineWriter implements ByteLineSink {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
+  /** A chunk of whole lines made elsewhere (a listener thread's), written after what is buffered here. */
+  append(chunk: Buffer): void {
+    if (chunk.length === 0) return
+    if (this.queuedBytes + chunk.length > this.maxBufferedBytes) {
+      this.dropped++
+      return
+    }
+    this.seal()
+    this.queue.push(chunk)
+    this.queuedBytes += chunk.length
+    this.kick()
+  }
+
   /** Writes what is buffered now, blocking (at exit, and when a test wants the lines). */
   flushSync(): void {
     // Even with an asynchronous write in progress: each chunk holds whole lines, and at exit the
     // write in progress may never finish.
     this.seal()
+    const fd = this.fd
+    if (typeof fd === 'function') {
+      for (const chunk of this.queue.splice(0)) fd(chunk)
+      this.queuedBytes = 0
+      return
+    }
     for (const chunk of this.queue.splice(0)) {
       for (let offset = 0, tries = 0; offset < chunk.length && tries < 1000; tries++) {
         try {
-          offset += writeSync(this.fd, chunk, offset)
+          offset += writeSync(fd, chunk, offset)
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return
         }
@@ -143,7 +169,15 @@ export class BatchedLineWriter implements ByteLineSink {
   }
 
   private writeChunk(chunk: Buffer, offset: number): void {
-    write(this.fd, chunk, offset, chunk.length - offset, null, (err, n) => {
+    const fd = this.fd
+    if (typeof fd === 'function') {
+      // Handed over at once: the receiver owns the chunk (it is transferred, not copied).
+      fd(chunk)
+      this.writing = false
+      this.kick()
+      return this.tellIdle()
+    }
+    write(fd, chunk, offset, chunk.length - offset, null, (err, n) => {
       if (err !== null) {
         // A non-blocking pipe that is full: try again shortly. Anything else: the lines are lost,
         // the gateway keeps serving.

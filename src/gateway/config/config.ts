@@ -2,7 +2,7 @@ import { LOG_LEVELS, type LogLevel } from '../../common/observability/log'
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
 import { resolve, join } from 'node:path'
-import { availableParallelism } from 'node:os'
+import { usableCores } from '../../common/process/cores'
 import { MAX_POOL_THREADS } from '../../common/contract/limits'
 import { peerMatcher } from './peers'
 import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../common/contract/vocabulary'
@@ -50,6 +50,12 @@ export interface DispatchOptions {
 export interface GatewayConfig {
   host: string
   port: number
+  /**
+   * Listener threads: each runs the request pipeline with its own uWS App on the same port (the
+   * kernel spreads connections by SO_REUSEPORT) and its own connections to the instances; 1 serves
+   * on the main thread alone. "auto" in the file: the cores this process may use (docs/operating.md).
+   */
+  threads: number
   defaultSequenceName: SequenceName
   defaultApiId: ApiMode
   maxBodyBytes: number
@@ -442,6 +448,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     gateway: {
       host: str(http, 'host'),
       port: int(http, 'port'),
+      threads: http.threads === undefined ? 1 : http.threads === 'auto' ? usableCores() : int(http, 'threads'),
       defaultSequenceName: seq,
       defaultApiId: apiId,
       maxBodyBytes: int(http, 'maxBodyBytes'),
@@ -465,8 +472,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     pool: {
       // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
       // latency with large bodies (docs/performance.md).
-      maxThreads:
-        pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, availableParallelism()) : int(pool, 'maxThreads'),
+      maxThreads: pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, usableCores()) : int(pool, 'maxThreads'),
       minThreads: int(pool, 'minThreads'),
       idleTimeoutMs: int(pool, 'idleTimeoutMs'),
       maxQueue: int(pool, 'maxQueue'),

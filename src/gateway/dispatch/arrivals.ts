@@ -8,12 +8,15 @@ export class Arrivals {
     string,
     { promise: Promise<boolean>; settle: (arrived: boolean) => void; timer: NodeJS.Timeout }
   >()
+  /** Told of every announcement (the listener threads' directories announce it too). */
+  onExpect: ((name: string, ms: number) => void) | null = null
 
   /**
    * Calls for `name` wait up to `ms` for it (0 withdraws the announcement: they get their 404 now).
    * Announcing again sets a new deadline; calls already waiting keep waiting.
    */
   expect(name: string, ms: number): void {
+    this.onExpect?.(name, ms)
     const current = this.expected.get(name)
     if (ms <= 0) {
       if (current !== undefined) this.settle(name, false)

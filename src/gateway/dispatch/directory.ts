@@ -5,16 +5,100 @@ import type { Endpoint } from '../../common/protocol/endpoint'
 import type { EventLog } from '../../common/observability/log'
 import { Arrivals } from './arrivals'
 
+/**
+ * What a directory does, as told to the directories that follow it (each listener thread has one,
+ * with connections of its own): the same instances, drains and announcements, and the leader's
+ * verdict on each instance (availability, outlier ejection), so that every thread serves the same.
+ */
+export type DirectoryEvent =
+  | {
+      type: 'register'
+      name: string
+      endpoint: Endpoint
+      instance: string
+      overrides: Partial<DispatchOptions>
+      secret: string | null
+    }
+  | { type: 'markDown' | 'removeInstance' | 'drain' | 'resume'; name: string; instance: string }
+  | { type: 'remove'; name: string }
+  | { type: 'expect'; name: string; ms: number }
+  | { type: 'verdicts'; name: string; verdicts: Array<[instance: string, reason: string | null]> }
+
+/** The directories that follow this one (the listener threads). */
+export interface DirectoryFollowers {
+  tell(event: DirectoryEvent): void
+  /** Resolves once no follower holds a call on the instance. */
+  whenIdle(name: string, instance: string): Promise<void>
+}
+
 /** All microservices the gateway can reach, by name. */
 export class MicroserviceDirectory {
   private readonly groups = new Map<string, MicroserviceGroup>()
   /** Microservices announced by a rollout to several nodes, not served here yet. */
   readonly arrivals = new Arrivals()
   private readonly watchers = new Set<() => void>()
+  /** The listener threads' directories, told of every change (null: none). */
+  private followers: DirectoryFollowers | null = null
+  /** On a follower: instances the leader removed, leaving once their calls are done (by instance). */
+  private readonly leaving = new Map<string, NodeJS.Timeout>()
+  /** On a follower: where an outlier ejection is reported to the leader. */
+  onEject: ((name: string, instance: string) => void) | null = null
+
   constructor(
     private readonly options: DispatchOptions,
-    private readonly log: EventLog = console.error
+    private readonly log: EventLog = console.error,
+    /** How long a follower waits for an instance's calls before it closes the connections of one removed. */
+    private readonly drainTimeoutMs = 30000
   ) {}
+
+  /** Tells `followers` of every change from now on, after the state so far. */
+  follow(followers: DirectoryFollowers): void {
+    this.followers = followers
+    this.arrivals.onExpect = (name, ms) => followers.tell({ type: 'expect', name, ms })
+  }
+
+  /** Everything a new follower needs to be where this directory is now. */
+  snapshot(): DirectoryEvent[] {
+    const events: DirectoryEvent[] = []
+    for (const g of this.groups.values()) {
+      for (const [instance, c] of g.instances) {
+        const endpoint = c.endpoint
+        if (endpoint !== null)
+          events.push({ type: 'register', name: g.name, endpoint, instance, overrides: c.overrides, secret: c.secret })
+        if (g.isDraining(instance)) events.push({ type: 'drain', name: g.name, instance })
+      }
+      events.push(verdicts(g))
+    }
+    return events
+  }
+
+  /** A follower applies what its leader did. */
+  apply(e: DirectoryEvent): void {
+    switch (e.type) {
+      case 'register': {
+        this.cancelLeaving(e.instance)
+        this.register(e.name, e.endpoint, e.instance, e.overrides, e.secret)
+        return this.get(e.name)?.resume(e.instance)
+      }
+      case 'markDown':
+        return this.markDown(e.name, e.instance)
+      case 'removeInstance':
+        return this.leave(e.name, e.instance)
+      case 'drain':
+        return this.drain(e.name, e.instance)
+      case 'resume':
+        return this.resume(e.name, e.instance)
+      case 'remove':
+        return this.remove(e.name)
+      case 'expect':
+        return this.arrivals.expect(e.name, e.ms)
+      case 'verdicts': {
+        const g = this.get(e.name)
+        if (g === undefined) return
+        for (const [instance, reason] of e.verdicts) g.instances.get(instance)?.setVerdict(reason)
+      }
+    }
+  }
 
   get(name: string): MicroserviceGroup | undefined {
     return this.groups.get(name)
@@ -46,13 +130,42 @@ export class MicroserviceDirectory {
         this.log,
         this.options.servingVersions,
         (n) => this.arrivals.arrived(n),
-        () => this.changed()
+        (g) => this.changed(g)
       )
       this.groups.set(name, group)
     }
-    const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log)
+    this.followers?.tell({ type: 'register', name, endpoint, instance, overrides, secret })
+    const client = group.instance(instance, { ...this.options, ...overrides }, secret, this.log, overrides)
+    if (this.onEject !== null) {
+      const report = this.onEject
+      client.onEject = () => report(name, instance)
+    }
     client.setEndpoint(endpoint)
     return client
+  }
+
+  /** The instance takes no new calls; those it holds complete (a replaced version, a pod leaving). */
+  drain(name: string, instance: string): void {
+    this.followers?.tell({ type: 'drain', name, instance })
+    this.groups.get(name)?.drain(instance)
+  }
+
+  /** An instance that was draining takes calls again. */
+  resume(name: string, instance: string): void {
+    this.followers?.tell({ type: 'resume', name, instance })
+    this.groups.get(name)?.resume(instance)
+  }
+
+  /** The leader's side of a follower's outlier ejection: no instance of any thread gets new calls. */
+  eject(name: string, instance: string): void {
+    this.groups.get(name)?.instances.get(instance)?.eject('a listener thread')
+  }
+
+  /** Resolves once no call is in flight on the instance, here or on any follower. */
+  whenIdle(name: string, instance: string): Promise<void> {
+    const here = this.groups.get(name)?.instances.get(instance)?.whenIdle() ?? Promise.resolve()
+    const f = this.followers
+    return f === null ? here : Promise.all([here, f.whenIdle(name, instance)]).then(() => undefined)
   }
 
   /**
@@ -79,28 +192,71 @@ export class MicroserviceDirectory {
     })
   }
 
-  private changed(): void {
+  private changed(group: MicroserviceGroup): void {
+    this.followers?.tell(verdicts(group))
     for (const w of [...this.watchers]) w()
   }
 
   /** The instance's process is down (it may come back): it gets no calls meanwhile. */
   markDown(name: string, instance = `${name}#0`): void {
+    this.followers?.tell({ type: 'markDown', name, instance })
     this.groups.get(name)?.instances.get(instance)?.clearEndpoint()
   }
 
   /** The group stays, empty: a deployed microservice that is stopped answers 503, not 404. */
   removeInstance(name: string, instance: string): void {
+    this.followers?.tell({ type: 'removeInstance', name, instance })
+    this.cancelLeaving(instance)
     this.groups.get(name)?.remove(instance)
   }
 
   remove(name: string): void {
+    this.followers?.tell({ type: 'remove', name })
     this.groups.get(name)?.close()
     this.groups.delete(name)
   }
 
+  /**
+   * A follower's removal: the leader removes an instance once its own calls are done, but this
+   * thread's may not be, so the instance drains here and goes once they are (or after drainTimeoutMs).
+   */
+  private leave(name: string, instance: string): void {
+    const client = this.groups.get(name)?.instances.get(instance)
+    if (client === undefined) return
+    this.drain(name, instance)
+    this.cancelLeaving(instance)
+    let done = false
+    const go = (): void => {
+      if (done) return
+      done = true
+      this.cancelLeaving(instance)
+      if (this.groups.get(name)?.instances.get(instance) === client) this.removeInstance(name, instance)
+    }
+    const timer = setTimeout(go, this.drainTimeoutMs)
+    timer.unref()
+    this.leaving.set(instance, timer)
+    void client.whenIdle().then(() => {
+      if (this.leaving.get(instance) === timer) go()
+    })
+  }
+
+  private cancelLeaving(instance: string): void {
+    const timer = this.leaving.get(instance)
+    if (timer === undefined) return
+    clearTimeout(timer)
+    this.leaving.delete(instance)
+  }
+
   close(): void {
+    for (const timer of this.leaving.values()) clearTimeout(timer)
+    this.leaving.clear()
     this.arrivals.close()
     for (const g of this.groups.values()) g.close()
     this.groups.clear()
   }
+}
+
+/** The leader's verdict on each instance of `g`: why it cannot take a call, or null. */
+function verdicts(g: MicroserviceGroup): DirectoryEvent {
+  return { type: 'verdicts', name: g.name, verdicts: [...g.instances].map(([id, c]) => [id, c.reason]) }
 }

@@ -87,7 +87,7 @@ export class DnsDiscovery {
     for (const [id, endpoint] of now) {
       if (known.has(id)) continue
       leaving.delete(id)
-      if (retiring.delete(id)) this.directory.get(t.name)?.resume(id)
+      if (retiring.delete(id)) this.directory.resume(t.name, id)
       this.directory.register(t.name, endpoint, id, {}, t.secret).remote = true
       known.add(id)
       this.log(`discovery: found ${id}`, { event: 'discovered', microservice: t.name, instance: id })
@@ -124,7 +124,7 @@ export class DnsDiscovery {
       const last = this.instances(name).length === 0
       if (successor || last) {
         for (const id of leaving) {
-          group.drain(id)
+          this.directory.drain(name, id)
           retiring.add(id)
         }
         leaving.clear()

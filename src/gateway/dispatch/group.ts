@@ -30,16 +30,22 @@ export class MicroserviceGroup {
     /** Called each time the group goes from serving nothing to serving. */
     private readonly onAvailable: ((name: string) => void) | null = null,
     /** Called after every change of which instances serve (not per request). */
-    private readonly onChange: (() => void) | null = null
+    private readonly onChange: ((group: MicroserviceGroup) => void) | null = null
   ) {
     this.reason = `microservice '${name}' is not running`
   }
 
   /** Adds an instance (or returns the one of that id); the group follows its changes. */
-  instance(id: string, options: DispatchOptions, secret: string | null = null, log?: EventLog): InstanceClient {
+  instance(
+    id: string,
+    options: DispatchOptions,
+    secret: string | null = null,
+    log?: EventLog,
+    overrides: Partial<DispatchOptions> = {}
+  ): InstanceClient {
     let client = this.instances.get(id)
     if (client === undefined) {
-      client = new InstanceClient(this.name, options, () => this.recompute(), secret, log)
+      client = new InstanceClient(this.name, options, () => this.recompute(), secret, log, overrides)
       this.instances.set(id, client)
       this.recompute()
     }
@@ -83,6 +89,10 @@ export class MicroserviceGroup {
   /** An instance that was draining takes calls again (it came back before it was removed). */
   resume(instance: string): void {
     if (this.draining.delete(instance)) this.recompute()
+  }
+
+  isDraining(instance: string): boolean {
+    return this.draining.has(instance)
   }
 
   isServing(instance: string): boolean {
@@ -152,7 +162,7 @@ export class MicroserviceGroup {
       })
       if (available) this.onAvailable?.(this.name)
     }
-    this.onChange?.()
+    this.onChange?.(this)
   }
 }
 

@@ -27,7 +27,11 @@ export class InstanceClient implements ConnectionOwner {
   refusal: string | null = null
   /** Why the instance cannot take a call now, or null when it can. */
   reason: string | null
-  private endpoint: Endpoint | null = null
+  private endpointNow: Endpoint | null = null
+  /** On a listener thread: the main thread's verdict (why the instance cannot take calls, or null). */
+  private verdict: string | null = null
+  /** Told when this client ejects the instance (a listener thread reports it to the main thread). */
+  onEject: (() => void) | null = null
   private readonly slots: Array<BackendConnection | null>
   private readonly retry: Array<NodeJS.Timeout | null>
   private readonly attempts: number[]
@@ -62,8 +66,10 @@ export class InstanceClient implements ConnectionOwner {
     private readonly options: DispatchOptions,
     private readonly onChange: (c: InstanceClient) => void,
     /** The shared secret of an instance reached over TCP (null: a local Unix socket, or none). */
-    private readonly secret: string | null = null,
-    private readonly log: EventLog = console.error
+    readonly secret: string | null = null,
+    private readonly log: EventLog = console.error,
+    /** The settings this instance has of its own (what a listener thread's copy is registered with). */
+    readonly overrides: Partial<DispatchOptions> = {}
   ) {
     const n = Math.max(1, options.connectionsPerMicroservice)
     this.slots = new Array<BackendConnection | null>(n).fill(null)
@@ -83,15 +89,20 @@ export class InstanceClient implements ConnectionOwner {
     return this.options.connectTimeoutMs
   }
 
-  /** Points the client at where the instance listens now (after a start or restart). */
-  /** Where it is reached (unix:/path or host:port), '' while it has no endpoint. */
-  get endpointText(): string {
-    return this.endpoint === null ? '' : endpointText(this.endpoint)
+  /** Where the instance listens now; null while it has no process. */
+  get endpoint(): Endpoint | null {
+    return this.endpointNow
   }
 
+  /** Where it is reached (unix:/path or host:port), '' while it has no endpoint. */
+  get endpointText(): string {
+    return this.endpointNow === null ? '' : endpointText(this.endpointNow)
+  }
+
+  /** Points the client at where the instance listens now (after a start or restart). */
   setEndpoint(endpoint: Endpoint): void {
-    if (this.endpoint !== null && sameEndpoint(this.endpoint, endpoint)) return
-    this.endpoint = endpoint
+    if (this.endpointNow !== null && sameEndpoint(this.endpointNow, endpoint)) return
+    this.endpointNow = endpoint
     this.slowCheck = false
     this.pingOutstanding = false
     for (let k = 0; k < this.slots.length; k++) {
@@ -103,7 +114,7 @@ export class InstanceClient implements ConnectionOwner {
 
   /** The instance's process is gone: stop reconnecting until a new endpoint is set. */
   clearEndpoint(): void {
-    this.endpoint = null
+    this.endpointNow = null
     for (let k = 0; k < this.slots.length; k++) {
       const r = this.retry[k]
       if (r != null) {
@@ -242,7 +253,7 @@ export class InstanceClient implements ConnectionOwner {
     // handshake that never came); a connection that gets ready clears it.
     if (error !== null) this.lastError = error.message
     const k = this.slots.indexOf(conn)
-    if (k < 0 || this.closed || this.endpoint === null) return this.refresh()
+    if (k < 0 || this.closed || this.endpointNow === null) return this.refresh()
     this.slots[k] = null
     // Back off: min, 2×min, 4×min ... up to max, with jitter so connections do not move in step.
     const attempt = this.attempts[k] ?? 0
@@ -259,29 +270,49 @@ export class InstanceClient implements ConnectionOwner {
   }
 
   private open(k: number): void {
-    if (this.endpoint === null || this.closed) return
+    if (this.endpointNow === null || this.closed) return
     const r = this.retry[k]
     if (r != null) {
       clearTimeout(r)
       this.retry[k] = null
     }
-    this.slots[k] = new BackendConnection(this, this.endpoint, GATEWAY_ID, this.secret)
+    this.slots[k] = new BackendConnection(this, this.endpointNow, GATEWAY_ID, this.secret)
   }
 
   private computeReason(): string | null {
-    if (this.endpoint === null) return `microservice '${this.name}' is not running`
+    if (this.endpointNow === null) return `microservice '${this.name}' is not running`
     if (this.pick() === null)
       return this.goneAway !== null
         ? `microservice '${this.name}' is stopping (${this.goneAway})`
         : this.refusal === null
           ? `microservice '${this.name}' is not connected${this.lastError === null ? '' : ` (${this.lastError})`}`
           : `microservice '${this.name}' is not connected: the handshake was refused (${this.refusal})`
+    if (this.verdict !== null) return this.verdict
     if (!this.userAvailable) return `microservice '${this.name}' reports itself unavailable`
     if (this.slowCheck)
       return `microservice '${this.name}' did not answer its availability check within ${this.options.availabilityTimeoutMs} ms`
     if (this.ejected)
       return `microservice '${this.name}' has answered nothing for ${this.options.ejectAfterMs} ms (outlier ejection)`
     return null
+  }
+
+  /** The main thread's verdict, on a listener thread's copy of the instance. */
+  setVerdict(reason: string | null): void {
+    if (reason === this.verdict) return
+    this.verdict = reason
+    this.refresh()
+  }
+
+  /**
+   * Ejected on another thread's evidence: no new calls until a frame arrives here (this client's
+   * pings go on, so it comes back once the instance answers again).
+   */
+  eject(by: string): void {
+    if (this.ejected || this.endpointNow === null) return
+    this.ejected = true
+    this.lastFrameAt = Date.now()
+    this.refresh()
+    this.log(`dispatch: microservice '${this.name}' ejected by ${by}`, { event: 'ejected', microservice: this.name })
   }
 
   /** Recomputes `reason`; tells the group when it (or, on a handshake, the catalog) changed. */
@@ -300,13 +331,14 @@ export class InstanceClient implements ConnectionOwner {
    * SPEC's availability verdict (20 s, the user flag) is separate and unchanged.
    */
   private watch(): void {
-    if (this.ejected || this.endpoint === null) return
+    if (this.ejected || this.endpointNow === null) return
     const inflight = this.inflight
     if (inflight === 0 && !this.pingOutstanding) return
     const silent = Date.now() - this.lastFrameAt
     if (silent >= this.options.ejectAfterMs) {
       this.ejected = true
       this.refresh()
+      this.onEject?.()
       const detail = `microservice '${this.name}' answered nothing, not even a ping, for ${silent} ms; the call was cancelled and may have run`
       for (const c of this.slots) c?.abandonAll({ code: 'EXECUTION_TIMEOUT', detail })
       return

@@ -26,17 +26,22 @@ export class Gateway implements HttpPort<HttpResponse> {
   private readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
-  /** What `GET /` answers (set by the platform); without it, `GET /` is a call like any other (405). */
-  index: (() => GatewayIndex) | null = null
+  /**
+   * What `GET /` answers (set by the platform; a listener thread asks the main thread for it);
+   * without it, `GET /` is a call like any other (405).
+   */
+  index: (() => GatewayIndex | Promise<GatewayIndex>) | null = null
 
   constructor(
     readonly config: GatewayConfig,
     preparer: Preparer,
-    backends: Backends
+    backends: Backends,
+    /** The in-flight bounds' shared memory, when this gateway is one listener thread of several. */
+    shared?: SharedArrayBuffer
   ) {
     const unsupported = uwsSupportError()
     if (unsupported !== null) throw new Error(unsupported)
-    this.pipeline = new Pipeline(config, preparer, backends, this)
+    this.pipeline = new Pipeline(config, preparer, backends, this, shared)
     const trusted = peerMatcher(config.trust.trustedPeers)
     this.trusts = (res) => trusted(remoteAddress(res))
     this.uws = loadUws(config.maxHeaderBytes)
@@ -48,14 +53,14 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.app.get('/', (res, req) => {
       const index = this.index
       if (index === null) return call(res, req)
-      const body = `${JSON.stringify(index(), null, 2)}\n`
-      res.cork(() => {
-        res.writeStatus('200 OK')
-        res.writeHeader('Content-Type', 'application/json; charset=utf-8')
-        res.writeHeader('Cache-Control', 'no-cache')
-        res.writeHeader('X-Content-Type-Options', 'nosniff')
-        res.end(body)
-      })
+      const now = index()
+      if (!(now instanceof Promise)) return writeIndex(res, now)
+      let aborted = false
+      res.onAborted(() => (aborted = true))
+      now.then(
+        (i) => aborted || writeIndex(res, i),
+        () => aborted || res.cork(() => res.writeStatus('503 Service Unavailable').end())
+      )
     })
   }
 
@@ -128,6 +133,17 @@ export class Gateway implements HttpPort<HttpResponse> {
     })
     closeApp(this.app)
   }
+}
+
+function writeIndex(res: HttpResponse, index: GatewayIndex): void {
+  const body = `${JSON.stringify(index, null, 2)}\n`
+  res.cork(() => {
+    res.writeStatus('200 OK')
+    res.writeHeader('Content-Type', 'application/json; charset=utf-8')
+    res.writeHeader('Cache-Control', 'no-cache')
+    res.writeHeader('X-Content-Type-Options', 'nosniff')
+    res.end(body)
+  })
 }
 
 /**

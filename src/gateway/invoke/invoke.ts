@@ -11,6 +11,7 @@ import type { gateway } from '../../common/protocol/generated/gateway'
 import { splitNames, type CallHead } from './head'
 import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
+import { CallBounds } from './bounds'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type {
   AuthOutcome,
@@ -38,12 +39,15 @@ const LARGE_BODIES_KEPT = 64 * 1024 * 1024
 export class Pipeline<R> {
   readonly cors: CorsPolicy
   readonly retryAfter: string
-  /** Requests holding a body or a call right now. */
+  /** Requests holding a body or a call right now, on this thread (the drain waits for these). */
   inFlight = 0
-  /** Requests answered since start (any status). */
+  /** Requests answered since start (any status), on this thread. */
   answered = 0
-  /** Body bytes reserved by requests in progress (declared lengths, or what arrived of undeclared ones). */
-  bodyBytes = 0
+  /**
+   * The in-flight bounds, shared by every listener thread: requests, and body bytes reserved by
+   * requests in progress (declared lengths, or what arrived of undeclared ones).
+   */
+  readonly bounds: CallBounds
   /**
    * Set when the platform drains: requests are still served (a balancer may not have noticed yet),
    * and every answer carries Connection: close, so each connection ends after its next answer.
@@ -63,12 +67,30 @@ export class Pipeline<R> {
     readonly config: GatewayConfig,
     readonly preparer: Preparer,
     readonly backends: Backends,
-    readonly http: HttpPort<R>
+    readonly http: HttpPort<R>,
+    /** The shared memory of the bounds, when this pipeline is one listener thread of several. */
+    shared?: SharedArrayBuffer
   ) {
+    this.bounds = new CallBounds(config.maxInFlight, config.maxBodyBytesInFlight, shared)
     this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
     this.deadlines = new DeadlineList(config.executingTimeoutMs)
     this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
+  }
+
+  /** Body bytes held by requests in progress on every thread. */
+  get bodyBytes(): number {
+    return this.bounds.bodyBytes
+  }
+
+  /**
+   * Answers every call that is out with `failure` (a listener thread that is failing: its calls are
+   * answered, not left to hang). Calls still reading their body end with their connection.
+   */
+  abandonAll(failure: Failure): number {
+    const out = this.deadlines.takeAll()
+    for (const d of out) (d as Invocation<R>).abandon(failure)
+    return out.length
   }
 
   /** Call ids are unique per gateway, so they stay unique over every connection. */
@@ -225,7 +247,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     this.plan = plan
     if (!this.admit(plan.declaredLength)) return
     if (body !== undefined) {
-      if (plan.declaredLength < 0) this.reserve(body.length)
+      // Read already, so counted whatever the bound: it is in memory either way.
+      if (plan.declaredLength < 0) this.reserveHeld(body.length)
       return this.prepare(body)
     }
     this.undeclared = plan.declaredLength < 0
@@ -236,21 +259,23 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** Counts the request against maxInFlight and its declared body against maxBodyBytesInFlight, or refuses it. */
   private admit(declaredLength: number): boolean {
     const p = this.p
-    if (p.inFlight >= p.config.maxInFlight) {
-      this.fail({ code: 'OVERLOADED', detail: `${p.inFlight} requests are in progress` })
+    const bounds = p.bounds
+    if (!bounds.enter()) {
+      this.fail({ code: 'OVERLOADED', detail: `${bounds.inFlight} requests are in progress` })
       return false
     }
     const declared = Math.max(0, declaredLength)
-    if (p.bodyBytes + declared > p.config.maxBodyBytesInFlight) {
+    if (!bounds.reserve(declared)) {
+      bounds.leave()
       this.fail({
         code: 'OVERLOADED',
-        detail: `${p.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
+        detail: `${bounds.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
       })
       return false
     }
     p.inFlight++
     this.counted = true
-    this.reserve(declared)
+    this.reserved = declared
     return true
   }
 
@@ -266,7 +291,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     if (tooLarge !== null) return this.fail(tooLarge)
     if (!this.admit(declared)) return
     const wait = (b: Uint8Array): void => {
-      if (declared < 0 && body !== undefined) this.reserve(b.length)
+      if (declared < 0 && body !== undefined) this.reserveHeld(b.length)
       pending.then(
         (value) => {
           if (this.aborted || this.answered) return p.largeBodies.release(b)
@@ -291,15 +316,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     if (this.answered || this.reader === null) return
     const refused = this.reader.push(new Uint8Array(chunk))
     if (refused !== null) return this.fail(refused)
-    if (this.undeclared) {
-      const p = this.p
-      if (p.bodyBytes + chunk.byteLength > p.config.maxBodyBytesInFlight) {
-        return this.fail({
-          code: 'OVERLOADED',
-          detail: `the body bytes in progress passed the bound of ${p.config.maxBodyBytesInFlight}`
-        })
-      }
-      this.reserve(chunk.byteLength)
+    if (this.undeclared && !this.reserve(chunk.byteLength)) {
+      return this.fail({
+        code: 'OVERLOADED',
+        detail: `the body bytes in progress passed the bound of ${this.p.config.maxBodyBytesInFlight}`
+      })
     }
     if (!last) return
     const body = this.reader.finish()
@@ -410,6 +431,13 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     })
   }
 
+  /** A failing listener thread answers the call it held (see Pipeline.abandonAll). */
+  abandon(failure: Failure): void {
+    if (this.aborted || this.answered) return
+    this.connection?.cancel(this)
+    this.fail(failure)
+  }
+
   /** The client went away. The response must not be touched again. */
   onAborted(): void {
     this.aborted = true
@@ -466,16 +494,26 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     p.onQuiet?.()
   }
 
-  private reserve(n: number): void {
+  /** Reserves `n` more body bytes against the shared bound; false when that would pass it. */
+  private reserve(n: number): boolean {
+    if (!this.p.bounds.reserve(n)) return false
     this.reserved += n
-    this.p.bodyBytes += n
+    return true
+  }
+
+  /** Counts bytes already held (a body read before the call was admitted), past the bound if need be. */
+  private reserveHeld(n: number): void {
+    Atomics.add(this.p.bounds.cells, 1, n)
+    this.reserved += n
   }
 
   private release(): void {
     if (!this.counted) return
     this.counted = false
-    this.p.inFlight--
-    this.p.bodyBytes -= this.reserved
+    const p = this.p
+    p.inFlight--
+    p.bounds.leave()
+    p.bounds.unreserve(this.reserved)
     this.reserved = 0
   }
 }

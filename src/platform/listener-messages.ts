@@ -1,0 +1,55 @@
+import type { DirectoryEvent } from '../gateway/dispatch/directory'
+import type { PlatformConfig } from '../gateway/config/config'
+import type { DrainPlan } from '../gateway/http/server'
+import type { GatewayIndex } from '../gateway/http/front-pages'
+import type { RouteCounts } from './telemetry'
+import type { LogLevel } from '../common/observability/log'
+
+/**
+ * What crosses between the main thread and a listener thread (src/platform/listener-thread.ts),
+ * each message a plain object of one of these shapes.
+ */
+
+/** A listener thread's start: its config, where to listen, and the directory as it is now. */
+export interface ListenerStart {
+  config: PlatformConfig
+  /** 1, 2, …: the main thread is 0. */
+  thread: number
+  host: string
+  port: number
+  /** The bounds' shared memory (src/gateway/invoke/bounds.ts). */
+  bounds: SharedArrayBuffer
+  /** The directory's state when the thread was made; its changes follow as messages. */
+  directory: DirectoryEvent[]
+  /** Whether the thread counts calls for /metrics, and writes the access log. */
+  metrics: boolean
+  accessLog: boolean
+  /** The main thread's log level (tests run it silent). */
+  logLevel: LogLevel
+  /** The thread's own worker pool's most threads (WORKER_POOL.maxThreads shared out). */
+  poolThreads: number
+}
+
+export type ToListener =
+  | { type: 'directory'; event: DirectoryEvent }
+  | { type: 'idle'; id: number; name: string; instance: string }
+  | { type: 'counts'; id: number }
+  | { type: 'index'; id: number; index: GatewayIndex }
+  | { type: 'drain'; plan: DrainPlan }
+  /** Tests: the thread fails as an uncaught exception would make it. */
+  | { type: 'fault' }
+
+export type FromListener =
+  | { type: 'listening'; port: number }
+  | { type: 'refused'; message: string }
+  | { type: 'idle'; id: number }
+  | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
+  | { type: 'index'; id: number }
+  | { type: 'eject'; name: string; instance: string }
+  /** One platform event, a whole JSON line. */
+  | { type: 'log'; line: string }
+  /** Access-log lines, whole, in one chunk (its buffer transferred). */
+  | { type: 'access'; chunk: Uint8Array }
+  | { type: 'drained' }
+  /** The thread is failing: it answered the calls it held and closes; then it exits. */
+  | { type: 'failed'; message: string; abandoned: number }

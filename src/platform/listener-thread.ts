@@ -1,0 +1,136 @@
+// A listener thread: the gateway's request pipeline with its own uWS App on the main thread's port
+// (SO_REUSEPORT), its own worker pool and its own connections to the instances, following the main
+// thread's directory. Started by ListenerThreads (listener-threads.ts); docs/operating.md, "Listener threads".
+import { parentPort, workerData } from 'node:worker_threads'
+import { Gateway } from '../gateway/http/server'
+import { closeApp } from '../gateway/http/uws'
+import { InvokePool } from '../gateway/pool/pool'
+import { MicroserviceDirectory } from '../gateway/dispatch/directory'
+import type { GatewayIndex } from '../gateway/http/front-pages'
+import { createLogger, type EventLog } from '../common/observability/log'
+import { BatchedLineWriter } from '../common/observability/line-writer'
+import { tracingActive } from '../common/observability/tracing'
+import { CallTelemetry, routeCounts } from './telemetry'
+import type { FromListener, ListenerStart, ToListener } from './listener-messages'
+
+const port = parentPort!
+const start = workerData as ListenerStart
+const config = start.config
+
+function post(m: FromListener, transfer?: ArrayBuffer[]): void {
+  port.postMessage(m, transfer)
+}
+
+const logger = createLogger(start.logLevel, {
+  write: (line: string) => post({ type: 'log', line })
+})
+const events = (component: string): EventLog => {
+  const child = logger.child({ component, thread: start.thread })
+  return (msg, fields) => (fields === undefined ? child.info(msg) : child.info(fields, msg))
+}
+
+// Whole lines in 64 KiB chunks (or every 50 ms) to the main thread's one stdout writer.
+const accessLog = start.accessLog
+  ? new BatchedLineWriter((chunk) => {
+      // A chunk of its own (not a slice of Node's shared pool) moves without a copy.
+      if (chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.length)
+        return post({ type: 'access', chunk }, [chunk.buffer as ArrayBuffer])
+      post({ type: 'access', chunk: new Uint8Array(chunk) })
+    })
+  : null
+
+const pool = new InvokePool({
+  ...config.pool,
+  maxThreads: start.poolThreads,
+  minThreads: Math.min(config.pool.minThreads, start.poolThreads)
+})
+const directory = new MicroserviceDirectory(config.dispatch, events('dispatch'), config.platform.drainTimeoutMs)
+directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
+for (const e of start.directory) directory.apply(e)
+const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
+const telemetry = new CallTelemetry(start.metrics, accessLog)
+if (start.metrics || accessLog !== null || tracingActive()) gateway.pipeline.observer = telemetry
+
+// GET / is answered with the main thread's view of what is deployed.
+let asks = 0
+const indexes = new Map<number, (index: GatewayIndex) => void>()
+gateway.index = () =>
+  new Promise<GatewayIndex>((resolve) => {
+    const id = ++asks
+    indexes.set(id, resolve)
+    post({ type: 'index', id })
+  })
+
+let failing = false
+/**
+ * A thread that fails must close its uWS App before it ends: a worker that exits with the App open
+ * aborts the whole process (Node's uv_loop_close check; measured, docs/operating.md). So the calls it
+ * holds are answered, the App closed, and only then does the thread exit for the main thread to
+ * start another.
+ */
+function fail(err: unknown): void {
+  if (failing) return
+  failing = true
+  const message = err instanceof Error ? err.message : String(err)
+  let abandoned = 0
+  try {
+    abandoned = gateway.pipeline.abandonAll({
+      code: 'INTERNAL',
+      detail: 'the listener thread serving this call failed; the call was cancelled and may have run'
+    })
+  } finally {
+    post({ type: 'failed', message, abandoned })
+    closeApp(gateway.app)
+    accessLog?.flushSync()
+    directory.close()
+    void pool.close().finally(() => process.exit(1))
+  }
+}
+process.on('uncaughtException', fail)
+process.on('unhandledRejection', fail)
+
+port.on('message', (m: ToListener) => {
+  switch (m.type) {
+    case 'directory':
+      return directory.apply(m.event)
+    case 'idle': {
+      const client = directory.get(m.name)?.instances.get(m.instance)
+      const idle = client === undefined ? Promise.resolve() : client.whenIdle()
+      return void idle.then(() => post({ type: 'idle', id: m.id }))
+    }
+    case 'counts':
+      return post({
+        type: 'counts',
+        id: m.id,
+        answered: gateway.pipeline.answered,
+        routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
+      })
+    case 'index': {
+      const resolve = indexes.get(m.id)
+      indexes.delete(m.id)
+      return resolve?.(m.index)
+    }
+    case 'drain':
+      return void gateway.close(m.plan).then(async () => {
+        accessLog?.flushSync()
+        directory.close()
+        await pool.close()
+        post({ type: 'drained' })
+        process.exit(0)
+      })
+    case 'fault':
+      setImmediate(() => {
+        throw new Error('a fault injected by the test harness')
+      })
+  }
+})
+
+gateway.listen(start.host, start.port).then(
+  (p) => post({ type: 'listening', port: p }),
+  (err: Error) => {
+    post({ type: 'refused', message: err.message })
+    closeApp(gateway.app)
+    directory.close()
+    void pool.close().finally(() => process.exit(1))
+  }
+)
