@@ -50,6 +50,8 @@ export type FromListener =
   | { type: 'log'; line: string }
   /** Access-log lines, whole, in one chunk (its buffer transferred). */
   | { type: 'access'; chunk: Uint8Array }
+  /** The thread's counts as it ends (failing or drained), kept by the main thread so totals never go back. */
+  | { type: 'retired'; answered: number; routes: RouteCounts[] }
   | { type: 'drained' }
   /** The thread is failing: it answered the calls it held and closes; then it exits. */
   | { type: 'failed'; message: string; abandoned: number }

@@ -10,7 +10,7 @@ import type { GatewayIndex } from '../gateway/http/front-pages'
 import { createLogger, type EventLog } from '../common/observability/log'
 import { BatchedLineWriter } from '../common/observability/line-writer'
 import { tracingActive } from '../common/observability/tracing'
-import { CallTelemetry, routeCounts } from './telemetry'
+import { CallTelemetry, routeCounts, type RouteCounts } from './telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 
 const port = parentPort!
@@ -61,6 +61,18 @@ gateway.index = () =>
     post({ type: 'index', id })
   })
 
+function counts(): { answered: number; routes: RouteCounts[] } {
+  return {
+    answered: gateway.pipeline.answered,
+    routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
+  }
+}
+
+/** The last counts, for the main thread to keep: a thread's calls stay counted after it ends. */
+function retire(): void {
+  post({ type: 'retired', ...counts() })
+}
+
 let failing = false
 /**
  * A thread that fails must close its uWS App before it ends: a worker that exits with the App open
@@ -80,6 +92,7 @@ function fail(err: unknown): void {
     })
   } finally {
     post({ type: 'failed', message, abandoned })
+    retire()
     closeApp(gateway.app)
     accessLog?.flushSync()
     directory.close()
@@ -99,12 +112,7 @@ port.on('message', (m: ToListener) => {
       return void idle.then(() => post({ type: 'idle', id: m.id }))
     }
     case 'counts':
-      return post({
-        type: 'counts',
-        id: m.id,
-        answered: gateway.pipeline.answered,
-        routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
-      })
+      return post({ type: 'counts', id: m.id, ...counts() })
     case 'index': {
       const resolve = indexes.get(m.id)
       indexes.delete(m.id)
@@ -113,6 +121,7 @@ port.on('message', (m: ToListener) => {
     case 'drain':
       return void gateway.close(m.plan).then(async () => {
         accessLog?.flushSync()
+        retire()
         directory.close()
         await pool.close()
         post({ type: 'drained' })
@@ -125,12 +134,23 @@ port.on('message', (m: ToListener) => {
   }
 })
 
-gateway.listen(start.host, start.port).then(
-  (p) => post({ type: 'listening', port: p }),
-  (err: Error) => {
-    post({ type: 'refused', message: err.message })
-    closeApp(gateway.app)
-    directory.close()
-    void pool.close().finally(() => process.exit(1))
-  }
-)
+// Listening only once this thread reaches every instance the main thread serves with.
+directory
+  .caughtUp(config.dispatch.connectTimeoutMs)
+  .then((caughtUp) => {
+    if (!caughtUp)
+      logger.warn(
+        { component: 'dispatch', thread: start.thread },
+        `listener thread ${start.thread} listens before it has reached every instance (${config.dispatch.connectTimeoutMs} ms)`
+      )
+    return gateway.listen(start.host, start.port)
+  })
+  .then(
+    (p) => post({ type: 'listening', port: p }),
+    (err: Error) => {
+      post({ type: 'refused', message: err.message })
+      closeApp(gateway.app)
+      directory.close()
+      void pool.close().finally(() => process.exit(1))
+    }
+  )

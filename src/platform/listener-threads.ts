@@ -73,6 +73,8 @@ export class ListenerThreads implements DirectoryFollowers {
   private readonly streaks: number[]
   /** Threads started again after one failed. */
   restarts = 0
+  /** The last counts of threads that ended: still part of the totals. */
+  private readonly retired: ThreadCounts[] = []
 
   constructor(private readonly o: ListenerThreadsOptions) {
     this.slots = new Array<Slot | null>(o.count).fill(null)
@@ -100,12 +102,15 @@ export class ListenerThreads implements DirectoryFollowers {
     )
   }
 
-  /** Each live thread's counts; a thread that does not answer within 2 s is left out. */
+  /**
+   * Each live thread's counts, and those of threads that ended; a thread that does not answer within
+   * 2 s is left out.
+   */
   async counts(): Promise<ThreadCounts[]> {
     const answers = await Promise.all(
       this.live().map((s) => this.ask(s, { type: 'counts', id: 0 }, COUNTS_WAIT_MS).then((m) => ({ s, m })))
     )
-    const out: ThreadCounts[] = []
+    const out: ThreadCounts[] = [...this.retired]
     for (const { s, m } of answers)
       if (m !== null && m.type === 'counts') out.push({ thread: s.thread, answered: m.answered, routes: m.routes })
     return out
@@ -206,6 +211,8 @@ export class ListenerThreads implements DirectoryFollowers {
               `listener thread ${thread} failed: ${m.message}; the ${m.abandoned} calls it held were answered 500 INTERNAL`,
               { event: 'thread-failed', thread, abandoned: m.abandoned, error: m.message }
             )
+          case 'retired':
+            return void this.retired.push({ thread, answered: m.answered, routes: m.routes })
           case 'drained':
             return
           default: {

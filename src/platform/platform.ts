@@ -215,10 +215,7 @@ export class Platform {
         listeners === null
           ? [...this.telemetry.routes.values()]
           : addedRoutes([this.telemetry.routes.values(), ...threads.map((t) => t.routes)]),
-      threads: () => [
-        { thread: '0', answered: this.gateway.pipeline.answered },
-        ...threads.map((t) => ({ thread: String(t.thread), answered: t.answered }))
-      ],
+      threads: () => [{ thread: '0', answered: this.gateway.pipeline.answered }, ...answeredByThread(threads)],
       get restarts() {
         return listeners?.restarts ?? 0
       }
@@ -396,4 +393,11 @@ async function listening(s: ListenSetting, listen: Promise<number>): Promise<num
     const errno = (err as NodeJS.ErrnoException).code ?? (await bindErrno(s.host, s.port)) ?? 'EUNKNOWN'
     throw new Error(listenProblem(s, errno))
   }
+}
+
+/** Requests answered per listener thread: a thread started again adds to the count of the one it replaced. */
+function answeredByThread(counts: readonly ThreadCounts[]): Array<{ thread: string; answered: number }> {
+  const by = new Map<number, number>()
+  for (const c of counts) by.set(c.thread, (by.get(c.thread) ?? 0) + c.answered)
+  return [...by].sort(([a], [b]) => a - b).map(([thread, answered]) => ({ thread: String(thread), answered }))
 }

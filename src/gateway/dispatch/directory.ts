@@ -72,6 +72,23 @@ export class MicroserviceDirectory {
     return events
   }
 
+  /**
+   * On a follower: resolves once every instance the leader serves with is connected here too (its
+   * handshake done), or after `ms`; a listener thread listens only then, so its first calls do not
+   * meet a microservice it has not reached yet.
+   */
+  caughtUp(ms: number): Promise<boolean> {
+    const ready = (): boolean => {
+      for (const g of this.groups.values())
+        for (const c of g.instances.values()) if (c.verdict === null && c.reason !== null) return false
+      return true
+    }
+    return this.until(ready, ms, () => new Error('not caught up')).then(
+      () => true,
+      () => false
+    )
+  }
+
   /** A follower applies what its leader did. */
   apply(e: DirectoryEvent): void {
     switch (e.type) {

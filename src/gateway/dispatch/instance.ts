@@ -29,7 +29,7 @@ export class InstanceClient implements ConnectionOwner {
   reason: string | null
   private endpointNow: Endpoint | null = null
   /** On a listener thread: the main thread's verdict (why the instance cannot take calls, or null). */
-  private verdict: string | null = null
+  verdict: string | null = null
   /** Told when this client ejects the instance (a listener thread reports it to the main thread). */
   onEject: (() => void) | null = null
   private readonly slots: Array<BackendConnection | null>
