@@ -1,6 +1,7 @@
 // The C proxies a gateway hop is compared with: nginx (one worker) and HAProxy (one thread), each
 // keeping connections alive to a bare uWebSockets.js server (the ceiling) that answers the call
-// itself. What a proxy's hop costs on this machine, measured in the same run as the gateway.
+// itself. What a proxy's hop costs on this machine, measured in the same run as the gateway. The
+// scaling curve (run.ts --threads N) runs nginx with N workers and HAProxy with N threads.
 // Both come from Debian (scripts/ensure-debian.sh installs them when missing).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -39,14 +40,21 @@ async function listening(port: number, child: ChildProcess, what: string): Promi
   }
 }
 
-/** nginx, one worker, upstream keep-alive, bodies up to 64 MB held in memory as the gateway holds them. */
-export async function startNginxRef(port: number, upstreamPort: number, children: ChildProcess[]): Promise<Reference> {
+/** nginx, `workers` workers, upstream keep-alive, bodies up to 64 MB held in memory as the gateway holds them. */
+export async function startNginxRef(
+  port: number,
+  upstreamPort: number,
+  children: ChildProcess[],
+  workers = 1
+): Promise<Reference> {
   ensure(['nginx:nginx-light'])
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'))
   const conf = join(dir, 'nginx.conf')
+  // With several workers, each gets a listening socket of its own (reuseport), as the gateway's
+  // listener threads and the ceiling's threads have: the kernel spreads connections over them alike.
   writeFileSync(
     conf,
-    `worker_processes 1;
+    `worker_processes ${workers};
 daemon off;
 pid ${join(dir, 'nginx.pid')};
 error_log stderr error;
@@ -60,7 +68,7 @@ http {
   scgi_temp_path ${join(dir, 'scgi')};
   upstream bare { server 127.0.0.1:${upstreamPort}; keepalive 128; }
   server {
-    listen 127.0.0.1:${port};
+    listen 127.0.0.1:${port}${workers > 1 ? ' reuseport' : ''};
     keepalive_requests 1000000;
     client_max_body_size 64m;
     client_body_buffer_size 64m;
@@ -78,18 +86,25 @@ http {
   const child = spawn('nginx', ['-c', conf, '-p', dir, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'inherit'] })
   children.push(child)
   await listening(port, child, 'nginx')
+  // The master listens before it forks its workers: their pids are known once they all are there.
+  const deadline = Date.now() + 10000
+  while (childrenOf(child.pid!).length < workers) {
+    if (Date.now() > deadline) throw new Error(`nginx has not started its ${workers} workers within 10 s`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
   return {
     url: `http://127.0.0.1:${port}`,
-    // The worker does the work; the master only waits.
+    // The workers do the work; the master only waits.
     pids: childrenOf(child.pid!).map((pid): [string, number] => ['nginx worker', pid])
   }
 }
 
-/** HAProxy, one thread, connections to the server reused across requests. */
+/** HAProxy, `threads` threads (one process), connections to the server reused across requests. */
 export async function startHaproxyRef(
   port: number,
   upstreamPort: number,
-  children: ChildProcess[]
+  children: ChildProcess[],
+  threads = 1
 ): Promise<Reference> {
   ensure(['haproxy:haproxy'])
   const dir = mkdtempSync(join(tmpdir(), 'bench-haproxy-'))
@@ -97,7 +112,7 @@ export async function startHaproxyRef(
   writeFileSync(
     conf,
     `global
-  nbthread 1
+  nbthread ${threads}
   maxconn 4096
   tune.bufsize 65536
 defaults

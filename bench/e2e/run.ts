@@ -5,7 +5,11 @@
 //
 //   node dist/bench/e2e/run.js [--cases a,b] [--duration 10] [--connections 64] [--rounds 1]
 //     [--target http://host:port] [--no-floor] [--soak 60] [--json FILE] [--history] [--compare FILE]
-//     [--proxy] [--hop] [--refs]
+//     [--proxy] [--hop] [--refs] [--threads 1,2,4 [--instances K]]
+//
+// --threads measures the scaling curve: for each count N, a gateway with N listener threads (and N
+// instances of the example microservice, or K with --instances), a ceiling with N threads and, with
+// --refs, nginx with N workers and HAProxy with N threads in front of it, all in the same run.
 import { fork, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,11 +17,12 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import { allCases, loadCaseFile, type BenchCase } from './cases'
-import { runWrk, type LoadResult } from './wrk'
+import { runWrk, type LoadResult, type LoadSpec } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 import { reaped } from './reap'
 import { gcFlags } from '../../src/platform/gc-threads'
 import { startHaproxyRef, startNginxRef } from './c-proxies'
+import { allowedCpus, hasTaskset, pin } from './pin'
 
 export interface ProcessCost {
   name: string
@@ -63,8 +68,49 @@ export interface RunResult {
   when: string
   commit: string
   durationS: number
+  /** With --threads: the cases at the first thread count measured (1), as a run without it gives them. */
   cases: CaseResult[]
   soak: SoakResult | null
+  /** The scaling curve (with --threads). */
+  threads?: ThreadsRun | null
+}
+/** The scaling curve (--threads): every case at every thread count, measured in one run. */
+export interface ThreadsRun {
+  /** The thread counts, ascending; 1 is always among them (scaling is over the rate at 1). */
+  counts: number[]
+  /** Whether the servers and the clients ran on cores of their own, and why not when they did not. */
+  pinned: boolean
+  pinning: string
+  cases: ThreadsCase[]
+}
+export interface ThreadsCase {
+  case: string
+  title: string
+  connections: number
+  points: ThreadsPoint[]
+}
+/** One case at one thread count. */
+export interface ThreadsPoint {
+  threads: number
+  /** Instances of the example microservice behind the gateway. */
+  instances: number
+  /** wrk's threads: one per listener thread, as far as the cores and connections allow. */
+  wrkThreads: number
+  /** The CPUs of the servers (gateway, ceiling, proxies), and of wrk and the microservices (null: not pinned). */
+  serverCpus: string | null
+  clientCpus: string | null
+  /** Measured as a run without --threads measures a case (the floor only at 1 thread: it has none). */
+  result: CaseResult
+  /** Each subject's req/s over its req/s at 1 thread. */
+  scaling: Partial<Record<Subject, number>>
+  /** gateway req/s over nginx's and HAProxy's at this count (with --refs). */
+  nginxRatio: number | null
+  haproxyRatio: number | null
+  /** The gateway's scaling over the ceiling's: 1 is scaling as well as a bare uWS server does. */
+  scalingRatio: number
+  /** The gateway process's CPU per call over its CPU per call at 1 thread; and with the microservices'. */
+  gatewayCpuRatio: number
+  platformCpuRatio: number
 }
 export interface SoakResult {
   seconds: number
@@ -90,6 +136,10 @@ export interface RunOptions {
   refs?: boolean
   /** Load before the soak's RSS samples start (V8 grows its old space once in the first minute). */
   soakWarmupS: number
+  /** The thread counts of the scaling curve (--threads 1,2,4); absent, null or empty: one run as before. */
+  threads?: number[] | null
+  /** Instances of the example microservice at every count (--instances); default: one per listener thread. */
+  instances?: number | null
   log: (line: string) => void
 }
 
@@ -153,12 +203,13 @@ async function measure(
   bc: BenchCase,
   connections: number,
   durationS: number,
-  pids: Array<[string, number]>
+  pids: Array<[string, number]>,
+  load: Pick<LoadSpec, 'threads' | 'cpus'> = {}
 ): Promise<SubjectResult> {
   const before = pids.map(([, pid]) => sample(pid))
   const watch = new RssWatch(pids.map(([, pid]) => pid))
   const t0 = Date.now()
-  const r = await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections, durationS })
+  const r = await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections, durationS, ...load })
   const wall = (Date.now() - t0) / 1000
   watch.stop()
   const processes = pids.map(([name, pid], k) => {
@@ -225,8 +276,16 @@ export function benchPlatformEnv(home: string, port: number, edgePort: number): 
   }
 }
 
-/** A platform of its own (gateway, example microservice) on free loopback ports; its processes go to `children`. */
-export async function startGateway(children: ChildProcess[]): Promise<{ url: string; pids: Array<[string, number]> }> {
+/**
+ * A platform of its own (gateway, example microservice) on free loopback ports; its processes go to
+ * `children`. `env` adds settings (the scaling curve's threads and instances); `instances` is how many
+ * microservice processes to wait for.
+ */
+export async function startGateway(
+  children: ChildProcess[],
+  env: Record<string, string> = {},
+  instances = 1
+): Promise<{ url: string; pids: Array<[string, number]> }> {
   const port = await freePort()
   const edgePort = await freePort()
   // A deployment directory of its own: the run never touches (or waits on) a running platform's.
@@ -242,13 +301,21 @@ export async function startGateway(children: ChildProcess[]): Promise<{ url: str
       PLATFORM__LOGGING__accessLog: process.env.IGW_BENCH_ACCESS_LOG ?? 'false',
       ...(process.env.IGW_BENCH_METRICS === 'true'
         ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
-        : {})
+        : {}),
+      ...env
     },
     /(gateway listening)/,
     // As `npm start` runs it (scripts/start.mjs): with the platform's V8 flags.
     [...process.execArgv, ...gcFlags()]
   )
   children.push(gw.child)
+  // The platform starts every instance before it listens, so they are all there; a missing one would
+  // leave its CPU out of the cost per call.
+  const deadline = Date.now() + 5000
+  while (childrenOf(gw.child.pid!).length < instances) {
+    if (Date.now() > deadline) throw new Error(`the platform has not started ${instances} microservice instances`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     pids: [
@@ -294,7 +361,39 @@ export async function startProxy(children: ChildProcess[]): Promise<{ url: strin
   }
 }
 
+/** A case's result from its runs: each subject's median run by req/s, and the ratios the report shows. */
+function caseResult(
+  bc: BenchCase,
+  connections: number,
+  runs: Map<Subject, SubjectResult[]>,
+  floor: SubjectResult | null
+): CaseResult {
+  const of = (s: Subject): SubjectResult | null => {
+    const list = runs.get(s)
+    return list === undefined || list.length === 0 ? null : median(list, (x) => x.rps)
+  }
+  const gm = of('gateway')!
+  const cm = of('ceiling')!
+  const pm = of('proxy')
+  return {
+    case: bc.name,
+    title: bc.title,
+    connections,
+    gateway: gm,
+    ceiling: cm,
+    floor,
+    ratio: gm.rps / cm.rps,
+    p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001),
+    proxy: pm,
+    proxyRatio: pm === null ? null : gm.rps / pm.rps,
+    hop: of('hop'),
+    nginx: of('nginx'),
+    haproxy: of('haproxy')
+  }
+}
+
 export async function run(o: RunOptions): Promise<RunResult> {
+  if (o.threads != null && o.threads.length > 0) return runThreads(o, o.threads)
   execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
   const standard = allCases()
   const cases = [
@@ -375,41 +474,265 @@ export async function run(o: RunOptions): Promise<RunResult> {
           )
         }
       }
-      const of = (s: Subject): SubjectResult | null => {
-        const list = runs.get(s)
-        return list === undefined || list.length === 0 ? null : median(list, (x) => x.rps)
-      }
-      const gm = of('gateway')!
-      const cm = of('ceiling')!
-      const pm = of('proxy')
       let floor: SubjectResult | null = null
       if (o.floor && bc.invoke !== null) {
         o.log('  floor (internal protocol alone)')
         floor = await floorRun(bc, connections, o.durationS)
       }
-      results.push({
-        case: bc.name,
-        title: bc.title,
-        connections,
-        gateway: gm,
-        ceiling: cm,
-        floor,
-        ratio: gm.rps / cm.rps,
-        p50Ratio: gm.latencyMs.p50 / Math.max(cm.latencyMs.p50, 0.001),
-        proxy: pm,
-        proxyRatio: pm === null ? null : gm.rps / pm.rps,
-        hop: of('hop'),
-        nginx: of('nginx'),
-        haproxy: of('haproxy')
-      })
+      const c = caseResult(bc, connections, runs, floor)
+      results.push(c)
       o.log(
-        `  gateway ${gm.rps.toFixed(0)} req/s, ceiling ${cm.rps.toFixed(0)} req/s, ratio ${(gm.rps / cm.rps).toFixed(3)}`
+        `  gateway ${c.gateway.rps.toFixed(0)} req/s, ceiling ${c.ceiling.rps.toFixed(0)} req/s, ratio ${c.ratio.toFixed(3)}`
       )
     }
     let soak: SoakResult | null = null
     if (o.soakS > 0 && gatewayPids.length > 0)
       soak = await soakRun(gatewayUrl, cases[0] ?? allCases()[0]!, o, gatewayPids)
     return { when: new Date().toISOString(), commit: commitOf(), durationS: o.durationS, cases: results, soak }
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+  }
+}
+
+/** Where the scaling curve's processes run: pinned when the machine has cores to spare for the clients. */
+interface Pinning {
+  pinned: boolean
+  /** The log line: what is pinned where, or why nothing is. */
+  note: string
+  cpus: number[]
+}
+
+function pinning(counts: number[]): Pinning {
+  const cpus = allowedCpus()
+  const most = Math.max(...counts)
+  // N cores for the N-thread servers, and at least two for wrk and the microservices: fewer, and the
+  // clients would share the servers' cores anyway.
+  if (cpus.length < most + 2)
+    return {
+      pinned: false,
+      note: `pinning skipped: ${cpus.length} cores, and ${most} threads need ${most + 2} (N for the servers, 2 or more for wrk and the microservices); every process runs where the system puts it`,
+      cpus
+    }
+  if (!hasTaskset()) return { pinned: false, note: 'pinning skipped: taskset (util-linux) is not installed', cpus }
+  return {
+    pinned: true,
+    note: `pinning with taskset: at N threads the servers (gateway, ceiling, proxies) on the first N of cpus ${cpus.join(',')}, wrk, the microservices and the proxies' upstream on the others`,
+    cpus
+  }
+}
+
+/** One thread count's servers, started once for the whole run and measured in turn with the others. */
+interface ThreadsSet {
+  threads: number
+  instances: number
+  /** wrk's threads at most (a case with fewer connections runs fewer). */
+  wrkThreads: number
+  serverCpus: string | null
+  clientCpus: string | null
+  where: Map<Subject, { url: string; pids: Array<[string, number]> }>
+}
+
+async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: ChildProcess[]): Promise<ThreadsSet> {
+  const serverCpus = p.pinned ? p.cpus.slice(0, n).join(',') : null
+  const clientCpus = p.pinned ? p.cpus.slice(n).join(',') : null
+  const onServer = (pid: number): void => {
+    if (serverCpus !== null) pin(pid, serverCpus)
+  }
+  const onClient = (pid: number): void => {
+    if (clientCpus !== null) pin(pid, clientCpus)
+  }
+  const where = new Map<Subject, { url: string; pids: Array<[string, number]> }>()
+  // More threads than one need an explicit port: uSockets shares port 0 with no one.
+  const ceilingPort = await freePort()
+  const ceiling = await start(join(__dirname, 'ceiling.js'), [String(ceilingPort), String(n)], {}, /^(\d+)\n/)
+  children.push(ceiling.child)
+  onServer(ceiling.child.pid!)
+  where.set('ceiling', { url: `http://127.0.0.1:${ceilingPort}`, pids: [['ceiling', ceiling.child.pid!]] })
+  const instances = o.instances ?? n
+  const gw = await startGateway(
+    children,
+    {
+      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__threads: String(n),
+      PLATFORM__PLATFORM__instances: JSON.stringify({ example: instances })
+    },
+    instances
+  )
+  for (const [name, pid] of gw.pids) (name === 'gateway' ? onServer : onClient)(pid)
+  where.set('gateway', gw)
+  // The single-threaded references have no curve: they are measured beside the 1-thread servers.
+  if (n === 1) {
+    if (o.proxy === true) where.set('proxy', await startProxy(children))
+    if (o.hop === true) where.set('hop', await startHop(children))
+    for (const s of ['proxy', 'hop'] as const) {
+      const pids = where.get(s)?.pids ?? []
+      pids.forEach(([, pid], k) => (k === 0 ? onServer : onClient)(pid))
+    }
+  }
+  if (o.refs === true) {
+    // Pinned, the proxies' upstream is an N-thread ceiling of its own on the clients' cores, as the
+    // gateway's microservices are: a proxy does not share its cores with the server behind it when
+    // the gateway does not. Unpinned, it is the ceiling measured above, as in a run without --threads.
+    let upstreamPort = ceilingPort
+    if (p.pinned) {
+      upstreamPort = await freePort()
+      const upstream = await start(join(__dirname, 'ceiling.js'), [String(upstreamPort), String(n)], {}, /^(\d+)\n/)
+      children.push(upstream.child)
+      onClient(upstream.child.pid!)
+    }
+    const nginx = await startNginxRef(await freePort(), upstreamPort, children, n)
+    const haproxy = await startHaproxyRef(await freePort(), upstreamPort, children, n)
+    // The nginx master only waits; its workers (pinned one by one) do the work.
+    for (const [, pid] of [...nginx.pids, ...haproxy.pids]) onServer(pid)
+    where.set('nginx', nginx)
+    where.set('haproxy', haproxy)
+  }
+  // One wrk thread per listener thread, so the load generator grows with what it loads.
+  const clientCores = p.pinned ? p.cpus.length - n : p.cpus.length
+  return {
+    threads: n,
+    instances,
+    wrkThreads: Math.max(1, Math.min(n, clientCores)),
+    serverCpus,
+    clientCpus,
+    where
+  }
+}
+
+/** The scaling curve (--threads): every case at every thread count, the counts alternating across rounds. */
+async function runThreads(o: RunOptions, asked: number[]): Promise<RunResult> {
+  if (o.target !== null) throw new Error('--threads starts its own gateways: not with --target')
+  if (o.soakS > 0) throw new Error('--threads measures no soak: run --soak without it')
+  const counts = [...new Set([1, ...asked])].sort((a, b) => a - b)
+  if (!asked.includes(1)) o.log('threads: 1 added (scaling is each rate over its rate at 1 thread)')
+  execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
+  const standard = allCases()
+  const cases = [
+    ...standard.filter((c) => o.cases.includes(c.name)),
+    ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])
+  ]
+  const p = pinning(counts)
+  o.log(p.note)
+  const children: ChildProcess[] = []
+  try {
+    const sets: ThreadsSet[] = []
+    for (const n of counts) {
+      const set = await startThreadsSet(n, o, p, children)
+      o.log(
+        `${n} thread${n > 1 ? 's' : ''}: ${[...set.where.keys()].join(', ')}; ${set.instances} microservice instance${set.instances > 1 ? 's' : ''}, wrk with up to ${set.wrkThreads} thread${set.wrkThreads > 1 ? 's' : ''}`
+      )
+      sets.push(set)
+    }
+    const subjectsPerCase = sets.reduce((k, set) => k + set.where.size, 0)
+    const perCase = 2 * o.warmupS * sets.length + subjectsPerCase * o.rounds * o.durationS + (o.floor ? o.durationS : 0)
+    const planned = cases.length * perCase
+    const runStart = Date.now()
+    const progress = (last: string): string => {
+      const elapsed = (Date.now() - runStart) / 1000
+      return `  [${elapsed.toFixed(0)} s elapsed, about ${Math.max(0, planned - elapsed).toFixed(0)} s left] ${last}`
+    }
+    const results: ThreadsCase[] = []
+    for (const bc of cases) {
+      const connections = bc.connections ?? o.connections
+      o.log(`${bc.name}: ${bc.title}, c=${connections}, ${o.durationS} s per run, threads ${counts.join(', ')}`)
+      // A custom endpoint is measured against the ceiling answering the standard request.
+      const ref = bc.custom === true ? standard[0]! : bc
+      const loadOf = (set: ThreadsSet): Pick<LoadSpec, 'threads' | 'cpus'> => ({
+        // wrk gives each thread connections/threads connections, and at least one.
+        threads: Math.min(set.wrkThreads, connections),
+        cpus: set.clientCpus
+      })
+      const subjectsOf = (set: ThreadsSet): Subject[] =>
+        // The references answer the standard requests only.
+        [...set.where.keys()].filter((s) => bc.custom !== true || s === 'gateway' || s === 'ceiling')
+      for (const set of sets) {
+        const gatewayUrl = set.where.get('gateway')!.url
+        const ceilingUrl = set.where.get('ceiling')!.url
+        await check(gatewayUrl, bc)
+        await check(ceilingUrl, ref)
+        if (o.warmupS <= 0) continue
+        for (const [url, c] of [
+          [ceilingUrl, ref],
+          [gatewayUrl, bc]
+        ] as const)
+          await runWrk({
+            url: url + c.path,
+            headers: c.headers,
+            body: c.body,
+            connections,
+            durationS: o.warmupS,
+            ...loadOf(set)
+          })
+      }
+      const runs = new Map<number, Map<Subject, SubjectResult[]>>(
+        sets.map((set) => [set.threads, new Map(subjectsOf(set).map((s) => [s, []]))])
+      )
+      for (let r = 0; r < o.rounds; r++) {
+        // Alternate the order of the counts and, within each, of the subjects, so that no count and no
+        // subject always runs on the warmer machine.
+        for (const set of r % 2 === 0 ? sets : [...sets].reverse()) {
+          const subjects = subjectsOf(set)
+          for (const s of r % 2 === 0 ? subjects : subjects.reverse()) {
+            const w = set.where.get(s)!
+            const m = await measure(s, w.url, s === 'ceiling' ? ref : bc, connections, o.durationS, w.pids, loadOf(set))
+            runs.get(set.threads)!.get(s)!.push(m)
+            o.log(
+              progress(
+                `${bc.name} round ${r + 1}/${o.rounds}, ${set.threads} thread${set.threads > 1 ? 's' : ''}: ${s} ${m.rps.toFixed(0)} req/s, p50 ${m.latencyMs.p50.toFixed(3)} ms, p99 ${m.latencyMs.p99.toFixed(2)} ms`
+              )
+            )
+          }
+        }
+      }
+      let floor: SubjectResult | null = null
+      if (o.floor && bc.invoke !== null) {
+        o.log('  floor (internal protocol alone)')
+        floor = await floorRun(bc, connections, o.durationS)
+      }
+      const byCount = sets.map((set) => ({
+        set,
+        result: caseResult(bc, connections, runs.get(set.threads)!, set.threads === 1 ? floor : null)
+      }))
+      const base = byCount[0]!.result
+      const points = byCount.map(({ set, result }): ThreadsPoint => {
+        const scaling: Partial<Record<Subject, number>> = {}
+        for (const s of subjectResults(result)) {
+          const at1 = subjectResults(base).find((x) => x.subject === s.subject)
+          if (at1 !== undefined) scaling[s.subject] = s.rps / at1.rps
+        }
+        return {
+          threads: set.threads,
+          instances: set.instances,
+          wrkThreads: Math.min(set.wrkThreads, connections),
+          serverCpus: set.serverCpus,
+          clientCpus: set.clientCpus,
+          result,
+          scaling,
+          nginxRatio: result.nginx == null ? null : result.gateway.rps / result.nginx.rps,
+          haproxyRatio: result.haproxy == null ? null : result.gateway.rps / result.haproxy.rps,
+          scalingRatio: scaling.gateway! / scaling.ceiling!,
+          gatewayCpuRatio: gatewayCpu(result.gateway) / Math.max(gatewayCpu(base.gateway), 1e-9),
+          platformCpuRatio: cpuPerRequest(result.gateway) / Math.max(cpuPerRequest(base.gateway), 1e-9)
+        }
+      })
+      results.push({ case: bc.name, title: bc.title, connections, points })
+      o.log(
+        '  ' +
+          points
+            .map(
+              (pt) =>
+                `${pt.threads}: gateway ${pt.result.gateway.rps.toFixed(0)} req/s (×${pt.scaling.gateway!.toFixed(2)}), ceiling ${pt.result.ceiling.rps.toFixed(0)} req/s (×${pt.scaling.ceiling!.toFixed(2)})`
+            )
+            .join('; ')
+      )
+    }
+    return {
+      when: new Date().toISOString(),
+      commit: commitOf(),
+      durationS: o.durationS,
+      cases: results.map((c) => c.points[0]!.result),
+      soak: null,
+      threads: { counts, pinned: p.pinned, pinning: p.note, cases: results }
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM')
   }
@@ -462,6 +785,7 @@ export function commitOf(): string {
 const f = (x: number, d = 0): string => x.toFixed(d)
 
 export function report(r: RunResult): string {
+  if (r.threads != null) return threadsReport(r.threads)
   const lines: string[] = []
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
@@ -508,6 +832,71 @@ export function report(r: RunResult): string {
 
 const cpuPerRequest = (s: SubjectResult): number => s.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
 
+/** A case's subjects that were measured, in the report's order. */
+function subjectResults(c: CaseResult): SubjectResult[] {
+  return [c.gateway, c.ceiling, c.floor, c.proxy, c.hop, c.nginx, c.haproxy].filter(
+    (s): s is SubjectResult => s != null
+  )
+}
+
+/** The gateway process's own CPU per call (its listener threads included), without the microservices'. */
+const gatewayCpu = (s: SubjectResult): number =>
+  s.processes.filter((p) => p.name === 'gateway').reduce((n, p) => n + p.cpuMsPerRequest, 0)
+
+/** CPU per call by process name: nginx's N workers are one entry ("nginx worker×4"). */
+function cpuByName(s: SubjectResult): string {
+  const byName = new Map<string, { count: number; ms: number }>()
+  for (const p of s.processes) {
+    const e = byName.get(p.name) ?? { count: 0, ms: 0 }
+    byName.set(p.name, { count: e.count + 1, ms: e.ms + p.cpuMsPerRequest })
+  }
+  return [...byName].map(([name, e]) => `${name}${e.count > 1 ? `×${e.count}` : ''} ${f(e.ms, 4)}`).join(', ')
+}
+
+/** The scaling curve: per case, a table per thread count, then each subject's scaling side by side. */
+function threadsReport(t: ThreadsRun): string {
+  const lines: string[] = [`\n${t.pinning}`]
+  for (const c of t.cases) {
+    lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
+    for (const pt of c.points) {
+      const where = pt.serverCpus === null ? '' : `; servers on cpus ${pt.serverCpus}, clients on ${pt.clientCpus}`
+      lines.push(
+        `${pt.threads} thread${pt.threads > 1 ? 's' : ''} (${pt.instances} microservice instance${pt.instances > 1 ? 's' : ''}, wrk ${pt.wrkThreads} thread${pt.wrkThreads > 1 ? 's' : ''}${where})`
+      )
+      lines.push(
+        'subject  |   req/s | scaling | p50 ms | p99 ms | errors | non-2xx | CPU ms/call | CPU ms/call per process'
+      )
+      for (const s of subjectResults(pt.result)) {
+        const scaling = pt.scaling[s.subject]
+        lines.push(
+          `${s.subject.padEnd(8)} | ${f(s.rps).padStart(7)} | ${(scaling === undefined ? '-' : `${f(scaling, 2)}×`).padStart(7)} | ${f(s.latencyMs.p50, 2).padStart(6)} | ${f(s.latencyMs.p99, 2).padStart(6)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${(s.processes.length > 0 ? f(cpuPerRequest(s), 4) : '-').padStart(11)} | ${cpuByName(s) || '-'}`
+        )
+      }
+      const r = pt.result
+      const parts = [`gateway/ceiling req/s ${f(r.ratio, 3)}`]
+      if (pt.nginxRatio !== null) parts.push(`gateway/nginx req/s ${f(pt.nginxRatio, 2)}`)
+      if (pt.haproxyRatio !== null) parts.push(`gateway/haproxy req/s ${f(pt.haproxyRatio, 2)}`)
+      if (pt.threads > 1)
+        parts.push(
+          `gateway scaling/ceiling scaling ${f(pt.scalingRatio, 2)} (${f(pt.scaling.gateway!, 2)}× / ${f(pt.scaling.ceiling!, 2)}×)`,
+          `gateway CPU per call ${f(pt.gatewayCpuRatio, 2)}× its cost at 1 thread (with the microservices ${f(pt.platformCpuRatio, 2)}×)`
+        )
+      lines.push(parts.join('; '))
+    }
+    const subjects = subjectResults(c.points[0]!.result)
+      .map((s) => s.subject)
+      .filter((s) => c.points.some((pt) => pt.threads > 1 && pt.scaling[s] !== undefined))
+    if (c.points.length > 1) {
+      lines.push(`scaling (req/s at N threads over req/s at 1): threads | ${subjects.join(' | ')}`)
+      for (const pt of c.points.slice(1))
+        lines.push(
+          `  ${String(pt.threads).padStart(2)} | ${subjects.map((s) => (pt.scaling[s] === undefined ? '-' : `${f(pt.scaling[s], 2)}×`)).join(' | ')}`
+        )
+    }
+  }
+  return lines.join('\n')
+}
+
 /** Where the gateway's cost per call stands between the ceiling (one process) and the bare hop (two, no work). */
 function hopLine(gateway: SubjectResult, ceiling: SubjectResult, hop: SubjectResult): string {
   const front = hop.processes[0]?.cpuMsPerRequest ?? 0
@@ -537,6 +926,20 @@ function arg(name: string, fallback: string): string {
   return k > 0 ? process.argv[k + 1]! : fallback
 }
 
+/** "1,2,4" → [1, 2, 4]; anything but positive integers is refused. */
+function threadCounts(list: string): number[] {
+  const counts = list.split(',').map(Number)
+  if (counts.length === 0 || counts.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--threads takes a list of thread counts (1,2,4), not '${list}'`)
+  return counts
+}
+
+function instanceCount(text: string): number {
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--instances takes a count from 1 to 64, not '${text}'`)
+  return n
+}
+
 async function main(): Promise<void> {
   const opts: RunOptions = {
     cases: arg(
@@ -557,6 +960,8 @@ async function main(): Promise<void> {
     proxy: process.argv.includes('--proxy'),
     hop: process.argv.includes('--hop'),
     refs: process.argv.includes('--refs'),
+    threads: process.argv.includes('--threads') ? threadCounts(arg('threads', '')) : null,
+    instances: process.argv.includes('--instances') ? instanceCount(arg('instances', '')) : null,
     log: (line) => process.stderr.write(line + '\n')
   }
   const result = await run(opts)

@@ -24,6 +24,8 @@ export interface LoadSpec {
   connections: number
   durationS: number
   threads?: number
+  /** CPUs to pin wrk to ("2,3"), through taskset; null or absent: wherever the system puts it. */
+  cpus?: string | null
 }
 
 function luaString(s: string): string {
@@ -69,7 +71,12 @@ export function runWrk(spec: LoadSpec, onStart: (pid: number) => void = () => {}
       scriptFile,
       spec.url
     ]
-    const child = reaped(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }))
+    // taskset execs wrk in its own process, so the pid is still wrk's.
+    const child = reaped(
+      spawn(spec.cpus == null ? 'wrk' : 'taskset', spec.cpus == null ? args : ['-c', spec.cpus, 'wrk', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+    )
     onStart(child.pid!)
     let out = ''
     child.stdout.on('data', (d: Buffer) => {
