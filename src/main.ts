@@ -64,7 +64,9 @@ async function main(): Promise<void> {
     if (stopping) {
       log.warn({ signal }, `${signal} again: stopping now`)
       logger.flush()
-      process.exit(1)
+      // Listener threads close their uWS Apps first: a process that ends with one open aborts.
+      void (platform.threads?.closeNow() ?? Promise.resolve()).finally(() => process.exit(1))
+      return
     }
     stopping = true
     // Ctrl+C in a terminal has no balancer to wait for: no grace.
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
       (err: unknown) => {
         log.error({ err }, 'the drain failed')
         logger.flush()
-        process.exit(1)
+        void (platform.threads?.closeNow() ?? Promise.resolve()).finally(() => process.exit(1))
       }
     )
   }

@@ -36,6 +36,8 @@ export type ToListener =
   | { type: 'counts'; id: number }
   | { type: 'index'; id: number; index: GatewayIndex }
   | { type: 'drain'; plan: DrainPlan }
+  /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */
+  | { type: 'close' }
   /** Tests: the thread fails as an uncaught exception would make it. */
   | { type: 'fault' }
 

@@ -127,6 +127,8 @@ port.on('message', (m: ToListener) => {
         post({ type: 'drained' })
         process.exit(0)
       })
+    case 'close':
+      return fail(new Error('the platform was told to stop at once'))
     case 'fault':
       setImmediate(() => {
         throw new Error('a fault injected by the test harness')

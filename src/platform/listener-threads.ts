@@ -124,6 +124,22 @@ export class ListenerThreads implements DirectoryFollowers {
     await Promise.all(live.map((s) => s.exited))
   }
 
+  /**
+   * Every thread closes at once (a second signal): the process may end only after each has closed
+   * its App, or it aborts. Resolves once they have ended, or after `ms`.
+   */
+  async closeNow(ms = 1000): Promise<void> {
+    this.stopping = true
+    const live = this.live()
+    for (const s of live) s.worker.postMessage({ type: 'close' } satisfies ToListener)
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([
+      Promise.all(live.map((s) => s.exited)),
+      new Promise((resolve) => (timer = setTimeout(resolve, ms)))
+    ])
+    clearTimeout(timer)
+  }
+
   /** Tests: thread `thread` (1, 2, …) fails as an uncaught exception would make it. */
   fault(thread: number): void {
     this.slots[thread - 1]?.worker.postMessage({ type: 'fault' } satisfies ToListener)

@@ -8,6 +8,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
 import { freePort } from '../helpers/nginx'
+import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process'
 
 interface Answer {
   status: number
@@ -210,6 +211,58 @@ describe('listener threads', () => {
       await assert.rejects(second.start([]), /the gateway cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/)
     } finally {
       await first.platform.stop(0, 0)
+    }
+  })
+})
+
+describe('listener threads in a platform process', () => {
+  const start = async (): Promise<{ p: PlatformProcess; port: number }> => {
+    const port = await freePort()
+    const p = startPlatformProcess({
+      port,
+      edgePort: await freePort(),
+      adminPort: await freePort(),
+      env: {
+        PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__threads: '2',
+        PLATFORM__PLATFORM__drainGraceMs: '0',
+        PLATFORM__PLATFORM__drainIdleMs: '0',
+        PLATFORM__MICROSERVICES__directories: JSON.stringify([TESTKIT_DIR])
+      }
+    })
+    await p.ready()
+    return { p, port }
+  }
+
+  test('SIGTERM drains every thread and the process exits 0', async () => {
+    const { p, port } = await start()
+    try {
+      const answers = await calls(port, 64, 16, '/example/calculator/multiply', (k) => `{"a":${k},"b":5}`)
+      answers.forEach((a, k) => assert.equal(a.text, `{"result":${k * 5}}`))
+      p.signal('SIGTERM')
+      assert.equal(await p.exited, 0, p.output().slice(-2000))
+      assert.doesNotMatch(p.output(), /Assertion failed|open handles/)
+    } finally {
+      p.signal('SIGKILL', true)
+    }
+  })
+
+  test('a second signal stops at once: the threads close their Apps first, so the process exits 1, not aborted', async () => {
+    const { p, port } = await start()
+    try {
+      // Calls held on both threads keep the drain waiting, so the second signal comes during it.
+      const held = calls(port, 16, 16, '/example/calculator/multiply', () => '{"a":1,"b":1}')
+      await held
+      const slow = calls(port, 16, 16, '/testkit/slow/sleep', () => '5000').catch(() => [])
+      await new Promise((r) => setTimeout(r, 300))
+      p.signal('SIGTERM')
+      await new Promise((r) => setTimeout(r, 200))
+      p.signal('SIGTERM')
+      assert.equal(await p.exited, 1, p.output().slice(-2000))
+      assert.match(p.output(), /SIGTERM again: stopping now/)
+      assert.doesNotMatch(p.output(), /Assertion failed|open handles/)
+      await slow
+    } finally {
+      p.signal('SIGKILL', true)
     }
   })
 })
