@@ -36,6 +36,8 @@ export type ToListener =
   | { type: 'counts'; id: number }
   | { type: 'index'; id: number; index: GatewayIndex }
   | { type: 'drain'; plan: DrainPlan }
+  /** Every listener thread has stopped listening: answers may now carry Connection: close. */
+  | { type: 'closing' }
   /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */
   | { type: 'close' }
   /** Tests: the thread fails as an uncaught exception would make it. */
@@ -52,6 +54,8 @@ export type FromListener =
   | { type: 'log'; line: string }
   /** Access-log lines, whole, in one chunk (its buffer transferred). */
   | { type: 'access'; chunk: Uint8Array }
+  /** The thread's listening socket is closed (the drain waits for every thread's). */
+  | { type: 'stopped' }
   /** The thread's counts as it ends (failing or drained), kept by the main thread so totals never go back. */
   | { type: 'retired'; answered: number; routes: RouteCounts[] }
   | { type: 'drained' }

@@ -73,6 +73,9 @@ function retire(): void {
   post({ type: 'retired', ...counts() })
 }
 
+/** Resolves the drain's wait for every thread to have stopped listening. */
+let everyoneStopped: (() => void) | null = null
+
 let failing = false
 /**
  * A thread that fails must close its uWS App before it ends: a worker that exits with the App open
@@ -118,15 +121,22 @@ port.on('message', (m: ToListener) => {
       indexes.delete(m.id)
       return resolve?.(m.index)
     }
+    case 'closing':
+      return everyoneStopped?.()
     case 'drain':
-      return void gateway.close(m.plan).then(async () => {
-        accessLog?.flushSync()
-        retire()
-        directory.close()
-        await pool.close()
-        post({ type: 'drained' })
-        process.exit(0)
-      })
+      return void gateway
+        .close(m.plan, undefined, () => {
+          post({ type: 'stopped' })
+          return new Promise<void>((resolve) => (everyoneStopped = resolve))
+        })
+        .then(async () => {
+          accessLog?.flushSync()
+          retire()
+          directory.close()
+          await pool.close()
+          post({ type: 'drained' })
+          process.exit(0)
+        })
     case 'close':
       return fail(new Error('the platform was told to stop at once'))
     case 'fault':

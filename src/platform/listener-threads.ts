@@ -48,6 +48,8 @@ export interface ThreadCounts {
 
 interface Slot {
   readonly thread: number
+  /** The drain: the thread has closed its listening socket. */
+  stopped: boolean
   readonly worker: Worker
   readonly startedAt: number
   /** Answers awaited from the thread, by request id. */
@@ -122,6 +124,36 @@ export class ListenerThreads implements DirectoryFollowers {
     const live = this.live()
     for (const s of live) s.worker.postMessage({ type: 'drain', plan } satisfies ToListener)
     await Promise.all(live.map((s) => s.exited))
+  }
+
+  /**
+   * The drain's barrier (Gateway.close's `stoppedListening`, on the main thread once it has stopped
+   * listening): resolves once every thread has stopped listening too, and lets them go on; after 5 s
+   * without a thread's word it goes on without it.
+   */
+  stoppedListening(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.release(), 5000)
+      this.released = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.checkStopped()
+    })
+  }
+
+  private released: (() => void) | null = null
+
+  private checkStopped(): void {
+    if (this.released === null || this.live().some((s) => !s.stopped)) return
+    this.release()
+  }
+
+  private release(): void {
+    const released = this.released
+    this.released = null
+    this.post({ type: 'closing' })
+    released?.()
   }
 
   /**
@@ -203,6 +235,7 @@ export class ListenerThreads implements DirectoryFollowers {
       startedAt: Date.now(),
       waiting: new Map(),
       listening: false,
+      stopped: false,
       exited: new Promise((resolve) => (exited = resolve))
     }
     this.slots[k] = slot
@@ -229,6 +262,9 @@ export class ListenerThreads implements DirectoryFollowers {
             )
           case 'retired':
             return void this.retired.push({ thread, answered: m.answered, routes: m.routes })
+          case 'stopped':
+            slot.stopped = true
+            return this.checkStopped()
           case 'drained':
             return
           default: {
@@ -246,6 +282,7 @@ export class ListenerThreads implements DirectoryFollowers {
         slot.waiting.clear()
         if (this.slots[k] === slot) this.slots[k] = null
         exited(code)
+        this.checkStopped()
         if (!slot.listening) reject(new Error(`listener thread ${thread} ended (exit code ${code}) before it listened`))
         if (!this.stopping) this.restart(k, slot)
       })

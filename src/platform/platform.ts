@@ -350,7 +350,11 @@ export class Platform {
     this.deployer.close()
     const plan = { graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }
     await Promise.all([
-      this.gateway.close(plan, () => this.edge?.stopListening()),
+      this.gateway.close(
+        plan,
+        () => this.edge?.stopListening(),
+        () => this.threads?.stoppedListening() ?? Promise.resolve()
+      ),
       this.threads?.drain(plan) ?? Promise.resolve()
     ])
     this.edge?.close()

@@ -100,9 +100,16 @@ export class Gateway implements HttpPort<HttpResponse> {
    * still open, each answer with Connection: close, until none is in progress and none has come for
    * `idleMs` (so a balancer's idle keep-alive connections have been closed by the balancer, not under
    * a request it is sending), or `timeoutMs` has passed. Then every connection is closed.
-   * `beforeStopListening` runs when the grace ends (the edge stops with it).
+   * `beforeStopListening` runs when the grace ends (the edge stops with it). `stoppedListening` is
+   * awaited before answers start to carry Connection: close: with listener threads, until every
+   * thread has stopped listening (a client told to close by one thread would otherwise reconnect
+   * into the accept queue of a thread about to close its socket, and be reset there).
    */
-  async close(plan: Partial<DrainPlan> = {}, beforeStopListening: () => void = () => {}): Promise<void> {
+  async close(
+    plan: Partial<DrainPlan> = {},
+    beforeStopListening: () => void = () => {},
+    stoppedListening: () => Promise<void> = () => Promise.resolve()
+  ): Promise<void> {
     const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
     if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs))
     // A connection the kernel has accepted but uWS not yet is reset when the listening socket closes,
@@ -112,6 +119,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     await new Promise((resolve) => setImmediate(resolve))
     beforeStopListening()
     this.stopListening()
+    await stoppedListening()
     // Not before: a client told to close reconnects at once.
     const p = this.pipeline
     p.closing = true
