@@ -2,7 +2,9 @@
 // at c=64 alone, then the same beside ~1 MB `sumProducts` at c=4, against the gateway and against
 // the fastify + undici reference proxy. Reports what the small calls keep of their solo throughput
 // and their p99 under the mix, and the large calls' req/s against the proxy's under the same mix.
-//   node dist/bench/e2e/mixed.js [--duration 8] [--rounds 3]
+//   node dist/bench/e2e/mixed.js [--duration 8] [--rounds 3] [--threads N]
+// --threads N runs the gateway with N listener threads (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads):
+// a small call then need not wait behind a 1 MB body on the same event loop.
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { startGateway, startProxy } from './run'
@@ -36,12 +38,16 @@ async function main(): Promise<void> {
   execFileSync(join(__dirname, '..', '..', '..', 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
   const durationS = Number(arg('duration', '8'))
   const rounds = Number(arg('rounds', '3'))
+  const threads = Number(arg('threads', '1'))
   const cases = allCases()
   const small = cases.find((c) => c.name === 'roa-json')!
   const big = cases.find((c) => c.name === 'rmc-json-1mb')!
   const children: ChildProcess[] = []
   try {
-    const gateway = await startGateway(children)
+    const gateway = await startGateway(children, {
+      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__threads: String(threads)
+    })
+    process.stderr.write(`gateway with ${threads} listener thread${threads === 1 ? '' : 's'}\n`)
     const proxy = await startProxy(children)
     const g: Mix[] = []
     const p: Mix[] = []

@@ -15,8 +15,12 @@ export interface ListenerStart {
   config: PlatformConfig
   /** 1, 2, …: the main thread is 0. */
   thread: number
-  host: string
-  port: number
+  /** Where the thread listens for the gateway; null: it serves the edge only. */
+  gateway: { host: string; port: number } | null
+  /** Where the thread listens for the edge; null: it does not serve the edge. */
+  edge: { host: string; port: number } | null
+  /** The directories of the microservices whose API description the edge serves (EDGE.swagger). */
+  descriptions: Array<[name: string, dir: string]>
   /** The bounds' shared memory (src/gateway/invoke/bounds.ts). */
   bounds: SharedArrayBuffer
   /** The directory's state when the thread was made; its changes follow as messages. */
@@ -32,6 +36,7 @@ export interface ListenerStart {
 
 export type ToListener =
   | { type: 'directory'; event: DirectoryEvent }
+  | { type: 'descriptions'; descriptions: Array<[name: string, dir: string]> }
   | { type: 'idle'; id: number; name: string; instance: string }
   | { type: 'counts'; id: number }
   | { type: 'index'; id: number; index: GatewayIndex }
@@ -44,7 +49,7 @@ export type ToListener =
   | { type: 'fault' }
 
 export type FromListener =
-  | { type: 'listening'; port: number }
+  | { type: 'listening' }
   | { type: 'refused'; message: string }
   | { type: 'idle'; id: number }
   | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }

@@ -3,6 +3,8 @@
 // thread's directory. Started by ListenerThreads (listener-threads.ts); docs/operating.md, "Listener threads".
 import { parentPort, workerData } from 'node:worker_threads'
 import { Gateway } from '../gateway/http/server'
+import { Edge, type Descriptions } from '../gateway/http/edge'
+import { DescriptionFiles } from './describe'
 import { closeApp } from '../gateway/http/uws'
 import { InvokePool } from '../gateway/pool/pool'
 import { MicroserviceDirectory } from '../gateway/dispatch/directory'
@@ -51,6 +53,24 @@ const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
 const telemetry = new CallTelemetry(start.metrics, accessLog)
 if (start.metrics || accessLog !== null || tracingActive()) gateway.pipeline.observer = telemetry
 
+// The edge's descriptions, read from the directories the main thread names (as its own edge reads them).
+let described = new Map(start.descriptions)
+const files = new DescriptionFiles()
+const descriptions: Descriptions = {
+  get: (name) => {
+    const dir = described.get(name)
+    return dir === undefined ? null : files.read(dir)
+  },
+  names: () => [...described.keys()].filter((n) => descriptions.get(n) !== null).sort()
+}
+const edge = start.edge === null ? null : new Edge(gateway, descriptions, config.edge.auth)
+
+/** Closes what listens (the gateway's App, and the edge's), at once. */
+function closeApps(): void {
+  closeApp(gateway.app)
+  edge?.close()
+}
+
 // GET / is answered with the main thread's view of what is deployed.
 let asks = 0
 const indexes = new Map<number, (index: GatewayIndex) => void>()
@@ -96,7 +116,7 @@ function fail(err: unknown): void {
   } finally {
     post({ type: 'failed', message, abandoned })
     retire()
-    closeApp(gateway.app)
+    closeApps()
     accessLog?.flushSync()
     directory.close()
     void pool.close().finally(() => process.exit(1))
@@ -109,6 +129,9 @@ port.on('message', (m: ToListener) => {
   switch (m.type) {
     case 'directory':
       return directory.apply(m.event)
+    case 'descriptions':
+      described = new Map(m.descriptions)
+      return
     case 'idle': {
       const client = directory.get(m.name)?.instances.get(m.instance)
       const idle = client === undefined ? Promise.resolve() : client.whenIdle()
@@ -125,11 +148,16 @@ port.on('message', (m: ToListener) => {
       return everyoneStopped?.()
     case 'drain':
       return void gateway
-        .close(m.plan, undefined, () => {
-          post({ type: 'stopped' })
-          return new Promise<void>((resolve) => (everyoneStopped = resolve))
-        })
+        .close(
+          m.plan,
+          () => edge?.stopListening(),
+          () => {
+            post({ type: 'stopped' })
+            return new Promise<void>((resolve) => (everyoneStopped = resolve))
+          }
+        )
         .then(async () => {
+          edge?.close()
           accessLog?.flushSync()
           retire()
           directory.close()
@@ -155,14 +183,20 @@ directory
         { component: 'dispatch', thread: start.thread },
         `listener thread ${start.thread} listens before it has reached every instance (${config.dispatch.connectTimeoutMs} ms)`
       )
-    return gateway.listen(start.host, start.port)
+    return listen()
   })
   .then(
-    (p) => post({ type: 'listening', port: p }),
+    () => post({ type: 'listening' }),
     (err: Error) => {
       post({ type: 'refused', message: err.message })
-      closeApp(gateway.app)
+      closeApps()
       directory.close()
       void pool.close().finally(() => process.exit(1))
     }
   )
+
+/** The gateway's port and the edge's, as this thread serves them. */
+async function listen(): Promise<void> {
+  if (start.gateway !== null) await gateway.listen(start.gateway.host, start.gateway.port)
+  if (edge !== null && start.edge !== null) await edge.listen(start.edge)
+}

@@ -19,8 +19,17 @@ const STABLE_MS = 10000
 
 export interface ListenerThreadsOptions {
   config: PlatformConfig
-  /** Threads besides the main thread's listener (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads - 1). */
+  /**
+   * Threads besides the main thread: one fewer than the larger of ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads
+   * and EDGE.threads. Thread k serves the gateway's port while k < the gateway's threads, the edge's
+   * while k < the edge's.
+   */
   count: number
+  gatewayThreads: number
+  /** 0 when the edge is off. */
+  edgeThreads: number
+  /** The edge's descriptions: the directory of each microservice whose UI it serves (sent again on each change). */
+  descriptions: () => Array<[name: string, dir: string]>
   /** The main pipeline's bounds, shared. */
   bounds: SharedArrayBuffer
   directory: MicroserviceDirectory
@@ -67,8 +76,8 @@ interface Slot {
  */
 export class ListenerThreads implements DirectoryFollowers {
   private readonly slots: Array<Slot | null>
-  private host = ''
-  private port = 0
+  private gatewayAt: { host: string; port: number } | null = null
+  private edgeAt: { host: string; port: number } | null = null
   private stopping = false
   private asks = 0
   /** Failures in a row of each thread that failed soon after starting (for its restart's delay). */
@@ -87,15 +96,20 @@ export class ListenerThreads implements DirectoryFollowers {
     return this.o.count
   }
 
-  /** Starts every thread on `host:port` (the main thread listens there already); resolves once all do. */
-  async start(host: string, port: number): Promise<void> {
-    this.host = host
-    this.port = port
+  /**
+   * Starts every thread on the addresses the main thread listens on already (the edge's null when it
+   * is off); resolves once all listen.
+   */
+  async start(gateway: { host: string; port: number }, edge: { host: string; port: number } | null): Promise<void> {
+    this.gatewayAt = gateway
+    this.edgeAt = edge
     await Promise.all(this.slots.map((_, k) => this.spawn(k)))
   }
 
   tell(event: DirectoryEvent): void {
     this.post({ type: 'directory', event })
+    // What the edge describes changes with what is deployed, which each directory change follows.
+    if (this.o.edgeThreads > 1) this.post({ type: 'descriptions', descriptions: this.o.descriptions() })
   }
 
   whenIdle(name: string, instance: string): Promise<void> {
@@ -218,8 +232,9 @@ export class ListenerThreads implements DirectoryFollowers {
     const start: ListenerStart = {
       config: o.config,
       thread,
-      host: this.host,
-      port: this.port,
+      gateway: thread < o.gatewayThreads ? this.gatewayAt : null,
+      edge: thread < o.edgeThreads ? this.edgeAt : null,
+      descriptions: thread < o.edgeThreads ? o.descriptions() : [],
       bounds: o.bounds,
       directory: o.directory.snapshot(),
       metrics: o.metrics,

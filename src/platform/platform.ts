@@ -81,7 +81,9 @@ export class Platform {
     }
     this.log = events('platform', 'info')
     const pf = config.platform
-    const listeners = config.gateway.threads
+    const gatewayThreads = config.gateway.threads
+    const edgeThreads = config.edge.enabled ? config.edge.threads : 0
+    const listeners = Math.max(gatewayThreads, edgeThreads)
     // Each listener thread has a pool of its own: WORKER_POOL.maxThreads is shared out among them.
     const poolThreads = Math.max(1, Math.ceil(config.pool.maxThreads / listeners))
     this.pool = new InvokePool({
@@ -100,6 +102,9 @@ export class Platform {
         ? new ListenerThreads({
             config,
             count: listeners - 1,
+            gatewayThreads,
+            edgeThreads,
+            descriptions: () => this.describedDirectories(),
             bounds: this.gateway.pipeline.bounds.shared,
             directory: this.directory,
             metrics: metricsOn,
@@ -222,6 +227,15 @@ export class Platform {
     }
   }
 
+  /** The directory of each deployed microservice whose description the edge serves (for the listener threads' edges). */
+  private describedDirectories(): Array<[string, string]> {
+    const all = this.config.edge.swagger.includes('*')
+    const enabled = new Set(this.config.edge.swagger)
+    return [...this.manager.microservices.values()]
+      .filter((m) => (all || enabled.has(m.name)) && m.config.type !== 'servletApp')
+      .map((m) => [m.name, m.dir])
+  }
+
   /** `GET /` on the gateway: what is deployed, its methods, and where the edge describes it. */
   private index(descriptions: Descriptions | null): GatewayIndex {
     const edge = this.edge === null || descriptions === null ? null : descriptions
@@ -284,12 +298,17 @@ export class Platform {
       ).remote = true
     await this.discovery.start()
     const g = listeners.gateway
+    const e = listeners.edge
     // Listener threads share a port only when it is named (see freePort).
-    if (this.threads !== null && g.port === 0) g.port = await freePort(g.host)
+    if (this.config.gateway.threads > 1 && g.port === 0) g.port = await freePort(g.host)
+    if (e !== null && this.config.edge.threads > 1 && e.port === 0) e.port = await freePort(e.host)
     this.port = await listening(g, this.gateway.listen(g.host, g.port))
-    // The other listener threads join the port the main thread listens on (SO_REUSEPORT).
-    await this.threads?.start(g.host, this.port)
-    if (listeners.edge !== null) this.edgePort = await listening(listeners.edge, this.edge!.listen(listeners.edge))
+    if (e !== null) this.edgePort = await listening(e, this.edge!.listen(e))
+    // The other listener threads join the ports the main thread listens on (SO_REUSEPORT).
+    await this.threads?.start(
+      { host: g.host, port: this.port },
+      e === null ? null : { host: e.host, port: this.edgePort }
+    )
     this.admin.phase = 'ready'
     return this.port
   }

@@ -200,6 +200,50 @@ describe('listener threads', () => {
     await assert.rejects(fetch(`http://127.0.0.1:${port}/`), /fetch failed/)
   })
 
+  test('EDGE.threads: the edge on two threads, its calls and its descriptions served by both', async () => {
+    const { platform } = await start({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { threads: 1 } },
+      EDGE: { threads: 2 }
+    })
+    try {
+      const edge = platform.edgePort
+      const n = 256
+      const answers = await calls(
+        edge,
+        n,
+        64,
+        '/_eapi/ELASTIC_HTTP/example/calculator/multiply',
+        (k) => `{"a":${k},"b":7}`
+      )
+      answers.forEach((a, k) => assert.equal(a.text, `{"result":${k * 7}}`))
+      const byThread = samples(
+        await metrics(`http://127.0.0.1:${platform.adminPort}`),
+        'igw_listener_thread_requests_total'
+      )
+      assert.equal(byThread.length, 2)
+      for (const s of byThread) assert.ok(s.value > 0, JSON.stringify(byThread))
+      // Every connection gets the description, whichever thread the kernel gave it to.
+      const agent = new Agent({ keepAlive: false })
+      const descriptions = await Promise.all(
+        Array.from(
+          { length: 32 },
+          () =>
+            new Promise<number>((resolve, reject) =>
+              request({ host: '127.0.0.1', port: edge, path: '/_swagger/example/openapi.json', agent }, (res) => {
+                res.resume()
+                res.on('end', () => resolve(res.statusCode ?? 0))
+              })
+                .on('error', reject)
+                .end()
+            )
+        )
+      )
+      assert.deepEqual(new Set(descriptions), new Set([200]))
+    } finally {
+      await platform.stop(0, 0)
+    }
+  })
+
   test('a second platform on the port the threads share is refused at start', async () => {
     const port = await freePort()
     const first = await start({}, [], port)

@@ -132,6 +132,8 @@ export interface EdgeSection {
   enabled: boolean
   host: string
   port: number
+  /** Listener threads serving the edge's port, as ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads for the gateway's. */
+  threads: number
   /** Microservices whose UI and description the edge serves (SPEC's "addons"); ["*"] for all. */
   swagger: string[]
   auth: EdgeAuthConfig
@@ -525,6 +527,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       enabled: bool(edge, 'enabled'),
       host: str(edge, 'host'),
       port: int(edge, 'port'),
+      threads: edge.threads === undefined ? 1 : edge.threads === 'auto' ? usableCores() : int(edge, 'threads'),
       swagger: strings(edge, 'swagger'),
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
