@@ -227,7 +227,7 @@ export class Platform {
     }
   }
 
-  /** The directory of each deployed microservice whose description the edge serves (for the listener threads' edges). */
+  /** The directory of each deployed microservice whose description the edge serves (for the threads' edges). */
   private describedDirectories(): Array<[string, string]> {
     const all = this.config.edge.swagger.includes('*')
     const enabled = new Set(this.config.edge.swagger)
