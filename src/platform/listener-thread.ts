@@ -34,8 +34,9 @@ const events = (component: string): EventLog => {
 // Whole lines in 64 KiB chunks (or every 50 ms) to the main thread's one stdout writer.
 const accessLog = start.accessLog
   ? new BatchedLineWriter((chunk) => {
-      // A chunk of its own (not a slice of Node's shared pool) moves without a copy.
-      if (chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.length)
+      // The writer's chunks are 64 KiB buffers of their own, never used again once handed over: they
+      // move without a copy. A slice of Node's shared 8 KiB pool would be copied.
+      if (chunk.byteOffset === 0 && chunk.buffer.byteLength > Buffer.poolSize)
         return post({ type: 'access', chunk }, [chunk.buffer as ArrayBuffer])
       post({ type: 'access', chunk: new Uint8Array(chunk) })
     })
