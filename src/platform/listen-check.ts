@@ -62,8 +62,8 @@ export function reachableHost(host: string): string {
 
 /**
  * A port the system has free now, for listener threads asked to listen on port 0: uSockets sets
- * SO_REUSEPORT only on a listener with a port of its own (port 0 gets an exclusive socket, measured:
- * a second App on the port the first was given is refused), so the port is chosen here first and
+ * SO_REUSEPORT only on a listener with a port of its own, so a second App cannot join the port the
+ * system gave the first (docs/operating.md, "Listener threads"). The port is chosen here first and
  * every thread listens on it.
  */
 export function freePort(host: string): Promise<number> {
