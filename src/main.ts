@@ -58,15 +58,15 @@ async function main(): Promise<void> {
       `admin listening on ${config.admin.host}:${platform.adminPort}: /healthz /readyz /status${config.admin.metrics ? ' /metrics' : ''}`
     )
 
+  // Listener threads close their uWS Apps first: a process that ends with one open aborts.
+  const exitNow = (): void => void (platform.threads?.closeNow() ?? Promise.resolve()).finally(() => process.exit(1))
   let stopping = false
   const stop = (signal: string): void => {
     // A second signal stops at once.
     if (stopping) {
       log.warn({ signal }, `${signal} again: stopping now`)
       logger.flush()
-      // Listener threads close their uWS Apps first: a process that ends with one open aborts.
-      void (platform.threads?.closeNow() ?? Promise.resolve()).finally(() => process.exit(1))
-      return
+      return exitNow()
     }
     stopping = true
     // Ctrl+C in a terminal has no balancer to wait for: no grace.
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       (err: unknown) => {
         log.error({ err }, 'the drain failed')
         logger.flush()
-        void (platform.threads?.closeNow() ?? Promise.resolve()).finally(() => process.exit(1))
+        exitNow()
       }
     )
   }

@@ -450,7 +450,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     gateway: {
       host: str(http, 'host'),
       port: int(http, 'port'),
-      threads: http.threads === undefined ? 1 : http.threads === 'auto' ? usableCores() : int(http, 'threads'),
+      threads: threadCount(http),
       defaultSequenceName: seq,
       defaultApiId: apiId,
       maxBodyBytes: int(http, 'maxBodyBytes'),
@@ -527,7 +527,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       enabled: bool(edge, 'enabled'),
       host: str(edge, 'host'),
       port: int(edge, 'port'),
-      threads: edge.threads === undefined ? 1 : edge.threads === 'auto' ? usableCores() : int(edge, 'threads'),
+      threads: threadCount(edge),
       swagger: strings(edge, 'swagger'),
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
@@ -597,4 +597,9 @@ function deepFreeze<T>(o: T): T {
 /** The built-in config file's values, for tests and tools that override a few keys. */
 export function defaultConfig(): PlatformConfig {
   return loadConfig(DEFAULT_CONFIG_FILE, {})
+}
+
+/** A listener's `threads`: 1 when absent, the cores this process may use for "auto". */
+function threadCount(section: Section): number {
+  return section.threads === undefined ? 1 : section.threads === 'auto' ? usableCores() : int(section, 'threads')
 }

@@ -242,10 +242,8 @@ export class MicroserviceDirectory {
     if (client === undefined) return
     this.drain(name, instance)
     this.cancelLeaving(instance)
-    let done = false
+    // Whichever comes first, the idle instance or the timer, cancels the other.
     const go = (): void => {
-      if (done) return
-      done = true
       this.cancelLeaving(instance)
       if (this.groups.get(name)?.instances.get(instance) === client) this.removeInstance(name, instance)
     }

@@ -49,6 +49,11 @@ export class CallBounds {
     return false
   }
 
+  /** Counts `n` body bytes already in memory (read before the call was admitted), past the bound if need be. */
+  hold(n: number): void {
+    Atomics.add(this.cells, 1, n)
+  }
+
   unreserve(n: number): void {
     if (n !== 0) Atomics.sub(this.cells, 1, n)
   }

@@ -503,7 +503,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   /** Counts bytes already held (a body read before the call was admitted), past the bound if need be. */
   private reserveHeld(n: number): void {
-    Atomics.add(this.p.bounds.cells, 1, n)
+    this.p.bounds.hold(n)
     this.reserved += n
   }
 
