@@ -92,10 +92,6 @@ export class ListenerThreads implements DirectoryFollowers {
     this.streaks = new Array<number>(o.count).fill(0)
   }
 
-  get count(): number {
-    return this.o.count
-  }
-
   /**
    * Starts every thread on the addresses the main thread listens on already (the edge's null when it
    * is off); resolves once all listen.
