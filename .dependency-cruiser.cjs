@@ -1,8 +1,9 @@
-// src/ holds three programs and what they share:
+// src/ holds four programs and what they share:
 //   common/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol
 //   gateway/       the HTTP front: config, worker pool and dispatch, the invocation pipeline, HTTP adapters
-//   microservice/  the host process and SDK of a microservice, with its serializers
-//   platform/      deploys, watches and serves the other two; `microservice` CLI; main.ts starts it
+//   microservice/  sdk/ (what an author imports), host/ (the process that runs a package), serializers/
+//   platform/      deploys, watches and serves the other two; main.ts starts it
+//   cli/           the `microservice` command, one file per command, and its bench/ load generator
 // The two sides of the wire never import each other and common/ imports neither, so a wrong import is
 // caught by the folder it crosses. Inside common/ and gateway/ a module imports its own layer or lower
 // ones. Checked by `npm test` (npm run lint:deps).
@@ -20,10 +21,20 @@ const crossing = (name, from, to) => ({ name, severity: 'error', from: { path: u
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
-    crossing('common-imports-a-program', ['common'], ['gateway', 'microservice', 'platform', 'main.ts']),
-    crossing('gateway-imports-microservice-or-platform', ['gateway'], ['microservice', 'platform', 'main.ts']),
-    crossing('microservice-imports-gateway-or-platform', ['microservice'], ['gateway', 'platform', 'main.ts']),
-    crossing('platform-imports-main', ['platform'], ['main.ts']),
+    crossing('common-imports-a-program', ['common'], ['gateway', 'microservice', 'platform', 'cli', 'main.ts']),
+    crossing('gateway-imports-microservice-or-platform', ['gateway'], ['microservice', 'platform', 'cli', 'main.ts']),
+    crossing('microservice-imports-gateway-or-platform', ['microservice'], ['gateway', 'platform', 'cli', 'main.ts']),
+    crossing('platform-imports-the-cli-or-main', ['platform'], ['cli', 'main.ts']),
+    crossing('cli-imports-main', ['cli'], ['main.ts']),
+    crossing('sdk-imports-the-host', ['microservice/sdk'], ['microservice/host']),
+    crossing('java-rules-import-a-family', ['microservice/serializers/java'], ['microservice/serializers/alpha', 'microservice/serializers/beta']),
+    {
+      name: 'bench-imports-the-platform',
+      comment: 'bench/ measures the gateway, the microservice host and the CLI; what it starts of the platform it starts as a process',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: { path: '^src/platform/' }
+    },
     ...layered('common', [
       ['contract', 'errors', 'observability', 'bytes', 'process'],
       ['json', 'xml', 'protocol']
@@ -34,13 +45,13 @@ module.exports = {
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',
       severity: 'error',
       from: { path: '^src/microservice/serializers/' },
-      to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|descriptors\\.ts$)' }
+      to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|sdk/descriptors\\.ts$)' }
     },
     {
-      name: 'workers-are-thin',
-      comment: 'workers/ holds Piscina task files that import their logic from src/gateway/pool and src/common only',
+      name: 'pool-worker-is-thin',
+      comment: "the gateway's Piscina task file imports its logic from src/gateway/pool and src/common only",
       severity: 'error',
-      from: { path: '^workers/' },
+      from: { path: '^src/gateway/pool/worker\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(gateway/pool|common)/' }
     }
   ],

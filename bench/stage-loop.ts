@@ -7,9 +7,9 @@
 // prints "warm"; then for each line "N" on stdin makes N calls and prints "done".
 import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
-import { loadMicroservice } from '../src/microservice/load'
-import { Executor } from '../src/microservice/executor'
-import { DEFAULT_RUNTIME_SETTINGS } from '../src/microservice/settings'
+import { loadMicroservice } from '../src/microservice/host/load-microservice'
+import { Executor } from '../src/microservice/host/executor'
+import { DEFAULT_RUNTIME_SETTINGS } from '../src/microservice/host/settings'
 import { encodeInvokeFrame } from '../src/common/protocol/invoke-frame'
 import { decodeFrame } from '../src/common/protocol/frame-decoder'
 import { encodeResultFrame } from '../src/common/protocol/result-frame'

@@ -41,10 +41,10 @@ function prune(dir) {
     if (!existsSync(source)) rmSync(p)
   }
 }
-for (const top of ['src', 'test', 'bench', 'workers', 'examples']) prune(join(dist, top))
+for (const top of ['src', 'test', 'bench', 'examples']) prune(join(dist, top))
 
 // Microservice hosts resolve 'invocation-gateway/runtime' through NODE_PATH=dist/modules
-// (src/microservice/host-env.ts): link the package name to this project, whose "exports" name the entry.
+// (src/microservice/host/host-env.ts): link the package name to this project, whose "exports" name the entry.
 const link = join(dist, 'modules', 'invocation-gateway')
 mkdirSync(join(dist, 'modules'), { recursive: true })
 if (!existsSync(link) && !isLink(link)) symlinkSync(join('..', '..'), link, 'dir')

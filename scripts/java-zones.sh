@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates src/microservice/serializers/java-zones-data.ts from the JDK on this machine (Debian's
+# Regenerates src/microservice/serializers/java/generated/zones-data.ts from the JDK on this machine (Debian's
 # openjdk-17-jdk-headless, installed when missing, the oracle's JDK): the zone names and offsets
 # SimpleDateFormat uses (scripts/java-zones/JavaZones.java), as JSON compressed with Brotli. Not part
 # of the build: the data file is committed and nothing needs a JDK to run it; the differential tests
@@ -12,7 +12,7 @@ trap 'rm -rf "$out"' EXIT
 javac -nowarn -XDignore.symbol.file --add-exports java.base/sun.util.calendar=ALL-UNNAMED -d "$out" \
   "$root/scripts/java-zones/JavaZones.java" 2>&1 | grep -vE '^Note:|warning|^\s|^[0-9]+ warnings?$' >&2 || true
 java --add-exports java.base/sun.util.calendar=ALL-UNNAMED -cp "$out" JavaZones "$out/zones.json"
-node - "$out/zones.json" "$root/src/microservice/serializers/java-zones-data.ts" <<'JS'
+node - "$out/zones.json" "$root/src/microservice/serializers/java/generated/zones-data.ts" <<'JS'
 const { readFileSync, writeFileSync } = require('node:fs')
 const { brotliCompressSync, constants } = require('node:zlib')
 const [from, to] = process.argv.slice(2)
@@ -36,4 +36,4 @@ ${lines.join('\n')}
 )
 console.error(`${json.length} bytes of JSON, ${packed.length} in Base64`)
 JS
-npx --no-install prettier --write "$root/src/microservice/serializers/java-zones-data.ts" >/dev/null
+npx --no-install prettier --write "$root/src/microservice/serializers/java/generated/zones-data.ts" >/dev/null

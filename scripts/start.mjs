@@ -1,6 +1,6 @@
 // `npm start`: builds first when the sources are newer than the last build (a clone after `npm ci`,
 // or after an edit) and the build tools are installed, then runs the platform in this process or, when
-// it needs V8 flags this process was not started with (src/platform/gc-threads.ts), in a child that has
+// it needs V8 flags this process was not started with (src/common/process/gc-flags.ts), in a child that has
 // them. After a production install (`npm ci --omit=dev` in a tree that was built before) there is
 // nothing to build with, and dist/ runs as it is.
 import { execFileSync, fork } from 'node:child_process'
@@ -23,7 +23,7 @@ if (stale && existsSync(join(root, 'node_modules', 'typescript'))) {
   )
   process.exit(1)
 }
-const { gcFlags } = await import(pathToFileURL(join(root, 'dist', 'src', 'platform', 'gc-threads.js')).href)
+const { gcFlags } = await import(pathToFileURL(join(root, 'dist', 'src', 'common', 'process', 'gc-flags.js')).href)
 const missing = gcFlags().filter((f) => !process.execArgv.includes(f))
 if (missing.length === 0) {
   await import(pathToFileURL(main).href)

@@ -1,9 +1,9 @@
 // `npm start`: the platform (gateway on :8082 and the configured microservices) in this process.
 import { parseArgs } from 'node:util'
 import { loadConfig, DEFAULT_CONFIG_FILE } from './gateway/config/config'
-import { productVersion } from './common/contract/version'
+import { productVersion } from './common/contract/product-version'
 import { Platform } from './platform/platform'
-import { reachableHost } from './platform/listen-check'
+import { reachableHost } from './platform/listeners/listen-check'
 import { createLogger } from './common/observability/log'
 import { stdoutLines } from './common/observability/line-writer'
 import { yieldHelperThreads } from './common/process/thread-priority'

@@ -20,7 +20,7 @@ import { allCases, loadCaseFile, type BenchCase } from './cases'
 import { runWrk, type LoadResult, type LoadSpec } from './wrk'
 import { sample, childrenOf, RssWatch } from './procstat'
 import { reaped } from './reap'
-import { gcFlags } from '../../src/platform/gc-threads'
+import { gcFlags } from '../../src/common/process/gc-flags'
 import { startHaproxyRef, startNginxRef } from './c-proxies'
 import { allowedCpus, hasTaskset, pin } from './pin'
 

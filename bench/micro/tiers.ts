@@ -3,18 +3,18 @@
 // argument's bytes, as the serializer gets them (the text tiers decode them first). Two inputs: the example's In and a
 // list of In of about 1 MB. Run: npm run bench:tiers
 import { newBench, meanUs } from './tinybench'
-import { t } from '../../src/microservice/descriptors'
+import { t } from '../../src/microservice/sdk/descriptors'
 import {
   createAlphaJsonSerializer,
   readAlphaJsonTree,
   renderAlphaJson,
   JSON_NAMING
-} from '../../src/microservice/serializers/alpha-json'
-import { readAlphaJsonInterpreted, tryWriteAlphaJson } from '../../src/microservice/serializers/alpha-json-direct'
-import { readAlphaJsonGenerated } from '../../src/microservice/serializers/alpha-json-generated'
-import { readBetaJsonDirect } from '../../src/microservice/serializers/beta-json-direct'
-import { readBetaJsonExact, readBetaJsonParsed } from '../../src/microservice/serializers/beta-json-reader'
-import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha-node'
+} from '../../src/microservice/serializers/alpha/alpha-json'
+import { readAlphaJsonInterpreted, tryWriteAlphaJson } from '../../src/microservice/serializers/alpha/alpha-json-direct'
+import { readAlphaJsonCompiled } from '../../src/microservice/serializers/alpha/alpha-json-compiled'
+import { readBetaJsonCompiled } from '../../src/microservice/serializers/beta/beta-json-compiled'
+import { readBetaJsonExact, readBetaJsonParsed } from '../../src/microservice/serializers/beta/beta-json-reader'
+import { toAlphaNode, type AlphaContext } from '../../src/microservice/serializers/alpha/alpha-node'
 import { STAND_ASIDE } from '../../src/microservice/serializers/stand-aside'
 import { DEFAULT_READ_LIMITS } from '../../src/common/contract/limits'
 
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     const alphaBytes = Buffer.from(alphaText)
     const groups: Array<Array<[string, () => unknown]>> = [
       [
-        ['beta JSON read: generated', () => must(readBetaJsonDirect(betaBytes, input.type, limits))],
+        ['beta JSON read: generated', () => must(readBetaJsonCompiled(betaBytes, input.type, limits))],
         [
           'beta JSON read: JSON.parse + check',
           () => must(readBetaJsonParsed(betaBytes.toString('utf8'), input.type, limits))
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
         ['beta JSON read: exact reader', () => readBetaJsonExact(betaBytes.toString('utf8'), input.type, limits)]
       ],
       [
-        ['alpha JSON read: generated', () => must(readAlphaJsonGenerated(alphaBytes, input.type, ctx, limits))],
+        ['alpha JSON read: generated', () => must(readAlphaJsonCompiled(alphaBytes, input.type, ctx, limits))],
         ['alpha JSON read: interpreting', () => must(readAlphaJsonInterpreted(alphaBytes, input.type, ctx, limits))],
         ['alpha JSON read: trees', () => readAlphaJsonTree(alphaBytes, input.type, ctx, limits)]
       ],

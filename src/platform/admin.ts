@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client'
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { MicroserviceManager } from './manager'
-import type { Deployer, UploadResult } from './deployer'
+import type { Deployer, UploadResult } from './package/deployer'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
 
 /** Deploys over the network: the deployer and the bearer token that allows them. */

@@ -3,7 +3,7 @@ import { rmSync, mkdirSync, existsSync } from 'node:fs'
 import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
 import type { MicroserviceManager } from './manager'
-import type { Deployer } from './deployer'
+import type { Deployer } from './package/deployer'
 import { tailInstanceLogs } from './instance-logs'
 
 /** Where this platform serves (the ports it listens on, which PLATFORM__ overrides may have changed). */

@@ -14,16 +14,18 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { endpointText } from '../common/protocol/endpoint'
-import { readMicroserviceConfig, type ApplicationType, type MicroserviceConfig } from '../microservice/package-config'
-import type { HostMessage, PlatformMessage } from '../microservice/host'
-import { hostEnv, HOST_FILE } from '../microservice/host-env'
-import { ensureDescription } from './describe'
-import type { CallDefaults } from '../microservice/openapi'
+import {
+  readMicroserviceConfig,
+  type ApplicationType,
+  type MicroserviceConfig
+} from '../microservice/host/package-config'
+import type { HostMessage, PlatformMessage } from '../microservice/host/host'
+import { hostEnv, HOST_FILE } from '../microservice/host/host-env'
+import { ensureDescription } from './package/descriptions'
+import type { CallDefaults } from '../microservice/host/openapi'
 import type { MicroserviceDirectory } from '../gateway/dispatch/directory'
 import type { InstanceClient } from '../gateway/dispatch/instance'
-import { gcFlags } from './gc-threads'
-
-export { HOST_FILE }
+import { gcFlags } from '../common/process/gc-flags'
 
 export interface ManagerOptions {
   restartMinMs: number

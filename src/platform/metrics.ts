@@ -1,8 +1,8 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
-import { LATENCY_BOUNDS, type RouteStats } from './telemetry'
+import { LATENCY_BOUNDS, type RouteStats } from '../gateway/invoke/call-telemetry'
 import type { InvokePool } from '../gateway/pool/pool'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
-import type { Deployer } from './deployer'
+import type { Deployer } from './package/deployer'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
 export interface MetricSources {

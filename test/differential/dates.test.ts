@@ -8,9 +8,9 @@ import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { Oracle, type Setup } from '../helpers/oracle'
 import { serializerFor } from './fidelity'
-import { t as types } from '../../src/microservice/descriptors'
-import { javaZones, requireJavaZone, type JavaZone } from '../../src/microservice/serializers/java-zones'
-import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/epoch-days'
+import { t as types } from '../../src/microservice/sdk/descriptors'
+import { javaZones, requireJavaZone, type JavaZone } from '../../src/microservice/serializers/java/zones'
+import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/java/epoch-days'
 import { defaultSerializers, DEFAULT_READ_LIMITS, type Serializer } from '../../src/microservice/serializers'
 
 const DATE = types.Date

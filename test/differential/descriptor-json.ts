@@ -10,7 +10,7 @@ import {
   type FieldInput,
   type ListClass,
   type MapClass
-} from '../../src/microservice/descriptors'
+} from '../../src/microservice/sdk/descriptors'
 import { tagType, type Tag, type Wire } from '../helpers/oracle'
 
 export type DescriptorJson =

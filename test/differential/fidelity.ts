@@ -4,7 +4,7 @@
 // way. A refusal of ours must be one of our error classes (400 BAD_ARGUMENT at the gateway), never a
 // TypeError. Differences that are Java's known bugs are in DEPARTURES, each checked for what it claims.
 import fc from 'fast-check'
-import { typeName, type Descriptor } from '../../src/microservice/descriptors'
+import { typeName, type Descriptor } from '../../src/microservice/sdk/descriptors'
 import {
   createAlphaJsonSerializer,
   createAlphaXmlSerializer,

@@ -4,7 +4,7 @@
 // made before them (so a class never holds itself and values stay finite); and the same classes as
 // Java source, so that the oracle compiles them once per universe. Made from a seed, so a failing case
 // can be made again.
-import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/descriptors'
+import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
 import { SCALARS } from '../helpers/arbitraries'
 
 export interface Universe {

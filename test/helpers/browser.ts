@@ -4,8 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from './root'
 
 export function chromiumPath(): string {
   execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'chromium:chromium'], { stdio: 'inherit' })

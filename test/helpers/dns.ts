@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os'
 import { Resolver } from 'node:dns/promises'
 import { freePort } from './nginx'
 import { until } from './platform'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from './root'
 
 export interface RunningDns {
   /** `127.0.0.1:port`, for MICROSERVICES.dnsServers. */

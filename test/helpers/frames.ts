@@ -3,10 +3,10 @@
 // and a call as the dispatch layer sees it.
 import { encodeFrame } from '../../src/common/protocol/frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
-import { MicroserviceServer } from '../../src/microservice/server'
-import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/settings'
-import { method, service, defineMicroservice } from '../../src/microservice/define'
-import { t } from '../../src/microservice/descriptors'
+import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
+import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/host/settings'
+import { method, service, defineMicroservice } from '../../src/microservice/sdk/define'
+import { t } from '../../src/microservice/sdk/descriptors'
 import type { CallOutcome, PendingCall } from '../../src/gateway/dispatch/pending'
 
 export function rmcInvoke(id: number, service: string, method: string, args: Uint8Array[] = []): Uint8Array {

@@ -5,9 +5,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
-import { nginxEdgeConfig, type EdgeNode } from '../../src/platform/nginx'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { nginxEdgeConfig, type EdgeNode } from '../../src/platform/manifests/nginx'
+import { ROOT } from './root'
 
 export function ensureNginx(): string {
   execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'nginx:nginx-light'], { stdio: 'inherit' })

@@ -19,11 +19,10 @@ import {
   type Descriptor,
   type ObjectDescriptor,
   type ScalarType
-} from '../../src/microservice/descriptors'
+} from '../../src/microservice/sdk/descriptors'
 import { SCALARS } from './arbitraries'
-import { hashMapOrder } from '../../src/microservice/serializers/java-text'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { hashMapOrder } from '../../src/microservice/serializers/java/text'
+import { ROOT } from './root'
 
 /** The setups the oracle builds (Oracle.java `setups`). */
 export type Setup = 'alphaXml' | 'alphaJson' | 'alphaXml+aliases' | 'alphaJson+aliases' | 'betaXml' | 'betaJson'

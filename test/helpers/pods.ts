@@ -5,8 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomInt } from 'node:crypto'
 import { join } from 'node:path'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from './root'
 
 function ip(...args: string[]): void {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] })

@@ -8,12 +8,14 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-export const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from './root'
+
+export { ROOT }
 
 /** Where each process's per-call path starts in the compiled code: a file and a line there. */
 export const PER_CALL = {
   gateway: { file: join('dist', 'src', 'gateway', 'invoke', 'invoke.js'), anchor: '    begin(body) {\n' },
-  microservice: { file: join('dist', 'src', 'microservice', 'executor.js'), anchor: '    execute(inv, ex) {\n' }
+  microservice: { file: join('dist', 'src', 'microservice', 'host', 'executor.js'), anchor: '    execute(inv, ex) {\n' }
 } as const
 
 /**

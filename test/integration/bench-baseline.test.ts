@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { XMLParser } from 'fast-xml-parser'
 import { startDeployPlatform, cli, packCopy, editedCopy, type DeployPlatform } from '../helpers/deploy'
-import { resultErrors } from '../../src/platform/bench/baseline'
-import type { BenchResult } from '../../src/platform/bench/result'
+import { resultErrors } from '../../src/cli/bench/baseline'
+import type { BenchResult } from '../../src/cli/bench/bench-result'
 import { zipDirectory } from '../../src/platform/package/zip'
 
 const work = mkdtempSync(join(tmpdir(), 'bench-baseline-'))

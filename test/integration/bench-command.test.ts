@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os'
 import { XMLParser } from 'fast-xml-parser'
 import { startDeployPlatform, cli, type DeployPlatform } from '../helpers/deploy'
 import { EXAMPLE_DIR } from '../helpers/platform'
-import { resultErrors } from '../../src/platform/bench/baseline'
-import { RESULT_SCHEMA, type BenchResult } from '../../src/platform/bench/result'
+import { resultErrors } from '../../src/cli/bench/baseline'
+import { RESULT_SCHEMA, type BenchResult } from '../../src/cli/bench/bench-result'
+import { ROOT } from '../helpers/root'
 
 const work = mkdtempSync(join(tmpdir(), 'bench-cmd-'))
-const ROOT = join(__dirname, '..', '..', '..')
 /** Fifty calls on one connection, no warm-up, no progress line. */
 const FIFTY = ['-n', '50', '-c', '1', '-w', '0', '-q']
 

@@ -14,8 +14,8 @@ import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, exampleAt, testConfig, until } from
 import { assertOnlyHeldFailed, failures, underLoad } from '../helpers/load'
 import { PodNetwork } from '../helpers/pods'
 import { startDns, type RunningDns } from '../helpers/dns'
+import { ROOT } from '../helpers/root'
 
-const ROOT = join(__dirname, '..', '..', '..')
 const CLI = join(ROOT, 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_DISCOVERY_SECRET'
 const NAME = 'example.ms.test'

@@ -2,7 +2,7 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
-import { PLATFORM_HEADERS } from '../../src/gateway/invoke/head'
+import { PLATFORM_HEADERS } from '../../src/gateway/invoke/call-head'
 import { IDENTITY_HEADERS } from '../../src/common/contract/http-names'
 
 describe('headers, CORS and the call context', () => {

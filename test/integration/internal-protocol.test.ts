@@ -10,8 +10,8 @@ import { dirname } from 'node:path'
 import { connect } from 'node:net'
 import { createLogger } from '../../src/common/observability/log'
 import { Platform } from '../../src/platform/platform'
-import { HOST_FILE, hostEnv } from '../../src/microservice/host-env'
-import type { HostMessage } from '../../src/microservice/host'
+import { HOST_FILE, hostEnv } from '../../src/microservice/host/host-env'
+import type { HostMessage } from '../../src/microservice/host/host'
 import { FrameReader, encodeFrame, type Frame } from '../../src/common/protocol/frame'
 import {
   startPlatform,

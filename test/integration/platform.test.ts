@@ -10,9 +10,8 @@ import { makeZip } from '../helpers/zip'
 import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 import { Platform } from '../../src/platform/platform'
 import { loadConfig } from '../../src/gateway/config/config'
-import { HOST_FILE } from '../../src/platform/manager'
-import { hostEnv } from '../../src/microservice/host-env'
-import type { HostMessage } from '../../src/microservice/host'
+import { hostEnv, HOST_FILE } from '../../src/microservice/host/host-env'
+import type { HostMessage } from '../../src/microservice/host/host'
 
 const LEAKY_DIR = join(__dirname, '..', 'fixtures', 'leaky')
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }

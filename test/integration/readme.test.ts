@@ -10,8 +10,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
 import { startPlatformProcess } from '../helpers/platform-process'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from '../helpers/root'
 
 /** One command of a block and the output the README shows under it (none: not checked). */
 export interface Step {

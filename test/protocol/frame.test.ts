@@ -14,8 +14,8 @@ import {
 } from '../../src/common/protocol/frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
 import { SharedBufferPool, isShared } from '../../src/common/bytes/shared-buffers'
-import { MicroserviceServer } from '../../src/microservice/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
+import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
+import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/host/settings'
 import exampleDefinition from '../../examples/example/index'
 
 describe('frame encoding', () => {

@@ -10,8 +10,8 @@ import { defaultConfig } from '../../src/gateway/config/config'
 import { prepareInvoke, isFrameParts } from '../../src/gateway/pool/task'
 import { framePieces } from '../../src/common/protocol/invoke-frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
-import { MicroserviceServer } from '../../src/microservice/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
+import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
+import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/host/settings'
 import exampleDefinition from '../../examples/example/index'
 
 const server = new MicroserviceServer(exampleDefinition, {

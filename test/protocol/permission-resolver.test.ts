@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import { connect } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
-import { MicroserviceServer } from '../../src/microservice/server'
-import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/settings'
-import { defineMicroservice, method, service, t } from '../../src/microservice'
+import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
+import { DEFAULT_RUNTIME_SETTINGS } from '../../src/microservice/host/settings'
+import { defineMicroservice, method, service, t } from '../../src/microservice/sdk'
 
 test("the microservice's own resolver decides, with the names and the context; the config's names do not", async () => {
   const asked: Array<{ names: readonly string[]; user: string | null }> = []

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import ts from 'typescript'
-import { MODULES_DIR } from '../../src/microservice/host-env'
+import { MODULES_DIR } from '../../src/microservice/host/host-env'
+import { ROOT } from '../helpers/root'
 
-const ROOT = join(__dirname, '..', '..', '..')
 const SAMPLE = join(ROOT, 'test', 'sdk', 'sample', 'index.ts')
-const PUBLIC_TYPES = join(ROOT, 'dist', 'src', 'microservice', 'index.d.ts')
+const PUBLIC_TYPES = join(ROOT, 'dist', 'src', 'microservice', 'sdk', 'index.d.ts')
 
 test('a sample microservice compiles against the public entry alone, and its declarations name only that entry', () => {
   const options: ts.CompilerOptions = {

@@ -12,7 +12,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
  * The platform's one log line format, for pino's events and the access log alike: a JSON object
  * that starts `{"level":"<word>","time":"<ISO 8601>","pid":<pid>,"component":"<name>"`, then the
  * line's fields, and ends with `"msg"`. pino writes the events; the access log writes the same
- * shape itself (platform/telemetry.ts), starting each line with lineStart().
+ * shape itself (gateway/invoke/call-telemetry.ts), starting each line with lineStart().
  */
 export function lineStart(level: string, isoTime: string, component: string): string {
   return `{"level":"${level}","time":"${isoTime}","pid":${process.pid},"component":${JSON.stringify(component)}`

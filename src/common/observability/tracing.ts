@@ -8,7 +8,7 @@ import {
   type Span,
   type Tracer
 } from '@opentelemetry/api'
-import { productVersion } from '../contract/version'
+import { productVersion } from '../contract/product-version'
 import { isValidTraceparent } from './trace-context'
 
 /**

@@ -49,12 +49,12 @@ function lowerHelperThreadsPriority(niceness: number): number {
   return lowered
 }
 
-/** The V8 flag the platform starts its processes with on two cores or fewer (src/platform/gc-threads.ts). */
+/** The V8 flag the platform starts its processes with on two cores or fewer (src/common/process/gc-flags.ts). */
 export const SINGLE_THREADED_GC = '--single-threaded-gc'
 
 /**
  * In a process whose GC runs on one thread (`--single-threaded-gc`, what the platform gives its
- * processes on two cores or fewer: src/platform/gc-threads.ts), its helper threads only compile and
+ * processes on two cores or fewer: src/common/process/gc-flags.ts), its helper threads only compile and
  * yield to the event loop as the workers do (WORKER_NICENESS). With parallel GC they are left alone:
  * a young-generation pause waits for its helpers.
  */

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
 import type { EdgeAuthConfig } from '../config/config'
-import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/ports'
+import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
 
 type Verifier = (token: string) => Promise<JWTPayload>
 

@@ -1,13 +1,13 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import type { GatewayIndex } from './front-pages'
-import { copyHead, remoteAddress } from './head'
+import { copyHead, remoteAddress } from './copy-head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
 import { closeApp, loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
 import { Pipeline, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
-import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/ports'
+import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/interfaces'
 import type { GatewayConfig } from '../config/config'
 
 /** How the gateway drains (PLATFORM.drainGraceMs, drainIdleMs, drainTimeoutMs). */

@@ -1,7 +1,7 @@
 import { toProblem, renderProblemJson, renderProblemXml } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
 import type { BodyFormat } from '../../common/contract/vocabulary'
-import { PLATFORM_HEADERS } from './head'
+import { PLATFORM_HEADERS } from './call-head'
 import { IDENTITY_HEADERS } from '../../common/contract/http-names'
 
 /** One whole HTTP answer, as data: the HTTP adapter writes it in one corked write. */

@@ -8,7 +8,7 @@ import { isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/ta
 import { framePieces } from '../../common/protocol/invoke-frame'
 import type { OutFrame } from '../../common/protocol/frame'
 import type { gateway } from '../../common/protocol/generated/gateway'
-import { splitNames, type CallHead } from './head'
+import { splitNames, type CallHead } from './call-head'
 import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
 import { CallBounds } from './bounds'
@@ -24,7 +24,7 @@ import type {
   ObservedCall,
   Preparer,
   Principal
-} from './ports'
+} from './interfaces'
 import type { MethodInfo } from '../dispatch/catalog'
 import { isValidTraceparent, isValidTracestate, newTraceparent } from '../../common/observability/trace-context'
 

@@ -4,7 +4,7 @@ import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult }
 import type { Failure } from '../../common/errors/codes'
 import type { PoolOptions } from '../config/config'
 
-export const WORKER_FILE = join(__dirname, '..', '..', '..', 'workers', 'invoke.js')
+export const WORKER_FILE = join(__dirname, 'worker.js')
 
 /**
  * The Piscina pool that splits arguments and encodes Invoke frames. Small bodies take the inline

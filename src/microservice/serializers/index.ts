@@ -1,10 +1,10 @@
 import type { Serializer } from './serializer'
 import type { SerializerBeanName } from '../../common/contract/vocabulary'
-import { createAlphaXmlSerializer } from './alpha-xml'
-import { createAlphaJsonSerializer } from './alpha-json'
-import { createBetaJsonSerializer } from './beta-json'
-import { createBetaXmlSerializer } from './beta-xml'
-import type { AliasMap } from './alpha-node'
+import { createAlphaXmlSerializer } from './alpha/alpha-xml'
+import { createAlphaJsonSerializer } from './alpha/alpha-json'
+import { createBetaJsonSerializer } from './beta/beta-json'
+import { createBetaXmlSerializer } from './beta/beta-xml'
+import type { AliasMap } from './alpha/alpha-node'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../common/contract/limits'
 
 export { DEFAULT_READ_LIMITS, type ReadLimits }

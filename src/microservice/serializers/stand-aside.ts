@@ -8,10 +8,10 @@ import { SyntaxErrorAt } from '../../common/errors/syntax'
  * input is wrong it stands aside and lets the last tier say why.
  *
  * Each format's tiers, fastest first (module, then what the tier reads):
- * - beta JSON, read: the generated reader (beta-json-direct: members in declared order, no escapes,
+ * - beta JSON, read: the compiled reader (beta-json-compiled: members in declared order, no escapes,
  *   numbers that fit their slot) → JSON.parse and a check (beta-json-reader, readBetaJsonParsed: what
  *   JSON.parse reads and the descriptor check accepts) → the exact reader (beta-json-reader, Reader).
- * - alpha JSON, read: the generated reader (alpha-json-generated: element fields in order, lists,
+ * - alpha JSON, read: the compiled reader (alpha-json-compiled: element fields in order, lists,
  *   scalars, dates as XStream writes plain data) → the direct reader (alpha-json-direct: the same
  *   shapes in any order) → the JSON tree and element tree (alpha-json, readAlphaJsonTree).
  * - alpha JSON, write: the direct writer (alpha-json-direct: those shapes, no shared references) →

@@ -1,0 +1,27 @@
+// Piscina task: split the body into arguments and encode the Invoke frame off the main thread.
+// The body is the gateway's shared buffer, read in place; what comes back is the frame's head and
+// layout (FrameHead), the head's buffer moved, not copied: the main thread has the body.
+import { transferableSymbol, valueSymbol, move } from 'piscina'
+import { WORKER_NICENESS } from '../../common/contract/limits'
+import { prepareInvoke, isFrameParts, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
+import { lowerThreadPriority } from '../../common/process/thread-priority'
+
+// Large bodies are split here; small calls are answered on the main thread, which goes first.
+lowerThreadPriority(WORKER_NICENESS)
+
+/** Piscina's Transferable: the value, and the buffer that moves with it. */
+class MovedHead {
+  constructor(private readonly value: FrameHead) {}
+  get [transferableSymbol](): ArrayBuffer[] {
+    return [this.value.head.buffer as ArrayBuffer]
+  }
+  get [valueSymbol](): FrameHead {
+    return this.value
+  }
+}
+
+export default function invoke(task: InvokeTask): InvokeTaskResult | FrameHead {
+  const result = prepareInvoke(task, true)
+  if (!isFrameParts(result)) return result
+  return move(new MovedHead({ head: result.head, layout: result.layout })) as unknown as FrameHead
+}

@@ -1,0 +1,177 @@
+import { readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from './settings'
+import { javaZone, unknownZone } from '../serializers/java/zones'
+
+export const CONFIG_FILE = 'microservice.json'
+
+/**
+ * SPEC: the gateway is exposed for native microservices only; a servlet microservice handles all
+ * its incoming HTTP requests itself, so the platform deploys and runs it but the gateway refuses calls.
+ */
+export const APPLICATION_TYPES = ['nativeApp', 'servletApp'] as const
+export type ApplicationType = (typeof APPLICATION_TYPES)[number]
+
+/** The config file inside a microservice directory. */
+export interface MicroserviceConfig {
+  name: string
+  version: string
+  /** "nativeApp" (the default) or "servletApp" (APPLICATION_TYPES). */
+  type: ApplicationType
+  /** Entry module, relative to the directory; it exports the definition as `default` or `microservice`. */
+  entry: string
+  settings: RuntimeSettings
+  permissions: { privilegedNames: string[] }
+  /** Processes the platform runs; calls go to the one with the fewest in flight. */
+  instances: number
+  memory: MemorySettings
+  availability: { responseTimeMs: number }
+  /** When set, replaces the list in the microservice's code (the operator's say over what is exposed). */
+  platformRegularExpressionToRemotelyEnabled: string[] | null
+  /** Alpha aliases (Java class name → alias), added to those in the code. */
+  aliases: Record<string, string>
+}
+
+/** SPEC: restart on error 4 times, 15 percent growth, heap dump on. */
+export interface MemorySettings {
+  /** V8 old-space limit of the process, MB; grows by growthPercent at each memory-error restart. */
+  maxOldSpaceMb: number
+  restartOnError: boolean
+  restarts: number
+  growthPercent: number
+  heapDump: boolean
+}
+
+export const DEFAULT_MEMORY: Readonly<MemorySettings> = Object.freeze({
+  maxOldSpaceMb: 1024,
+  restartOnError: true,
+  restarts: 4,
+  growthPercent: 15,
+  heapDump: true
+})
+
+function section(file: string, key: string, v: unknown): Record<string, unknown> {
+  if (v === undefined) return {}
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, key, 'must be an object')
+  return v as Record<string, unknown>
+}
+
+function num(
+  file: string,
+  key: string,
+  v: unknown,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER
+): number {
+  if (v === undefined) return fallback
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    fail(file, key, `must be an integer from ${min} to ${max}`)
+  return v
+}
+
+function bool(file: string, key: string, v: unknown, fallback: boolean): boolean {
+  if (v === undefined) return fallback
+  if (typeof v !== 'boolean') fail(file, key, 'must be true or false')
+  return v
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
+
+function fail(file: string, key: string, problem: string): never {
+  throw new Error(`${file}: ${key}: ${problem}`)
+}
+
+/** Reads and validates a microservice's config; every error names the key and the problem. */
+export function readMicroserviceConfig(dir: string): MicroserviceConfig {
+  const file = join(dir, CONFIG_FILE)
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: a microservice directory holds its config file beside its code`)
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`${file}: cannot be read as JSON: ${(err as Error).message}`)
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(file, '(root)', 'must be a JSON object')
+  const o = raw as Record<string, unknown>
+  if (typeof o.name !== 'string' || !NAME.test(o.name)) fail(file, 'name', 'must be a name of letters, digits, _ . -')
+  if (typeof o.version !== 'string' || o.version === '') fail(file, 'version', 'must be a non-empty string')
+  if (typeof o.entry !== 'string' || o.entry === '' || o.entry.includes('..'))
+    fail(file, 'entry', 'must be a relative path inside the directory')
+  const settings: RuntimeSettings = { ...DEFAULT_RUNTIME_SETTINGS }
+  const s = o.settings ?? {}
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) fail(file, 'settings', 'must be an object')
+  for (const [key, value] of Object.entries(s)) {
+    if (!(key in settings))
+      fail(file, `settings.${key}`, `unknown setting (known: ${Object.keys(settings).join(', ')})`)
+    if (key === 'timeZone') {
+      if (typeof value !== 'string')
+        fail(file, 'settings.timeZone', 'must be a Java time-zone ID, such as Europe/Berlin')
+      if (javaZone(value) === undefined) fail(file, 'settings.timeZone', unknownZone(value))
+      settings.timeZone = value
+      continue
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+      fail(file, `settings.${key}`, 'must be a non-negative integer')
+    ;(settings as unknown as Record<string, number>)[key] = value
+  }
+  if (settings.threadPoolSize < 1) fail(file, 'settings.threadPoolSize', 'must be at least 1')
+  const p = (o.permissions ?? {}) as Record<string, unknown>
+  const names = p.privilegedNames ?? []
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string'))
+    fail(file, 'permissions.privilegedNames', 'must be a list of strings')
+  const m = section(file, 'memory', o.memory)
+  for (const key of Object.keys(m))
+    if (!(key in DEFAULT_MEMORY))
+      fail(file, `memory.${key}`, `unknown setting (known: ${Object.keys(DEFAULT_MEMORY).join(', ')})`)
+  const memory: MemorySettings = {
+    maxOldSpaceMb: num(file, 'memory.maxOldSpaceMb', m.maxOldSpaceMb, DEFAULT_MEMORY.maxOldSpaceMb, 16, 65536),
+    restartOnError: bool(file, 'memory.restartOnError', m.restartOnError, DEFAULT_MEMORY.restartOnError),
+    restarts: num(file, 'memory.restarts', m.restarts, DEFAULT_MEMORY.restarts, 0, 100),
+    growthPercent: num(file, 'memory.growthPercent', m.growthPercent, DEFAULT_MEMORY.growthPercent, 0, 1000),
+    heapDump: bool(file, 'memory.heapDump', m.heapDump, DEFAULT_MEMORY.heapDump)
+  }
+  const a = section(file, 'availability', o.availability)
+  const type = o.type ?? 'nativeApp'
+  if (typeof type !== 'string' || !(APPLICATION_TYPES as readonly string[]).includes(type))
+    fail(
+      file,
+      'type',
+      `must be one of ${APPLICATION_TYPES.map((t) => `"${t}"`).join(', ')} (SPEC: only nativeApp is exposed)`
+    )
+  const known = new Set([
+    'name',
+    'version',
+    'type',
+    'entry',
+    'settings',
+    'permissions',
+    'instances',
+    'memory',
+    'availability',
+    'platformRegularExpressionToRemotelyEnabled',
+    'aliases'
+  ])
+  const enabled = o.platformRegularExpressionToRemotelyEnabled
+  if (enabled !== undefined && (!Array.isArray(enabled) || enabled.some((e) => typeof e !== 'string')))
+    fail(file, 'platformRegularExpressionToRemotelyEnabled', 'must be a list of regular expressions')
+  const aliases = section(file, 'aliases', o.aliases)
+  for (const [k, v] of Object.entries(aliases))
+    if (typeof v !== 'string' || v === '') fail(file, `aliases.${k}`, 'must be a non-empty alias')
+  for (const key of Object.keys(o))
+    if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
+  return {
+    name: o.name,
+    version: o.version,
+    type: type as ApplicationType,
+    entry: o.entry,
+    settings,
+    permissions: { privilegedNames: names as string[] },
+    instances: num(file, 'instances', o.instances, 1, 1, 64),
+    memory,
+    availability: { responseTimeMs: num(file, 'availability.responseTimeMs', a.responseTimeMs, 20000, 1) },
+    platformRegularExpressionToRemotelyEnabled: enabled === undefined ? null : (enabled as string[]),
+    aliases: aliases as Record<string, string>
+  }
+}

@@ -1,0 +1,68 @@
+import type { DirectoryEvent } from '../../gateway/dispatch/directory'
+import type { PlatformConfig } from '../../gateway/config/config'
+import type { DrainPlan } from '../../gateway/http/server'
+import type { GatewayIndex } from '../../gateway/http/front-pages'
+import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
+import type { LogLevel } from '../../common/observability/log'
+
+/**
+ * What crosses between the main thread and a listener thread (src/platform/listeners/listener-thread.ts),
+ * each message a plain object of one of these shapes.
+ */
+
+/** A listener thread's start: its config, where to listen, and the directory as it is now. */
+export interface ListenerStart {
+  config: PlatformConfig
+  /** 1, 2, …: the main thread is 0. */
+  thread: number
+  /** Where the thread listens for the gateway; null: it serves the edge only. */
+  gateway: { host: string; port: number } | null
+  /** Where the thread listens for the edge; null: it does not serve the edge. */
+  edge: { host: string; port: number } | null
+  /** The directories of the microservices whose API description the edge serves (EDGE.swagger). */
+  descriptions: Array<[name: string, dir: string]>
+  /** The bounds' shared memory (src/gateway/invoke/bounds.ts). */
+  bounds: SharedArrayBuffer
+  /** The directory's state when the thread was made; its changes follow as messages. */
+  directory: DirectoryEvent[]
+  /** Whether the thread counts calls for /metrics, and writes the access log. */
+  metrics: boolean
+  accessLog: boolean
+  /** The main thread's log level (tests run it silent). */
+  logLevel: LogLevel
+  /** The thread's own worker pool's most threads (WORKER_POOL.maxThreads shared out). */
+  poolThreads: number
+}
+
+export type ToListener =
+  | { type: 'directory'; event: DirectoryEvent }
+  | { type: 'descriptions'; descriptions: Array<[name: string, dir: string]> }
+  | { type: 'idle'; id: number; name: string; instance: string }
+  | { type: 'counts'; id: number }
+  | { type: 'index'; id: number; index: GatewayIndex }
+  | { type: 'drain'; plan: DrainPlan }
+  /** Every listener thread has stopped listening: answers may now carry Connection: close. */
+  | { type: 'closing' }
+  /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */
+  | { type: 'close' }
+  /** Tests: the thread fails as an uncaught exception would make it. */
+  | { type: 'fault' }
+
+export type FromListener =
+  | { type: 'listening' }
+  | { type: 'refused'; message: string }
+  | { type: 'idle'; id: number }
+  | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
+  | { type: 'index'; id: number }
+  | { type: 'eject'; name: string; instance: string }
+  /** One platform event, a whole JSON line. */
+  | { type: 'log'; line: string }
+  /** Access-log lines, whole, in one chunk (its buffer transferred). */
+  | { type: 'access'; chunk: Uint8Array }
+  /** The thread's listening socket is closed (the drain waits for every thread's). */
+  | { type: 'stopped' }
+  /** The thread's counts as it ends (failing or drained), kept by the main thread so totals never go back. */
+  | { type: 'retired'; answered: number; routes: RouteCounts[] }
+  | { type: 'drained' }
+  /** The thread is failing: it answered the calls it held and closes; then it exits. */
+  | { type: 'failed'; message: string; abandoned: number }

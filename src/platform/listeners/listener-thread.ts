@@ -1,0 +1,203 @@
+// A listener thread: the gateway's request pipeline with its own uWS App on the main thread's port
+// (SO_REUSEPORT), its own worker pool and its own connections to the instances, following the main
+// thread's directory. Started by ListenerThreads (listener-threads.ts); docs/operating.md, "Listener threads".
+import { parentPort, workerData } from 'node:worker_threads'
+import { Gateway } from '../../gateway/http/server'
+import { Edge, type Descriptions } from '../../gateway/http/edge'
+import { DescriptionFiles } from '../package/descriptions'
+import { closeApp } from '../../gateway/http/uws'
+import { InvokePool } from '../../gateway/pool/pool'
+import { MicroserviceDirectory } from '../../gateway/dispatch/directory'
+import type { GatewayIndex } from '../../gateway/http/front-pages'
+import { createLogger, type EventLog } from '../../common/observability/log'
+import { BatchedLineWriter } from '../../common/observability/line-writer'
+import { tracingActive } from '../../common/observability/tracing'
+import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
+import type { FromListener, ListenerStart, ToListener } from './listener-messages'
+
+const port = parentPort!
+const start = workerData as ListenerStart
+const config = start.config
+
+function post(m: FromListener, transfer?: ArrayBuffer[]): void {
+  port.postMessage(m, transfer)
+}
+
+const logger = createLogger(start.logLevel, {
+  write: (line: string) => post({ type: 'log', line })
+})
+const events = (component: string): EventLog => {
+  const child = logger.child({ component, thread: start.thread })
+  return (msg, fields) => (fields === undefined ? child.info(msg) : child.info(fields, msg))
+}
+
+// Whole lines in 64 KiB chunks (or every 50 ms) to the main thread's one stdout writer.
+const accessLog = start.accessLog
+  ? new BatchedLineWriter((chunk) => {
+      // The writer's chunks are 64 KiB buffers of their own, never used again once handed over: they
+      // move without a copy. A slice of Node's shared 8 KiB pool would be copied.
+      if (chunk.byteOffset === 0 && chunk.buffer.byteLength > Buffer.poolSize)
+        return post({ type: 'access', chunk }, [chunk.buffer as ArrayBuffer])
+      post({ type: 'access', chunk: new Uint8Array(chunk) })
+    })
+  : null
+
+const pool = new InvokePool({
+  ...config.pool,
+  maxThreads: start.poolThreads,
+  minThreads: Math.min(config.pool.minThreads, start.poolThreads)
+})
+const directory = new MicroserviceDirectory(config.dispatch, events('dispatch'), config.platform.drainTimeoutMs)
+directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
+for (const e of start.directory) directory.apply(e)
+const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
+const telemetry = new CallTelemetry(start.metrics, accessLog)
+if (start.metrics || accessLog !== null || tracingActive()) gateway.pipeline.observer = telemetry
+
+// The edge's descriptions, read from the directories the main thread names (as its own edge reads them).
+let described = new Map(start.descriptions)
+const files = new DescriptionFiles()
+const descriptions: Descriptions = {
+  get: (name) => {
+    const dir = described.get(name)
+    return dir === undefined ? null : files.read(dir)
+  },
+  names: () => [...described.keys()].filter((n) => descriptions.get(n) !== null).sort()
+}
+const edge = start.edge === null ? null : new Edge(gateway, descriptions, config.edge.auth)
+
+/** Closes what listens (the gateway's App, and the edge's), at once. */
+function closeApps(): void {
+  closeApp(gateway.app)
+  edge?.close()
+}
+
+// GET / is answered with the main thread's view of what is deployed.
+let asks = 0
+const indexes = new Map<number, (index: GatewayIndex) => void>()
+gateway.index = () =>
+  new Promise<GatewayIndex>((resolve) => {
+    const id = ++asks
+    indexes.set(id, resolve)
+    post({ type: 'index', id })
+  })
+
+function counts(): { answered: number; routes: RouteCounts[] } {
+  return {
+    answered: gateway.pipeline.answered,
+    routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
+  }
+}
+
+/** The last counts, for the main thread to keep: a thread's calls stay counted after it ends. */
+function retire(): void {
+  post({ type: 'retired', ...counts() })
+}
+
+/** Resolves the drain's wait for every thread to have stopped listening. */
+let everyoneStopped: (() => void) | null = null
+
+let failing = false
+/**
+ * A thread that fails must close its uWS App before it ends: a worker that exits with the App open
+ * aborts the whole process (Node's uv_loop_close check; measured, docs/operating.md). So the calls it
+ * holds are answered, the App closed, and only then does the thread exit for the main thread to
+ * start another.
+ */
+function fail(err: unknown): void {
+  if (failing) return
+  failing = true
+  const message = err instanceof Error ? err.message : String(err)
+  let abandoned = 0
+  try {
+    abandoned = gateway.pipeline.abandonAll({
+      code: 'INTERNAL',
+      detail: 'the listener thread serving this call failed; the call was cancelled and may have run'
+    })
+  } finally {
+    post({ type: 'failed', message, abandoned })
+    retire()
+    closeApps()
+    accessLog?.flushSync()
+    directory.close()
+    void pool.close().finally(() => process.exit(1))
+  }
+}
+process.on('uncaughtException', fail)
+process.on('unhandledRejection', fail)
+
+port.on('message', (m: ToListener) => {
+  switch (m.type) {
+    case 'directory':
+      return directory.apply(m.event)
+    case 'descriptions':
+      described = new Map(m.descriptions)
+      return
+    case 'idle': {
+      const client = directory.get(m.name)?.instances.get(m.instance)
+      const idle = client === undefined ? Promise.resolve() : client.whenIdle()
+      return void idle.then(() => post({ type: 'idle', id: m.id }))
+    }
+    case 'counts':
+      return post({ type: 'counts', id: m.id, ...counts() })
+    case 'index': {
+      const resolve = indexes.get(m.id)
+      indexes.delete(m.id)
+      return resolve?.(m.index)
+    }
+    case 'closing':
+      return everyoneStopped?.()
+    case 'drain':
+      return void gateway
+        .close(
+          m.plan,
+          () => edge?.stopListening(),
+          () => {
+            post({ type: 'stopped' })
+            return new Promise<void>((resolve) => (everyoneStopped = resolve))
+          }
+        )
+        .then(async () => {
+          edge?.close()
+          accessLog?.flushSync()
+          retire()
+          directory.close()
+          await pool.close()
+          post({ type: 'drained' })
+          process.exit(0)
+        })
+    case 'close':
+      return fail(new Error('the platform was told to stop at once'))
+    case 'fault':
+      setImmediate(() => {
+        throw new Error('a fault injected by the test harness')
+      })
+  }
+})
+
+// Listening only once this thread reaches every instance the main thread serves with.
+directory
+  .caughtUp(config.dispatch.connectTimeoutMs)
+  .then((caughtUp) => {
+    if (!caughtUp)
+      logger.warn(
+        { component: 'dispatch', thread: start.thread },
+        `listener thread ${start.thread} listens before it has reached every instance (${config.dispatch.connectTimeoutMs} ms)`
+      )
+    return listen()
+  })
+  .then(
+    () => post({ type: 'listening' }),
+    (err: Error) => {
+      post({ type: 'refused', message: err.message })
+      closeApps()
+      directory.close()
+      void pool.close().finally(() => process.exit(1))
+    }
+  )
+
+/** The gateway's port and the edge's, as this thread serves them. */
+async function listen(): Promise<void> {
+  if (start.gateway !== null) await gateway.listen(start.gateway.host, start.gateway.port)
+  if (edge !== null && start.edge !== null) await edge.listen(start.edge)
+}

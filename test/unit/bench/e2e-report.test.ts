@@ -1,0 +1,45 @@
+// The e2e benchmark's text report: the bare hop's line puts the gateway between the ceiling and the hop.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { report, type RunResult, type SubjectResult } from '../../../bench/e2e/run'
+import { benchRun, benchSubject } from '../../helpers/bench-results'
+
+function run(hop: SubjectResult | null): RunResult {
+  return benchRun([
+    {
+      case: 'roa-json',
+      title: 'ROA',
+      connections: 64,
+      gateway: benchSubject('gateway', 60, 2, {
+        cpu: [
+          ['gateway', 0.018],
+          ['microservice', 0.006]
+        ]
+      }),
+      ceiling: benchSubject('ceiling', 100, 1, { cpu: [['ceiling', 0.01]] }),
+      floor: null,
+      ratio: 0.6,
+      p50Ratio: 2,
+      hop
+    }
+  ])
+}
+
+test('with the bare hop: its ratios to the ceiling, its front CPU against the gateway, and gateway/hop', () => {
+  const hop = benchSubject('hop', 80, 1.5, {
+    cpu: [
+      ['front', 0.013],
+      ['backend', 0.003]
+    ]
+  })
+  const text = report(run(hop))
+  assert.match(text, /^hop {6}\| {6}80 \|/m)
+  assert.match(
+    text,
+    /bare hop\/ceiling req\/s 0\.800, p50 1\.50×; front CPU per call 1\.30× the ceiling's \(gateway 1\.80×\); gateway\/bare hop req\/s 0\.750/
+  )
+})
+
+test('without the bare hop, no hop line', () => {
+  assert.doesNotMatch(report(run(null)), /bare hop/)
+})

@@ -1,0 +1,35 @@
+// Generated request ids (src/gateway/invoke/request-id.ts) and the batches they are cut from
+// (src/common/bytes/random-texts.ts): each one a version 4 UUID as crypto.randomUUID writes them,
+// none repeated across batches.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { newRequestId } from '../../../../src/gateway/invoke/request-id'
+import { RandomTexts, writeHex } from '../../../../src/common/bytes/random-texts'
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+test('generated request ids are version 4 UUIDs, all different, across many batches', () => {
+  const seen = new Set<string>()
+  const variants = new Set<string>()
+  const digits = new Set<string>()
+  for (let k = 0; k < 1000; k++) {
+    const id = newRequestId()
+    assert.match(id, UUID_V4)
+    seen.add(id)
+    variants.add(id[19]!)
+    for (const c of id.replaceAll('-', '')) digits.add(c)
+  }
+  assert.equal(seen.size, 1000)
+  // The variant's two random bits are kept: all four of 8, 9, a, b turn up in 1,000 ids.
+  assert.deepEqual([...variants].sort(), ['8', '9', 'a', 'b'])
+  assert.equal(digits.size, 16)
+})
+
+test('a batch refuses a layout that writes a text of another length than declared', () => {
+  const wrong = new RandomTexts(10, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, new Set()))
+  assert.throws(() => wrong.next(), /a random text of 8 characters, not 10/)
+  const dashed = new RandomTexts(9, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, new Set([2])), 3)
+  const texts = [dashed.next(), dashed.next(), dashed.next(), dashed.next()]
+  for (const t of texts) assert.match(t, /^[0-9a-f]{4}-[0-9a-f]{4}$/)
+  assert.equal(new Set(texts).size, 4)
+})

@@ -1,0 +1,141 @@
+// The Kubernetes manifests: the checked-in deploy/kubernetes is what `microservice kube manifests`
+// writes; kustomize renders it (kubectl kustomize, offline); every rendered object validates against
+// the Kubernetes API's schemas (kubernetes-models); and what ties the parts together holds: the
+// gateway resolves each microservice's headless Service by its full name, probes use the admin
+// port, the grace periods outlast the drains, and nothing runs as root.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseAllDocuments } from 'yaml'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../../../src/platform/manifests/kubernetes'
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/gateway/config/config'
+import { ROOT } from '../../../helpers/root'
+
+const DIR = join(ROOT, 'deploy', 'kubernetes')
+
+type Obj = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests are free-form JSON
+
+function kubectl(): string {
+  execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'kubectl:kubernetes-client'], { stdio: 'inherit' })
+  return 'kubectl'
+}
+
+function rendered(): Obj[] {
+  const text = execFileSync(kubectl(), ['kustomize', DIR], { encoding: 'utf8' })
+  return parseAllDocuments(text).map((d) => d.toJSON() as Obj)
+}
+
+/** The kubernetes-models class of an object, by apiVersion and kind. */
+async function model(o: Obj): Promise<new (data: unknown) => { validate(): void }> {
+  const group = String(o.apiVersion).includes('/') ? String(o.apiVersion) : `v1`
+  const mod = (await import(`kubernetes-models/${group}/${String(o.kind)}`)) as Record<string, unknown>
+  return mod[String(o.kind)] as new (data: unknown) => { validate(): void }
+}
+
+test('deploy/kubernetes is what the generator writes (regenerate: microservice kube manifests --out deploy/kubernetes)', () => {
+  const files = kubernetesManifests(DEFAULT_KUBE_OPTIONS)
+  assert.deepEqual(readdirSync(DIR).sort(), [...files.keys()].sort())
+  for (const [name, text] of files) assert.equal(readFileSync(join(DIR, name), 'utf8'), text, name)
+})
+
+test('kustomize renders it, and every object validates against the Kubernetes schemas', async () => {
+  const objects = rendered()
+  assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort(), [
+    'Deployment/example',
+    'Deployment/gateway',
+    'Ingress/gateway',
+    'Namespace/invocation-gateway',
+    'PodDisruptionBudget/gateway',
+    'Service/example-instances',
+    'Service/gateway'
+  ])
+  for (const o of objects) {
+    const Model = await model(o)
+    assert.doesNotThrow(() => new Model(o).validate(), `${o.kind}/${o.metadata.name}`)
+    if (o.kind !== 'Namespace') assert.equal(o.metadata.namespace, DEFAULT_KUBE_OPTIONS.namespace)
+  }
+  // The validator is not a stand-in: a port given as a word where a number belongs is refused.
+  const broken = structuredClone(objects.find((o) => o.kind === 'Deployment')!)
+  broken.spec.template.spec.containers[0].ports[0].containerPort = 'eighty'
+  const Model = await model(broken)
+  assert.throws(() => new Model(broken).validate(), /containerPort must be integer/)
+})
+
+test('the parts fit: discovery names, probes, grace periods, the Secret, non-root', () => {
+  const objects = rendered()
+  const find = (kind: string, name: string): Obj => objects.find((o) => o.kind === kind && o.metadata.name === name)!
+  const gateway = find('Deployment', 'gateway').spec.template.spec
+  const container = gateway.containers[0]
+  const discovery = JSON.parse(
+    container.env.find((e: Obj) => e.name === 'PLATFORM__MICROSERVICES__discovery').value as string
+  ) as Obj[]
+  for (const d of discovery) {
+    const svc = find('Service', `${String(d.name)}-instances`)
+    assert.equal(svc.spec.clusterIP, 'None', 'a headless Service: one DNS record per ready pod')
+    assert.equal(d.dns, `${String(d.name)}-instances.${String(svc.metadata.namespace)}.svc.cluster.local`)
+    assert.equal(d.port, svc.spec.ports[0].port)
+    const ms = find('Deployment', String(d.name)).spec.template.spec
+    assert.deepEqual(ms.containers[0].env[0].valueFrom.secretKeyRef, {
+      name: DEFAULT_KUBE_OPTIONS.secretName,
+      key: 'secret'
+    })
+    // preStop: it leaves DNS, and the gateways (re-resolving every 5 s by default) find its successors,
+    // before SIGTERM; then the host's drain; all within the grace period.
+    const [sleep, pause] = ms.containers[0].lifecycle.preStop.exec.command as [string, string]
+    assert.equal(sleep, 'sleep')
+    assert.ok(Number(pause) >= 10, 'at least two discovery intervals at their default (5 s)')
+    const args = ms.containers[0].args as string[]
+    const drainS = Number(args[args.indexOf('--drain-ms') + 1]) / 1000
+    assert.ok(
+      ms.terminationGracePeriodSeconds > Number(pause) + drainS,
+      'the grace period outlasts preStop and the drain'
+    )
+    assert.equal(ms.securityContext.runAsNonRoot, true)
+  }
+  assert.deepEqual(container.readinessProbe.httpGet, { path: '/readyz', port: 'admin' })
+  assert.deepEqual(container.livenessProbe.httpGet, { path: '/healthz', port: 'admin' })
+  assert.equal(container.ports.find((p: Obj) => p.name === 'admin').containerPort, 9090)
+  const pf = loadConfig(DEFAULT_CONFIG_FILE, {}).platform
+  assert.ok(gateway.terminationGracePeriodSeconds > (pf.drainGraceMs + pf.drainTimeoutMs) / 1000)
+  assert.equal(gateway.securityContext.runAsNonRoot, true)
+  assert.equal(container.securityContext.allowPrivilegeEscalation, false)
+  assert.equal(find('PodDisruptionBudget', 'gateway').spec.minAvailable, 1)
+  assert.ok(existsSync(join(DIR, 'kustomization.yaml')))
+})
+
+test('the manifest commands of the README and docs/kubernetes.md, as written there: their output renders and validates, with the images they name', async () => {
+  const readme = ['README.md', join('docs', 'kubernetes.md')].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n')
+  // Each `microservice kube manifests …` command of the two (a continued line joined).
+  const commands = [...readme.replace(/\\\n\s*/g, '').matchAll(/^microservice kube manifests (.+)$/gm)].map((m) =>
+    m[1]!.trim().split(/\s+/)
+  )
+  assert.equal(commands.length, 2, 'the plain command and the one with a microservice image')
+  for (const args of commands) {
+    const out = mkdtempSync(join(tmpdir(), 'kube-readme-'))
+    const argv = args.map((a, k) => (args[k - 1] === '--out' ? out : a))
+    const printed = execFileSync(process.execPath, [join(ROOT, 'bin', 'microservice'), 'kube', 'manifests', ...argv], {
+      encoding: 'utf8'
+    })
+    assert.equal(printed, `wrote 4 files to ${out}; apply with kubectl apply -k ${out}\n`)
+    const objects = parseAllDocuments(execFileSync(kubectl(), ['kustomize', out], { encoding: 'utf8' })).map(
+      (d) => d.toJSON() as Obj
+    )
+    for (const o of objects) {
+      const Model = await model(o)
+      assert.doesNotThrow(() => new Model(o).validate(), `${o.kind}/${o.metadata.name}`)
+    }
+    const images = objects
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => `${o.metadata.name as string}=${o.spec.template.spec.containers[0].image as string}`)
+      .sort()
+    const named = (flag: string): string[] => argv.filter((_, k) => argv[k - 1] === flag)
+    assert.ok(images.includes(`gateway=${named('--image')[0]!}`), images.join(' '))
+    for (const m of named('--microservice')) {
+      const [name, rest] = [m.slice(0, m.indexOf('=')), m.slice(m.indexOf('=') + 1)]
+      assert.ok(images.includes(`${name}=${rest.slice(0, rest.lastIndexOf(':/'))}`), `${m}: ${images.join(' ')}`)
+    }
+  }
+})

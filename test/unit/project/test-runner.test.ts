@@ -1,0 +1,83 @@
+// The test runner tells the truth: a suite that fails by itself (a hook) is counted as a failure, a
+// committed focus or skip is found, coverage below the floor is named. Runs node's own test runner
+// with this project's reporter on small files written here.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { uncovered } from '../../helpers/uncovered-env'
+import { ROOT } from '../../helpers/root'
+
+const REPORTER = join(ROOT, 'scripts', 'count-reporter.mjs')
+
+interface Guards {
+  focusOrSkipMarkers(files: string[]): string[]
+  coverageBelow(total: Record<string, { pct: number }>, floor?: Record<string, number>): string[]
+}
+const guards = (): Promise<Guards> => import(join(ROOT, 'scripts', 'test-guards.mjs')) as Promise<Guards>
+
+/** Not as a child of this runner (NODE_TEST_CONTEXT would make it report to it), and without coverage. */
+function runnerEnv(): NodeJS.ProcessEnv {
+  const env = uncovered()
+  delete env.NODE_TEST_CONTEXT
+  return env
+}
+
+function counts(source: string): { passed: number; failed: number; skipped: number } {
+  const file = join(mkdtempSync(join(tmpdir(), 'runner-')), 'case.test.mjs')
+  writeFileSync(file, source)
+  const r = spawnSync(
+    process.execPath,
+    ['--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', file],
+    { encoding: 'utf8', env: runnerEnv() }
+  )
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as { passed: number; failed: number; skipped: number }
+}
+
+const HEAD = "import { describe, it, after } from 'node:test'\n"
+
+test('a failing after hook inside a suite counts as a failure, beside the test that passed', () => {
+  assert.deepEqual(
+    counts(`${HEAD}describe('s', () => { after(() => { throw new Error('hook') }); it('t', () => {}) })\n`),
+    {
+      passed: 1,
+      failed: 1,
+      skipped: 0
+    }
+  )
+})
+
+test('a failing test inside a suite counts once, not again for its suite', () => {
+  assert.deepEqual(
+    counts(`${HEAD}describe('s', () => { it('t', () => { throw new Error('x') }); it('u', () => {}) })\n`),
+    {
+      passed: 1,
+      failed: 1,
+      skipped: 0
+    }
+  )
+})
+
+test('a committed focus or skip is found with its file and line; a clean file passes', async () => {
+  const { focusOrSkipMarkers } = await guards()
+  const dir = mkdtempSync(join(tmpdir(), 'markers-'))
+  const dirty = join(dir, 'dirty.test.js')
+  const clean = join(dir, 'clean.test.js')
+  // Spelled in pieces so that this file itself carries no marker.
+  const dot = (name: string): string => ['test', name].join('.')
+  writeFileSync(dirty, `const a = 1\n${dot('only')}('x', () => {})\ntest('y', { ${'sk' + 'ip'}: true }, () => {})\n`)
+  writeFileSync(clean, "test('x', { timeout: 1000 }, () => {})\nconst skipped = 0\n")
+  assert.deepEqual(focusOrSkipMarkers([dirty, clean]), [
+    `${dirty}:2: ${dot('only')}('x', () => {})`,
+    `${dirty}:3: test('y', { ${'sk' + 'ip'}: true }, () => {})`
+  ])
+})
+
+test('coverage below the floor is named, kind by kind', async () => {
+  const { coverageBelow } = await guards()
+  const total = { lines: { pct: 93.2 }, branches: { pct: 88 }, functions: { pct: 95 } }
+  assert.deepEqual(coverageBelow(total), ['lines 93.2% < 93.5%'])
+  assert.deepEqual(coverageBelow({ ...total, lines: { pct: 95 } }), [])
+})
