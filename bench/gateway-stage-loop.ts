@@ -15,7 +15,7 @@ import { Executor } from '../src/microservice/host/executor'
 import { toCatalog } from '../src/microservice/host/service-index'
 import { DEFAULT_RUNTIME_SETTINGS } from '../src/microservice/host/settings'
 import { defaultConfig } from '../src/gateway/config/config'
-import { Pipeline } from '../src/gateway/invoke/invoke'
+import { Calls } from '../src/gateway/invoke/invoke'
 import type { Backend, Backends, Preparer } from '../src/gateway/invoke/interfaces'
 import { CatalogIndex } from '../src/gateway/dispatch/catalog'
 import { prepareInvoke } from '../src/gateway/pool/task'
@@ -69,8 +69,8 @@ const preparer: Preparer = {
 }
 
 /** A pipeline with the HTTP side the gateway's listener gives it (Gateway's three methods). */
-function pipeline(): Pipeline<HttpResponse> {
-  const p: Pipeline<HttpResponse> = new Pipeline(config, preparer, backends, {
+function pipeline(): Calls<HttpResponse> {
+  const p: Calls<HttpResponse> = new Calls(config, preparer, backends, {
     readBody,
     write: (res, answer) => writeAnswer(res, p.cors, answer),
     remoteAddress: (res) => remoteAddress(res)

@@ -103,7 +103,7 @@ async function call(config: PlatformConfig, method: string, path: string): Promi
   return r.body
 }
 
-function describe(s: MicroserviceStatus): string {
+function statusText(s: MicroserviceStatus): string {
   const versions =
     s.versions.length > 1 ? ` (instances of ${s.versions.length} versions: ${s.versions.join(', ')})` : ''
   // A nativeApp, the default, is what the gateway calls; a servletApp is named as such (--json has both).
@@ -669,7 +669,7 @@ export async function main(args: string[]): Promise<number> {
         return 0
       case 'list': {
         const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]
-        print(all, () => (all.length === 0 ? 'no microservice is deployed' : all.map(describe).join('\n')))
+        print(all, () => (all.length === 0 ? 'no microservice is deployed' : all.map(statusText).join('\n')))
         return 0
       }
       case 'status': {
@@ -678,7 +678,7 @@ export async function main(args: string[]): Promise<number> {
           'GET',
           `/microservices/${encodeURIComponent(need('name'))}`
         )) as MicroserviceStatus
-        print(one, () => describe(one))
+        print(one, () => statusText(one))
         return 0
       }
       case 'stop':

@@ -105,7 +105,7 @@ export class Platform {
             gatewayThreads,
             edgeThreads,
             descriptions: () => this.describedDirectories(),
-            bounds: this.gateway.pipeline.bounds.shared,
+            bounds: this.gateway.calls.bounds.shared,
             directory: this.directory,
             metrics: metricsOn,
             accessLog,
@@ -119,7 +119,7 @@ export class Platform {
         : null
     if (this.threads !== null) this.directory.follow(this.threads)
     // With nothing to observe, requests pay nothing (an OpenTelemetry SDK must be registered before start).
-    if (metricsOn || accessLog !== null || tracingActive()) this.gateway.pipeline.observer = this.telemetry
+    if (metricsOn || accessLog !== null || tracingActive()) this.gateway.calls.observer = this.telemetry
     this.manager = new MicroserviceManager(
       this.directory,
       {
@@ -166,7 +166,7 @@ export class Platform {
     this.metrics = metricsOn
       ? createMetricsRegistry({
           calls: this.callTotals(),
-          gateway: this.gateway.pipeline.bounds,
+          gateway: this.gateway.calls.bounds,
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,
@@ -220,7 +220,7 @@ export class Platform {
         listeners === null
           ? [...this.telemetry.routes.values()]
           : addedRoutes([this.telemetry.routes.values(), ...threads.map((t) => t.routes)]),
-      threads: () => [{ thread: '0', answered: this.gateway.pipeline.answered }, ...answeredByThread(threads)],
+      threads: () => [{ thread: '0', answered: this.gateway.calls.answered }, ...answeredByThread(threads)],
       get restarts() {
         return listeners?.restarts ?? 0
       }

@@ -144,8 +144,8 @@ describe('listener threads', () => {
       assert.equal(ok.length, 4, JSON.stringify(answers.map((a) => a.status)))
       assert.equal(overloaded.length, 20, JSON.stringify(answers.map((a) => [a.status, a.code])))
       // A thread releases its count right after it writes the answer, in parallel with this thread.
-      await until('the bounds released', () => platform.gateway.pipeline.bounds.inFlight === 0)
-      assert.equal(platform.gateway.pipeline.bounds.bodyBytes, 0)
+      await until('the bounds released', () => platform.gateway.calls.bounds.inFlight === 0)
+      assert.equal(platform.gateway.calls.bounds.bodyBytes, 0)
     } finally {
       await platform.stop(0, 0)
     }
@@ -156,7 +156,7 @@ describe('listener threads', () => {
     try {
       const threads = platform.threads!
       const held = calls(port, 32, 32, '/testkit/slow/sleep', () => '1500')
-      await until('32 calls in flight', () => platform.gateway.pipeline.bounds.inFlight === 32)
+      await until('32 calls in flight', () => platform.gateway.calls.bounds.inFlight === 32)
       threads.fault(1)
       const answers = await held
       const ok = answers.filter((a) => a.status === 200 && a.text === '1500').length
@@ -192,7 +192,7 @@ describe('listener threads', () => {
     const { platform, port } = await start({})
     const held = calls(port, 16, 16, '/testkit/slow/sleep', () => '800')
     try {
-      await until('16 calls in flight', () => platform.gateway.pipeline.bounds.inFlight === 16)
+      await until('16 calls in flight', () => platform.gateway.calls.bounds.inFlight === 16)
     } finally {
       await platform.stop(0, 0)
     }

@@ -40,17 +40,14 @@ describe('nginx in front of two platforms', () => {
   })
 
   test('calls through the edge spread over both platforms', async () => {
-    const before = [a.platform.gateway.pipeline.answered, b.platform.gateway.pipeline.answered]
+    const before = [a.platform.gateway.calls.answered, b.platform.gateway.calls.answered]
     const answers = await Promise.all(
       Array.from({ length: 40 }, () =>
         post(nginx.url, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', '{"a":6,"b":7}')
       )
     )
     assert.deepEqual(new Set(answers.map((r) => `${r.status} ${r.text}`)), new Set(['200 {"result":42}']))
-    const served = [
-      a.platform.gateway.pipeline.answered - before[0]!,
-      b.platform.gateway.pipeline.answered - before[1]!
-    ]
+    const served = [a.platform.gateway.calls.answered - before[0]!, b.platform.gateway.calls.answered - before[1]!]
     assert.equal(served[0]! + served[1]!, 40, 'each call answered by exactly one platform')
     assert.ok(served[0]! > 0 && served[1]! > 0, `both platforms served: ${served.join(' / ')}`)
   })
@@ -86,19 +83,19 @@ describe('nginx in front of two platforms', () => {
   })
 
   test('a POST in flight on a node that dies is answered 502 and never sent to the other node', async () => {
-    const counts = (): number[] => [a.platform.gateway.pipeline.answered, b.platform.gateway.pipeline.answered]
+    const counts = (): number[] => [a.platform.gateway.calls.answered, b.platform.gateway.calls.answered]
     const call = post(nginx.url, '/_eapi/ELASTIC_HTTP/testkit/slow/sleep', '2000', {
       'Content-Type': 'application/json'
     })
     await until(() => a.platform.gateway.inFlight + b.platform.gateway.inFlight === 1, 5000, 'the call to reach a node')
     const victim = a.platform.gateway.inFlight === 1 ? a : b
     const other = victim === a ? b : a
-    const otherBefore = other.platform.gateway.pipeline.answered
+    const otherBefore = other.platform.gateway.calls.answered
     // The node's HTTP side dies at once: every connection is closed under the call.
     await victim.platform.gateway.close({ timeoutMs: 0 })
     const r = await call
     assert.equal(r.status, 502)
-    assert.equal(other.platform.gateway.pipeline.answered, otherBefore, 'the other node never saw the call')
+    assert.equal(other.platform.gateway.calls.answered, otherBefore, 'the other node never saw the call')
     assert.equal(other.platform.gateway.inFlight, 0)
 
     // With that node down, every call succeeds on the other, each answered exactly once.

@@ -41,7 +41,7 @@ export function skipBom(b: Uint8Array): number {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0
 }
 
-function describe(b: Uint8Array, i: number): string {
+function unexpectedByte(b: Uint8Array, i: number): string {
   if (i >= b.length) return 'unexpected end of JSON'
   const c = b[i]!
   return c >= 0x20 && c < 0x7f
@@ -127,7 +127,7 @@ export function scanNumber(b: Uint8Array, i: number): number {
 
 function scanLiteral(b: Uint8Array, i: number, word: string): number {
   for (let k = 0; k < word.length; k++) {
-    if (b[i + k] !== word.charCodeAt(k)) throw new JsonSyntaxError(describe(b, i + k), i + k)
+    if (b[i + k] !== word.charCodeAt(k)) throw new JsonSyntaxError(unexpectedByte(b, i + k), i + k)
   }
   return i + word.length
 }
@@ -186,7 +186,7 @@ export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH
     else if (c === 0x74) i = scanLiteral(b, i, 'true')
     else if (c === 0x66) i = scanLiteral(b, i, 'false')
     else if (c === 0x6e) i = scanLiteral(b, i, 'null')
-    else throw new JsonSyntaxError(c === CLOSE_ARRAY ? "trailing ',' in array" : describe(b, i), i)
+    else throw new JsonSyntaxError(c === CLOSE_ARRAY ? "trailing ',' in array" : unexpectedByte(b, i), i)
 
     // After a value: close containers, or move to the next member or element.
     for (;;) {
@@ -208,7 +208,7 @@ export function scanValue(b: Uint8Array, i: number, maxDepth = DEFAULT_MAX_DEPTH
         continue
       }
       throw new JsonSyntaxError(
-        i >= n ? 'unexpected end of JSON' : `${describe(b, i)}, expected ',' or '${inObject ? '}' : ']'}'`,
+        i >= n ? 'unexpected end of JSON' : `${unexpectedByte(b, i)}, expected ',' or '${inObject ? '}' : ']'}'`,
         i
       )
     }
@@ -381,7 +381,10 @@ export function splitJsonArray(b: Uint8Array, maxDepth = DEFAULT_MAX_DEPTH): num
         i++
         break
       }
-      throw new JsonSyntaxError(i >= b.length ? 'unexpected end of JSON' : `${describe(b, i)}, expected ',' or ']'`, i)
+      throw new JsonSyntaxError(
+        i >= b.length ? 'unexpected end of JSON' : `${unexpectedByte(b, i)}, expected ',' or ']'`,
+        i
+      )
     }
   }
   i = skipWhitespace(b, i)

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_FRAME_BYTES } from '../contract/limits'
 export type Frame = gateway.Frame
 export type FrameInit = gateway.IFrame
 /**
- * A frame in pieces written one after another (see invoke-frame's FrameParts). `onWritten` is called
+ * A frame in pieces written one after another (see invoke-frame's SlicedFrame). `onWritten` is called
  * once, when the pieces were handed to the socket or were dropped unwritten: then their memory may
  * be used again.
  */

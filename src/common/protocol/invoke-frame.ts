@@ -132,14 +132,14 @@ function writeContext(out: FastBuffer, at: number, c: gateway.ICallContext): num
  * bytes of encodeInvokeFrame. Why: a large argument was copied into the frame and the frame was one
  * more large buffer for the garbage collector of the main thread.
  */
-export interface FrameParts {
+export interface SlicedFrame {
   head: Uint8Array
   body: Uint8Array
   layout: number[]
 }
 
-/** The pieces of a FrameParts, in the order they are written; `onWritten` when they were (or never will be). */
-export function framePieces(p: FrameParts, onWritten: (() => void) | null = null): FramePieces {
+/** The pieces of a SlicedFrame, in the order they are written; `onWritten` when they were (or never will be). */
+export function framePieces(p: SlicedFrame, onWritten: (() => void) | null = null): FramePieces {
   const out: Uint8Array[] & { onWritten?: () => void } = []
   for (let k = 0; k < p.layout.length; k += 2) {
     const from = k % 4 === 0 ? p.head : p.body
@@ -155,7 +155,7 @@ export function encodeInvokeFrame(f: InvokeFields, body: Uint8Array, slices: num
 }
 
 /** The same frame with the arguments left in the body. */
-export function invokeFrameParts(f: InvokeFields, body: Uint8Array, slices: number[]): FrameParts {
+export function invokeFrameParts(f: InvokeFields, body: Uint8Array, slices: number[]): SlicedFrame {
   const layout: number[] = []
   return { head: writeInvoke(f, body, slices, layout), body, layout }
 }

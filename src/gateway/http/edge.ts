@@ -8,7 +8,7 @@ import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-name
 import { bounded } from '../invoke/text'
 import { toProblem, renderProblemJson, statusLine } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
-import { Invocation, type Pipeline } from '../invoke/invoke'
+import { Invocation, type Calls } from '../invoke/invoke'
 import { copyHead, remoteAddress } from './copy-head'
 import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/call-head'
@@ -79,7 +79,7 @@ export class Edge {
    * authentication stage, sets the user and privileges.
    */
   private call(res: HttpResponse, req: HttpRequest): void {
-    startEdgeCall(this.gateway.pipeline, this.auth, res, req)
+    startEdgeCall(this.gateway.calls, this.auth, res, req)
   }
 
   private page(res: HttpResponse, requested: string): void {
@@ -161,7 +161,7 @@ export class Edge {
  * stage loop (bench/gateway-stage-loop.ts), which drives this same code without a socket.
  */
 export function startEdgeCall(
-  pipeline: Pipeline<HttpResponse>,
+  calls: Calls<HttpResponse>,
   auth: Authentication,
   res: HttpResponse,
   req: HttpRequest
@@ -182,7 +182,7 @@ export function startEdgeCall(
     apiKey: req.getHeader('x-api-key'),
     authorization: req.getHeader('authorization')
   }
-  const inv = new Invocation(pipeline, res, head, credentials)
+  const inv = new Invocation(calls, res, head, credentials)
   res.onAborted(() => inv.onAborted())
   inv.begin()
 }

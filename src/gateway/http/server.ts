@@ -5,7 +5,7 @@ import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
 import { closeApp, loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
-import { Pipeline, Invocation } from '../invoke/invoke'
+import { Calls, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/interfaces'
 import type { GatewayConfig } from '../config/config'
@@ -22,7 +22,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   readonly app: TemplatedApp
   /** The uWS module, loaded with this gateway's header limit (the edge listens with it too). */
   readonly uws: ReturnType<typeof loadUws>
-  readonly pipeline: Pipeline<HttpResponse>
+  readonly calls: Calls<HttpResponse>
   private readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
@@ -41,13 +41,13 @@ export class Gateway implements HttpPort<HttpResponse> {
   ) {
     const unsupported = uwsSupportError()
     if (unsupported !== null) throw new Error(unsupported)
-    this.pipeline = new Pipeline(config, preparer, backends, this, shared)
+    this.calls = new Calls(config, preparer, backends, this, shared)
     const trusted = peerMatcher(config.trust.trustedPeers)
     this.trusts = (res) => trusted(remoteAddress(res))
     this.uws = loadUws(config.maxHeaderBytes)
     this.app = this.uws.App()
     this.listener = new Listener(this.uws, this.app, 'the gateway')
-    const call = (res: HttpResponse, req: HttpRequest): void => startCall(this.pipeline, this.trusts, res, req)
+    const call = (res: HttpResponse, req: HttpRequest): void => startCall(this.calls, this.trusts, res, req)
     this.app.any('/*', call)
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
     this.app.get('/', (res, req) => {
@@ -66,7 +66,7 @@ export class Gateway implements HttpPort<HttpResponse> {
 
   /** Requests holding a body or a call right now. */
   get inFlight(): number {
-    return this.pipeline.inFlight
+    return this.calls.inFlight
   }
 
   readBody(res: HttpResponse, sink: BodySink): void {
@@ -74,7 +74,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   write(res: HttpResponse, answer: Answer): void {
-    writeAnswer(res, this.pipeline.cors, answer)
+    writeAnswer(res, this.calls.cors, answer)
   }
 
   remoteAddress(res: HttpResponse): string {
@@ -121,23 +121,23 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.stopListening()
     await stoppedListening()
     // Not before: a client told to close reconnects at once.
-    const p = this.pipeline
-    p.closing = true
+    const calls = this.calls
+    calls.closing = true
     await new Promise<void>((resolve) => {
       let idle: NodeJS.Timeout | undefined
       const end = (): void => {
         clearTimeout(idle)
         clearTimeout(limit)
-        p.onQuiet = null
+        calls.onQuiet = null
         resolve()
       }
       const limit = setTimeout(end, timeoutMs)
       // Called after every answer or abort while closing: quiet for idleMs with nothing in progress ends it.
-      p.onQuiet = () => {
+      calls.onQuiet = () => {
         clearTimeout(idle)
-        if (p.inFlight === 0) idle = setTimeout(() => p.inFlight === 0 && end(), idleMs)
+        if (calls.inFlight === 0) idle = setTimeout(() => calls.inFlight === 0 && end(), idleMs)
       }
-      p.onQuiet()
+      calls.onQuiet()
     })
     closeApp(this.app)
   }
@@ -160,12 +160,12 @@ function writeIndex(res: HttpResponse, index: GatewayIndex): void {
  * which drives this same code without a socket.
  */
 export function startCall(
-  pipeline: Pipeline<HttpResponse>,
+  calls: Calls<HttpResponse>,
   trusts: (res: HttpResponse) => boolean,
   res: HttpResponse,
   req: HttpRequest
 ): void {
-  const inv = new Invocation(pipeline, res, copyHead(req, res, trusts))
+  const inv = new Invocation(calls, res, copyHead(req, res, trusts))
   // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
   res.onAborted(() => inv.onAborted())
   inv.begin()

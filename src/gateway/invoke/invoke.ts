@@ -4,7 +4,7 @@ import { SharedBufferPool } from '../../common/bytes/shared-buffers'
 import { isErrorCode, type Failure } from '../../common/errors/codes'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
-import { isFrameParts, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import { isSlicedFrame, type InvokeTask, type InvokeTaskResult } from '../pool/task'
 import { framePieces } from '../../common/protocol/invoke-frame'
 import type { OutFrame } from '../../common/protocol/frame'
 import type { gateway } from '../../common/protocol/generated/gateway'
@@ -35,8 +35,8 @@ const CANCEL_GRACE_MS = 1000
 const LARGE_BODY_MIN = 64 * 1024
 const LARGE_BODIES_KEPT = 64 * 1024 * 1024
 
-/** What every call of one gateway shares: settings, the pool, the backends, the HTTP port, counters. */
-export class Pipeline<R> {
+/** The calls of one gateway and what they share: settings, the pool, the backends, the HTTP port, counters. */
+export class Calls<R> {
   readonly cors: CorsPolicy
   readonly retryAfter: string
   /** Requests holding a body or a call right now, on this thread (the drain waits for these). */
@@ -68,7 +68,7 @@ export class Pipeline<R> {
     readonly preparer: Preparer,
     readonly backends: Backends,
     readonly http: HttpPort<R>,
-    /** The shared memory of the bounds, when this pipeline is one listener thread of several. */
+    /** The shared memory of the bounds, when these are one listener thread's calls of several. */
     shared?: SharedArrayBuffer
   ) {
     this.bounds = new CallBounds(config.maxInFlight, config.maxBodyBytesInFlight, shared)
@@ -110,7 +110,7 @@ export class Pipeline<R> {
 export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline {
   callId = 0
   connection: PendingCall['connection'] = null
-  /** In the pipeline's deadline list while the call is out (the executing timeout). */
+  /** In the deadline list of Calls while the call is out (the executing timeout). */
   deadlineAt = 0
   deadlinePrev: Deadline | null = null
   deadlineNext: Deadline | null = null
@@ -127,7 +127,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** A call waiting on something while its body is read (readWhile): what to do with the body. */
   private held: ((body: Uint8Array) => void) | null = null
   readonly requestId: string
-  /** Body bytes this request holds against the pipeline's bound. */
+  /** Body bytes this request holds against the bound of Calls. */
   private reserved = 0
   readonly startedAt: number
   /** The traceparent sent on: the client's (if valid), the observer's span, or a new one ('' for none). */
@@ -141,7 +141,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private address: string | null = null
 
   constructor(
-    private readonly p: Pipeline<R>,
+    private readonly calls: Calls<R>,
     private readonly res: R,
     private head: CallHead,
     /** What the request presents to its listener's Authentication; null where there is none (the gateway). */
@@ -149,9 +149,9 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   ) {
     this.requestId = head.requestId !== '' ? head.requestId : newRequestId()
     const sent = head.traceparent !== '' && isValidTraceparent(head.traceparent)
-    let traceparent = sent ? head.traceparent : p.config.tracing.generateTraceparent ? newTraceparent() : ''
+    let traceparent = sent ? head.traceparent : calls.config.tracing.generateTraceparent ? newTraceparent() : ''
     this.tracestate = sent && head.tracestate !== '' && isValidTracestate(head.tracestate) ? head.tracestate : ''
-    const o = p.observer
+    const o = calls.observer
     this.startedAt = o === null ? 0 : performance.now()
     if (o !== null) {
       const started = o.started(traceparent)
@@ -181,7 +181,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   /** Read from the socket once: uWS makes a new ArrayBuffer per read, which shows in the gateway's profile. */
   clientAddress(): string {
-    if (this.address === null) this.address = this.aborted ? '' : this.p.http.remoteAddress(this.res)
+    if (this.address === null) this.address = this.aborted ? '' : this.calls.http.remoteAddress(this.res)
     return this.address
   }
 
@@ -190,15 +190,15 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
    * reading it. `body` is passed by a caller that has read it already.
    */
   begin(body?: Uint8Array): void {
-    const p = this.p
-    if (this.head.method === 'options') return this.write(preflightAnswer(p.cors, this.head.origin, this.requestId))
+    const calls = this.calls
+    if (this.head.method === 'options') return this.write(preflightAnswer(calls.cors, this.head.origin, this.requestId))
     const c = this.credentials
     if (c !== null) {
       const outcome = c.by.authenticate(c)
       if (outcome instanceof Promise) {
         return this.readWhile(
           outcome,
-          (o, b) => (this.authenticated(o) ? this.route(b) : p.largeBodies.release(b)),
+          (o, b) => (this.authenticated(o) ? this.route(b) : calls.largeBodies.release(b)),
           body
         )
       }
@@ -219,14 +219,14 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   /** Stage 1b: the plan, or its refusal; a microservice a rollout announced is waited for. */
   private route(body?: Uint8Array): void {
-    const p = this.p
-    const plan = planCall(this.head, p.config, p.backends)
+    const calls = this.calls
+    const plan = planCall(this.head, calls.config, calls.backends)
     if (!isRefusal(plan)) return this.proceed(plan, body)
     this.refusedMicroservice = plan.microservice ?? ''
     this.refusedMethod = plan.method ?? null
     const arrival = plan.arrival
     if (arrival === undefined) {
-      if (body !== undefined) p.largeBodies.release(body)
+      if (body !== undefined) calls.largeBodies.release(body)
       return this.fail(plan.refusal, plan.format)
     }
     // Not served here yet: the call waits until it is and is planned again, or gets its 404 when the
@@ -235,7 +235,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       arrival,
       (arrived, b) => {
         if (arrived) return this.route(b)
-        p.largeBodies.release(b)
+        calls.largeBodies.release(b)
         this.fail(plan.refusal, plan.format)
       },
       body
@@ -243,7 +243,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   }
 
   private proceed(plan: CallPlan, body?: Uint8Array): void {
-    const p = this.p
+    const calls = this.calls
     this.plan = plan
     if (!this.admit(plan.declaredLength)) return
     if (body !== undefined) {
@@ -252,14 +252,19 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       return this.prepare(body)
     }
     this.undeclared = plan.declaredLength < 0
-    this.reader = new BodyReader(plan.declaredLength, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
-    p.http.readBody(this.res, this)
+    this.reader = new BodyReader(
+      plan.declaredLength,
+      calls.config.maxBodyBytes,
+      calls.preparer.inlineMaxBytes,
+      calls.largeBodies
+    )
+    calls.http.readBody(this.res, this)
   }
 
   /** Counts the request against maxInFlight and its declared body against maxBodyBytesInFlight, or refuses it. */
   private admit(declaredLength: number): boolean {
-    const p = this.p
-    const bounds = p.bounds
+    const calls = this.calls
+    const bounds = calls.bounds
     if (!bounds.enter()) {
       this.fail({ code: 'OVERLOADED', detail: `${bounds.inFlight} requests are in progress` })
       return false
@@ -269,11 +274,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       bounds.leave()
       this.fail({
         code: 'OVERLOADED',
-        detail: `${bounds.bodyBytes} body bytes are in progress; the bound is ${p.config.maxBodyBytesInFlight}`
+        detail: `${bounds.bodyBytes} body bytes are in progress; the bound is ${calls.config.maxBodyBytesInFlight}`
       })
       return false
     }
-    p.inFlight++
+    calls.inFlight++
     this.counted = true
     this.reserved = declared
     return true
@@ -285,21 +290,21 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
    * uWS hands a body over only inside the request's callback, so it cannot wait until then.
    */
   private readWhile<T>(pending: Promise<T>, next: (value: T, body: Uint8Array) => void, body?: Uint8Array): void {
-    const p = this.p
+    const calls = this.calls
     const declared = declaredLengthOf(this.head)
-    const tooLarge = bodyTooLarge(declared, p.config.maxBodyBytes)
+    const tooLarge = bodyTooLarge(declared, calls.config.maxBodyBytes)
     if (tooLarge !== null) return this.fail(tooLarge)
     if (!this.admit(declared)) return
     const wait = (b: Uint8Array): void => {
       if (declared < 0 && body !== undefined) this.reserveHeld(b.length)
       pending.then(
         (value) => {
-          if (this.aborted || this.answered) return p.largeBodies.release(b)
+          if (this.aborted || this.answered) return calls.largeBodies.release(b)
           this.release() // what goes on is counted again
           next(value, b)
         },
         (err: unknown) => {
-          p.largeBodies.release(b)
+          calls.largeBodies.release(b)
           this.fail({ code: 'INTERNAL', detail: `the call could not go on: ${(err as Error).message}` })
         }
       )
@@ -307,8 +312,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     if (body !== undefined) return wait(body)
     this.held = wait
     this.undeclared = declared < 0
-    this.reader = new BodyReader(declared, p.config.maxBodyBytes, p.preparer.inlineMaxBytes, p.largeBodies)
-    p.http.readBody(this.res, this)
+    this.reader = new BodyReader(declared, calls.config.maxBodyBytes, calls.preparer.inlineMaxBytes, calls.largeBodies)
+    calls.http.readBody(this.res, this)
   }
 
   /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
@@ -319,7 +324,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     if (this.undeclared && !this.reserve(chunk.byteLength)) {
       return this.fail({
         code: 'OVERLOADED',
-        detail: `the body bytes in progress passed the bound of ${this.p.config.maxBodyBytesInFlight}`
+        detail: `the body bytes in progress passed the bound of ${this.calls.config.maxBodyBytesInFlight}`
       })
     }
     if (!last) return
@@ -339,7 +344,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     const h = this.head
     const plan = this.plan!
     const method = plan.method
-    this.callId = this.p.nextCallId()
+    this.callId = this.calls.nextCallId()
     const task: InvokeTask = {
       id: this.callId,
       body,
@@ -373,10 +378,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
             traceparent: this.traceparent === '' ? null : this.traceparent,
             tracestate: this.tracestate === '' ? null : this.tracestate
           },
-      timeoutMs: this.p.config.executingTimeoutMs + CANCEL_GRACE_MS,
-      maxDepth: this.p.config.maxDepth
+      timeoutMs: this.calls.config.executingTimeoutMs + CANCEL_GRACE_MS,
+      maxDepth: this.calls.config.maxDepth
     }
-    const preparer = this.p.preparer
+    const preparer = this.calls.preparer
     if (preparer.isInline(task)) this.dispatch(preparer.runInline(task), body)
     else
       preparer.run(task, null).then(
@@ -390,25 +395,25 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
    * large-body pool goes back to it once the frame holding it is written (or will not be).
    */
   private dispatch(r: InvokeTaskResult, body: Uint8Array): void {
-    const bodies = this.p.largeBodies
+    const bodies = this.calls.largeBodies
     if (this.aborted || this.answered) {
       bodies.release(body)
       return this.release()
     }
     let frame: OutFrame
     if (r instanceof Uint8Array) frame = r
-    else if (isFrameParts(r)) frame = framePieces(r, () => bodies.release(body))
+    else if (isSlicedFrame(r)) frame = framePieces(r, () => bodies.release(body))
     else {
       bodies.release(body)
       return this.fail(r)
     }
-    this.p.deadlines.add(this)
+    this.calls.deadlines.add(this)
     this.plan!.backend.send(this, frame)
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
   settle(outcome: CallOutcome): void {
-    this.p.deadlines.remove(this)
+    this.calls.deadlines.remove(this)
     if (this.aborted || this.answered) return
     if (isFailure(outcome)) return this.fail(outcome)
     const e = outcome.error as gateway.Error | null | undefined
@@ -427,11 +432,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     this.connection?.cancel(this)
     this.fail({
       code: 'EXECUTION_TIMEOUT',
-      detail: `no answer within the executing timeout of ${this.p.config.executingTimeoutMs} ms; the call was cancelled`
+      detail: `no answer within the executing timeout of ${this.calls.config.executingTimeoutMs} ms; the call was cancelled`
     })
   }
 
-  /** A failing listener thread answers the call it held (see Pipeline.abandonAll). */
+  /** A failing listener thread answers the call it held (see Calls.abandonAll). */
   abandon(failure: Failure): void {
     if (this.aborted || this.answered) return
     this.connection?.cancel(this)
@@ -441,16 +446,16 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** The client went away. The response must not be touched again. */
   onAborted(): void {
     this.aborted = true
-    this.p.deadlines.remove(this)
+    this.calls.deadlines.remove(this)
     this.connection?.cancel(this)
     this.release()
-    if (!this.answered && this.p.observer !== null) {
+    if (!this.answered && this.calls.observer !== null) {
       // nginx's 499: the client closed the connection before the answer.
       this.status = 499
       this.code = 'CLIENT_CLOSED'
-      this.p.observer.finished(this, this.span)
+      this.calls.observer.finished(this, this.span)
     }
-    if (this.p.closing) this.p.onQuiet?.()
+    if (this.calls.closing) this.calls.onQuiet?.()
   }
 
   private reply(status: number, body: Uint8Array): void {
@@ -468,7 +473,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   private fail(f: Failure, format = this.plan?.format ?? 'json'): void {
     this.code = f.code
-    const answer = problemAnswer(f, format, this.requestId, this.head.origin, this.p.retryAfter)
+    const answer = problemAnswer(f, format, this.requestId, this.head.origin, this.calls.retryAfter)
     if (f.code === 'UNAUTHENTICATED' && this.credentials !== null)
       answer.headers = [...(answer.headers ?? []), 'WWW-Authenticate', this.credentials.by.challenge]
     this.write(answer)
@@ -477,43 +482,43 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private write(answer: Answer): void {
     if (this.aborted || this.answered) return
     this.answered = true
-    this.p.answered++
-    const o = this.p.observer
+    this.calls.answered++
+    const o = this.calls.observer
     if (o !== null) {
       this.status = answer.status
       this.bytesOut = answer.body.length
       o.finished(this, this.span)
     }
-    const p = this.p
-    if (!p.closing) {
-      p.http.write(this.res, answer)
+    const calls = this.calls
+    if (!calls.closing) {
+      calls.http.write(this.res, answer)
       return this.release()
     }
-    p.http.write(this.res, answer.close ? answer : { ...answer, close: true })
+    calls.http.write(this.res, answer.close ? answer : { ...answer, close: true })
     this.release()
-    p.onQuiet?.()
+    calls.onQuiet?.()
   }
 
   /** Reserves `n` more body bytes against the shared bound; false when that would pass it. */
   private reserve(n: number): boolean {
-    if (!this.p.bounds.reserve(n)) return false
+    if (!this.calls.bounds.reserve(n)) return false
     this.reserved += n
     return true
   }
 
   /** Counts bytes already held (a body read before the call was admitted), past the bound if need be. */
   private reserveHeld(n: number): void {
-    this.p.bounds.hold(n)
+    this.calls.bounds.hold(n)
     this.reserved += n
   }
 
   private release(): void {
     if (!this.counted) return
     this.counted = false
-    const p = this.p
-    p.inFlight--
-    p.bounds.leave()
-    p.bounds.unreserve(this.reserved)
+    const calls = this.calls
+    calls.inFlight--
+    calls.bounds.leave()
+    calls.bounds.unreserve(this.reserved)
     this.reserved = 0
   }
 }

@@ -3,7 +3,7 @@ import type { ApiMode, BodyFormat } from '../../common/contract/vocabulary'
 import {
   encodeInvokeFrame,
   invokeFrameParts,
-  type FrameParts,
+  type SlicedFrame,
   type InvokeFields
 } from '../../common/protocol/invoke-frame'
 import { gateway } from '../../common/protocol/generated/gateway'
@@ -27,14 +27,14 @@ export interface InvokeTask {
 }
 
 /** A Failure, the encoded frame (varint length + Frame), or the frame in pieces (a large body's). */
-export type InvokeTaskResult = Failure | Uint8Array | FrameParts
+export type InvokeTaskResult = Failure | Uint8Array | SlicedFrame
 
-export function isFrameParts(r: InvokeTaskResult): r is FrameParts {
+export function isSlicedFrame(r: InvokeTaskResult): r is SlicedFrame {
   return !(r instanceof Uint8Array) && 'layout' in r
 }
 
-/** What a worker sends back of FrameParts: the main thread has the body. */
-export type FrameHead = Omit<FrameParts, 'body'>
+/** What a worker sends back of SlicedFrame: the main thread has the body. */
+export type FrameHead = Omit<SlicedFrame, 'body'>
 
 /**
  * The one implementation of argument splitting and frame encoding. The Piscina worker and the

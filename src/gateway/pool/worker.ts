@@ -3,7 +3,7 @@
 // layout (FrameHead), the head's buffer moved, not copied: the main thread has the body.
 import { transferableSymbol, valueSymbol, move } from 'piscina'
 import { WORKER_NICENESS } from '../../common/contract/limits'
-import { prepareInvoke, isFrameParts, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
+import { prepareInvoke, isSlicedFrame, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
 import { lowerThreadPriority } from '../../common/process/thread-priority'
 
 // Large bodies are split here; small calls are answered on the main thread, which goes first.
@@ -22,6 +22,6 @@ class MovedHead {
 
 export default function invoke(task: InvokeTask): InvokeTaskResult | FrameHead {
   const result = prepareInvoke(task, true)
-  if (!isFrameParts(result)) return result
+  if (!isSlicedFrame(result)) return result
   return move(new MovedHead({ head: result.head, layout: result.layout })) as unknown as FrameHead
 }

@@ -48,7 +48,7 @@ function drainMs(): number {
 }
 
 /** `--describe DIR [SEQUENCE API_ID]`: the gateway's defaults a call without those headers gets. */
-function describe(dir: string, sequence: string | undefined, apiId: string | undefined): void {
+function printDescription(dir: string, sequence: string | undefined, apiId: string | undefined): void {
   const defaults: CallDefaults = {
     sequence: sequence !== undefined && isSequenceName(sequence) ? sequence : SHIPPED_DEFAULTS.sequence,
     apiId: apiId !== undefined && isApiMode(apiId) ? apiId : SHIPPED_DEFAULTS.apiId
@@ -66,7 +66,7 @@ function describe(dir: string, sequence: string | undefined, apiId: string | und
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--describe')
-    return describe(resolve(process.argv[3] ?? '.'), process.argv[4], process.argv[5])
+    return printDescription(resolve(process.argv[3] ?? '.'), process.argv[4], process.argv[5])
   // Before the method pool's workers or libuv's pool exist: only Node's and V8's helpers are lowered.
   yieldHelperThreads()
   const dir = resolve(process.argv[2] ?? '.')

@@ -52,7 +52,7 @@ directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
 for (const e of start.directory) directory.apply(e)
 const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
 const telemetry = new CallTelemetry(start.metrics, accessLog)
-if (start.metrics || accessLog !== null || tracingActive()) gateway.pipeline.observer = telemetry
+if (start.metrics || accessLog !== null || tracingActive()) gateway.calls.observer = telemetry
 
 // The edge's descriptions, read from the directories the main thread names (as its own edge reads them).
 let described = new Map(start.descriptions)
@@ -84,7 +84,7 @@ gateway.index = () =>
 
 function counts(): { answered: number; routes: RouteCounts[] } {
   return {
-    answered: gateway.pipeline.answered,
+    answered: gateway.calls.answered,
     routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
   }
 }
@@ -110,7 +110,7 @@ function fail(err: unknown): void {
   const message = err instanceof Error ? err.message : String(err)
   let abandoned = 0
   try {
-    abandoned = gateway.pipeline.abandonAll({
+    abandoned = gateway.calls.abandonAll({
       code: 'INTERNAL',
       detail: 'the listener thread serving this call failed; the call was cancelled and may have run'
     })

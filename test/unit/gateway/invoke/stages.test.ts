@@ -7,7 +7,7 @@ import { planCall, isRefusal, type CallPlan, type Refusal } from '../../../../sr
 import { BodyReader } from '../../../../src/gateway/invoke/body'
 import { parseRoute } from '../../../../src/gateway/invoke/route'
 import { blankHead, splitNames, type CallHead } from '../../../../src/gateway/invoke/call-head'
-import { Pipeline, Invocation } from '../../../../src/gateway/invoke/invoke'
+import { Calls, Invocation } from '../../../../src/gateway/invoke/invoke'
 import type { Answer } from '../../../../src/gateway/invoke/answer'
 import type {
   Authentication,
@@ -235,20 +235,20 @@ describe('invocation through recording ports', () => {
   function run(
     h: Partial<CallHead>,
     chunks: string[]
-  ): { port: RecordingPort; backend: RecordingBackend; pipeline: Pipeline<string[]>; inv: Invocation<string[]> } {
+  ): { port: RecordingPort; backend: RecordingBackend; calls: Calls<string[]>; inv: Invocation<string[]> } {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
-    const pipeline = new Pipeline(config, inline, backends(backend), port)
+    const calls = new Calls(config, inline, backends(backend), port)
     const length = String(chunks.reduce((n, c) => n + Buffer.byteLength(c), 0))
-    const inv = new Invocation(pipeline, chunks, head({ contentLength: length, ...h }))
+    const inv = new Invocation(calls, chunks, head({ contentLength: length, ...h }))
     inv.begin()
-    return { port, backend, pipeline, inv }
+    return { port, backend, calls, inv }
   }
 
   test('RMC: the arguments reach the backend as exact slices with the call context; the Result is answered 200', () => {
     const body = '[2, 30000000000000000000]'
     const h = { url: '/example/calculator/multiplyInts', apiId: 'RMC', user: 'jdoe', privilegeNames: 'a;b' }
-    const { port, backend, pipeline } = run(h, [body.slice(0, 4), body.slice(4)])
+    const { port, backend, calls } = run(h, [body.slice(0, 4), body.slice(4)])
     assert.equal(backend.sent.length, 1)
     const inv = decodeInvoke(backend.sent[0]!.frame)
     assert.deepEqual(
@@ -258,15 +258,15 @@ describe('invocation through recording ports', () => {
     assert.equal(inv.context?.user, 'jdoe')
     assert.deepEqual(inv.context?.privilegeNames, ['a', 'b'])
     assert.equal(inv.context?.ip, '203.0.113.9')
-    assert.equal(pipeline.inFlight, 1)
+    assert.equal(calls.inFlight, 1)
     const call = backend.sent[0]!.call
-    assert.equal(pipeline.deadlines.size, 1, 'the executing timeout runs while the call is out')
+    assert.equal(calls.deadlines.size, 1, 'the executing timeout runs while the call is out')
     call.settle(gateway.Result.create({ id: call.callId, body: Buffer.from('6') }))
-    assert.equal(pipeline.deadlines.size, 0)
+    assert.equal(calls.deadlines.size, 0)
     assert.equal(port.answers.length, 1)
     assert.equal(port.answers[0]!.status, 200)
     assert.equal(Buffer.from(port.answers[0]!.body as Uint8Array).toString(), '6')
-    assert.equal(pipeline.inFlight, 0)
+    assert.equal(calls.inFlight, 0)
   })
 
   test('a void result is 204; a failure from dispatch is its problem; a method error keeps its own status', () => {
@@ -300,15 +300,15 @@ describe('invocation through recording ports', () => {
   })
 
   test('an RMC argument count that differs is ARGUMENT_COUNT before any send', () => {
-    const { port, backend, pipeline } = run({ url: '/example/calculator/multiplyInts', apiId: 'RMC' }, ['[2]'])
+    const { port, backend, calls } = run({ url: '/example/calculator/multiplyInts', apiId: 'RMC' }, ['[2]'])
     assert.equal(backend.sent.length, 0)
     assert.equal(port.answers[0]!.status, 400)
     assert.match(String(port.answers[0]!.body), /ARGUMENT_COUNT/)
-    assert.equal(pipeline.inFlight, 0)
+    assert.equal(calls.inFlight, 0)
   })
 
   test('a client abort cancels the call on its connection and frees its slot', () => {
-    const { backend, pipeline, inv } = run({}, ['{"a":2,"b":3}'])
+    const { backend, calls, inv } = run({}, ['{"a":2,"b":3}'])
     const cancelled: number[] = []
     const call = backend.sent[0]!.call
     call.connection = {
@@ -318,7 +318,7 @@ describe('invocation through recording ports', () => {
     }
     inv.onAborted()
     assert.deepEqual(cancelled, [call.callId])
-    assert.equal(pipeline.inFlight, 0)
+    assert.equal(calls.inFlight, 0)
   })
 
   test('OPTIONS answers 204 with Allow and, for an allowed origin, the preflight headers', () => {
@@ -336,34 +336,34 @@ describe('invocation through recording ports', () => {
   test('body bytes in flight are bounded: past the bound OVERLOADED, and the bytes come back when answered', () => {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
-    const pipeline = new Pipeline({ ...config, maxBodyBytesInFlight: 20 }, inline, backends(backend), port)
+    const calls = new Calls({ ...config, maxBodyBytesInFlight: 20 }, inline, backends(backend), port)
     const body = '{"a":2,"b":3}' // 13 bytes
-    new Invocation(pipeline, [body], head({ contentLength: '13' })).begin()
-    assert.equal(pipeline.bodyBytes, 13)
-    new Invocation(pipeline, [body], head({ contentLength: '13' })).begin()
+    new Invocation(calls, [body], head({ contentLength: '13' })).begin()
+    assert.equal(calls.bodyBytes, 13)
+    new Invocation(calls, [body], head({ contentLength: '13' })).begin()
     assert.equal(port.answers.length, 1)
     assert.equal(port.answers[0]!.status, 503)
     assert.match(String(port.answers[0]!.body), /OVERLOADED/)
     // An undeclared (chunked) body counts as it arrives.
-    new Invocation(pipeline, ['{"a":', '2,"b":3}'], head({ contentLength: '' })).begin()
+    new Invocation(calls, ['{"a":', '2,"b":3}'], head({ contentLength: '' })).begin()
     assert.equal(port.answers.length, 2)
     assert.equal(port.answers[1]!.status, 503)
     backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true }))
-    assert.equal(pipeline.bodyBytes, 0)
-    assert.equal(pipeline.inFlight, 0)
+    assert.equal(calls.bodyBytes, 0)
+    assert.equal(calls.inFlight, 0)
   })
 
   test('in-flight limit → OVERLOADED with Retry-After', () => {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
-    const pipeline = new Pipeline({ ...config, maxInFlight: 1 }, inline, backends(backend), port)
-    new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
-    new Invocation(pipeline, ['{"a":2,"b":3}'], head()).begin()
+    const calls = new Calls({ ...config, maxInFlight: 1 }, inline, backends(backend), port)
+    new Invocation(calls, ['{"a":2,"b":3}'], head()).begin()
+    new Invocation(calls, ['{"a":2,"b":3}'], head()).begin()
     assert.equal(port.answers.length, 1)
     assert.equal(port.answers[0]!.status, 503)
     assert.deepEqual(port.answers[0]!.headers, ['Retry-After', String(config.retryAfterSeconds)])
     backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true })) // takes it off the deadline list
-    assert.equal(pipeline.inFlight, 0)
+    assert.equal(calls.inFlight, 0)
   })
 })
 
@@ -383,22 +383,22 @@ describe('authentication, the first stage for a listener that takes credentials'
   function setup(over: Partial<typeof config> = {}) {
     const port = new RecordingPort()
     const backend = new RecordingBackend()
-    const pipeline = new Pipeline({ ...config, ...over }, inline, backends(backend), port)
+    const calls = new Calls({ ...config, ...over }, inline, backends(backend), port)
     const auth = new SlowVerifier()
     const call = (chunks: string[], h: Partial<CallHead>, apiKey = '', authorization = ''): Invocation<string[]> => {
-      const inv = new Invocation(pipeline, chunks, head(h), { by: auth, apiKey, authorization })
+      const inv = new Invocation(calls, chunks, head(h), { by: auth, apiKey, authorization })
       inv.begin()
       return inv
     }
-    return { port, backend, pipeline, auth, call }
+    return { port, backend, calls, auth, call }
   }
   const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
   test('bodies held while a token is verified count against maxBodyBytesInFlight; the principal reaches the call', async () => {
-    const { port, backend, pipeline, auth, call } = setup({ maxBodyBytesInFlight: 20 })
+    const { port, backend, calls, auth, call } = setup({ maxBodyBytesInFlight: 20 })
     call([BODY], { contentLength: '13', user: 'claimed' }, '', 'Bearer t')
     assert.equal(auth.pending.length, 1, 'the token is being verified')
-    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight, backend.sent.length], [13, 1, 0])
+    assert.deepEqual([calls.bodyBytes, calls.inFlight, backend.sent.length], [13, 1, 0])
     // An anonymous call whose declared body does not fit beside it is refused.
     call([BODY], { contentLength: '13' })
     assert.equal(port.answers.length, 1)
@@ -408,7 +408,7 @@ describe('authentication, the first stage for a listener that takes credentials'
     call(['{"a":2,', '"b":3}'], { contentLength: '' }, '', 'Bearer t')
     assert.equal(port.answers.length, 2)
     assert.equal(port.answers[1]!.status, 503)
-    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [13, 1], 'the refused one gave its bytes back')
+    assert.deepEqual([calls.bodyBytes, calls.inFlight], [13, 1], 'the refused one gave its bytes back')
 
     auth.pending[1]!({ user: 'late', privilegeNames: [], clientApplicationName: '' }) // already answered
     auth.pending[0]!({ user: 'jdoe', privilegeNames: ['a', 'b'], clientApplicationName: 'app' })
@@ -419,10 +419,10 @@ describe('authentication, the first stage for a listener that takes credentials'
       [inv.context?.user, inv.context?.privilegeNames, inv.context?.clientApplicationName],
       ['jdoe', ['a', 'b'], 'app']
     )
-    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [13, 1])
+    assert.deepEqual([calls.bodyBytes, calls.inFlight], [13, 1])
     backend.sent[0]!.call.settle(gateway.Result.create({ isVoid: true }))
     assert.equal(port.answers[2]!.status, 204)
-    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [0, 0])
+    assert.deepEqual([calls.bodyBytes, calls.inFlight], [0, 0])
   })
 
   test('while a token is verified the request counts against maxInFlight', () => {
@@ -434,7 +434,7 @@ describe('authentication, the first stage for a listener that takes credentials'
   })
 
   test('a refused token is a 401 with the challenge; nothing is sent and nothing stays held', async () => {
-    const { port, backend, pipeline, auth, call } = setup()
+    const { port, backend, calls, auth, call } = setup()
     call([BODY], { contentLength: '13' }, '', 'Bearer t')
     auth.pending[0]!({ refused: 'the bearer token is not accepted: "exp" claim timestamp check failed' })
     await turn()
@@ -442,7 +442,7 @@ describe('authentication, the first stage for a listener that takes credentials'
     assert.equal(a.status, 401)
     assert.match(String(a.body), /UNAUTHENTICATED.*exp/s)
     assert.deepEqual(a.headers, ['WWW-Authenticate', 'Bearer, ApiKey header="X-API-Key"'])
-    assert.deepEqual([backend.sent.length, pipeline.bodyBytes, pipeline.inFlight], [0, 0, 0])
+    assert.deepEqual([backend.sent.length, calls.bodyBytes, calls.inFlight], [0, 0, 0])
   })
 
   test('an API key is checked at once; a refused one is 401 before routing, so it learns nothing of what is deployed', () => {
@@ -463,13 +463,13 @@ describe('authentication, the first stage for a listener that takes credentials'
   })
 
   test('a client gone while its token is verified: nothing is sent, its slot and bytes come back', async () => {
-    const { backend, pipeline, auth, call } = setup()
+    const { backend, calls, auth, call } = setup()
     const inv = call([BODY], { contentLength: '13' }, '', 'Bearer t')
     inv.onAborted()
-    assert.deepEqual([pipeline.bodyBytes, pipeline.inFlight], [0, 0])
+    assert.deepEqual([calls.bodyBytes, calls.inFlight], [0, 0])
     auth.pending[0]!({ user: 'jdoe', privilegeNames: [], clientApplicationName: '' })
     await turn()
-    assert.deepEqual([backend.sent.length, pipeline.bodyBytes, pipeline.inFlight], [0, 0, 0])
+    assert.deepEqual([backend.sent.length, calls.bodyBytes, calls.inFlight], [0, 0, 0])
   })
 })
 

@@ -1,7 +1,7 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { splitArguments } from '../../../../src/gateway/pool/split'
-import { prepareInvoke, isFrameParts, type InvokeTask, type InvokeTaskResult } from '../../../../src/gateway/pool/task'
+import { prepareInvoke, isSlicedFrame, type InvokeTask, type InvokeTaskResult } from '../../../../src/gateway/pool/task'
 import { framePieces } from '../../../../src/common/protocol/invoke-frame'
 import { SharedBufferPool, isShared } from '../../../../src/common/bytes/shared-buffers'
 import { InvokePool } from '../../../../src/gateway/pool/pool'
@@ -55,14 +55,14 @@ function argsOfFrame(frame: Uint8Array): string[] {
 /** A frame's bytes, from one buffer or from its pieces written one after another. */
 function frameBytes(r: InvokeTaskResult): Uint8Array {
   if (r instanceof Uint8Array) return r
-  assert.ok(isFrameParts(r), JSON.stringify(r))
+  assert.ok(isSlicedFrame(r), JSON.stringify(r))
   return Buffer.concat(framePieces(r))
 }
 
 /** The same expectations for both paths: the case's error, or a frame holding exactly its arguments. */
 function checkResult(c: SplitCase, r: InvokeTaskResult): void {
   if (c.error !== undefined) {
-    assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
+    assert.ok(!(r instanceof Uint8Array) && !isSlicedFrame(r))
     assert.equal(r.code, 'MALFORMED_BODY')
     assert.match(r.detail, c.error)
     return
@@ -110,7 +110,7 @@ describe('in pieces (the worker path): the bytes of the whole frame, the argumen
       const t = task(c)
       const whole = prepareInvoke(t) as Uint8Array
       const parts = prepareInvoke(t, true)
-      assert.ok(isFrameParts(parts))
+      assert.ok(isSlicedFrame(parts))
       assert.equal(parts.body, t.body, 'the arguments stay in the body')
       const bytes = frameBytes(parts)
       assert.equal(
@@ -129,7 +129,7 @@ describe('in pieces (the worker path): the bytes of the whole frame, the argumen
 
   test('RMC argument count is checked against the parameter count', () => {
     const r = prepareInvoke({ ...task(splitCases[0]!), parameterCount: 3 })
-    assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
+    assert.ok(!(r instanceof Uint8Array) && !isSlicedFrame(r))
     assert.equal(r.code, 'ARGUMENT_COUNT')
     assert.match(r.detail, /takes 3 arguments, the body has 2/)
   })
@@ -151,7 +151,7 @@ describe('worker path (Piscina)', () => {
       const t = task(c)
       const r = await pool.run(t, null)
       checkResult(c, r)
-      if (isFrameParts(r)) {
+      if (isSlicedFrame(r)) {
         // Read in place: the frame's pieces are views of this thread's own body, which is unmoved.
         assert.ok(isShared(t.body))
         assert.equal(r.body, t.body)
@@ -176,13 +176,13 @@ describe('worker path (Piscina)', () => {
         { ...task({ name: 'big', mode: 'RMC', format: 'json', body: big, args: [] }), parameterCount: 200000 },
         null
       )
-      assert.ok(!(r instanceof Uint8Array) && !isFrameParts(r))
+      assert.ok(!(r instanceof Uint8Array) && !isSlicedFrame(r))
       assert.equal(r.code, 'EXECUTION_TIMEOUT')
     } finally {
       await slow.close()
     }
     const again = await pool.run(task(splitCases[0]!), null)
-    assert.ok(isFrameParts(again))
+    assert.ok(isSlicedFrame(again))
   })
 
   test('a full queue answers OVERLOADED', async () => {
@@ -203,7 +203,7 @@ describe('worker path (Piscina)', () => {
         )
       )
       const results = await Promise.all(runs)
-      const codes = results.map((r) => (isFrameParts(r) || r instanceof Uint8Array ? 'frame' : r.code))
+      const codes = results.map((r) => (isSlicedFrame(r) || r instanceof Uint8Array ? 'frame' : r.code))
       assert.ok(codes.includes('OVERLOADED'), codes.join(','))
       assert.ok(codes.includes('frame'), codes.join(','))
     } finally {
