@@ -1,7 +1,7 @@
 // Malformed or unusual HTTP/1.1 requests and what each uWebSockets.js build answers, measured
 // directly on the gateway (no nginx): `current` for the image's build (20.57, Node 24), `host` for
 // the lock file's build (20.30, Node 20); null means no answer (the connection is held or closed
-// without one). README "Known limits" has the same table.
+// without one). docs/security.md, "Malformed HTTP", has the same table.
 import { connect } from 'node:net'
 
 const P = '/example/calculator/multiply'

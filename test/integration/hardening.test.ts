@@ -1,6 +1,6 @@
 // Malformed HTTP, measured: uWebSockets.js 20.30 (the build that loads on this glibc) gives no answer
 // to a malformed head and holds the connection until its idle timeout, and takes the first of two
-// Content-Length headers (README "Known limits" has the table). The generated nginx edge refuses them
+// Content-Length headers (docs/security.md, "Malformed HTTP", has the table). The generated nginx edge refuses them
 // at once, so every kind below is answered within a second there; what the gateway can do itself
 // (nosniff, bounded echoes) is checked directly.
 import { test, describe, before, after } from 'node:test'
