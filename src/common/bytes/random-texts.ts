@@ -1,5 +1,6 @@
 import { randomFillSync } from 'node:crypto'
 import type { FastBuffer } from './fast-buffer'
+import { InternalError } from '../errors/internal'
 
 /**
  * Texts of random hex digits (request ids, traceparents), made a batch at a time: one getrandom
@@ -39,7 +40,8 @@ export class RandomTexts {
     let at = 0
     for (let k = 0; k < this.size; k++) {
       const end = this.write(this.text, at, this.random, k * this.bytes)
-      if (end - at !== this.length) throw new Error(`a random text of ${end - at} characters, not ${this.length}`)
+      if (end - at !== this.length)
+        throw new InternalError('IGW_ASSERTION', `a random text of ${end - at} characters, not ${this.length}`)
       at = end
     }
     this.taken = 0

@@ -1,6 +1,7 @@
 import { gateway } from './generated/gateway'
 import { copyInto, type SharedBufferPool } from '../bytes/shared-buffers'
 import { decodeFrame } from './frame-decoder'
+import { InternalError, errorMessage } from '../errors/internal'
 
 export const PROTOCOL_VERSION = 1
 /** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
@@ -37,18 +38,19 @@ export function encodeFrame(frame: FrameInit): Uint8Array {
   return gateway.Frame.encodeDelimited(frame).finish()
 }
 
-export class FrameTooLargeError extends Error {
-  readonly code = 'FRAME_TOO_LARGE'
+export class FrameTooLargeError extends InternalError {
   constructor(
     readonly size: number,
     readonly limit: number
   ) {
-    super(`frame of ${size} bytes exceeds the limit of ${limit} bytes`)
+    super('IGW_PROTOCOL_FRAME_TOO_LARGE', `frame of ${size} bytes exceeds the limit of ${limit} bytes`)
   }
 }
 
-export class MalformedFrameError extends Error {
-  readonly code = 'MALFORMED_FRAME'
+export class MalformedFrameError extends InternalError {
+  constructor(message: string) {
+    super('IGW_PROTOCOL_MALFORMED_FRAME', message)
+  }
 }
 
 /** From this size, a frame that spans chunks is joined in a buffer from the reader's pool, if it has one. */
@@ -170,7 +172,7 @@ export class FrameReader {
     try {
       frame = decodeFrame(body)
     } catch (err) {
-      throw new MalformedFrameError(`undecodable frame: ${(err as Error).message}`)
+      throw new MalformedFrameError(`undecodable frame: ${errorMessage(err)}`)
     }
     this.onFrame(frame)
   }

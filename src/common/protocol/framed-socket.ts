@@ -2,6 +2,7 @@ import type { Socket } from 'node:net'
 import { FrameReader, dropFrame, type Frame, type FrameInit, type OutFrame, encodeFrame } from './frame'
 import { DEFAULT_MAX_FRAME_BYTES } from '../contract/limits'
 import type { SharedBufferPool } from '../bytes/shared-buffers'
+import { InternalError, errorMessage } from '../errors/internal'
 
 export interface FramedSocketEvents {
   onFrame(frame: Frame): void
@@ -40,7 +41,8 @@ export class FramedSocket {
       try {
         this.reader.push(chunk)
       } catch (err) {
-        this.destroy(err as Error)
+        // Only this program's code runs here, and it throws Errors: anything else is a bug.
+        this.destroy(err instanceof Error ? err : new InternalError('IGW_ASSERTION', errorMessage(err)))
       }
     })
     socket.on('error', (err) => this.finish(err))
