@@ -4,6 +4,7 @@ import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
 import type { PendingCall } from './pending'
 import { dropFrame, type OutFrame } from '../../common/protocol/frame'
+import { compareVersions } from '../../common/contract/semver'
 
 /**
  * All instances of one microservice. A call goes to the instance with the fewest calls in flight
@@ -128,7 +129,8 @@ export class MicroserviceGroup {
       if (!draining) reason ??= c.reason
       fallback ??= c.catalog
     }
-    const versions = [...new Set(serving.map((c) => c.catalog!.version))].sort(compareVersions)
+    // Newest first (the shared order reversed); builds of one version (1.0.0, 1.0.0+b2) keep their order.
+    const versions = [...new Set(serving.map((c) => c.catalog!.version))].sort((a, b) => compareVersions(b, a))
     if (versions.join() !== this.versions.join()) {
       this.versions = versions
       if (versions.length > 1)
@@ -143,8 +145,9 @@ export class MicroserviceGroup {
         )
     }
     if (this.servingVersions === 'newest' && versions.length > 1) {
-      const newest = versions[0]
-      this.serving = serving.filter((c) => c.catalog!.version === newest)
+      const newest = versions[0]!
+      // Every build of the newest version serves: build metadata does not make another version.
+      this.serving = serving.filter((c) => compareVersions(c.catalog!.version, newest) === 0)
       catalog = this.serving[0]!.catalog
     } else this.serving = serving
     this.catalog = catalog ?? fallback
@@ -164,25 +167,4 @@ export class MicroserviceGroup {
     }
     this.onChange?.(this)
   }
-}
-
-/**
- * Orders versions newest first: dot-separated numbers compared as numbers (1.10.0 after 1.9.2), a
- * pre-release (1.0.0-rc.1) before its release, anything else as text.
- */
-export function compareVersions(a: string, b: string): number {
-  const [coreA = '', preA] = a.split('-', 2)
-  const [coreB = '', preB] = b.split('-', 2)
-  const pa = coreA.split('.')
-  const pb = coreB.split('.')
-  for (let k = 0; k < Math.max(pa.length, pb.length); k++) {
-    const x = pa[k] ?? '0'
-    const y = pb[k] ?? '0'
-    const nx = Number(x)
-    const ny = Number(y)
-    const d = Number.isInteger(nx) && Number.isInteger(ny) ? ny - nx : y.localeCompare(x)
-    if (d !== 0) return d
-  }
-  if (preA === undefined || preB === undefined) return preA === preB ? 0 : preA === undefined ? -1 : 1
-  return preB.localeCompare(preA)
 }
