@@ -5,6 +5,7 @@ import { resolve, join } from 'node:path'
 import { usableCores } from '../../common/process/cores'
 import { MAX_POOL_THREADS } from '../../common/contract/limits'
 import { peerMatcher } from './peers'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../common/contract/vocabulary'
 
 /** WORKER_POOL: the Piscina pool that splits large bodies. */
@@ -216,7 +217,12 @@ export const DEFAULT_CONFIG_FILE = join(ROOT, 'config', 'platform.json')
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
-class ConfigError extends Error {}
+/** The config, its file or an override, is not valid: the message names the key and the problem. */
+export class ConfigError extends InternalError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('IGW_CONFIG', message, options)
+  }
+}
 
 function section(o: Json | undefined, path: string): { [k: string]: Json } {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new ConfigError(`${path}: must be an object`)
@@ -334,13 +340,13 @@ export function loadConfig(
     const defaults = file === DEFAULT_CONFIG_FILE ? own : readJsonObject(DEFAULT_CONFIG_FILE)
     raw = file === DEFAULT_CONFIG_FILE ? own : mergeOver(defaults, own)
   } catch (err) {
-    throw new Error(`config ${file}: ${(err as Error).message}`)
+    throw new ConfigError(`config ${file}: ${errorMessage(err)}`, { cause: err })
   }
   try {
     applyEnv(raw, env)
     return parseConfig(raw)
   } catch (err) {
-    if (err instanceof ConfigError) throw new Error(`config ${file}: ${err.message}`)
+    if (err instanceof ConfigError) throw new ConfigError(`config ${file}: ${err.message}`, { cause: err })
     throw err
   }
 }
@@ -561,7 +567,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   try {
     peerMatcher(config.gateway.trust.trustedPeers)
   } catch (err) {
-    throw new ConfigError(`${hp}.trust.trustedPeers: ${(err as Error).message}`)
+    throw new ConfigError(`${hp}.trust.trustedPeers: ${errorMessage(err)}`, { cause: err })
   }
   // Two listeners on one port of overlapping addresses (0.0.0.0 and :: overlap every address).
   const listeners: Array<[string, string, number]> = [[`${hp}.port`, config.gateway.host, config.gateway.port]]

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net'
+import { InternalError } from '../../common/errors/internal'
 
 /**
  * A set of addresses and CIDR blocks (`127.0.0.1`, `10.0.0.0/8`, `::1/128`), matched with Node's own
@@ -18,7 +19,7 @@ export function peerMatcher(entries: readonly string[]): (address: string) => bo
       prefix < 0 ||
       prefix > (family === 6 ? 128 : 32)
     )
-      throw new Error(`'${e}' is not an IP address or CIDR block`)
+      throw new InternalError('IGW_CONFIG', `'${e}' is not an IP address or CIDR block`)
     list.addSubnet(addr!, prefix, family === 6 ? 'ipv6' : 'ipv4')
   }
   return (address) => {

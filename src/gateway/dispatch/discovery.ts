@@ -1,6 +1,7 @@
 import { Resolver } from 'node:dns/promises'
 import type { Endpoint } from '../../common/protocol/endpoint'
 import type { EventLog } from '../../common/observability/log'
+import { errorMessage } from '../../common/errors/internal'
 import type { MicroserviceDirectory } from './directory'
 
 /** One microservice found in DNS (MICROSERVICES.discovery), with its secret read from the environment. */
@@ -68,7 +69,7 @@ export class DnsDiscovery {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? ''
       this.log(
-        `discovery: ${t.dns} for microservice ${t.name} did not resolve (${code || (err as Error).message}); instances kept`,
+        `discovery: ${t.dns} for microservice ${t.name} did not resolve (${code || errorMessage(err)}); instances kept`,
         {
           event: 'discovery-failed',
           microservice: t.name,

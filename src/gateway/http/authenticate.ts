@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
 import type { EdgeAuthConfig } from '../config/config'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
 
 type Verifier = (token: string) => Promise<JWTPayload>
@@ -70,7 +71,7 @@ export class Authenticator implements Authentication {
       const app = payload.azp ?? payload.client_id
       return { user, privilegeNames, clientApplicationName: typeof app === 'string' ? app : '' }
     } catch (err) {
-      return { refused: `the bearer token is not accepted: ${(err as Error).message}` }
+      return { refused: `the bearer token is not accepted: ${errorMessage(err)}` }
     }
   }
 }
@@ -93,7 +94,10 @@ async function loadVerifier(jwt: NonNullable<EdgeAuthConfig['jwt']>): Promise<Ve
   else {
     const secret = process.env[jwt.secretEnv ?? ''] ?? ''
     if (secret === '')
-      throw new Error(`EDGE.auth.jwt: the environment variable ${jwt.secretEnv ?? '(none)'} holds no secret`)
+      throw new InternalError(
+        'IGW_SECRET_MISSING',
+        `EDGE.auth.jwt: the environment variable ${jwt.secretEnv ?? '(none)'} holds no secret`
+      )
     key = new TextEncoder().encode(secret)
   }
   return async (token) => (await jose.jwtVerify(token, key, options)).payload

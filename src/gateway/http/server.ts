@@ -3,6 +3,7 @@ import type { GatewayIndex } from './front-pages'
 import { copyHead, remoteAddress } from './copy-head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
+import { InternalError } from '../../common/errors/internal'
 import { closeApp, loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
 import { Calls, Invocation } from '../invoke/invoke'
@@ -40,7 +41,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     shared?: SharedArrayBuffer
   ) {
     const unsupported = uwsSupportError()
-    if (unsupported !== null) throw new Error(unsupported)
+    if (unsupported !== null) throw new InternalError('IGW_UWS', unsupported)
     this.calls = new Calls(config, preparer, backends, this, shared)
     const trusted = peerMatcher(config.trust.trustedPeers)
     this.trusts = (res) => trusted(remoteAddress(res))

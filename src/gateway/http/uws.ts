@@ -1,4 +1,5 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
+import { InternalError } from '../../common/errors/internal'
 
 type Uws = typeof import('uWebSockets.js')
 
@@ -15,7 +16,8 @@ let loadedHeaderLimit = 0
 export function loadUws(maxHeaderBytes: number): Uws {
   if (loaded !== null) {
     if (maxHeaderBytes !== loadedHeaderLimit)
-      throw new Error(
+      throw new InternalError(
+        'IGW_UWS',
         `uWebSockets.js was loaded with a ${loadedHeaderLimit}-byte header limit; one process cannot also have ${maxHeaderBytes}`
       )
     return loaded
@@ -50,7 +52,8 @@ export class Listener {
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       this.app.listen(host, port, (token) => {
-        if (token === false) return reject(new Error(`${this.who} cannot listen on ${host}:${port}`))
+        if (token === false)
+          return reject(new InternalError('IGW_LISTEN', `${this.who} cannot listen on ${host}:${port}`))
         this.socket = token
         this.port = this.uws.us_socket_local_port(token)
         resolve(this.port)

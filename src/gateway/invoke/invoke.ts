@@ -2,6 +2,7 @@ import { newRequestId } from './request-id'
 import { DeadlineList, type Deadline } from '../../common/contract/deadlines'
 import { SharedBufferPool } from '../../common/bytes/shared-buffers'
 import { isErrorCode, type Failure } from '../../common/errors/codes'
+import { errorMessage } from '../../common/errors/internal'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
 import { isSlicedFrame, type InvokeTask, type InvokeTaskResult } from '../pool/task'
@@ -305,7 +306,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
         },
         (err: unknown) => {
           calls.largeBodies.release(b)
-          this.fail({ code: 'INTERNAL', detail: `the call could not go on: ${(err as Error).message}` })
+          this.fail({ code: 'INTERNAL', detail: `the call could not go on: ${errorMessage(err)}` })
         }
       )
     }

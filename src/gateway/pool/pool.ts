@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { Piscina } from 'piscina'
 import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
 import type { Failure } from '../../common/errors/codes'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { PoolOptions } from '../config/config'
 
 export const WORKER_FILE = join(__dirname, 'worker.js')
@@ -52,7 +53,7 @@ export class InvokePool {
     }
     this.outstanding++
     const controller = new AbortController()
-    const timer = setTimeout(abortTask, this.options.taskTimeoutMs, controller)
+    const timer = setTimeout(abortTask, this.options.taskTimeoutMs, controller, this.options.taskTimeoutMs)
     const onAbort = (): void => controller.abort()
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
@@ -94,10 +95,15 @@ export class InvokePool {
   }
 }
 
-class TaskTimeout extends Error {}
+/** The reason a task is aborted when it passes its timeout, told apart from other aborts by its class. */
+class TaskTimeout extends InternalError {
+  constructor(timeoutMs: number) {
+    super('IGW_WORKER_TIMEOUT', `the task took longer than ${timeoutMs} ms`)
+  }
+}
 
-function abortTask(controller: AbortController): void {
-  controller.abort(new TaskTimeout())
+function abortTask(controller: AbortController, timeoutMs: number): void {
+  controller.abort(new TaskTimeout(timeoutMs))
 }
 
 function toFailure(err: unknown, signal: AbortSignal, timeoutMs: number): Failure {
@@ -105,7 +111,7 @@ function toFailure(err: unknown, signal: AbortSignal, timeoutMs: number): Failur
     return { code: 'EXECUTION_TIMEOUT', detail: `argument splitting took longer than ${timeoutMs} ms` }
   }
   if (signal.aborted) return { code: 'INTERNAL', detail: 'the request was aborted' }
-  const message = err instanceof Error ? err.message : String(err)
+  const message = errorMessage(err)
   if (/queue is at limit/i.test(message)) return { code: 'OVERLOADED', detail: 'the worker pool queue is full' }
   return { code: 'INTERNAL', detail: 'a worker failed while preparing the call' }
 }
