@@ -6,6 +6,7 @@ import { yieldHelperThreads } from '../../common/process/thread-priority'
 import { resolve } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { loadMicroservice } from './load-microservice'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 import { describeMicroservice, SHIPPED_DEFAULTS, type CallDefaults } from './openapi'
 import { isApiMode, isSequenceName } from '../../common/contract/vocabulary'
 import { MicroserviceServer } from './microservice-server'
@@ -28,7 +29,8 @@ function listenTarget(): Endpoint {
   const spec = process.env.MICROSERVICE_LISTEN
   if (spec === undefined || spec === '') return { host: '127.0.0.1', port: 0 }
   const e = parseEndpoint(spec)
-  if (e === null) throw new Error(`MICROSERVICE_LISTEN '${spec}' is neither unix:/path nor tcp:host:port`)
+  if (e === null)
+    throw new InternalError('IGW_HOST_SETTING', `MICROSERVICE_LISTEN '${spec}' is neither unix:/path nor tcp:host:port`)
   return e
 }
 
@@ -43,7 +45,10 @@ function drainMs(): number {
   if (spec === undefined || spec === '') return managed ? 4000 : 20000
   const ms = Number(spec)
   if (!Number.isInteger(ms) || ms < 0)
-    throw new Error(`MICROSERVICE_DRAIN_MS '${spec}' is not a whole number of milliseconds (0 stops at once)`)
+    throw new InternalError(
+      'IGW_HOST_SETTING',
+      `MICROSERVICE_DRAIN_MS '${spec}' is not a whole number of milliseconds (0 stops at once)`
+    )
   return ms
 }
 
@@ -133,7 +138,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err: unknown) => {
-    console.error(`microservice failed to start: ${(err as Error).message}`)
+    console.error(`microservice failed to start: ${errorMessage(err)}`)
     process.exit(78)
   })
 }

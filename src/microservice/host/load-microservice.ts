@@ -1,6 +1,7 @@
 import { join, relative, sep } from 'node:path'
 import { readMicroserviceConfig, type MicroserviceConfig } from './package-config'
 import type { MicroserviceDefinition } from '../sdk/define'
+import { InternalError } from '../../common/errors/internal'
 
 function loadDefinition(dir: string, file: string): MicroserviceDefinition {
   let mod: Partial<MicroserviceDefinition> & { default?: MicroserviceDefinition; microservice?: MicroserviceDefinition }
@@ -8,13 +9,14 @@ function loadDefinition(dir: string, file: string): MicroserviceDefinition {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     mod = require(file) as typeof mod
   } catch (err) {
-    throw new Error(loadError(dir, err))
+    throw new InternalError('IGW_MICROSERVICE_LOAD', loadError(dir, err), { cause: err })
   }
   // `export default`, `export const microservice`, or CommonJS `module.exports = defineMicroservice(...)`.
   const def =
     mod.default ?? mod.microservice ?? (Array.isArray(mod.services) ? (mod as MicroserviceDefinition) : undefined)
   if (def === undefined || !Array.isArray(def.services))
-    throw new Error(
+    throw new InternalError(
+      'IGW_MICROSERVICE_DEFINITION',
       `${relative(dir, file)} exports no microservice definition (module.exports = defineMicroservice(...), or export it as default)`
     )
   return def
@@ -53,7 +55,8 @@ export function loadMicroservice(dir: string): { config: MicroserviceConfig; def
   const code = loadDefinition(dir, join(dir, config.entry))
   const enabled = config.platformRegularExpressionToRemotelyEnabled ?? code.platformRegularExpressionToRemotelyEnabled
   if (!Array.isArray(enabled) || !enabled.every((e) => typeof e === 'string'))
-    throw new Error(
+    throw new InternalError(
+      'IGW_MICROSERVICE_DEFINITION',
       `${config.entry}: defineMicroservice({ … }) has no platformRegularExpressionToRemotelyEnabled, so no service could be called: list the services to enable, e.g. platformRegularExpressionToRemotelyEnabled: ['${code.services[0]?.name ?? 'myService'}'] (or set it in microservice.json)`
     )
   const def: MicroserviceDefinition = {

@@ -5,6 +5,7 @@ import type { Endpoint } from '../../common/protocol/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
 import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../../common/protocol/framed-socket'
+import { errorMessage } from '../../common/errors/internal'
 import { LARGE_FRAME_BYTES, PROTOCOL_VERSION, type Frame } from '../../common/protocol/frame'
 import { encodeResultFrame } from '../../common/protocol/result-frame'
 import { gateway } from '../../common/protocol/generated/gateway'
@@ -369,7 +370,7 @@ export class MicroserviceServer {
           this.releaseFrame(inv)
           this.reply(ex, r.result)
         },
-        (err: unknown) => this.reply(ex, fail('INTERNAL', `the method pool failed: ${(err as Error).message}`))
+        (err: unknown) => this.reply(ex, fail('INTERNAL', `the method pool failed: ${errorMessage(err)}`))
       )
       return
     }

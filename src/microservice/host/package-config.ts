@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from './settings'
 import { javaZone, unknownZone } from '../serializers/java/zones'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 
 export const CONFIG_FILE = 'microservice.json'
 
@@ -79,19 +80,24 @@ function bool(file: string, key: string, v: unknown, fallback: boolean): boolean
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/
 
 function fail(file: string, key: string, problem: string): never {
-  throw new Error(`${file}: ${key}: ${problem}`)
+  throw new InternalError('IGW_MICROSERVICE_CONFIG', `${file}: ${key}: ${problem}`)
 }
 
 /** Reads and validates a microservice's config; every error names the key and the problem. */
 export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   const file = join(dir, CONFIG_FILE)
   if (!existsSync(file))
-    throw new Error(`${file} is missing: a microservice directory holds its config file beside its code`)
+    throw new InternalError(
+      'IGW_MICROSERVICE_CONFIG',
+      `${file} is missing: a microservice directory holds its config file beside its code`
+    )
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
-    throw new Error(`${file}: cannot be read as JSON: ${(err as Error).message}`)
+    throw new InternalError('IGW_MICROSERVICE_CONFIG', `${file}: cannot be read as JSON: ${errorMessage(err)}`, {
+      cause: err
+    })
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(file, '(root)', 'must be a JSON object')
   const o = raw as Record<string, unknown>

@@ -1,6 +1,7 @@
 import { typeName } from '../sdk/descriptors'
 import type { gateway } from '../../common/protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from '../sdk/define'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 
 export interface ServiceEntry {
   readonly name: string
@@ -14,8 +15,9 @@ export function compileRemotelyEnabled(patterns: readonly string[]): (service: s
     try {
       return new RegExp(`^(?:${p})$`)
     } catch (err) {
-      throw new Error(
-        `platformRegularExpressionToRemotelyEnabled: '${p}' is not a valid regular expression: ${(err as Error).message}`
+      throw new InternalError(
+        'IGW_MICROSERVICE_DEFINITION',
+        `platformRegularExpressionToRemotelyEnabled: '${p}' is not a valid regular expression: ${errorMessage(err)}`
       )
     }
   })
@@ -27,17 +29,24 @@ export function buildServiceIndex(def: MicroserviceDefinition): Map<string, Serv
   const enabled = compileRemotelyEnabled(def.platformRegularExpressionToRemotelyEnabled)
   const services = new Map<string, ServiceEntry>()
   for (const s of def.services) {
-    if (services.has(s.name)) throw new Error(`service '${s.name}' is defined twice`)
+    if (services.has(s.name)) throw definitionError(`service '${s.name}' is defined twice`)
     const methods = new Map<string, MethodDefinition>()
     for (const m of s.methods) {
       if (methods.has(m.name))
-        throw new Error(`service '${s.name}' has two methods named '${m.name}': method names must not be overloaded`)
-      if (m.params.some((p) => p.kind === 'void')) throw new Error(`${s.name}.${m.name}: a parameter cannot be void`)
+        throw definitionError(
+          `service '${s.name}' has two methods named '${m.name}': method names must not be overloaded`
+        )
+      if (m.params.some((p) => p.kind === 'void'))
+        throw definitionError(`${s.name}.${m.name}: a parameter cannot be void`)
       methods.set(m.name, m)
     }
     services.set(s.name, { name: s.name, remotelyEnabled: enabled(s.name), methods })
   }
   return services
+}
+
+function definitionError(message: string): InternalError {
+  return new InternalError('IGW_MICROSERVICE_DEFINITION', message)
 }
 
 /** The catalog sent in the handshake: only remotely enabled services are listed. */

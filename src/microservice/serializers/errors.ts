@@ -1,11 +1,12 @@
+import { InternalError } from '../../common/errors/internal'
+
 /** A value that does not fit its descriptor; `path` says where (/a, /items/2). Becomes BAD_ARGUMENT. */
-export class ValueError extends Error {
+export class ValueError extends InternalError {
   constructor(
     message: string,
     readonly path: string = ''
   ) {
-    super(message)
-    this.name = 'ValueError'
+    super('IGW_VALUE', message)
   }
 
   at(segment: string | number): ValueError {

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../../common/errors/internal'
 import {
   t,
   type Descriptor,
@@ -514,7 +515,7 @@ class Reader {
         try {
           return readLocalDate(node.text ?? '')
         } catch (err) {
-          throw new ValueError((err as Error).message)
+          throw new ValueError(errorMessage(err))
         }
       case 'object':
         return this.object(node, d)

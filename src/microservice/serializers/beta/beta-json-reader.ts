@@ -1,4 +1,5 @@
 import type { JavaZone } from '../java/zones'
+import { errorMessage } from '../../../common/errors/internal'
 import {
   t,
   type Descriptor,
@@ -288,7 +289,7 @@ class Reader {
             try {
               return jacksonDate(text)
             } catch (err) {
-              return this.fail((err as Error).message)
+              return this.fail(errorMessage(err))
             }
           }
           return this.cannot(d, c)
@@ -298,7 +299,7 @@ class Reader {
           try {
             return parseJacksonDate(text, this.zone)
           } catch (err) {
-            return this.fail((err as Error).message)
+            return this.fail(errorMessage(err))
           }
         }
         return this.mismatch(d, c)
@@ -401,7 +402,7 @@ class Reader {
           try {
             return jacksonChar(v, type)
           } catch (err) {
-            return this.fail((err as Error).message)
+            return this.fail(errorMessage(err))
           }
         case 'boolean':
         case 'Boolean':
@@ -413,7 +414,7 @@ class Reader {
           try {
             return parseJavaDouble(v.trim())
           } catch (err) {
-            return this.fail((err as Error).message)
+            return this.fail(errorMessage(err))
           }
         default:
           // Jackson coerces "6" to 6 and "" to null.
@@ -451,7 +452,7 @@ class Reader {
       const n = BigInt(Math.trunc(x))
       return n > 2n ** 63n - 1n ? 2n ** 63n - 1n : n
     } catch (err) {
-      return this.fail((err as Error).message)
+      return this.fail(errorMessage(err))
     }
   }
 

@@ -1,6 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib'
 import { JAVA_ZONES_PACKED } from './generated/zones-data'
 import { DAY, gregorianEpochDay, gregorianYear } from './epoch-days'
+import { InternalError } from '../../../common/errors/internal'
 
 /**
  * Time zones as java.text.SimpleDateFormat (under XStream's DateConverter) reads and writes them, from
@@ -228,7 +229,7 @@ export function javaZone(id: string): JavaZone | undefined {
 /** The zone of an ID, or an error that says what IDs look like (TimeZone.getTimeZone would quietly give GMT). */
 export function requireJavaZone(id: string): JavaZone {
   const z = javaZone(id)
-  if (z === undefined) throw new Error(unknownZone(id))
+  if (z === undefined) throw new InternalError('IGW_MICROSERVICE_CONFIG', unknownZone(id))
   return z
 }
 

@@ -17,7 +17,10 @@ function pkg(files: Record<string, string>): string {
 
 test('a syntax error names the file, line and column', () => {
   const dir = pkg({ 'index.js': 'module.exports = {\n  services: [(\n}\n' })
-  assert.throws(() => loadMicroservice(dir), /^Error: index\.js:3:1: SyntaxError: Unexpected token '}'$/)
+  assert.throws(() => loadMicroservice(dir), {
+    code: 'IGW_MICROSERVICE_LOAD',
+    message: /^index\.js:3:1: SyntaxError: Unexpected token '}'$/
+  })
 })
 
 test('an error thrown while loading names the first place in the package, a required file included', () => {
@@ -25,18 +28,22 @@ test('an error thrown while loading names the first place in the package, a requ
     'index.js': "const helper = require('./lib/helper')\nmodule.exports = helper\n",
     'lib/helper.js': 'const settings = undefined\n\nmodule.exports = settings.services\n'
   })
-  assert.throws(
-    () => loadMicroservice(dir),
-    /^Error: lib\/helper\.js:3:27: TypeError: Cannot read properties of undefined \(reading 'services'\)$/
-  )
+  assert.throws(() => loadMicroservice(dir), {
+    code: 'IGW_MICROSERVICE_LOAD',
+    message: /^lib\/helper\.js:3:27: TypeError: Cannot read properties of undefined \(reading 'services'\)$/
+  })
 })
 
 test('a definition without platformRegularExpressionToRemotelyEnabled is named, with an example', () => {
   const dir = pkg({ 'index.js': "module.exports = { services: [{ name: 'greetings', methods: [] }] }\n" })
-  assert.throws(
-    () => loadMicroservice(dir),
-    /^Error: index\.js: defineMicroservice\(\{ … \}\) has no platformRegularExpressionToRemotelyEnabled, .*e\.g\. platformRegularExpressionToRemotelyEnabled: \['greetings'\] \(or set it in microservice\.json\)$/
-  )
+  assert.throws(() => loadMicroservice(dir), {
+    code: 'IGW_MICROSERVICE_DEFINITION',
+    message:
+      /^index\.js: defineMicroservice\(\{ … \}\) has no platformRegularExpressionToRemotelyEnabled, .*e\.g\. platformRegularExpressionToRemotelyEnabled: \['greetings'\] \(or set it in microservice\.json\)$/
+  })
   const exported = pkg({ 'index.js': 'module.exports = 42\n' })
-  assert.throws(() => loadMicroservice(exported), /^Error: index\.js exports no microservice definition/)
+  assert.throws(() => loadMicroservice(exported), {
+    code: 'IGW_MICROSERVICE_DEFINITION',
+    message: /^index\.js exports no microservice definition/
+  })
 })
