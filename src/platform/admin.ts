@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http'
 import type { MicroserviceManager } from './manager'
 import type { Deployer, UploadResult } from './package/deployer'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
+import { errorMessage } from '../common/errors/internal'
 
 /** Deploys over the network: the deployer and the bearer token that allows them. */
 export interface AdminDeploys {
@@ -67,7 +68,7 @@ export class AdminServer {
     const verdict = (p: Promise<UploadResult>): void =>
       void p.then(
         (r) => json(res, r.ok ? 200 : 422, r),
-        (err: unknown) => json(res, 500, { ok: false, message: err instanceof Error ? err.message : String(err) })
+        (err: unknown) => json(res, 500, { ok: false, message: errorMessage(err) })
       )
     const named = /^\/microservices\/([^/]+)\/(rollback|expect)$/.exec(path)
     if (named !== null) {
@@ -144,7 +145,7 @@ export class AdminServer {
               res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' })
               res.end(text)
             },
-            (err: unknown) => json(res, 500, { error: err instanceof Error ? err.message : String(err) })
+            (err: unknown) => json(res, 500, { error: errorMessage(err) })
           )
           return
         }

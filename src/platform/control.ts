@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import type { MicroserviceManager } from './manager'
 import type { Deployer } from './package/deployer'
 import { tailInstanceLogs } from './instance-logs'
+import { InternalError, errorMessage } from '../common/errors/internal'
 
 /** Where this platform serves (the ports it listens on, which PLATFORM__ overrides may have changed). */
 export interface PlatformAbout {
@@ -30,7 +31,8 @@ export class ControlServer {
   /** Refuses to take the socket of a platform that is running (replacing it would cut that one off). */
   private async checkUnused(): Promise<void> {
     if (existsSync(this.socketPath) && (await answers(this.socketPath)))
-      throw new Error(
+      throw new InternalError(
+        'IGW_CONTROL_SOCKET',
         `another platform is running with the control socket ${this.socketPath} (it answered): stop it first, or give this one its own PLATFORM.controlSocket (PLATFORM__PLATFORM__controlSocket=…) and ports`
       )
   }
@@ -40,7 +42,7 @@ export class ControlServer {
     mkdirSync(dirname(this.socketPath), { recursive: true })
     rmSync(this.socketPath, { force: true }) // a socket left by a platform that did not stop cleanly
     const server = createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => reply(res, 500, { error: (err as Error).message }))
+      this.handle(req, res).catch((err: unknown) => reply(res, 500, { error: errorMessage(err) }))
     })
     this.server = server
     return new Promise((resolve, reject) => {

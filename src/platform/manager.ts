@@ -14,6 +14,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { endpointText } from '../common/protocol/endpoint'
+import { InternalError, errorMessage } from '../common/errors/internal'
 import {
   readMicroserviceConfig,
   type ApplicationType,
@@ -191,7 +192,7 @@ export class Instance {
       this.state = 'failed'
       this.message = `exited (${how}) before it listened${lastWords !== '' ? `: ${lastWords}` : ''}`
       this.manager.log(`microservice ${this.id} ${this.message}`, this.event())
-      for (const w of this.waiters.splice(0)) w.reject(new Error(this.message))
+      for (const w of this.waiters.splice(0)) w.reject(new InternalError('IGW_INSTANCE_START', this.message))
       return
     }
     const memory = this.config.memory
@@ -231,7 +232,7 @@ export class Instance {
   /** Resolves once the process listens; rejects when it exits before that. */
   ready(): Promise<void> {
     if (this.state === 'running') return Promise.resolve()
-    if (this.state === 'failed') return Promise.reject(new Error(this.message))
+    if (this.state === 'failed') return Promise.reject(new InternalError('IGW_INSTANCE_START', this.message))
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
   }
 
@@ -241,7 +242,7 @@ export class Instance {
       clearTimeout(this.timer)
       this.timer = null
     }
-    for (const w of this.waiters.splice(0)) w.reject(new Error('stopped'))
+    for (const w of this.waiters.splice(0)) w.reject(new InternalError('IGW_INSTANCE_START', 'stopped'))
     const child = this.child
     if (child === null || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
     return new Promise((resolve) => {
@@ -466,18 +467,21 @@ export class MicroserviceManager {
     return this.directory.until(
       () => this.directory.get(name)?.isServing(instance) === true,
       ms,
-      () => new Error(`instance ${instance} did not connect within ${ms} ms`)
+      () => new InternalError('IGW_INSTANCE_START', `instance ${instance} did not connect within ${ms} ms`)
     )
   }
 
   /** Starts (or replaces) the microservice in `dir`; its config is validated first. */
   async deploy(dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
     if (!existsSync(join(dir, config.entry)))
-      throw new Error(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+      throw new InternalError(
+        'IGW_MICROSERVICE_LOAD',
+        `${config.entry}, the entry module named in microservice.json, is not in the package`
+      )
     // The edge's description: the package's own, or generated now. A package whose code cannot even
     // be loaded fails below, when its instances start, with the reason; here it only has no description.
     await ensureDescription(dir, config, this.options.callDefaults).catch((err: unknown) =>
-      this.log(`${config.name}: no API description: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)
+      this.log(`${config.name}: no API description: ${errorMessage(err).split('\n')[0]}`)
     )
     const existing = this.microservices.get(config.name)
     if (existing !== undefined && existing.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) {
@@ -511,7 +515,8 @@ export class MicroserviceManager {
   /** Starts the microservice in a directory as it is (development and tests; no package). */
   async start(dir: string): Promise<ManagedMicroservice> {
     const config = readMicroserviceConfig(dir)
-    if (this.microservices.has(config.name)) throw new Error(`microservice '${config.name}' is already running`)
+    if (this.microservices.has(config.name))
+      throw new InternalError('IGW_MICROSERVICE_RUNNING', `microservice '${config.name}' is already running`)
     return await this.deploy(dir, config)
   }
 

@@ -5,6 +5,7 @@ import { Gateway } from '../gateway/http/server'
 import { Edge, type Descriptions } from '../gateway/http/edge'
 import { descriptionPaths, type GatewayIndex } from '../gateway/http/front-pages'
 import { productVersion } from '../common/contract/product-version'
+import { InternalError } from '../common/errors/internal'
 import { DescriptionFiles } from './package/descriptions'
 import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
@@ -351,7 +352,8 @@ export class Platform {
     for (;;) {
       const group = this.directory.get(name)
       if (group !== undefined && group.catalog !== null && group.unavailableReason() === null) return
-      if (Date.now() > deadline) throw new Error(`microservice '${name}' did not connect within ${timeoutMs} ms`)
+      if (Date.now() > deadline)
+        throw new InternalError('IGW_INSTANCE_START', `microservice '${name}' did not connect within ${timeoutMs} ms`)
       await new Promise((r) => setTimeout(r, 10))
     }
   }
@@ -396,7 +398,11 @@ function adminDeploys(config: PlatformConfig, deployer: Deployer, arrivals: Arri
   const env = config.admin.deployTokenEnv
   if (env === null) return null
   const token = process.env[env] ?? ''
-  if (token === '') throw new Error(`ADMIN.deployTokenEnv: the environment variable ${env} holds no token`)
+  if (token === '')
+    throw new InternalError(
+      'IGW_SECRET_MISSING',
+      `ADMIN.deployTokenEnv: the environment variable ${env} holds no token`
+    )
   return { deployer, arrivals, token, maxBytes: config.platform.unpack.maxTotalBytes }
 }
 
@@ -404,7 +410,10 @@ function remoteSecret(r: Pick<RemoteInstance, 'name' | 'secretEnv'>): string | n
   if (r.secretEnv === null) return null
   const secret = process.env[r.secretEnv] ?? ''
   if (secret === '')
-    throw new Error(`MICROSERVICES.remote '${r.name}': the environment variable ${r.secretEnv} holds no secret`)
+    throw new InternalError(
+      'IGW_SECRET_MISSING',
+      `MICROSERVICES.remote '${r.name}': the environment variable ${r.secretEnv} holds no secret`
+    )
   return secret
 }
 
@@ -414,7 +423,7 @@ async function listening(s: ListenSetting, listen: Promise<number>): Promise<num
     return await listen
   } catch (err) {
     const errno = (err as NodeJS.ErrnoException).code ?? (await bindErrno(s.host, s.port)) ?? 'EUNKNOWN'
-    throw new Error(listenProblem(s, errno))
+    throw new InternalError('IGW_LISTEN', listenProblem(s, errno), { cause: err })
   }
 }
 

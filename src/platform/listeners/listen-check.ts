@@ -1,4 +1,5 @@
 import { createServer } from 'node:net'
+import { InternalError } from '../../common/errors/internal'
 
 /** One listener of the platform and the config key its port comes from, for an error that says what to change. */
 export interface ListenSetting {
@@ -47,7 +48,7 @@ export async function checkListenable(settings: readonly ListenSetting[]): Promi
     const errno = await bindErrno(s.host, s.port)
     if (errno !== null) problems.push(listenProblem(s, errno))
   }
-  if (problems.length > 0) throw new Error(problems.join('\n'))
+  if (problems.length > 0) throw new InternalError('IGW_LISTEN', problems.join('\n'))
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DrainPlan } from '../../gateway/http/server'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { LogLevel } from '../../common/observability/log'
+import type { InternalFailure } from '../../common/errors/internal'
 
 /**
  * What crosses between the main thread and a listener thread (src/platform/listeners/listener-thread.ts),
@@ -50,7 +51,8 @@ export type ToListener =
 
 export type FromListener =
   | { type: 'listening' }
-  | { type: 'refused'; message: string }
+  /** It cannot listen: why, as data (InternalError.toFailure). */
+  | { type: 'refused'; failure: InternalFailure }
   | { type: 'idle'; id: number }
   | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
   | { type: 'index'; id: number }

@@ -12,6 +12,7 @@ import type { GatewayIndex } from '../../gateway/http/front-pages'
 import { createLogger, type EventLog } from '../../common/observability/log'
 import { BatchedLineWriter } from '../../common/observability/line-writer'
 import { tracingActive } from '../../common/observability/tracing'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 
@@ -107,7 +108,7 @@ let failing = false
 function fail(err: unknown): void {
   if (failing) return
   failing = true
-  const message = err instanceof Error ? err.message : String(err)
+  const message = errorMessage(err)
   let abandoned = 0
   try {
     abandoned = gateway.calls.abandonAll({
@@ -188,8 +189,8 @@ directory
   })
   .then(
     () => post({ type: 'listening' }),
-    (err: Error) => {
-      post({ type: 'refused', message: err.message })
+    (err: unknown) => {
+      post({ type: 'refused', failure: InternalError.toFailure(err, 'IGW_LISTEN') })
       closeApps()
       directory.close()
       void pool.close().finally(() => process.exit(1))

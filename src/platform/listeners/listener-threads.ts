@@ -6,6 +6,7 @@ import type { DrainPlan } from '../../gateway/http/server'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { EventLog, LogLevel } from '../../common/observability/log'
 import type { LineSink } from '../../common/observability/line-writer'
+import { InternalError } from '../../common/errors/internal'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 
@@ -257,7 +258,7 @@ export class ListenerThreads implements DirectoryFollowers {
             slot.listening = true
             return resolve()
           case 'refused':
-            return reject(new Error(`listener thread ${thread}: ${m.message}`))
+            return reject(InternalError.fromFailure(m.failure, `listener thread ${thread}: `))
           case 'log':
             return o.events(m.line)
           case 'access':
@@ -294,7 +295,10 @@ export class ListenerThreads implements DirectoryFollowers {
         if (this.slots[k] === slot) this.slots[k] = null
         exited(code)
         this.checkStopped()
-        if (!slot.listening) reject(new Error(`listener thread ${thread} ended (exit code ${code}) before it listened`))
+        if (!slot.listening)
+          reject(
+            new InternalError('IGW_LISTEN', `listener thread ${thread} ended (exit code ${code}) before it listened`)
+          )
         if (!this.stopping) this.restart(k, slot)
       })
     })

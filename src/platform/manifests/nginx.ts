@@ -1,4 +1,5 @@
 import { EDGE_API_PREFIX, IDENTITY_HEADERS, PLATFORM_HEADERS, SWAGGER_PREFIX } from '../../common/contract/http-names'
+import { InternalError } from '../../common/errors/internal'
 
 /** One platform node behind the edge: its gateway (:8082) and its embedded edge (:8000, for the UI). */
 export interface EdgeNode {
@@ -47,7 +48,7 @@ export interface NginxEdgeOptions {
  * from the nodes per request, so a deploy needs no reload of nginx; a change of the node list does.
  */
 export function nginxEdgeConfig(o: NginxEdgeOptions): string {
-  if (o.nodes.length === 0) throw new Error('at least one platform node is needed')
+  if (o.nodes.length === 0) throw new InternalError('IGW_CLI_USAGE', 'at least one platform node is needed')
   const maxFails = o.maxFails ?? 1
   const failTimeout = o.failTimeoutS ?? 1
   const bodyMb = Math.ceil(o.maxBodyBytes / (1024 * 1024))
@@ -173,10 +174,11 @@ ${body
 /** Parses `host:gatewayPort[:edgePort]` (edge port defaults to 8000). */
 export function parseNode(s: string): EdgeNode {
   const m = /^(\[[^\]]+\]|[^:]+):(\d+)(?::(\d+))?$/.exec(s)
-  if (m === null) throw new Error(`'${s}' is not host:gatewayPort[:edgePort]`)
+  if (m === null) throw new InternalError('IGW_CLI_USAGE', `'${s}' is not host:gatewayPort[:edgePort]`)
   const port = (x: string): number => {
     const n = Number(x)
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`'${x}' in '${s}' is not a port`)
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      throw new InternalError('IGW_CLI_USAGE', `'${x}' in '${s}' is not a port`)
     return n
   }
   return { host: m[1]!, gatewayPort: port(m[2]!), edgePort: m[3] === undefined ? 8000 : port(m[3]) }

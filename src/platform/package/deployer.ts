@@ -1,4 +1,5 @@
 import type { EventLog } from '../../common/observability/log'
+import { errorMessage } from '../../common/errors/internal'
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, existsSync, type FSWatcher } from 'node:fs'
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'
@@ -57,7 +58,7 @@ export class Deployer {
         if (entry.desired === 'running') await this.manager.deploy(entry.dir, config)
         else this.manager.adopt(entry.dir, config)
       } catch (err) {
-        this.log(`microservice ${name} could not be restored: ${(err as Error).message}`, {
+        this.log(`microservice ${name} could not be restored: ${errorMessage(err)}`, {
           event: 'restore-failed',
           microservice: name
         })
@@ -132,7 +133,7 @@ export class Deployer {
       try {
         config = readMicroserviceConfig(dir)
       } catch (err) {
-        throw new PackageError((err as Error).message.replace(dir, top))
+        throw new PackageError(errorMessage(err).replace(dir, top))
       }
       if (config.name !== top)
         throw new PackageError(
@@ -147,7 +148,7 @@ export class Deployer {
         await this.manager.deploy(target, config)
       } catch (err) {
         rmSync(target, { recursive: true, force: true })
-        throw new PackageError(`${config.name} ${config.version} did not start: ${(err as Error).message}`)
+        throw new PackageError(`${config.name} ${config.version} did not start: ${errorMessage(err)}`)
       }
       const replaced = this.state.read().microservices[config.name]?.dir
       const previous = replaced !== undefined && existsSync(replaced) ? replaced : null
@@ -161,7 +162,7 @@ export class Deployer {
         version: config.version
       }
     } catch (err) {
-      return { file: zipName, ok: false, message: `refused ${zipName}: ${(err as Error).message}` }
+      return { file: zipName, ok: false, message: `refused ${zipName}: ${errorMessage(err)}` }
     } finally {
       rmSync(staging, { recursive: true, force: true })
     }
@@ -199,7 +200,7 @@ export class Deployer {
     try {
       await this.manager.deploy(previous, config)
     } catch (err) {
-      return { file: '', ok: false, message: `${name} ${config.version} did not start: ${(err as Error).message}` }
+      return { file: '', ok: false, message: `${name} ${config.version} did not start: ${errorMessage(err)}` }
     }
     this.record(name, previous, 'running', entry.dir)
     this.log(`rolled ${name} back to ${config.version}`, {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { InternalError } from '../../common/errors/internal'
 import { hostEnv, HOST_FILE } from '../../microservice/host/host-env'
 import { SHIPPED_DEFAULTS, type CallDefaults } from '../../microservice/host/openapi'
 
@@ -29,7 +30,7 @@ export async function generateDescription(
   }).catch((err: Error & { stderr?: string }) => {
     // The host's own sentence (with the file, line and column of a load error), not the command line.
     const said = /microservice failed to start: (.*)/.exec(err.stderr ?? '')?.[1]
-    throw new Error(said ?? err.message)
+    throw new InternalError('IGW_MICROSERVICE_LOAD', said ?? err.message, { cause: err })
   })
   JSON.parse(stdout) // a description that is not JSON is refused here, not served
   return stdout

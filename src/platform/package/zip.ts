@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises'
 import { Transform, type TransformCallback } from 'node:stream'
 import yazl from 'yazl'
 import yauzl from 'yauzl'
+import { InternalError, errorMessage } from '../../common/errors/internal'
 
 /** Bounds on an uploaded package, against zip bombs and junk. */
 export interface UnpackLimits {
@@ -19,10 +20,9 @@ export const DEFAULT_UNPACK_LIMITS: Readonly<UnpackLimits> = Object.freeze({
 })
 
 /** A refusal whose message says exactly why; nothing was deployed. */
-export class PackageError extends Error {
+export class PackageError extends InternalError {
   constructor(message: string) {
-    super(message)
-    this.name = 'PackageError'
+    super('IGW_PACKAGE', message)
   }
 }
 
@@ -142,7 +142,7 @@ export async function unpackZip(
     await new Promise<void>((resolvePromise, reject) => {
       const fail = (err: unknown): void => {
         zip.close()
-        reject(err instanceof PackageError ? err : new PackageError(`not a valid package: ${(err as Error).message}`))
+        reject(err instanceof PackageError ? err : new PackageError(`not a valid package: ${errorMessage(err)}`))
       }
       zip.on('error', fail)
       zip.on('end', () => resolvePromise())
