@@ -17,6 +17,7 @@ import { nginxEdgeConfig, parseNode } from '../platform/manifests/nginx'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../platform/manifests/kubernetes'
 import { parseArgs } from 'node:util'
 import { productVersion } from '../common/contract/product-version'
+import { InternalError, errorMessage, type InternalCode } from '../common/errors/internal'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { benchCommand, BENCH_USAGE } from './bench/bench-command'
 import type { PlatformAbout } from '../platform/control'
@@ -63,7 +64,12 @@ const USAGE = `usage: microservice <command>
 
 The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 
-class CliError extends Error {}
+/** What a command reports on one line and exits 1 for; IGW_CLI_USAGE unless another code says more. */
+class CliError extends InternalError {
+  constructor(message: string, code: InternalCode = 'IGW_CLI_USAGE') {
+    super(code, message)
+  }
+}
 
 /** One command's lines of USAGE (its forms and their explanations), or null for no such command. */
 export function commandUsage(command: string): string | null {
@@ -83,7 +89,10 @@ export function commandUsage(command: string): string | null {
 function control(config: PlatformConfig, method: string, path: string): Promise<{ status: number; body: unknown }> {
   const socketPath = config.platform.controlSocket
   if (!existsSync(socketPath))
-    throw new CliError(`the platform is not running (no control socket at ${socketPath}); start it with npm start`)
+    throw new CliError(
+      `the platform is not running (no control socket at ${socketPath}); start it with npm start`,
+      'IGW_CLI_PLATFORM'
+    )
   return new Promise((resolvePromise, reject) => {
     const req = request({ socketPath, path, method }, (res) => {
       let text = ''
@@ -92,14 +101,16 @@ function control(config: PlatformConfig, method: string, path: string): Promise<
       })
       res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }))
     })
-    req.on('error', (err) => reject(new CliError(`cannot reach the platform at ${socketPath}: ${err.message}`)))
+    req.on('error', (err) =>
+      reject(new CliError(`cannot reach the platform at ${socketPath}: ${err.message}`, 'IGW_CLI_PLATFORM'))
+    )
     req.end()
   })
 }
 
 async function call(config: PlatformConfig, method: string, path: string): Promise<unknown> {
   const r = await control(config, method, path)
-  if (r.status >= 400) throw new CliError((r.body as { error: string }).error)
+  if (r.status >= 400) throw new CliError((r.body as { error: string }).error, 'IGW_CLI_REFUSED')
   return r.body
 }
 
@@ -130,16 +141,18 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
   const config = readMicroserviceConfig(abs)
   if (basename(abs) !== config.name)
     throw new CliError(
-      `the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`
+      `the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`,
+      'IGW_PACKAGE'
     )
   if (!existsSync(join(abs, config.entry)))
-    throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`)
+    throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`, 'IGW_PACKAGE')
   // Beside the package directory unless told: not wherever the command happens to run.
   const zip = resolve(out ?? join(dirname(abs), `${config.name}-${config.version}.zip`))
   // The API description travels in the package (SPEC: placed in the microservice directory).
   const description = await generateDescription(abs).catch((err: unknown) => {
     throw new CliError(
-      `cannot load the microservice to describe its API: ${(err as Error).message.split('\n').slice(-3).join(' ')}`
+      `cannot load the microservice to describe its API: ${errorMessage(err).split('\n').slice(-3).join(' ')}`,
+      'IGW_MICROSERVICE_LOAD'
     )
   })
   const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))
@@ -151,14 +164,17 @@ async function upload(config: PlatformConfig, file: string, force: boolean, time
   if (!existsSync(file) || !statSync(file).isFile()) throw new CliError(`${file} is not a file`)
   const dir = config.platform.uploadDirectory
   if (!existsSync(dir))
-    throw new CliError(`the upload directory ${dir} does not exist; is the platform set up (npm start)?`)
+    throw new CliError(
+      `the upload directory ${dir} does not exist; is the platform set up (npm start)?`,
+      'IGW_CLI_PLATFORM'
+    )
   if (!force) {
     const incoming = await packageConfigOf(file, config.platform.unpack)
     const refusal =
       incoming === null
         ? null
         : versionRefusal(incoming.name, incoming.version, await runningVersion(config, incoming.name))
-    if (refusal !== null) throw new CliError(refusal)
+    if (refusal !== null) throw new CliError(refusal, 'IGW_CLI_REFUSED')
   }
   const name = basename(file).endsWith('.zip') ? basename(file) : `${basename(file)}.zip`
   const result = join(dir, 'results', `${name}.json`)
@@ -170,11 +186,14 @@ async function upload(config: PlatformConfig, file: string, force: boolean, time
   const deadline = Date.now() + timeoutMs
   while (!existsSync(result)) {
     if (Date.now() > deadline)
-      throw new CliError(`no verdict on ${name} within ${timeoutMs / 1000} s; is the platform running?`)
+      throw new CliError(
+        `no verdict on ${name} within ${timeoutMs / 1000} s; is the platform running?`,
+        'IGW_CLI_PLATFORM'
+      )
     await new Promise((r) => setTimeout(r, 100))
   }
   const r = JSON.parse(readFileSync(result, 'utf8')) as UploadResult
-  if (!r.ok) throw new CliError(r.message)
+  if (!r.ok) throw new CliError(r.message, 'IGW_CLI_REFUSED')
   return r.message
 }
 
@@ -200,7 +219,7 @@ async function dev(config: PlatformConfig, dir: string): Promise<number> {
         await pack(abs, zip)
         console.log(`${at} ${await upload(config, zip, true)}`)
       } catch (err) {
-        console.log(`${at} not deployed: ${(err as Error).message}`)
+        console.log(`${at} not deployed: ${errorMessage(err)}`)
       } finally {
         busy = false
       }
@@ -253,13 +272,7 @@ function edgeCommand(config: PlatformConfig, args: string[]): number {
   const maxHeaderBytes = Number(values['max-header-bytes'])
   if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
     throw new CliError('--max-header-bytes: a whole number of bytes, at least 1024')
-  const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map((n) => {
-    try {
-      return parseNode(n)
-    } catch (err) {
-      throw new CliError((err as Error).message)
-    }
-  })
+  const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map(parseNode)
   const text = nginxEdgeConfig({
     nodes,
     listen: values.listen,
@@ -319,7 +332,11 @@ async function acrossNodes(
   if (target === undefined)
     throw new CliError(`usage: microservice ${command} <${command === 'upload' ? 'zip_file' : 'name'}> --node URL...`)
   const token = process.env[values['token-env']] ?? ''
-  if (token === '') throw new CliError(`--token-env ${values['token-env']}: the environment variable holds no token`)
+  if (token === '')
+    throw new CliError(
+      `--token-env ${values['token-env']}: the environment variable holds no token`,
+      'IGW_SECRET_MISSING'
+    )
   const nodes = values.node.map((n) => n.replace(/\/+$/, ''))
   const timeoutMs = Number(values['timeout-s']) * 1000
   let name: string
@@ -343,8 +360,8 @@ async function acrossNodes(
       )
       const refusals = nodes.map((node, k) => versionRefusal(name, version, running[k] ?? null, ` on ${node}`))
       const newer = refusals.find((r, k) => r !== null && running[k] !== version)
-      if (newer != null) throw new CliError(newer)
-      if (refusals.every((r) => r !== null)) throw new CliError(refusals[0]!)
+      if (newer != null) throw new CliError(newer, 'IGW_CLI_REFUSED')
+      if (refusals.every((r) => r !== null)) throw new CliError(refusals[0]!, 'IGW_CLI_REFUSED')
     }
   } else name = target
   const headers = { Authorization: `Bearer ${token}` }
@@ -367,7 +384,8 @@ async function acrossNodes(
         }
       )
       const verdict = (await r.json()) as { ok?: boolean; message?: string; error?: string; version?: string }
-      if (!r.ok || verdict.ok !== true) throw new Error(verdict.message ?? verdict.error ?? `HTTP ${r.status}`)
+      if (!r.ok || verdict.ok !== true)
+        throw new CliError(verdict.message ?? verdict.error ?? `HTTP ${r.status}`, 'IGW_CLI_REFUSED')
       const version = verdict.version!
       // The gate: this node serves the new version, and only it, before the next node is touched.
       const deadline = Date.now() + timeoutMs
@@ -375,14 +393,15 @@ async function acrossNodes(
         const v = await nodeView(node, name)
         if (v.unavailable === null && v.versions.length === 1 && v.versions[0] === version) break
         if (Date.now() > deadline)
-          throw new Error(
-            `deployed, but not serving ${version} alone within ${timeoutMs / 1000} s (${JSON.stringify(v)})`
+          throw new CliError(
+            `deployed, but not serving ${version} alone within ${timeoutMs / 1000} s (${JSON.stringify(v)})`,
+            'IGW_CLI_PLATFORM'
           )
         await new Promise((r2) => setTimeout(r2, 200))
       }
       console.log(`${node}: ${verdict.message}; serving ${name} ${version}`)
     } catch (err) {
-      console.error(`microservice: ${node}: ${(err as Error).message}`)
+      console.error(`microservice: ${node}: ${errorMessage(err)}`)
       // The nodes after this one will not get it now: their calls for it get their 404 again.
       await announce(
         nodes.slice(k + 1).filter((n) => announced.includes(n)),
@@ -392,7 +411,7 @@ async function acrossNodes(
       )
       console.error(`stopped after ${k} of ${nodes.length} node(s); where ${name} stands now:`)
       for (const n of nodes) {
-        const v = await nodeView(n, name).catch((e: unknown) => ({ version: `unknown (${(e as Error).message})` }))
+        const v = await nodeView(n, name).catch((e: unknown) => ({ version: `unknown (${errorMessage(e)})` }))
         console.error(`  ${n}: ${v.version ?? 'not deployed'}`)
       }
       return 1
@@ -457,7 +476,8 @@ async function runningVersion(config: PlatformConfig, name: string): Promise<str
 async function zipMicroserviceName(file: string): Promise<string> {
   const names = await zipEntryNames(file)
   const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))
-  if (top.size !== 1) throw new CliError(`${file} is not a microservice package: one top-level directory expected`)
+  if (top.size !== 1)
+    throw new CliError(`${file} is not a microservice package: one top-level directory expected`, 'IGW_PACKAGE')
   return [...top][0]!
 }
 
@@ -479,7 +499,10 @@ async function imageCommand(args: string[]): Promise<number> {
     const top = await unpackZip(resolve(zip), join(context, 'package'))
     const config = readMicroserviceConfig(join(context, 'package', top))
     if (config.name !== top)
-      throw new CliError(`the package's directory is '${top}' but microservice.json names '${config.name}'`)
+      throw new CliError(
+        `the package's directory is '${top}' but microservice.json names '${config.name}'`,
+        'IGW_PACKAGE'
+      )
     const tag = values.tag ?? `localhost/${config.name}:${config.version}`
     const dir = `/app/microservices/${config.name}`
     writeFileSync(
@@ -575,7 +598,10 @@ async function hostCommand(args: string[]): Promise<number> {
   const secretEnv = values['secret-env']
   const secret = secretEnv === undefined ? '' : (process.env[secretEnv] ?? '')
   if (secretEnv !== undefined && secret === '')
-    throw new CliError(`--secret-env ${secretEnv}: the environment variable ${secretEnv} holds no secret`)
+    throw new CliError(
+      `--secret-env ${secretEnv}: the environment variable ${secretEnv} holds no secret`,
+      'IGW_SECRET_MISSING'
+    )
   if (secretEnv === undefined && !/^tcp:(127\.|localhost:|\[::1\])/.test(values.listen))
     console.error(
       `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
@@ -613,7 +639,7 @@ export async function main(args: string[]): Promise<number> {
           (await status(name)).instances.filter((i) => !i.remote && i.pid !== null).map((i) => i.pid!)
       })
     } catch (err) {
-      console.error(`microservice bench: ${(err as Error).message}`)
+      console.error(`microservice bench: ${errorMessage(err)}`)
       return 1
     }
   }
@@ -710,7 +736,7 @@ export async function main(args: string[]): Promise<number> {
         throw new CliError(`unknown command '${command}'\n\n${USAGE}`)
     }
   } catch (err) {
-    console.error(`microservice: ${(err as Error).message}`)
+    console.error(`microservice: ${errorMessage(err)}`)
     return 1
   }
 }

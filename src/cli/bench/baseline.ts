@@ -4,6 +4,7 @@ import Ajv2020 from 'ajv/dist/2020'
 import { RESULT_SCHEMA, connectionsText, type BenchResult, type Comparison, type ReferenceRound } from './bench-result'
 import { BenchUsageError } from './usage-error'
 import { median } from '../../common/process/cpu-time'
+import { errorMessage } from '../../common/errors/internal'
 
 /** How far the rounds' ratios lie from their median: the median absolute deviation, in percent of it. */
 export function spreadPercent(rounds: readonly ReferenceRound[]): number | null {
@@ -27,7 +28,7 @@ export function readBaseline(file: string): BenchResult {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
-    throw new BenchUsageError(`--baseline ${file} is not JSON: ${(err as Error).message}`, false)
+    throw new BenchUsageError(`--baseline ${file} is not JSON: ${errorMessage(err)}`, false)
   }
   const errors = resultErrors(value)
   if (errors.length > 0)

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import type { PlatformAbout } from '../../platform/control'
 import { SEQUENCES, isSequenceName } from '../../common/contract/vocabulary'
 import { EDGE_API_PREFIX } from '../../common/contract/http-names'
+import { errorMessage } from '../../common/errors/internal'
 import { connectionsText, type BenchResult } from './bench-result'
 import { readBaseline } from './baseline'
 import { reachableHost } from '../../platform/listeners/listen-check'
@@ -126,7 +127,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
       }
     })
   } catch (err) {
-    throw new BenchUsageError((err as Error).message)
+    throw new BenchUsageError(errorMessage(err))
   }
   const { values: v, positionals } = parsed
   if (positionals.length !== 1) throw new BenchUsageError('name one route: microservice/service/method')

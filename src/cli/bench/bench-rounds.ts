@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { productVersion } from '../../common/contract/product-version'
+import { InternalError } from '../../common/errors/internal'
 import { LatencyHistogram } from './histogram'
 import { runLoad, type LoadResult, type LoadTarget, type Progress } from './load-generator'
 import {
@@ -50,7 +51,7 @@ async function startReference(timeoutMs = 10000): Promise<{ port: number; child:
     const port = await new Promise<number>((resolve, reject) => {
       let text = ''
       const timer = setTimeout(
-        () => reject(new Error(`the reference server did not listen within ${timeoutMs} ms`)),
+        () => reject(new InternalError('IGW_BENCH', `the reference server did not listen within ${timeoutMs} ms`)),
         timeoutMs
       )
       child.stdout!.on('data', (d: Buffer) => {
@@ -60,8 +61,12 @@ async function startReference(timeoutMs = 10000): Promise<{ port: number; child:
         clearTimeout(timer)
         resolve(Number(m[1]))
       })
-      child.on('error', (err) => reject(new Error(`the reference server did not start: ${err.message}`)))
-      child.on('exit', (code) => reject(new Error(`the reference server ended (${code}) before it listened`)))
+      child.on('error', (err) =>
+        reject(new InternalError('IGW_BENCH', `the reference server did not start: ${err.message}`))
+      )
+      child.on('exit', (code) =>
+        reject(new InternalError('IGW_BENCH', `the reference server ended (${code}) before it listened`))
+      )
     })
     return { port, child }
   } catch (err) {
@@ -101,7 +106,8 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
     stopOnFailure: true
   })
   if (probe.answered === 0)
-    throw new Error(
+    throw new InternalError(
+      'IGW_BENCH',
       probe.timeouts > 0
         ? `${plan.url.href} did not answer within ${plan.timeoutMs} ms`
         : `nothing answers at ${plan.url.origin}: is the platform running (npm start), and is this its address?`

@@ -1,9 +1,11 @@
+import { InternalError } from '../../common/errors/internal'
+
 /** A mistake in how the command was called (exit 2); `usage` also prints the options. */
-export class BenchUsageError extends Error {
+export class BenchUsageError extends InternalError {
   constructor(
     message: string,
     readonly usage = true
   ) {
-    super(message)
+    super('IGW_CLI_USAGE', message)
   }
 }

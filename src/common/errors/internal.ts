@@ -7,7 +7,7 @@
 export const internalCodes = {
   // The platform: its config and its start
   IGW_CONFIG: 'The platform config, its file or a PLATFORM__ variable, is not valid',
-  IGW_SECRET_MISSING: 'An environment variable the config names for a secret or a token is empty',
+  IGW_SECRET_MISSING: 'An environment variable named for a secret or a token is empty',
   IGW_LISTEN: 'A listener of the platform cannot listen on its address and port',
   IGW_UWS: 'uWebSockets.js cannot run on this system, or not with these settings',
   IGW_CONTROL_SOCKET: 'Another platform answers on the control socket',
