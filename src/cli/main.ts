@@ -148,7 +148,7 @@ async function pack(dir: string, out: string | undefined): Promise<string> {
     throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`, 'IGW_PACKAGE')
   // Beside the package directory unless told: not wherever the command happens to run.
   const zip = resolve(out ?? join(dirname(abs), `${config.name}-${config.version}.zip`))
-  // The API description travels in the package (SPEC: placed in the microservice directory).
+  // The API description travels in the package (docs/contract.md: placed in the microservice directory).
   const description = await generateDescription(abs).catch((err: unknown) => {
     throw new CliError(
       `cannot load the microservice to describe its API: ${errorMessage(err).split('\n').slice(-3).join(' ')}`,

@@ -291,7 +291,7 @@ export class Instance {
 export interface MicroserviceStatus {
   name: string
   version: string
-  /** "nativeApp", or "servletApp": deployed and run, but not exposed by the gateway (SPEC). */
+  /** "nativeApp", or "servletApp": deployed and run, but not exposed by the gateway (docs/contract.md, Calls). */
   type: ApplicationType
   dir: string
   desired: 'running' | 'stopped'

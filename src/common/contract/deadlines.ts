@@ -11,7 +11,7 @@ export interface Deadline {
  * Deadlines that all lie the same time after they are added (the gateway's executing timeout), so
  * the order of adding is the order of expiry: a doubly linked FIFO, O(1) to add and to remove, with
  * one timer for the oldest entry, instead of a Timeout object and a setTimeout + clearTimeout per
- * call, which cost about twice as much.
+ * call, which cost more (docs/performance.md, "Choices in the code").
  * The timer is unref'd: an entry always belongs to a call whose socket keeps the process alive.
  */
 export class DeadlineList {

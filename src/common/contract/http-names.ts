@@ -1,11 +1,14 @@
 /** Names of the HTTP contract that both the gateway and the generated descriptions use. */
 
-/** SPEC: the base path of a description, mapped by the edge to the gateway's /{microservice}/{svc}/{method}. */
+/**
+ * The base path of a description (docs/contract.md), mapped by the edge to the gateway's
+ * /{microservice}/{svc}/{method}.
+ */
 export const EDGE_API_PREFIX = '/_eapi/ELASTIC_HTTP'
-/** SPEC: where the edge serves a microservice's UI. */
+/** docs/contract.md: where the edge serves a microservice's UI. */
 export const SWAGGER_PREFIX = '/_swagger'
 
-/** The nine X-PLATFORM-* request headers of SPEC, in their canonical spelling, with what they mean. */
+/** The nine X-PLATFORM-* request headers (docs/contract.md, Headers), spelled canonically, with their meaning. */
 export const PLATFORM_HEADER_NOTES = [
   { name: 'X-PLATFORM-API-ID', description: 'Invocation mode: ROA (the default) or RMC (case sensitive)' },
   { name: 'X-PLATFORM-Privilege-Names', description: 'Privileged names separated by ";", for the permission resolver' },

@@ -19,13 +19,13 @@ export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxStringLength: 16 * 1024 * 1024
 })
 
-/** DESIGN: bodies up to 16 MiB by default. */
+/** Bodies up to 16 MiB by default (docs/contract.md, decisions). */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
 /** Room for a maximal body plus the frame's envelope (ids, names, call context). */
 export const DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_BODY_BYTES + 1024 * 1024
 
-/** DESIGN's worker pool size, kept as the most a config may ask for. */
+/** The worker pool's size (docs/contract.md, decisions), kept as the most a config may ask for. */
 export const MAX_POOL_THREADS = 128
 
 /**

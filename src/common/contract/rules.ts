@@ -5,7 +5,7 @@ import type { Failure } from '../errors/codes'
  * callers that reach it directly) enforce, stated once with one message each.
  */
 
-/** SPEC: ROA can call only methods that have exactly one parameter. */
+/** docs/contract.md, Calls: ROA can call only methods that have exactly one parameter. */
 export function roaRule(service: string, method: string, parameterCount: number): Failure | null {
   if (parameterCount === 1) return null
   return {

@@ -1,19 +1,19 @@
 /**
- * The words both sides of the wire share: body formats, invocation modes and the four sequences of
- * SPEC. The bottom layer: it imports nothing, and every other module takes these names from here.
+ * The words both sides of the wire share: body formats, invocation modes and the four sequences
+ * (docs/contract.md). The bottom layer: it imports nothing, and every other module takes these names from here.
  */
 
-/** The two body formats of SPEC ("The body is text only, JSON or XML"). */
+/** The two body formats (docs/contract.md, Calls: "The body is text, JSON or XML"). */
 export type BodyFormat = 'json' | 'xml'
 
-/** SPEC's invocation modes, chosen by X-PLATFORM-API-ID (case sensitive). */
+/** The invocation modes (docs/contract.md, Calls), chosen by X-PLATFORM-API-ID (case sensitive). */
 export type ApiMode = 'ROA' | 'RMC'
 
 export function isApiMode(s: string): s is ApiMode {
   return s === 'ROA' || s === 'RMC'
 }
 
-/** SPEC's sequence table: the format each sequence reads and writes, and the bean it looks up. */
+/** The sequence table (docs/contract.md, Sequences): each sequence's format, and the bean it looks up. */
 export const SEQUENCES = {
   alphaParamArrayXmlInOutSequence: { format: 'xml', bean: 'alphaXmlSerializer' },
   alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer' },
@@ -29,5 +29,5 @@ export function isSequenceName(s: string): s is SequenceName {
   return Object.prototype.hasOwnProperty.call(SEQUENCES, s)
 }
 
-/** The root element of an RMC XML body (SPEC, body shapes). */
+/** The root element of an RMC XML body (docs/contract.md, Body shapes). */
 export const PARAM_ARRAY = 'paramArray'

@@ -1,8 +1,8 @@
 /**
  * Every error the gateway answers with: a stable code, its HTTP status and a title.
- * DESIGN.md's error table is the source; ROUTE_NOT_FOUND is ours (a path that is not
- * /{microservice}/{service}/{method} names no method at all, see README, "HTTP contract"), and so is
- * SERVLET_MICROSERVICE (SPEC: the gateway is not exposed for servlet microservices).
+ * docs/errors.md lists them with what to do (a test keeps the two equal). ROUTE_NOT_FOUND: a path that
+ * is not /{microservice}/{service}/{method} names no method at all (README, "HTTP contract");
+ * SERVLET_MICROSERVICE: the gateway is not exposed for servlet microservices (docs/contract.md, Calls).
  */
 export const codes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Neither Content-Type nor Accept names JSON or XML' },

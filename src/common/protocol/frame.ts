@@ -2,10 +2,9 @@ import { gateway } from './generated/gateway'
 import { copyInto, type SharedBufferPool } from '../bytes/shared-buffers'
 import { decodeFrame } from './frame-decoder'
 import { InternalError, errorMessage } from '../errors/internal'
+import { DEFAULT_MAX_FRAME_BYTES } from '../contract/limits'
 
 export const PROTOCOL_VERSION = 1
-/** Default largest frame either side accepts: the 16 MiB body limit plus room for the envelope. */
-import { DEFAULT_MAX_FRAME_BYTES } from '../contract/limits'
 
 export type Frame = gateway.Frame
 export type FrameInit = gateway.IFrame

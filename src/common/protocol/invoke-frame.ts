@@ -66,7 +66,7 @@ function stringField(key: number, s: string): Uint8Array {
 /**
  * The context's strings in field order (1 … 9; 2, the repeated privilege names, is written apart)
  * and their UTF-8 lengths: scratch space reused by every frame (a frame is written in one go), as
- * two arrays made per frame were a fifth of writeInvoke's time.
+ * two arrays made per frame were a measurable part of writeInvoke's time (docs/performance.md).
  */
 const contextStrings: Array<string | null | undefined> = new Array<string | null | undefined>(CONTEXT_FIELDS).fill(null)
 const contextLengths = new Array<number>(CONTEXT_FIELDS).fill(0)

@@ -10,14 +10,14 @@ import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../.
 
 /** WORKER_POOL: the Piscina pool that splits large bodies. */
 export interface PoolOptions {
-  /** Upper bound of worker threads (DESIGN: 128). */
+  /** Upper bound of worker threads (docs/contract.md, decisions: 128). */
   maxThreads: number
   /** Threads kept alive when idle. */
   minThreads: number
   idleTimeoutMs: number
   /** Tasks allowed to wait for a thread before callers get OVERLOADED. */
   maxQueue: number
-  /** Executing timeout of one task (DESIGN: 240 s). The worker running it is terminated. */
+  /** Executing timeout of one task (docs/contract.md, decisions: 240 s). The worker running it is terminated. */
   taskTimeoutMs: number
   /** Bodies up to this size are split on the main thread; 0 sends every body to the pool. */
   inlineMaxBytes: number
@@ -30,7 +30,7 @@ export interface DispatchOptions {
   connectTimeoutMs: number
   /** Availability check period. */
   pingIntervalMs: number
-  /** A check answered slower than this (or not at all) makes the microservice unavailable (SPEC: 20000 ms). */
+  /** A check slower than this (or unanswered) makes the microservice unavailable (docs/contract.md, Limits). */
   availabilityTimeoutMs: number
   /**
    * Outlier ejection: an instance with calls in flight that answers nothing, not even a ping, for
@@ -135,7 +135,7 @@ export interface EdgeSection {
   port: number
   /** Listener threads serving the edge's port, as ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads for the gateway's. */
   threads: number
-  /** Microservices whose UI and description the edge serves (SPEC's "addons"); ["*"] for all. */
+  /** Microservices whose UI and description the edge serves (the "addons" of docs/contract.md); ["*"] for all. */
   swagger: string[]
   auth: EdgeAuthConfig
 }

@@ -11,7 +11,7 @@ export interface MethodInfo {
 /** The gateway's index of a microservice's handshake catalog: answers 404/400 without a round trip. */
 export class CatalogIndex {
   private readonly services = new Map<string, Map<string, MethodInfo>>()
-  /** A servletApp handles its own HTTP requests: the gateway does not expose it (SPEC). */
+  /** A servletApp handles its own HTTP requests: the gateway does not expose it (docs/contract.md, Calls). */
   readonly servlet: boolean
 
   constructor(readonly catalog: gateway.Catalog) {

@@ -328,7 +328,7 @@ export class InstanceClient implements ConnectionOwner {
    * (a method that merely takes long does not stop its process from answering one); with no frame
    * for the whole ejection time, the instance gets no new calls, and the calls it holds are answered
    * 504 and cancelled (they may have run) instead of waiting for a process that may never answer.
-   * SPEC's availability verdict (20 s, the user flag) is separate and unchanged.
+   * The contract's availability verdict (docs/contract.md, Limits: 20 s, the user flag) is separate and unchanged.
    */
   private watch(): void {
     if (this.ejected || this.endpointNow === null) return

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { closeApp, Listener } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-names'
-import { bounded } from '../invoke/text'
+import { bounded } from '../invoke/echo'
 import { toProblem, renderProblemJson, statusLine } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
 import { Invocation, type Calls } from '../invoke/invoke'
@@ -30,7 +30,8 @@ export interface EdgeOptions {
 }
 
 /**
- * The edge on :8000 (SPEC, "API description and UI"): `/_swagger/{microservice}` serves Swagger UI
+ * The edge on :8000 (docs/contract.md, "Microservices and their descriptions"):
+ * `/_swagger/{microservice}` serves Swagger UI
  * for the microservice's description, `/_swagger/{microservice}/openapi.json` the description
  * itself, and `/_eapi/ELASTIC_HTTP/{microservice}/{svc}/{method}` is the same call as the gateway's
  * `/{microservice}/{svc}/{method}`: it runs through the gateway's own pipeline in this process, so

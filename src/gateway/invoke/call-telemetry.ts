@@ -163,10 +163,9 @@ export class CallTelemetry implements CallObserver {
   }
 
   /**
-   * One access-log line in the platform's log format (shared/observability/log.ts: level, time, pid,
-   * component, the fields, msg),
-   * written as bytes in the writer's buffer: pino's serializer, or a line built as a string, cost
-   * several times more per call (docs/performance.md).
+   * One access-log line in the platform's log format (src/common/observability/log.ts: level, time,
+   * pid, component, the fields, msg), written as bytes in the writer's buffer: pino's serializer, or a
+   * line built as a string, cost more per call (docs/performance.md).
    */
   private log(call: ObservedCall, r: RouteStats, elapsedMs: number, sink: ByteLineSink): void {
     const now = Date.now()

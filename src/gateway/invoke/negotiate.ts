@@ -27,7 +27,7 @@ function parseMediaType(text: string): MediaType | null {
   return { type, subtype, params }
 }
 
-/** DESIGN: JSON = application/json, application/*+json; XML = application/xml, text/xml, application/*+xml. */
+/** JSON: application/json, application/*+json; XML: application/xml, text/xml, application/*+xml (docs/contract.md). */
 function formatOf(type: string, subtype: string): MediaFormat {
   if (type === 'application') {
     if (subtype === 'json' || subtype.endsWith('+json')) return 'json'
@@ -101,7 +101,7 @@ export function negotiateCached(contentType: string, accept: string): Negotiatio
 }
 
 /**
- * Decides the format of the body and of the answer from Content-Type and Accept. SPEC: at least
+ * Decides the format of the body and of the answer from Content-Type and Accept (docs/contract.md, Headers): at least
  * one must name JSON or XML, and when both are sent they must agree.
  */
 export function negotiate(contentType: string, accept: string): Negotiation {

@@ -7,7 +7,7 @@ import {
   type SequenceName
 } from '../../common/contract/vocabulary'
 import { roaRule } from '../../common/contract/rules'
-import { bounded } from './text'
+import { bounded } from './echo'
 import type { Failure } from '../../common/errors/codes'
 import type { MethodInfo } from '../dispatch/catalog'
 import type { GatewayConfig } from '../config/config'

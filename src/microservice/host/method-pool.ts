@@ -37,8 +37,8 @@ export class MethodPool {
 
   run(inv: InvokeLike, signal: AbortSignal): Promise<WorkerOutcome> {
     // An argument is a view into the frame's (or the socket's) buffer, and posting a view clones its
-    // whole buffer: 2 s of the main thread under 1 MB calls, long enough for the gateway to eject the
-    // instance. A large frame is in a shared buffer (FrameReader's pool), which the worker reads in
+    // whole buffer, long enough under large calls for the gateway to eject the instance
+    // (docs/performance.md). A large frame is in a shared buffer (FrameReader's pool), which the worker reads in
     // place; otherwise each argument is copied into a buffer of its own, which then moves.
     const shared = inv.arguments.length > 0 && inv.arguments.every(isShared)
     const args = shared ? inv.arguments : inv.arguments.map((a) => new Uint8Array(a))
@@ -84,7 +84,7 @@ export class MethodPool {
       minThreads: 0,
       idleTimeout: 30000,
       // The server's own slots (threadPoolSize, queueLimit) bound what reaches the pool; Piscina's
-      // 'auto' (threads²: 4 here) refused a burst of 64 large calls with 500s in a CI run.
+      // 'auto' (threads²) refused a burst of large calls with 500s (docs/performance.md).
       maxQueue: Infinity,
       workerData: { dir: this.options.dir, settings: s, privilegedNames: [...this.options.privilegedNames] }
     })

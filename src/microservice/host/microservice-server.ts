@@ -248,10 +248,10 @@ export class MicroserviceServer {
   }
 
   /**
-   * A gateway of another protocol version gets this side's Catalog (which names its version, so the
-   * gateway can say what differs) and then the connection closes: neither side guesses at the other's frames.
+   * What this microservice tells a gateway in the handshake (sent again on each Hello). A gateway of
+   * another protocol version gets it too (it names this side's version, so the gateway can say what
+   * differs), and then the connection closes: neither side guesses at the other's frames.
    */
-  /** What this microservice tells a gateway in the handshake (sent again on each Hello). */
   private catalog(): gateway.ICatalog {
     return {
       ...toCatalog(this.options.name, this.options.version, this.executor.services, this.available),

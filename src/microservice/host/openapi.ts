@@ -45,7 +45,7 @@ export function documentedSequences(defaultSequence: SequenceName): { json: Sequ
     : { json: 'betaParamArrayJsonInOutSequence', xml: defaultSequence }
 }
 
-/** The error codes an ROA call of a documented method can meet, by status (DESIGN's table). */
+/** The error codes an ROA call of a documented method can meet, by status (docs/errors.md). */
 const ROA_ERRORS: readonly ErrorCode[] = [
   'MALFORMED_BODY',
   'BAD_ARGUMENT',
@@ -67,7 +67,7 @@ const ROA_ERRORS: readonly ErrorCode[] = [
 ]
 
 /**
- * The OpenAPI 3.1 description of a microservice's documented ROA methods (SPEC: "ROA services can be
+ * The OpenAPI 3.1 description of a microservice's documented ROA methods (docs/contract.md: "ROA services can be
  * described"; RMC cannot, its input is an array). A method appears when it carries an operation note
  * and has exactly one parameter, in a remotely enabled service. Schemas and examples follow the wire
  * shapes of the sequences `documentedSequences` picks from the gateway's default, examples written by

@@ -7,7 +7,7 @@ import { InternalError, errorMessage } from '../../common/errors/internal'
 export const CONFIG_FILE = 'microservice.json'
 
 /**
- * SPEC: the gateway is exposed for native microservices only; a servlet microservice handles all
+ * docs/contract.md, Calls: the gateway is exposed for native microservices only; a servlet microservice handles all
  * its incoming HTTP requests itself, so the platform deploys and runs it but the gateway refuses calls.
  */
 export const APPLICATION_TYPES = ['nativeApp', 'servletApp'] as const
@@ -33,7 +33,7 @@ export interface MicroserviceConfig {
   aliases: Record<string, string>
 }
 
-/** SPEC: restart on error 4 times, 15 percent growth, heap dump on. */
+/** docs/contract.md, Limits: restart on error 4 times, 15 percent growth, heap dump on. */
 export interface MemorySettings {
   /** V8 old-space limit of the process, MB; grows by growthPercent at each memory-error restart. */
   maxOldSpaceMb: number
@@ -144,7 +144,7 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
     fail(
       file,
       'type',
-      `must be one of ${APPLICATION_TYPES.map((t) => `"${t}"`).join(', ')} (SPEC: only nativeApp is exposed)`
+      `must be one of ${APPLICATION_TYPES.map((t) => `"${t}"`).join(', ')} (only nativeApp is exposed)`
     )
   const known = new Set([
     'name',

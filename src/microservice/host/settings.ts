@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_READ_LIMITS } from '../../common/contract/limits'
 
-/** Internal protocol server settings of a microservice (SPEC, Limits; DESIGN, internal protocol). */
+/** Internal protocol server settings of a microservice (docs/contract.md, Limits). */
 export interface RuntimeSettings {
   /** Idle time after which a connection is closed, ms. */
   readTimeout: number

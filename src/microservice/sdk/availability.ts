@@ -21,7 +21,7 @@ let binding: HostBinding | null = null
  * the microservice) `setAvailable` does nothing and `stats` is null.
  */
 export const runtime = {
-  /** SPEC's user availability flag: false makes the platform report the microservice unavailable (503). */
+  /** The user availability flag (docs/contract.md, Limits): false makes the microservice unavailable (503). */
   setAvailable(flag: boolean): void {
     binding?.setAvailable(flag)
   },

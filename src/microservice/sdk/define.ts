@@ -24,7 +24,7 @@ export interface CallContext {
 }
 
 /**
- * SPEC's parameter annotation: how the API description presents the method's one (ROA) parameter.
+ * The parameter annotation (docs/contract.md): how the API description presents the method's one (ROA) parameter.
  * Documentation only; it changes nothing about invocation.
  */
 export interface ParameterNote {
@@ -38,7 +38,7 @@ export interface ParameterNote {
 }
 
 /**
- * SPEC's operation annotation: a method that has one appears in the generated API description
+ * The operation annotation (docs/contract.md): a method that has one appears in the generated API description
  * (ROA methods only: exactly one parameter). Documentation only.
  */
 export interface OperationNote {
@@ -50,7 +50,7 @@ export interface OperationNote {
   readonly returns?: { readonly description?: string; readonly example?: unknown }
 }
 
-/** SPEC's API annotation on a service: how its group is titled in the description. Documentation only. */
+/** The API annotation on a service (docs/contract.md): its group's title in the description. Documentation only. */
 export interface ApiNote {
   readonly title?: string
   readonly description?: string
@@ -110,7 +110,7 @@ export interface MethodOptions<P extends readonly Descriptor[], R extends Descri
   returns: R
   privileged?: boolean
   handler: (ctx: CallContext, ...args: InferTuple<P>) => Infer<R> | Promise<Infer<R>>
-  /** Documents the method in the API description (SPEC's operation annotation). */
+  /** Documents the method in the API description (the operation annotation of docs/contract.md). */
   operation?: OperationNote
   /** Where it runs; default 'auto' (see MethodExecution). */
   execution?: MethodExecution
@@ -132,7 +132,7 @@ export function method<const P extends readonly Descriptor[], R extends Descript
   })
 }
 
-/** Declares a service; `api` documents it in the API description (SPEC's API annotation). */
+/** Declares a service; `api` documents it in the API description (the API annotation of docs/contract.md). */
 export function service(name: string, methods: readonly MethodDefinition[], api?: ApiNote): ServiceDefinition {
   return Object.freeze({ name, methods, api: api ?? null })
 }

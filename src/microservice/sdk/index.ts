@@ -30,7 +30,7 @@ export type {
   PermissionResolver
 } from './define'
 
-// Serializers: the four defaults, configurable, for a bean of one's own (SPEC: "its configuration is free").
+// Serializers: the four defaults, configurable, for a bean of one's own (docs/contract.md, Sequences).
 export {
   createAlphaXmlSerializer,
   createAlphaJsonSerializer,

@@ -14,7 +14,7 @@ export { createAlphaXmlSerializer, createAlphaJsonSerializer, createBetaJsonSeri
 export { ValueError } from './errors'
 
 /**
- * The default definition of each bean when the microservice defines none (SPEC, serialization
+ * The default definition of each bean when the microservice defines none (docs/contract.md, Sequences;
  * sequences); dates in `timeZone` (the microservice's settings.timeZone, UTC by default).
  */
 export function defaultSerializers(

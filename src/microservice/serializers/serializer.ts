@@ -3,7 +3,7 @@ import type { BodyFormat } from '../../common/contract/vocabulary'
 
 /**
  * A serializer of a sequence. A microservice may provide its own under a bean name
- * (alphaXmlSerializer, ...); it then gets it for that sequence (SPEC, serialization rule 2).
+ * (alphaXmlSerializer, ...); it then gets it for that sequence (docs/contract.md, Sequences, rule 2).
  * `deserialize` throws ValueError (or JsonSyntaxError / XmlSyntaxError) for a bad argument.
  */
 export interface Serializer {

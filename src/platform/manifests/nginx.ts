@@ -10,7 +10,7 @@ export interface EdgeNode {
 
 export interface NginxEdgeOptions {
   nodes: readonly EdgeNode[]
-  /** The address nginx listens on for clients (SPEC: the edge balancer on port 8000). */
+  /** The address nginx listens on for clients (docs/contract.md: the edge on port 8000). */
   listen: string
   /** The gateway's body limit (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.maxBodyBytes). */
   maxBodyBytes: number

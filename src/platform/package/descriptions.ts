@@ -6,7 +6,7 @@ import { InternalError } from '../../common/errors/internal'
 import { hostEnv, HOST_FILE } from '../../microservice/host/host-env'
 import { SHIPPED_DEFAULTS, type CallDefaults } from '../../microservice/host/openapi'
 
-/** The description's file name inside a microservice directory (SPEC: "placed in the microservice directory"). */
+/** The description's file name inside a microservice directory, where docs/contract.md places it. */
 export const DESCRIPTION_FILE = 'openapi.json'
 
 const run = promisify(execFile)

@@ -26,10 +26,10 @@ import {
  * slots, attributes, members out of order, limits; then the interpreting direct reader and the tree
  * reader take the input (alpha-json-direct).
  *
- * Why a third reader: the interpreting one spent 22 ms on a 1 MB List<In>, 3.5× JSON.parse, in
- * decoding each member name, a Set per object and the text of each number.
+ * Why a third reader: on large lists the interpreting one is slower than JSON.parse, its time going
+ * into decoding each member name, a Set per object and the text of each number (docs/performance.md).
  */
-const generated = new WeakMap<AlphaContext, WeakMap<Descriptor, CompiledReader | null>>()
+const compiled = new WeakMap<AlphaContext, WeakMap<Descriptor, CompiledReader | null>>()
 
 /** Reads one alpha JSON document of type d, or returns STAND_ASIDE. */
 export function readAlphaJsonCompiled(
@@ -38,8 +38,8 @@ export function readAlphaJsonCompiled(
   ctx: AlphaContext,
   limits: ReadLimits
 ): unknown {
-  let byType = generated.get(ctx)
-  if (byType === undefined) generated.set(ctx, (byType = new WeakMap()))
+  let byType = compiled.get(ctx)
+  if (byType === undefined) compiled.set(ctx, (byType = new WeakMap()))
   let read = byType.get(d)
   if (read === undefined) {
     read = generate(d, ctx)

@@ -24,10 +24,11 @@ import {
  *
  * The reader of a type is generated once as JavaScript source: one function with the cursor in a
  * local variable, every nested object and list inlined, members matched byte by byte and objects
- * built by an object literal: several times faster on a large list than the same logic as closures
- * over shared state, and than JSON.parse alone (docs/performance.md). Only
+ * built by an object literal: faster on a large list than the same logic as closures over shared
+ * state, and than JSON.parse alone (docs/performance.md). Only
  * descriptors reach the source: member names as byte comparisons, defaults by index (json-compiler).
  */
+
 /** JSON.parse's integers in an int slot: up to 10 digits in int's range, -0 kept. */
 const JSON_INT: IntegerRules = { maxDigits: 10, negativeZero: true, int32: true, bigint: false }
 
@@ -42,14 +43,14 @@ function orNull(target: string, absent: string, other: string): string {
   }`
 }
 
-const generated = new WeakMap<Descriptor, CompiledReader | null>()
+const compiled = new WeakMap<Descriptor, CompiledReader | null>()
 
 /** Reads one beta JSON document of type d, or returns STAND_ASIDE. */
 export function readBetaJsonCompiled(bytes: Uint8Array, d: Descriptor, limits: ReadLimits): unknown {
-  let read = generated.get(d)
+  let read = compiled.get(d)
   if (read === undefined) {
     read = generate(d)
-    generated.set(d, read)
+    compiled.set(d, read)
   }
   return read === null ? STAND_ASIDE : runGenerated(read, bytes, limits)
 }
