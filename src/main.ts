@@ -1,12 +1,15 @@
-// `npm start`: the platform (gateway on :8082 and the configured microservices) in this process.
+// `node dist/src/main.js`: the platform (gateway on :8082 and the configured microservices). `npm
+// start` (scripts/start.mjs), the systemd unit and the container image all run this file, so what a
+// start decides is decided here, once: the V8 flags the platform runs with (src/common/process/gc-flags.ts),
+// and that one signal delivered several ways counts once.
 import { parseArgs } from 'node:util'
-import { loadConfig, DEFAULT_CONFIG_FILE } from './gateway/config/config'
+import { fork } from 'node:child_process'
+import { constants } from 'node:os'
+import { performance } from 'node:perf_hooks'
 import { productVersion } from './common/contract/product-version'
-import { Platform } from './platform/platform'
+import { missingGcFlags } from './common/process/gc-flags'
+import type { PlatformConfig } from './gateway/config/config'
 import { reachableHost } from './platform/listeners/listen-check'
-import { createLogger } from './common/observability/log'
-import { stdoutLines } from './common/observability/line-writer'
-import { yieldHelperThreads } from './common/process/thread-priority'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 
@@ -20,6 +23,33 @@ config/platform.json; a file sets only the keys it changes; PLATFORM__SECTION__k
   -h, --help   this text
   -v, --version`
 
+/**
+ * Set in the environment of the process main.js re-executes with the V8 flags it lacked: that one runs
+ * the platform whatever its flags, so a flag Node drops or renames cannot make it re-execute again.
+ */
+const RELAUNCHED = 'PLATFORM_RELAUNCHED'
+
+/**
+ * One signal reaches the platform several times within a few milliseconds when it is delivered
+ * several ways: `npm start` passes SIGTERM and SIGINT on to its script, which also gets them from the
+ * process group that `timeout`, a CI runner, `kill -- -PGID` or a terminal's Ctrl+C signals. The same
+ * signal again within this many ms of the one taken is that one, not the second signal that stops at
+ * once; a person pressing Ctrl+C twice is slower than this.
+ */
+const SAME_SIGNAL_MS = 100
+
+/** Says whether a signal is a new one (true) or the last one of its name delivered another way. */
+function signalFilter(): (signal: NodeJS.Signals) => boolean {
+  const taken = new Map<NodeJS.Signals, number>()
+  return (signal) => {
+    const now = performance.now()
+    const last = taken.get(signal)
+    if (last !== undefined && now - last < SAME_SIGNAL_MS) return false
+    taken.set(signal, now)
+    return true
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -31,6 +61,16 @@ async function main(): Promise<void> {
   })
   if (values.help) return void console.log(HELP)
   if (values.version) return void console.log(`invocation-gateway ${productVersion()}`)
+  // --check and --ready answer and exit: the V8 flags of a run do not matter to them.
+  if (!values.check && !values.ready) {
+    const relaunched = process.env[RELAUNCHED] !== undefined
+    // Not passed on to what the platform starts (its microservice hosts).
+    delete process.env[RELAUNCHED]
+    const missing = relaunched ? [] : missingGcFlags()
+    if (missing.length > 0) return relaunch(missing)
+  }
+  // Loaded only where the platform runs: a relaunching process never needs them.
+  const { loadConfig, DEFAULT_CONFIG_FILE } = await import('./gateway/config/config.js')
   const config = loadConfig()
   if (values.check) {
     const file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE
@@ -39,6 +79,59 @@ async function main(): Promise<void> {
     )
   }
   if (values.ready) return probeReady(config.admin)
+  await run(config)
+}
+
+/**
+ * Runs the platform in a child process started with the V8 flags this one lacks (they cannot be
+ * changed once V8 runs), and stands in for it: the child's output is this process's, its exit code
+ * is this process's, and a signal this process gets is passed on once to the child's process group
+ * (the platform and its microservice instances, which leave signals to the platform), however many
+ * ways it arrived. systemd (KillMode=mixed) and a container runtime signal only this process, the
+ * main one, and wait for it: it exits when the platform has drained and stopped.
+ *
+ * The child leads a process group of its own, so a signal to this process's group (a terminal's
+ * Ctrl+C, `kill -- -PGID`) reaches it only through this process, once. Its IPC channel is its
+ * lifeline: when this process dies, however it dies (`kill -9` of its group included), the platform
+ * drains and exits instead of being left orphaned, serving and holding its ports.
+ */
+function relaunch(flags: string[]): void {
+  const child = fork(__filename, process.argv.slice(2), {
+    execArgv: [...process.execArgv, ...flags],
+    env: { ...process.env, [RELAUNCHED]: '1' },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    detached: true
+  })
+  const fresh = signalFilter()
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => {
+      if (!fresh(signal)) return
+      try {
+        process.kill(-child.pid!, signal)
+      } catch {
+        // The platform has exited already; its exit ends this process.
+      }
+    })
+  // Started with an IPC channel of its own (a supervisor's, a test's): when that goes, the platform
+  // is told the same way, and drains.
+  if (process.send !== undefined)
+    process.on('disconnect', () => {
+      if (child.connected) child.disconnect()
+    })
+  child.on('error', (err) => {
+    console.error(`platform failed to start: ${err.message}`)
+    process.exit(1)
+  })
+  child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128 + constants.signals[signal])))
+}
+
+async function run(config: PlatformConfig): Promise<void> {
+  const [{ Platform }, { createLogger }, { stdoutLines }, { yieldHelperThreads }] = await Promise.all([
+    import('./platform/platform.js'),
+    import('./common/observability/log.js'),
+    import('./common/observability/line-writer.js'),
+    import('./common/process/thread-priority.js')
+  ])
   // Before the platform starts workers or libuv's pool: only Node's and V8's helpers are lowered.
   yieldHelperThreads()
   const logger = createLogger(config.logging.level)
@@ -46,7 +139,10 @@ async function main(): Promise<void> {
   const platform = new Platform(config, { logger })
   const port = await platform.start()
   const microservices = [...platform.manager.microservices.keys()]
-  log.info({ host: config.gateway.host, port, microservices }, `gateway listening on ${config.gateway.host}:${port}`)
+  log.info(
+    { host: config.gateway.host, port, microservices, execArgv: process.execArgv },
+    `gateway listening on ${config.gateway.host}:${port}`
+  )
   if (platform.edge !== null)
     log.info(
       { host: config.edge.host, port: platform.edgePort },
@@ -92,10 +188,17 @@ async function main(): Promise<void> {
       }
     )
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  // Started by a launcher with an IPC channel (`npm start`'s scripts/start.mjs): when it goes away,
-  // however it went, nobody supervises this process any more: drain and exit rather than be orphaned.
+  // Run in this process (no relaunch: `npm start` on a machine whose flags need none), one signal
+  // can arrive twice here as it does at a relauncher.
+  const fresh = signalFilter()
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      if (fresh(signal)) stop(signal)
+      else log.info({ signal }, `${signal} delivered a second way within ${SAME_SIGNAL_MS} ms: the same signal`)
+    })
+  // Started by a launcher with an IPC channel (main.js relaunched with its V8 flags, a test): when it
+  // goes away, however it went, nobody supervises this process any more: drain and exit rather than
+  // be orphaned.
   if (process.send !== undefined) process.on('disconnect', () => stop('the launcher exited'))
 }
 

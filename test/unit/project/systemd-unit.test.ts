@@ -22,3 +22,18 @@ test('the systemd unit: KillMode=mixed, a stop timeout longer than the drain, an
     assert.ok(existsSync(join(ROOT, script!)), `${exec}: ${script} exists in a built checkout`)
   }
 })
+
+test('one way to start: the unit, the image and npm start all run dist/src/main.js, which decides the V8 flags', () => {
+  const unit = readFileSync(join(ROOT, 'deploy', 'systemd', 'invocation-gateway.service'), 'utf8')
+  assert.deepEqual(
+    [...unit.matchAll(/^ExecStart=(.*)$/gm)].map((m) => m[1]),
+    ['/usr/bin/node dist/src/main.js']
+  )
+  const image = readFileSync(join(ROOT, 'Containerfile'), 'utf8')
+  assert.match(image, /^ENTRYPOINT \["node", "dist\/src\/main\.js"\]$/m)
+  const start = readFileSync(join(ROOT, 'scripts', 'start.mjs'), 'utf8')
+  assert.match(start, /^const main = join\(root, 'dist', 'src', 'main\.js'\)$/m)
+  assert.match(start, /^await import\(pathToFileURL\(main\)\.href\)$/m)
+  // A launcher that chose flags or started the platform itself would be a second place deciding.
+  assert.doesNotMatch(start, /gcFlags|fork\(|spawn\(/)
+})
