@@ -18,6 +18,7 @@ import { benchPlatformEnv, freePort } from './e2e/run'
 import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { waitFor, median } from './child-output'
 import { arg, runMain, writeJsonIfAsked } from './cli'
+import { gcFlags } from '../src/common/process/gc-flags'
 
 const ROOT = join(__dirname, '..', '..')
 
@@ -157,7 +158,8 @@ export async function measure(o: {
       const [port, edgePort] = [await freePort(), await freePort()]
       o.log(`starting the platform under callgrind for ${group.map((p) => p.name).join(', ')}`)
       const platform = valgrind(
-        [join(o.dist, 'src', 'main.js')],
+        // The flags main.js would re-execute itself to get: the process traced is the platform.
+        [...gcFlags(), join(o.dist, 'src', 'main.js')],
         {
           ...benchPlatformEnv(home, port, edgePort),
           PLATFORM__PLATFORM__drainGraceMs: '0',

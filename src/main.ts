@@ -140,7 +140,7 @@ async function run(config: PlatformConfig): Promise<void> {
   const port = await platform.start()
   const microservices = [...platform.manager.microservices.keys()]
   log.info(
-    { host: config.gateway.host, port, microservices, execArgv: process.execArgv },
+    { host: config.gateway.host, port, execArgv: process.execArgv, microservices },
     `gateway listening on ${config.gateway.host}:${port}`
   )
   if (platform.edge !== null)

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
+import { gcFlags } from '../../src/common/process/gc-flags'
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.js')
 
@@ -33,7 +34,9 @@ export interface PlatformProcess {
 
 export function startPlatformProcess(o: PlatformProcessOptions): PlatformProcess {
   const home = o.home ?? mkdtempSync(join(tmpdir(), 'platform-process-'))
+  // With the flags main.js would re-execute itself to get, the child is the platform itself.
   const child = fork(MAIN, [], {
+    execArgv: [...process.execArgv, ...gcFlags()],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
     env: {

@@ -1,0 +1,67 @@
+// `microservice dev <dir>`: packs, deploys and redeploys a directory on every change.
+import { mkdtempSync, rmSync, watch } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
+import { errorMessage } from '../../common/errors/internal'
+import { type PlatformConfig } from '../../gateway/config/config'
+import { readMicroserviceConfig } from '../../microservice/host/package-config'
+import { control } from '../control-client'
+import { pack } from './pack'
+import { upload } from './upload'
+
+/**
+ * `microservice dev DIR`: packs and deploys the directory to the local platform, then again on every
+ * change under it (a burst of saves is one deploy), printing each verdict; a version that fails to
+ * load is refused with its place while the last good one keeps answering. Until Ctrl+C.
+ */
+export async function dev(config: PlatformConfig, dir: string): Promise<number> {
+  const abs = resolve(dir)
+  // Throws now (no platform, no such directory) rather than watching for nothing.
+  await control(config, 'GET', '/microservices')
+  readMicroserviceConfig(abs)
+  const work = mkdtempSync(join(tmpdir(), 'microservice-dev-'))
+  const zip = join(work, `${basename(abs)}.zip`)
+  let round = Promise.resolve()
+  let busy = false
+  const deploy = (): void => {
+    round = round.then(async () => {
+      busy = true
+      const at = new Date().toTimeString().slice(0, 8)
+      try {
+        await pack(abs, zip)
+        console.log(`${at} ${await upload(config, zip, true)}`)
+      } catch (err) {
+        console.log(`${at} not deployed: ${errorMessage(err)}`)
+      } finally {
+        busy = false
+      }
+    })
+  }
+  try {
+    deploy()
+    let timer: NodeJS.Timeout | undefined
+    const watcher = watch(abs, { recursive: true }, (_event, file) => {
+      if (file !== null && /^(node_modules|\.git)([/\\]|$)/.test(file)) return
+      clearTimeout(timer)
+      timer = setTimeout(deploy, 200)
+    })
+    console.log(`watching ${abs}: every change is packed and deployed to the local platform; Ctrl+C stops`)
+    await new Promise<void>((done) => {
+      watcher.on('error', (err) => {
+        console.log(`cannot watch ${abs} any more: ${err.message}`)
+        done()
+      })
+      for (const signal of ['SIGINT', 'SIGTERM'] as const)
+        process.once(signal, () => {
+          if (busy) console.log('finishing the deploy in progress (Ctrl+C again stops at once)…')
+          done()
+        })
+    })
+    watcher.close()
+    clearTimeout(timer)
+    await round
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+  return 0
+}

@@ -1,0 +1,43 @@
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { type PlatformConfig } from '../../gateway/config/config'
+import { nginxEdgeConfig, parseNode } from '../../platform/manifests/nginx'
+import { CliError } from '../cli-error'
+
+/** `microservice edge nginx-config`: writes (or prints) the nginx edge for the given platform nodes. */
+export function edgeCommand(config: PlatformConfig, args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      node: { type: 'string', multiple: true },
+      listen: { type: 'string', default: '8000' },
+      out: { type: 'string' },
+      standalone: { type: 'string' },
+      'max-header-bytes': { type: 'string', default: '8192' }
+    }
+  })
+  if (positionals[0] !== 'nginx-config')
+    throw new CliError('usage: microservice edge nginx-config [--node host:port[:edgePort]]...')
+  const maxHeaderBytes = Number(values['max-header-bytes'])
+  if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
+    throw new CliError('--max-header-bytes: a whole number of bytes, at least 1024')
+  const nodes = (values.node ?? [`127.0.0.1:${config.gateway.port}:${config.edge.port}`]).map(parseNode)
+  const text = nginxEdgeConfig({
+    nodes,
+    listen: values.listen,
+    maxBodyBytes: config.gateway.maxBodyBytes,
+    executingTimeoutMs: config.gateway.executingTimeoutMs,
+    maxHeaderBytes,
+    standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
+  })
+  if (values.out === undefined) process.stdout.write(text)
+  else {
+    writeFileSync(values.out, text)
+    console.log(
+      `wrote the nginx edge for ${nodes.length} node(s) to ${values.out}; check it with nginx -t, then nginx -s reload`
+    )
+  }
+  return 0
+}

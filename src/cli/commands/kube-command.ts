@@ -1,0 +1,46 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../platform/manifests/kubernetes'
+import { CliError } from '../cli-error'
+
+/** `microservice kube manifests`: writes (or prints) the kustomize files of the platform. */
+export function kubeCommand(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      namespace: { type: 'string', default: DEFAULT_KUBE_OPTIONS.namespace },
+      image: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image },
+      microservice: { type: 'string', multiple: true }
+    }
+  })
+  if (positionals[0] !== 'manifests' || positionals.length > 1)
+    throw new CliError(
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...'
+    )
+  const microservices =
+    values.microservice === undefined
+      ? DEFAULT_KUBE_OPTIONS.microservices.map((m) => ({ ...m, image: values.image }))
+      : values.microservice.map((spec) => {
+          const m = /^([A-Za-z0-9._-]+)=([^\s]+):(\/[^\s:]+)$/.exec(spec)
+          if (m === null)
+            throw new CliError(`--microservice ${spec}: expected NAME=IMAGE:DIR (DIR: the package inside the image)`)
+          return { name: m[1]!, image: m[2]!, dir: m[3]!, replicas: 2 }
+        })
+  const files = kubernetesManifests({
+    ...DEFAULT_KUBE_OPTIONS,
+    namespace: values.namespace,
+    image: values.image,
+    microservices
+  })
+  if (values.out === undefined) {
+    for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)
+    return 0
+  }
+  mkdirSync(values.out, { recursive: true })
+  for (const [name, text] of files) writeFileSync(join(values.out, name), text)
+  console.log(`wrote ${files.size} files to ${values.out}; apply with kubectl apply -k ${values.out}`)
+  return 0
+}
