@@ -9,7 +9,7 @@
 // in scripts/test-guards.mjs fails the run too.
 import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, dirname } from 'node:path'
+import { join, dirname, relative } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
@@ -109,6 +109,10 @@ if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
 if (existsSync(countsFile)) {
   const c = JSON.parse(readFileSync(countsFile, 'utf8'))
   if (c.skipped > 0) status = status || 1
+  if (c.slowest.length > 0)
+    console.log(
+      `slowest test files: ${c.slowest.map(([f, ms]) => `${relative(join(root, 'dist'), f)} ${(ms / 1000).toFixed(1)} s`).join(', ')}`
+    )
   console.log(
     `tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${c.skipped > 0 ? ' (a skip fails the run)' : ''}`
   )

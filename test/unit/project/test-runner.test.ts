@@ -33,7 +33,15 @@ function counts(source: string): { passed: number; failed: number; skipped: numb
     ['--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', file],
     { encoding: 'utf8', env: runnerEnv() }
   )
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as { passed: number; failed: number; skipped: number }
+  const c = JSON.parse(r.stdout.trim().split('\n').pop()!) as Counts
+  return { passed: c.passed, failed: c.failed, skipped: c.skipped }
+}
+
+interface Counts {
+  passed: number
+  failed: number
+  skipped: number
+  slowest: [string, number][]
 }
 
 const HEAD = "import { describe, it, after } from 'node:test'\n"
@@ -58,6 +66,31 @@ test('a failing test inside a suite counts once, not again for its suite', () =>
       skipped: 0
     }
   )
+})
+
+test('the counts name the slowest files: each at most once, five at most, the whole path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runner-'))
+  const files = [1, 2, 3, 4, 5, 6].map((k) => {
+    const file = join(dir, `f${k}.test.mjs`)
+    writeFileSync(
+      file,
+      `${HEAD}describe('s', () => { it('t', () => {}) })\nimport { test } from 'node:test'\ntest('u', () => {})\n`
+    )
+    return file
+  })
+  const r = spawnSync(
+    process.execPath,
+    ['--test', `--test-reporter=${REPORTER}`, '--test-reporter-destination=stdout', ...files],
+    {
+      encoding: 'utf8',
+      env: runnerEnv()
+    }
+  )
+  const c = JSON.parse(r.stdout.trim().split('\n').pop()!) as Counts
+  assert.equal(c.passed, 12)
+  assert.equal(c.slowest.length, 5)
+  assert.equal(new Set(c.slowest.map(([f]) => f)).size, 5)
+  for (const [f, ms] of c.slowest) assert.ok(files.includes(f) && Number.isInteger(ms) && ms >= 0, `${f} ${ms}`)
 })
 
 test('a committed focus or skip is found with its file and line; a clean file passes', async () => {
