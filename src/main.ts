@@ -10,6 +10,7 @@ import { productVersion } from './common/contract/product-version'
 import { missingGcFlags } from './common/process/gc-flags'
 import type { PlatformConfig } from './gateway/config/config'
 import { reachableHost } from './platform/listeners/listen-check'
+import { InternalError } from './common/errors/internal'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
 
@@ -203,7 +204,7 @@ async function run(config: PlatformConfig): Promise<void> {
 }
 
 async function probeReady(admin: { enabled: boolean; host: string; port: number }): Promise<void> {
-  if (!admin.enabled) throw new Error('ADMIN.enabled is false: there is no /readyz to ask')
+  if (!admin.enabled) throw new InternalError('IGW_CONFIG', 'ADMIN.enabled is false: there is no /readyz to ask')
   const url = `http://${reachableHost(admin.host)}:${admin.port}/readyz`
   try {
     const r = await fetch(url, { signal: AbortSignal.timeout(2000) })
