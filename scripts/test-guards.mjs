@@ -26,3 +26,35 @@ export function coverageBelow(total, floor = COVERAGE_FLOOR) {
     .filter(([k, min]) => total[k].pct < min)
     .map(([k, min]) => `${k} ${total[k].pct}% < ${min}%`)
 }
+
+/**
+ * The limit a test file names in its opening comment (`// time limit: 480 s: why`), in ms, or the
+ * runner's. Only the file's first comment line counts (after the lines tsc puts first), so a file
+ * says it where a reader meets it first.
+ */
+export function timeLimitOf(source, fallbackMs) {
+  const first = source.split('\n').find((l) => l.startsWith('//'))
+  const m = first === undefined ? null : /^\/\/ time limit: (\d+) s\b/.exec(first)
+  return m === null ? fallbackMs : Number(m[1]) * 1000
+}
+
+/** The counts of several runs as one (the five slowest files of all), or null when none wrote counts. */
+export function mergeCounts(texts) {
+  const all = texts.filter((t) => t !== null && t.trim() !== '').map((t) => JSON.parse(t))
+  if (all.length === 0) return null
+  return {
+    passed: all.reduce((n, c) => n + c.passed, 0),
+    failed: all.reduce((n, c) => n + c.failed, 0),
+    skipped: all.reduce((n, c) => n + c.skipped, 0),
+    slowest: all
+      .flatMap((c) => c.slowest)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+  }
+}
+
+/** JUnit reports of several runs as one <testsuites> document. */
+export function mergeJunit(texts) {
+  const inner = texts.map((t) => /<testsuites>([\s\S]*)<\/testsuites>/.exec(t)?.[1] ?? '').join('')
+  return `<?xml version="1.0" encoding="utf-8"?>\n<testsuites>${inner}</testsuites>\n`
+}

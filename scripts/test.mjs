@@ -4,16 +4,17 @@
 //   --junit <file>     also write a JUnit report (CI=true writes reports/junit.xml)
 //   --no-coverage      run without c8
 //   <text> ...         only the test files whose path contains one of the texts
-// A test that runs longer than TEST_TIMEOUT_MS (default 120 s) fails instead of hanging the run. A
+// A test file that runs longer than its limit (TEST_TIMEOUT_MS, default 120 s, or the longer one its
+// first comment line names: `// time limit: 480 s: why`) fails instead of hanging the run. A
 // committed focus or skip, a skipped test, or (on a whole run with coverage) coverage below the floor
 // in scripts/test-guards.mjs fails the run too.
-import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync } from 'node:fs'
+import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, dirname, relative } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { focusOrSkipMarkers, coverageBelow } from './test-guards.mjs'
+import { focusOrSkipMarkers, coverageBelow, timeLimitOf, mergeCounts, mergeJunit } from './test-guards.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values, positionals } = parseArgs({
@@ -41,53 +42,70 @@ if (markers.length > 0) {
   process.exit(1)
 }
 
-const timeout = process.env.TEST_TIMEOUT_MS ?? '120000'
-const nodeArgs = ['--test', `--test-timeout=${timeout}`, '--test-reporter=spec', '--test-reporter-destination=stdout']
+// A file may name a longer limit than the runner's in a first-line comment, with its reason (Node 20
+// applies the limit to each file as a whole); files run in groups of one limit, one after another.
+const defaultLimit = Number(process.env.TEST_TIMEOUT_MS ?? '120000')
+const groups = new Map()
+for (const f of files) {
+  const ms = timeLimitOf(readFileSync(f, 'utf8'), defaultLimit)
+  groups.set(ms, [...(groups.get(ms) ?? []), f])
+}
 // CI=true (as CI runs) writes a JUnit report without changing the README's test command.
 const junit = values.junit ?? (process.env.CI === 'true' ? join(root, 'reports', 'junit.xml') : undefined)
-if (junit !== undefined) {
-  mkdirSync(dirname(junit), { recursive: true })
-  nodeArgs.push('--test-reporter=junit', `--test-reporter-destination=${junit}`)
-}
+if (junit !== undefined) mkdirSync(dirname(junit), { recursive: true })
 const countsFile = join(root, 'reports', 'counts.json')
 mkdirSync(dirname(countsFile), { recursive: true })
 rmSync(countsFile, { force: true })
-nodeArgs.push(
-  `--test-reporter=${join(root, 'scripts', 'count-reporter.mjs')}`,
-  `--test-reporter-destination=${countsFile}`
-)
-nodeArgs.push(...files)
 
-let command = process.execPath
-let args = nodeArgs
-if (!values['no-coverage']) {
-  const reports = join(root, 'coverage')
-  rmSync(reports, { recursive: true, force: true })
-  command = process.execPath
-  args = [
-    join(root, 'node_modules', 'c8', 'bin', 'c8.js'),
-    '--all',
-    '--src',
-    'src',
-    '--include',
-    'src/**',
-    '--include',
-    'dist/src/**',
-    '--exclude',
-    '**/generated/**',
-    '--reporter',
-    'json-summary',
-    '--reports-dir',
-    reports,
-    process.execPath,
-    ...nodeArgs
-  ]
-}
 // Every temporary directory a test makes (platforms, deployments, zips, heap snapshots) goes under
 // one directory of this run, removed afterwards whatever happened.
 const scratch = mkdtempSync(join(tmpdir(), 'invocation-gateway-tests-'))
-const r = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: scratch } })
+const reports = join(root, 'coverage')
+if (!values['no-coverage']) rmSync(reports, { recursive: true, force: true })
+const parts = []
+let runStatus = 0
+for (const [k, [ms, group]] of [...groups].sort((a, b) => a[0] - b[0]).entries()) {
+  const part = { counts: `${countsFile}.${k}`, junit: junit === undefined ? undefined : `${junit}.${k}` }
+  parts.push(part)
+  const nodeArgs = ['--test', `--test-timeout=${ms}`, '--test-reporter=spec', '--test-reporter-destination=stdout']
+  if (part.junit !== undefined) nodeArgs.push('--test-reporter=junit', `--test-reporter-destination=${part.junit}`)
+  nodeArgs.push(
+    `--test-reporter=${join(root, 'scripts', 'count-reporter.mjs')}`,
+    `--test-reporter-destination=${part.counts}`,
+    ...group
+  )
+  if (groups.size > 1) console.log(`${group.length} test files with a limit of ${ms / 1000} s each`)
+  // Under c8 each group adds to the same coverage (--clean on the first only); the last report holds all.
+  const args = values['no-coverage']
+    ? nodeArgs
+    : [
+        join(root, 'node_modules', 'c8', 'bin', 'c8.js'),
+        `--clean=${k === 0}`,
+        '--all',
+        '--src',
+        'src',
+        '--include',
+        'src/**',
+        '--include',
+        'dist/src/**',
+        '--exclude',
+        '**/generated/**',
+        '--reporter',
+        'json-summary',
+        '--reports-dir',
+        reports,
+        process.execPath,
+        ...nodeArgs
+      ]
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: scratch } })
+  runStatus = runStatus || (r.status ?? 1)
+}
 rmSync(scratch, { recursive: true, force: true })
+const merged = mergeCounts(parts.map((p) => (existsSync(p.counts) ? readFileSync(p.counts, 'utf8') : null)))
+if (merged !== null) writeFileSync(countsFile, JSON.stringify(merged) + '\n')
+if (junit !== undefined)
+  writeFileSync(junit, mergeJunit(parts.map((p) => (existsSync(p.junit) ? readFileSync(p.junit, 'utf8') : ''))))
+for (const p of parts) for (const f of [p.counts, p.junit]) if (f !== undefined) rmSync(f, { force: true })
 
 // Coverage first, then the counts: the test summary closes the log.
 const summary = join(root, 'coverage', 'coverage-summary.json')
@@ -98,7 +116,7 @@ if (!values['no-coverage'] && existsSync(summary)) {
     `coverage of src/: lines ${pct('lines')}, branches ${pct('branches')}, functions ${pct('functions')} (coverage/coverage-summary.json)`
   )
 }
-let status = r.status ?? 1
+let status = runStatus
 if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
   const below = coverageBelow(JSON.parse(readFileSync(summary, 'utf8')).total)
   if (below.length > 0) {

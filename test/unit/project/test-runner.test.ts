@@ -15,6 +15,9 @@ const REPORTER = join(ROOT, 'scripts', 'count-reporter.mjs')
 interface Guards {
   focusOrSkipMarkers(files: string[]): string[]
   coverageBelow(total: Record<string, { pct: number }>, floor?: Record<string, number>): string[]
+  timeLimitOf(source: string, fallbackMs: number): number
+  mergeCounts(texts: (string | null)[]): Counts | null
+  mergeJunit(texts: string[]): string
 }
 const guards = (): Promise<Guards> => import(join(ROOT, 'scripts', 'test-guards.mjs')) as Promise<Guards>
 
@@ -113,4 +116,58 @@ test('coverage below the floor is named, kind by kind', async () => {
   const total = { lines: { pct: 93.2 }, branches: { pct: 88 }, functions: { pct: 95 } }
   assert.deepEqual(coverageBelow(total), ['lines 93.2% < 93.5%'])
   assert.deepEqual(coverageBelow({ ...total, lines: { pct: 95 } }), [])
+})
+
+test("a file's own time limit: its first comment line names it, in seconds; otherwise the runner's", async () => {
+  const { timeLimitOf } = await guards()
+  const compiled = '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+  assert.equal(timeLimitOf(`${compiled}// time limit: 480 s: the gate runs twice\n// more\n`, 120_000), 480_000)
+  assert.equal(timeLimitOf('// time limit: 300 s: why\n', 120_000), 300_000)
+  assert.equal(timeLimitOf(`${compiled}// what this file tests\n// time limit: 480 s: too late\n`, 120_000), 120_000)
+  assert.equal(timeLimitOf('test("x", () => {})\n', 90_000), 90_000)
+})
+
+test('the counts and JUnit reports of several groups of files are one run', async () => {
+  const { mergeCounts, mergeJunit } = await guards()
+  const a = JSON.stringify({
+    passed: 3,
+    failed: 1,
+    skipped: 0,
+    slowest: [
+      ['a', 50],
+      ['b', 10]
+    ]
+  })
+  const b = JSON.stringify({
+    passed: 2,
+    failed: 0,
+    skipped: 1,
+    slowest: [
+      ['c', 90],
+      ['d', 5],
+      ['e', 4],
+      ['f', 3]
+    ]
+  })
+  assert.deepEqual(mergeCounts([a, null, b]), {
+    passed: 5,
+    failed: 1,
+    skipped: 1,
+    slowest: [
+      ['c', 90],
+      ['a', 50],
+      ['b', 10],
+      ['d', 5],
+      ['e', 4]
+    ]
+  })
+  assert.equal(mergeCounts([null, '']), null)
+  const doc = (suite: string): string =>
+    `<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n\t<testsuite name="${suite}"/>\n</testsuites>\n`
+  const merged = mergeJunit([doc('one'), '', doc('two')])
+  assert.equal(merged.match(/<testsuites>/g)?.length, 1)
+  assert.deepEqual(
+    [...merged.matchAll(/testsuite name="(\w+)"/g)].map((m) => m[1]),
+    ['one', 'two']
+  )
 })
