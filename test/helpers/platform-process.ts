@@ -2,6 +2,7 @@
 // systemd gives a service), configured through the environment, ports on 127.0.0.1. For tests that
 // signal it, kill it or restart it.
 import { fork, type ChildProcess } from 'node:child_process'
+import { request, type Agent } from 'node:http'
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -32,6 +33,60 @@ export interface PlatformProcess {
   signal(signal: NodeJS.Signals, group?: boolean): void
 }
 
+/**
+ * The environment of a platform process of a test: its listeners on loopback at the given ports (no
+ * edge without an edge port), its directories and control socket under `home`, no access log.
+ */
+export function platformEnv(
+  home: string,
+  ports: { port: number; edgePort?: number; adminPort: number }
+): Record<string, string> {
+  return {
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '127.0.0.1',
+    PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(ports.port),
+    ...(ports.edgePort === undefined
+      ? { PLATFORM__EDGE__enabled: 'false' }
+      : { PLATFORM__EDGE__host: '127.0.0.1', PLATFORM__EDGE__port: String(ports.edgePort) }),
+    PLATFORM__ADMIN__port: String(ports.adminPort),
+    PLATFORM__PLATFORM__uploadDirectory: join(home, 'upload'),
+    PLATFORM__PLATFORM__deploymentDirectory: join(home, 'deployments'),
+    PLATFORM__PLATFORM__controlSocket: join(home, 'control.sock'),
+    PLATFORM__LOGGING__accessLog: 'false'
+  }
+}
+
+/** An answer of /testkit/slow/sleep, with the Connection header a drain sets. */
+export interface SlowAnswer {
+  status: number
+  connection: string
+  text: string
+}
+
+/** POST /testkit/slow/sleep on the gateway at `port`: answered with `ms` after that many ms. */
+export function slowCall(port: number, ms: string, agent: Agent | false = false): Promise<SlowAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/testkit/slow/sleep',
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection ?? ''), text })
+        )
+      }
+    )
+    req.on('error', reject)
+    req.end(ms)
+  })
+}
+
 export function startPlatformProcess(o: PlatformProcessOptions): PlatformProcess {
   const home = o.home ?? mkdtempSync(join(tmpdir(), 'platform-process-'))
   // With the flags main.js would re-execute itself to get, the child is the platform itself.
@@ -39,19 +94,7 @@ export function startPlatformProcess(o: PlatformProcessOptions): PlatformProcess
     execArgv: [...process.execArgv, ...gcFlags()],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
-    env: {
-      ...process.env,
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '127.0.0.1',
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(o.port),
-      PLATFORM__EDGE__host: '127.0.0.1',
-      PLATFORM__EDGE__port: String(o.edgePort),
-      PLATFORM__ADMIN__port: String(o.adminPort),
-      PLATFORM__PLATFORM__uploadDirectory: join(home, 'upload'),
-      PLATFORM__PLATFORM__deploymentDirectory: join(home, 'deployments'),
-      PLATFORM__PLATFORM__controlSocket: join(home, 'control.sock'),
-      PLATFORM__LOGGING__accessLog: 'false',
-      ...o.env
-    }
+    env: { ...process.env, ...platformEnv(home, o), ...o.env }
   })
   let out = ''
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()))

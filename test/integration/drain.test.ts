@@ -7,46 +7,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
-import { request, Agent } from 'node:http'
+import { Agent } from 'node:http'
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
 import { TESTKIT_DIR } from '../helpers/platform'
+import { slowCall } from '../helpers/platform-process'
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.js')
 const GRACE_MS = 3000
 const DRAIN_MS = 8000
-
-interface Answer {
-  status: number
-  connection: string
-  text: string
-}
-
-function call(port: number, agent: Agent | false, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/testkit/slow/sleep',
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json' }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection ?? ''), text })
-        )
-      }
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
-}
 
 async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + ms
@@ -95,8 +66,8 @@ test('SIGTERM to the process group: not ready at once, served through the grace,
   assert.equal(await ready(), 200)
   const busy = new Agent({ keepAlive: true, maxSockets: 64 })
   const idle = new Agent({ keepAlive: true, maxSockets: 1 })
-  assert.equal((await call(port, idle, '1')).connection, '', 'kept alive') // an open connection for later
-  const calls = Array.from({ length: 50 }, (_, k) => call(port, busy, String(1000 + ((k * 41) % 2000))))
+  assert.equal((await slowCall(port, '1', idle)).connection, '', 'kept alive') // an open connection for later
+  const calls = Array.from({ length: 50 }, (_, k) => slowCall(port, String(1000 + ((k * 41) % 2000)), busy))
   // Every one of them in flight at the gateway before the signal (read off its own metrics).
   const inFlight = async (): Promise<number> =>
     Number(
@@ -108,9 +79,9 @@ test('SIGTERM to the process group: not ready at once, served through the grace,
   await until('/readyz 503', 2000, async () => (await ready()) === 503)
 
   // The grace: served as before, on the open keep-alive connection and on a new one.
-  const onOpen = await call(port, idle, '1')
+  const onOpen = await slowCall(port, '1', idle)
   const fresh = new Agent({ keepAlive: true })
-  const onNew = await call(port, fresh, '1')
+  const onNew = await slowCall(port, '1', fresh)
   fresh.destroy()
   assert.ok(Date.now() - t0 < GRACE_MS, 'both asked within the grace')
   for (const a of [onOpen, onNew]) assert.deepEqual(a, { status: 200, connection: '', text: '1' })
@@ -118,13 +89,13 @@ test('SIGTERM to the process group: not ready at once, served through the grace,
   // After it: new connections are refused (a balancer moves a call it has not sent yet elsewhere),
   // and the open ones are served with Connection: close.
   await until('connections refused', GRACE_MS + 2000, () =>
-    call(port, false, '1').then(
+    slowCall(port, '1', false).then(
       () => false,
       (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED'
     )
   )
   assert.ok(Date.now() - t0 >= GRACE_MS, 'not before the grace ended')
-  assert.deepEqual(await call(port, idle, '1'), { status: 200, connection: 'close', text: '1' })
+  assert.deepEqual(await slowCall(port, '1', idle), { status: 200, connection: 'close', text: '1' })
 
   const answers = await Promise.all(calls)
   assert.deepEqual(

@@ -15,12 +15,12 @@
 import { test, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { request } from 'node:http'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
 import { TESTKIT_DIR } from '../helpers/platform'
+import { platformEnv, slowCall, type SlowAnswer } from '../helpers/platform-process'
 import { ROOT } from '../helpers/root'
 import { gcFlags } from '../../src/common/process/gc-flags'
 
@@ -45,18 +45,11 @@ async function start(t: TestContext, args: string[], env: Record<string, string>
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '127.0.0.1',
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-      PLATFORM__EDGE__enabled: 'false',
-      PLATFORM__ADMIN__port: String(adminPort),
+      ...platformEnv(home, { port, adminPort }),
       PLATFORM__PLATFORM__bootstrap: '[]',
       PLATFORM__PLATFORM__drainGraceMs: '300',
       PLATFORM__PLATFORM__drainIdleMs: '200',
       PLATFORM__PLATFORM__drainTimeoutMs: '15000',
-      PLATFORM__PLATFORM__uploadDirectory: join(home, 'upload'),
-      PLATFORM__PLATFORM__deploymentDirectory: join(home, 'deployments'),
-      PLATFORM__PLATFORM__controlSocket: join(home, 'control.sock'),
-      PLATFORM__LOGGING__accessLog: 'false',
       PLATFORM__MICROSERVICES__directories: JSON.stringify([TESTKIT_DIR]),
       ...env
     }
@@ -76,7 +69,7 @@ async function start(t: TestContext, args: string[], env: Record<string, string>
       }
   })
   const deadline = Date.now() + 60000
-  while ((await call(port, '1').catch(() => null))?.status !== 200) {
+  while ((await slowCall(port, '1').catch(() => null))?.status !== 200) {
     if (Date.now() > deadline) throw new Error(`not serving within 60 s: ${out.slice(-2000)}`)
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -88,28 +81,8 @@ function pids(out: string): number[] {
   return [...new Set([...out.matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1])))]
 }
 
-/** /testkit/slow/sleep: answered with its argument after that many ms. */
-function call(port: number, ms: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/testkit/slow/sleep',
-        method: 'POST',
-        agent: false,
-        headers: { 'Content-Type': 'application/json' }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-      }
-    )
-    req.on('error', reject)
-    req.end(ms)
-  })
-}
+/** The status and body of an answer: what a client in flight during a drain must get. */
+const answered = (a: SlowAnswer): { status: number; text: string } => ({ status: a.status, text: a.text })
 
 async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + ms
@@ -149,13 +122,13 @@ for (const [how, env] of [
   test(`npm start's launcher, ${how}, SIGTERM to its group and to it alone (npm's forward): one drain, the call in flight answered 200, exit 0`, async (t) => {
     const p = await start(t, [START], env)
     assert.deepEqual(servingFlags(p), gcFlags({ ...process.env, ...env }), 'the V8 flags this machine calls for')
-    const slow = call(p.port, '3000')
+    const slow = slowCall(p.port, '3000')
     await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
     process.kill(-p.pid, 'SIGTERM')
     // npm's forward came 4 ms after the group's in the report of this bug.
     await new Promise((r) => setTimeout(r, 10))
     process.kill(p.pid, 'SIGTERM')
-    assert.deepEqual(await slow, { status: 200, text: '3000' }, p.output().slice(-3000))
+    assert.deepEqual(answered(await slow), { status: 200, text: '3000' }, p.output().slice(-3000))
     assert.equal(await p.exited, 0, p.output().slice(-3000))
     assert.equal(count(p.output(), /SIGTERM: draining/), 1, p.output().slice(-3000))
     assert.doesNotMatch(p.output(), /again/)
@@ -164,7 +137,7 @@ for (const [how, env] of [
 
 test("npm start's launcher, Ctrl+C, and a second Ctrl+C after a pause: the second stops at once", async (t) => {
   const p = await start(t, [START])
-  const slow = call(p.port, '20000').catch(() => null)
+  const slow = slowCall(p.port, '20000').catch(() => null)
   await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
   process.kill(-p.pid, 'SIGINT')
   await until('the drain to start', 5000, () => /SIGINT: draining/.test(p.output()))
@@ -181,10 +154,10 @@ test("npm start's launcher, Ctrl+C, and a second Ctrl+C after a pause: the secon
 test('node dist/src/main.js as systemd and the image run it: the same V8 flags; SIGTERM to it alone drains once, exit 0', async (t) => {
   const p = await start(t, [MAIN])
   assert.deepEqual(servingFlags(p), gcFlags(), 'the V8 flags this machine calls for, as through npm start')
-  const slow = call(p.port, '2000')
+  const slow = slowCall(p.port, '2000')
   await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
   process.kill(p.pid, 'SIGTERM')
-  assert.deepEqual(await slow, { status: 200, text: '2000' }, p.output().slice(-3000))
+  assert.deepEqual(answered(await slow), { status: 200, text: '2000' }, p.output().slice(-3000))
   assert.equal(await p.exited, 0, p.output().slice(-3000))
   assert.equal(count(p.output(), /SIGTERM: draining/), 1, p.output().slice(-3000))
   assert.doesNotMatch(p.output(), /again/)

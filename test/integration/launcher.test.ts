@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
+import { platformEnv } from '../helpers/platform-process'
 
 const START = join(__dirname, '..', '..', '..', 'scripts', 'start.mjs')
 
@@ -41,14 +42,7 @@ test('kill -9 of the launcher and its group leaves nothing running or listening'
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host: '127.0.0.1',
-      PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: String(port),
-      PLATFORM__EDGE__host: '127.0.0.1',
-      PLATFORM__EDGE__port: String(edgePort),
-      PLATFORM__ADMIN__port: String(adminPort),
-      PLATFORM__PLATFORM__uploadDirectory: join(home, 'upload'),
-      PLATFORM__PLATFORM__deploymentDirectory: join(home, 'deployments'),
-      PLATFORM__PLATFORM__controlSocket: join(home, 'control.sock'),
+      ...platformEnv(home, { port, edgePort, adminPort }),
       PLATFORM__PLATFORM__drainGraceMs: '200',
       PLATFORM__PLATFORM__drainIdleMs: '200'
     }

@@ -25,17 +25,20 @@ function shuffled<T>(items: T[], seed: number): T[] {
   return out
 }
 
+/** The SemVer spec's own example chain (§11.4), lowest first. */
+const SPEC_CHAIN = [
+  '1.0.0-alpha',
+  '1.0.0-alpha.1',
+  '1.0.0-alpha.beta',
+  '1.0.0-beta',
+  '1.0.0-beta.2',
+  '1.0.0-beta.11',
+  '1.0.0-rc.1',
+  '1.0.0'
+]
+
 test("the SemVer spec's own example chain, in §11's order", () => {
-  assertOrdered([
-    '1.0.0-alpha',
-    '1.0.0-alpha.1',
-    '1.0.0-alpha.beta',
-    '1.0.0-beta',
-    '1.0.0-beta.2',
-    '1.0.0-beta.11',
-    '1.0.0-rc.1',
-    '1.0.0'
-  ])
+  assertOrdered(SPEC_CHAIN)
   assertOrdered(['1.0.0', '2.0.0', '2.1.0', '2.1.1'])
 })
 
@@ -87,14 +90,7 @@ test('a total order: a shuffled set sorts to one order, whatever the shuffle, an
     '0.0.1',
     '0.1.0',
     '1.0.0-0',
-    '1.0.0-alpha',
-    '1.0.0-alpha.1',
-    '1.0.0-alpha.beta',
-    '1.0.0-beta',
-    '1.0.0-beta.2',
-    '1.0.0-beta.11',
-    '1.0.0-rc.1',
-    '1.0.0',
+    ...SPEC_CHAIN,
     '1.0.1-rc.1',
     '1.0.1',
     '1.2.3',
