@@ -5,6 +5,7 @@ import type { Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
 import type { Outcome } from './fidelity'
 import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/java/epoch-days'
+import { isWoodstoxNcName } from '../../src/common/xml/woodstox-names'
 
 export interface Checked {
   readonly setup: Setup
@@ -46,6 +47,16 @@ function rootCharArrayText(input: string | null): string[] | null {
   const v = members[0]
   const text = typeof v === 'string' ? v : Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' ? v[0] : null
   return text === null ? null : [...text]
+}
+
+/** Every key of every map in a wire value (the oracle writes a map as [key, value] pairs). */
+function mapKeys(w: Wire): string[] {
+  if (Array.isArray(w)) {
+    const pairs = w.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')
+    return w.flatMap((p) => (pairs ? [(p as Wire[])[0] as string, ...mapKeys((p as Wire[])[1]!)] : mapKeys(p)))
+  }
+  if (w !== null && typeof w === 'object') return Object.values(w).flatMap(mapKeys)
+  return []
 }
 
 /** Whether the text is JSON as RFC 8259 has it (JSON.parse is strict: no BOM, no comments, no words). */
@@ -306,15 +317,16 @@ export const DEPARTURES: readonly Departure[] = [
       /: JSON does not allow non-finite numbers$/.test(c.ours.message ?? '')
   },
   {
-    id: 'jackson-xml-map-key-names',
+    id: 'jackson-xml-unreadable-map-keys',
     why:
-      'Jackson writes a map key as an element name unchecked, so a key that is not an XML name gives text that ' +
-      'is not XML (no reader, Jackson included, reads it back). We refuse to write it (a ValueError naming the key).',
-    applies: (c) =>
-      c.setup === 'betaXml' &&
-      c.direction === 'write' &&
-      c.java.text !== undefined &&
-      /is not an XML name/.test(c.ours.message ?? '')
+      'Jackson writes a map key as an element name unchecked, so a key that is not a name Woodstox reads gives ' +
+      'text that no reader, Jackson included, reads back. We refuse to write it (a ValueError naming the key).',
+    applies: (c) => {
+      if (c.setup !== 'betaXml' || c.direction !== 'write' || c.java.text === undefined) return false
+      if (c.ours.refusal === undefined || !/is not an XML name/.test(c.ours.message ?? '')) return false
+      // Evidence outside our writer: a key of the value that Woodstox's own tables do not take as a name.
+      return mapKeys(c.value).some((k) => !isWoodstoxNcName(k))
+    }
   },
   {
     id: 'jettison-root-char-array',
@@ -377,6 +389,27 @@ export const DEPARTURES: readonly Departure[] = [
         return false
       // The same text refused (ours gives its first 40 UTF-16 units).
       return java[1] === ours[1] || (ours[1]!.length === 40 && java[1]!.startsWith(ours[1]!))
+    }
+  },
+  {
+    id: 'woodstox-name-after-a-value-fault',
+    why:
+      'Jackson writes any map key as an element name, so a key that is no XML name (empty, a digit first) makes ' +
+      'a text Woodstox cannot read. Reading such a text, Jackson streams it and names the first fault it meets: ' +
+      'when a value before the name does not bind, Java refuses that value, where we refuse the name first. Both ' +
+      'refuse, and the gateway answers both 400 BAD_ARGUMENT.',
+    applies: (c) => {
+      if (c.setup !== 'betaXml' || c.direction === 'write' || c.input === null) return false
+      if (c.java.refusal !== 'value' || c.ours.refusal !== 'syntax') return false
+      // Evidence outside our reader: the text holds a name Woodstox's own tables refuse, and Java's fault
+      // (its column) lies before ours (our byte offset).
+      const names = [...c.input.matchAll(/<\/?([^\s/>!?]*)/g)].map((m) => m[1]!)
+      if (!names.some((n) => !n.split(':').every(isWoodstoxNcName))) return false
+      const javaColumn = Number(/column: (\d+)\]/.exec(c.java.message ?? '')?.[1] ?? NaN)
+      const ourByte = Number(/at byte (\d+)/.exec(c.ours.message ?? '')?.[1] ?? NaN)
+      if (!Number.isFinite(javaColumn) || !Number.isFinite(ourByte)) return false
+      const ourColumn = Buffer.from(c.input).subarray(0, ourByte).toString('utf8').length + 1
+      return javaColumn < ourColumn
     }
   },
   {

@@ -1,5 +1,6 @@
 import { scanXml, decodeText, XmlSyntaxError, type XmlHandler } from './scan'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../contract/limits'
+import { isWoodstoxNcName } from './woodstox-names'
 
 /** An element of a parsed XML document. Text is decoded; `children` holds elements only. */
 export interface XmlElement {
@@ -43,6 +44,7 @@ class TreeBuilder implements XmlHandler {
       attributes.push([utf8(b, attrs[k]!, attrs[k + 1]!), decodeText(b, v0, v1, hasRef, this.xml10, true)])
     }
     const el: XmlElement = { name: utf8(b, nameStart, nameEnd), attributes, children: [], text: '' }
+    if (this.xml10) this.checkNames(el, b, nameStart, nameEnd, start)
     const parent = this.stack[this.stack.length - 1]
     if (parent !== undefined) {
       if (this.keepSegments) (parent.segments ??= [parent.text]).push('')
@@ -53,6 +55,35 @@ class TreeBuilder implements XmlHandler {
 
   close(): void {
     this.stack.pop()
+  }
+
+  /**
+   * Names as Woodstox reads them, namespace-aware: a prefix and a local name, each a name of its
+   * tables, the prefix declared on the element or above it. The scanner has let through any byte past
+   * ASCII and any colon, so names of plain ASCII letters, digits, '.', '-' and '_' need no second look.
+   */
+  private checkNames(el: XmlElement, b: Uint8Array, nameStart: number, nameEnd: number, at: number): void {
+    let plain = true
+    for (let i = nameStart; i < nameEnd && plain; i++) plain = b[i]! < 0x80 && b[i] !== 0x3a
+    if (!plain) this.checkName(el.name, el, at)
+    for (const [name] of el.attributes)
+      if (name !== 'xmlns' && !name.startsWith('xmlns:') && /[^\x00-\x7f]|:/.test(name)) this.checkName(name, el, at)
+  }
+
+  private checkName(name: string, el: XmlElement, at: number): void {
+    const colon = name.indexOf(':')
+    const prefix = colon < 0 ? null : name.slice(0, colon)
+    const local = colon < 0 ? name : name.slice(colon + 1)
+    if (!isWoodstoxNcName(local) || (prefix !== null && !isWoodstoxNcName(prefix)))
+      throw new XmlSyntaxError(`'${name.slice(0, 40)}' is not an XML 1.0 name`, at)
+    if (prefix !== null && prefix !== 'xml' && !this.declares(prefix, el))
+      throw new XmlSyntaxError(`undeclared namespace prefix '${prefix.slice(0, 40)}'`, at)
+  }
+
+  private declares(prefix: string, el: XmlElement): boolean {
+    const attr = `xmlns:${prefix}`
+    if (el.attributes.some(([n]) => n === attr)) return true
+    return this.stack.some((e) => e.attributes.some(([n]) => n === attr))
   }
 
   text(_depth: number, start: number, end: number, hasRefs: boolean): void {
@@ -78,8 +109,9 @@ function utf8(b: Uint8Array, start: number, end: number): string {
 
 /**
  * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
- * character references outside XML 1.0's Char, as Woodstox does; without it they are read as
- * XStream's XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
+ * character references outside XML 1.0's Char and names outside Woodstox's XML 1.0 names (with an
+ * undeclared namespace prefix among them), as Woodstox does; without it they are read as XStream's
+ * XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
  * Woodstox 1.0 and 1.1). `keepSegments`: keep each element's text between its children apart too
  * (XmlElement.segments), for readers to which mixed content means something.
  */

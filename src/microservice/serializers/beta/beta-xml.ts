@@ -11,6 +11,7 @@ import {
   Typed
 } from '../../sdk/descriptors'
 import { parseXml, type XmlElement } from '../../../common/xml/tree'
+import { isWoodstoxNcName } from '../../../common/xml/woodstox-names'
 import type { Serializer } from '../serializer'
 import { requireJavaZone, type JavaZone } from '../java/zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'
@@ -31,8 +32,6 @@ import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-
 import { escapeWoodstoxChars, escapeWoodstoxText } from './woodstox-text'
 
 const ALL_WS = /^[\t\n\r ]*$/
-
-const XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 
 /**
  * The root element XmlMapper writes: the runtime class's simple name; arrays are the component's plus
@@ -111,7 +110,9 @@ class Writer {
       case 'map': {
         const before = this.open(name)
         for (const [k, x] of javaMapEntries(v, d.className)) {
-          if (!XML_NAME.test(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
+          // Jackson writes a key as the element name unchecked; one that Woodstox cannot read as a name
+          // (empty, a digit or '>' in it) gives text that no parser, Jackson's included, reads back.
+          if (!isWoodstoxNcName(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
           try {
             this.member(x, d.value, k)
           } catch (err) {
