@@ -117,6 +117,11 @@ if (!values['no-coverage'] && existsSync(summary)) {
   )
 }
 let status = runStatus
+// A guard whose input is missing fails the run rather than switching itself off.
+if (!values['no-coverage'] && !existsSync(summary)) {
+  console.log('no coverage summary was written (coverage/coverage-summary.json): the coverage floor cannot be checked')
+  status = status || 1
+}
 if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
   const below = coverageBelow(JSON.parse(readFileSync(summary, 'utf8')).total)
   if (below.length > 0) {
@@ -124,7 +129,10 @@ if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
     status = status || 1
   }
 }
-if (existsSync(countsFile)) {
+if (!existsSync(countsFile)) {
+  console.log('no test counts were written (reports/counts.json): skips cannot be checked')
+  status = status || 1
+} else {
   const c = JSON.parse(readFileSync(countsFile, 'utf8'))
   if (c.skipped > 0) status = status || 1
   if (c.slowest.length > 0)
