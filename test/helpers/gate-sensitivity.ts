@@ -69,15 +69,6 @@ function unchangedCall(): Promise<CpuResult> {
   return measured
 }
 
-/**
- * The limit of one such test. It runs the gate's CPU part twice over (the unchanged copy's CPU per
- * call, then the gate on the slowed copy: its CPU rounds and its callgrind counts), which takes most
- * of two minutes on an idle two-core machine and about twice that beside another CPU-bound job; the
- * limit leaves room for both (docs/development.md, "Test times"). The runner gives each file the limit
- * its first comment line names, which the two test files set to the same.
- */
-export const GATE_TEST_TIMEOUT_MS = 480_000
-
 /** `percent` % more CPU in `proc`'s per-call path fails the gate on its first attempt. */
 export async function slowdownFailsTheGate(proc: 'gateway' | 'microservice', percent: number): Promise<void> {
   const call = await unchangedCall()

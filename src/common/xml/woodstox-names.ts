@@ -1,5 +1,7 @@
 import { WOODSTOX_NAME_CHAR, WOODSTOX_NAME_START } from './generated/woodstox-names'
 
+const ASCII_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
+
 /** `c` in a table of [from, to] pairs in order (a binary search over the pairs). */
 function inRanges(table: readonly number[], c: number): boolean {
   let lo = 0
@@ -29,6 +31,8 @@ function isNameChar(c: number): boolean {
  * parser cannot read back must be refused on reading here too.
  */
 export function isWoodstoxNcName(name: string): boolean {
+  // Most names are plain ASCII; only the others need the tables, character by character.
+  if (ASCII_NAME.test(name)) return true
   let first = true
   for (const ch of name) {
     const c = ch.codePointAt(0)!
