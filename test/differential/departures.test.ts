@@ -279,30 +279,6 @@ test('jettison-root-collection-text: no items read from text, for a declared col
   assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [1])), false)
 })
 
-test('woodstox-name-after-a-value-fault: Java met a value fault first in a text with a name Woodstox refuses; nothing else', () => {
-  const map = t.map(t.Integer, 'java.util.LinkedHashMap')
-  const text = '<LinkedHashMap><a>x</a><>1</></LinkedHashMap>'
-  const java: Outcome = {
-    error: 'InvalidFormatException',
-    message:
-      'Cannot deserialize value of type `java.lang.Integer` from String "x" [Source: (StringReader); line: 1, column: 20]',
-    refusal: 'value'
-  }
-  const ours: Outcome = { error: 'XmlSyntaxError', message: 'name expected at byte 25', refusal: 'syntax' }
-  assert.equal(explains('woodstox-name-after-a-value-fault', checked('betaXml', 'read', map, text, java, ours)), true)
-  // What it must not absorb: a text whose names Woodstox reads (our reader refusing a good name) ...
-  const good = '<LinkedHashMap><a>x</a><日本>1</日本></LinkedHashMap>'
-  assert.equal(explains('woodstox-name-after-a-value-fault', checked('betaXml', 'read', map, good, java, ours)), false)
-  // ... our fault before Java's (we refuse a name Java never reached) ...
-  const early: Outcome = { ...ours, message: 'name expected at byte 3' }
-  assert.equal(explains('woodstox-name-after-a-value-fault', checked('betaXml', 'read', map, text, java, early)), false)
-  // ... and a value we read where Java refused.
-  assert.equal(
-    explains('woodstox-name-after-a-value-fault', checked('betaXml', 'read', map, text, java, { value: [['a', 1]] })),
-    false
-  )
-})
-
 test('jackson-xml-unreadable-map-keys: our refusal to write a key Woodstox does not read as a name; never a key it reads', () => {
   const map = t.map(t.Integer, 'java.util.LinkedHashMap')
   const refused: Outcome = { error: 'ValueError', message: "map key 'a b' is not an XML name", refusal: 'value' }

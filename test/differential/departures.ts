@@ -392,27 +392,6 @@ export const DEPARTURES: readonly Departure[] = [
     }
   },
   {
-    id: 'woodstox-name-after-a-value-fault',
-    why:
-      'Jackson writes any map key as an element name, so a key that is no XML name (empty, a digit first) makes ' +
-      'a text Woodstox cannot read. Reading such a text, Jackson streams it and names the first fault it meets: ' +
-      'when a value before the name does not bind, Java refuses that value, where we refuse the name first. Both ' +
-      'refuse, and the gateway answers both 400 BAD_ARGUMENT.',
-    applies: (c) => {
-      if (c.setup !== 'betaXml' || c.direction === 'write' || c.input === null) return false
-      if (c.java.refusal !== 'value' || c.ours.refusal !== 'syntax') return false
-      // Evidence outside our reader: the text holds a name Woodstox's own tables refuse, and Java's fault
-      // (its column) lies before ours (our byte offset).
-      const names = [...c.input.matchAll(/<\/?([^\s/>!?]*)/g)].map((m) => m[1]!)
-      if (!names.some((n) => !n.split(':').every(isWoodstoxNcName))) return false
-      const javaColumn = Number(/column: (\d+)\]/.exec(c.java.message ?? '')?.[1] ?? NaN)
-      const ourByte = Number(/at byte (\d+)/.exec(c.ours.message ?? '')?.[1] ?? NaN)
-      if (!Number.isFinite(javaColumn) || !Number.isFinite(ourByte)) return false
-      const ourColumn = Buffer.from(c.input).subarray(0, ourByte).toString('utf8').length + 1
-      return javaColumn < ourColumn
-    }
-  },
-  {
     id: 'jackson-xml-nested-collection-read',
     why:
       'Jackson XML reads a collection inside a collection by its own "virtual array" rules (the children of an ' +

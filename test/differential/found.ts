@@ -129,5 +129,33 @@ export const FOUND: readonly FoundCase[] = [
   r('jackson-xml-root-char-array-text', 'betaXml', t.array(t.char), '<chars>ab</chars>'),
   r('jettison-number-text', 'alphaJson', O, '{"com.fixed.O":{"f":1.50}}'),
   r('jettison-number-text', 'alphaJson', O, '{"com.fixed.O":{"f":9223372036854775808}}'),
-  r('jackson-xml-object-slots', 'betaXml', t.map(t.Object(), 'java.util.LinkedHashMap'), '<M><a>1</a><b/><a>2</a></M>')
+  r('jackson-xml-object-slots', 'betaXml', t.map(t.Object(), 'java.util.LinkedHashMap'), '<M><a>1</a><b/><a>2</a></M>'),
+  r(
+    'woodstox-stream-order',
+    'betaXml',
+    t.list(t.Integer),
+    '<ArrayList><item>x</item><item>&#xffff;</item></ArrayList>'
+  ),
+  r(
+    'woodstox-stream-order',
+    'betaXml',
+    t.list(t.Integer),
+    '<ArrayList><item>&#xffff;</item><item>x</item></ArrayList>'
+  ),
+  r('woodstox-stream-order', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<M><a>x</a><>1</></M>'),
+  r('woodstox-stream-order', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<M><a>1</a><1a>2</1a></M>'),
+  r('woodstox-stream-order', 'betaXml', O, '<O><f>a</f><g>&#x0;</g></O>'),
+  r('woodstox-stream-order', 'betaXml', O, '<O><f>&#x0;</f><g>b</g></O>'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>x</Integer><'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>1</Integer><'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>1</Integer>x'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>1</Integer><b/>'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>1</Integer><!--'),
+  r('woodstox-stream-order', 'betaXml', t.list(t.Integer), '<L><item>1</item></L>&#xffff;'),
+  r('woodstox-stream-order', 'betaXml', t.Integer, '<Integer>1</Integer></Integer>'),
+  r('woodstox-stream-order', 'alphaXml', t.Integer, '<int>1</int><'),
+  r('woodstox-stream-order', 'alphaXml', t.Integer, '<int>1</int>x'),
+  r('woodstox-stream-order', 'alphaXml', t.list(t.Integer), '<list><int>x</int><int>&#xffff;</int></list>'),
+  r('woodstox-stream-order', 'alphaXml', O, '<com.fixed.O><g>&#x0;</g></com.fixed.O>'),
+  r('woodstox-stream-order', 'betaXml', t.list(t.Integer), '<ArrayList><item>x</item></ArrayList>&#x41;')
 ]

@@ -171,7 +171,12 @@ export function mutationArb(text: string, format: 'xml' | 'json'): fc.Arbitrary<
           { kind: 'declaration', text: `<?xml version="1.0" encoding="UTF-8"?>${text}` },
           { kind: 'declaration', text: `<?xml version="1.1"?>\n${text}` },
           { kind: 'ends', text: ` \n${text}\n` },
-          { kind: 'ends', text: `<!-- lead -->${text}` }
+          { kind: 'ends', text: `<!-- lead -->${text}` },
+          // After the root's end tag: what a reader that stops there never sees, and one that reads on refuses.
+          { kind: 'ends', text: `${text} x` },
+          { kind: 'ends', text: `${text}<` },
+          { kind: 'ends', text: `${text}<second/>` },
+          { kind: 'ends', text: `${text}&#x0;` }
         ]
       : [
           { kind: 'ends', text: ` \n${text}\t` },

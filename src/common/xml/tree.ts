@@ -126,3 +126,46 @@ export function parseXml(
   scanXml(b, builder, limits.maxDepth, versions)
   return builder.root!
 }
+
+/**
+ * What a reader that streams (Woodstox under Jackson) has read when it meets the document's first
+ * syntax fault: the elements before it, whole, and the ones the fault left open. A reader that binds
+ * as it reads refuses a value it met before the fault, and the fault itself only where it needs what
+ * an open element had still to give.
+ */
+export interface XmlPrefix {
+  /** Null when the fault comes before the root's start tag. */
+  readonly root: XmlElement | null
+  /** The elements the fault left open (the root and its last descendants): their text and children stop there. */
+  readonly open: ReadonlySet<XmlElement>
+  readonly fault: XmlSyntaxError | null
+}
+
+/** parseXml's reading up to the first syntax fault, which it returns instead of throwing. */
+export function parseXmlPrefix(
+  b: Uint8Array,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  xml10 = false,
+  versions: readonly string[] | null = null,
+  keepSegments = false
+): XmlPrefix {
+  const builder = new TreeBuilder(b, limits, xml10, keepSegments)
+  try {
+    scanXml(b, builder, limits.maxDepth, versions)
+    return { root: builder.root, open: NONE_OPEN, fault: null }
+  } catch (err) {
+    if (!(err instanceof XmlSyntaxError)) throw err
+    return { root: builder.root, open: new Set(builder.stack), fault: err }
+  }
+}
+
+const NONE_OPEN: ReadonlySet<XmlElement> = new Set()
+
+/**
+ * The root, for a reader that stops at the root's end tag (XStream's XPP3 and Jackson's Woodstox both
+ * do): a fault after it is never met. A fault before that end is thrown.
+ */
+export function completeRoot(prefix: XmlPrefix): XmlElement {
+  if (prefix.root === null || prefix.open.size > 0) throw prefix.fault!
+  return prefix.root
+}

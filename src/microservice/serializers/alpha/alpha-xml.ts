@@ -1,5 +1,5 @@
 import type { Descriptor } from '../../sdk/descriptors'
-import { parseXml, type XmlElement } from '../../../common/xml/tree'
+import { completeRoot, parseXmlPrefix, type XmlElement } from '../../../common/xml/tree'
 import type { Serializer } from '../serializer'
 import { JAVA17_UNDEFINED_BMP } from '../java/undefined'
 import { requireJavaZone } from '../java/zones'
@@ -108,7 +108,7 @@ export function createAlphaXmlSerializer(
       return renderAlphaXml(toAlphaNode(value, type, ctx))
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      return fromAlphaNode(fromElement(parseXml(bytes, limits, false, ['1.0'])), type, ctx)
+      return fromAlphaNode(fromElement(completeRoot(parseXmlPrefix(bytes, limits, false, ['1.0']))), type, ctx)
     }
   }
 }

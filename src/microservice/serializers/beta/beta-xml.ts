@@ -10,7 +10,7 @@ import {
   plain,
   Typed
 } from '../../sdk/descriptors'
-import { parseXml, type XmlElement } from '../../../common/xml/tree'
+import { parseXmlPrefix, type XmlElement, type XmlPrefix } from '../../../common/xml/tree'
 import { isWoodstoxNcName } from '../../../common/xml/woodstox-names'
 import type { Serializer } from '../serializer'
 import { requireJavaZone, type JavaZone } from '../java/zones'
@@ -182,12 +182,37 @@ class Writer {
   }
 }
 
+/** One reading: the zone of its dates, and what its parser read before a syntax fault. */
+interface Reading {
+  readonly zone: JavaZone
+  readonly prefix: XmlPrefix
+}
+
+/**
+ * Jackson binds as Woodstox reads: a value that does not bind is refused before a syntax fault further
+ * on is met. Where the binding needs what an element had still to give (its text, or the end of its
+ * children), the fault is what Java meets first.
+ */
+function whole(el: XmlElement, r: Reading): void {
+  if (r.prefix.fault !== null && r.prefix.open.has(el)) throw r.prefix.fault
+}
+
+/**
+ * Jackson's token stream reads on past a start tag to the next tag before it names the element (a
+ * field or an item): a fault in that text, or in the next start tag, comes before any judgement of
+ * the element, its name included.
+ */
+function begun(el: XmlElement, r: Reading): void {
+  if (el.children.length === 0) whole(el, r)
+}
+
 /**
  * `position`: at the root and in a collection item, Jackson's XML parser drops text
  * of only whitespace (references included: &#xd;), so a Character there reads as null (char as NUL);
  * a field keeps it.
  */
-function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 'item' | 'field' = 'field'): unknown {
+function read(el: XmlElement, d: Descriptor, r: Reading, position: 'root' | 'item' | 'field' = 'field'): unknown {
+  begun(el, r)
   const blankDropped = position !== 'field'
   switch (d.kind) {
     case 'scalar': {
@@ -205,8 +230,9 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
     case 'date': {
       // Jackson XML reads an empty Date element (how a null Date field is written) as the epoch, and
       // any other element's text as Jackson reads a JSON string.
+      whole(el, r)
       if (el.text.trim() === '' && el.children.length === 0) return new Date(0)
-      return parseJacksonDate(el.text, zone)
+      return parseJacksonDate(el.text, r.zone)
     }
     case 'localDate':
       throw new ValueError(LOCAL_DATE_UNSUPPORTED)
@@ -222,6 +248,7 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
       ])
       for (const c of el.children) members.push([c.name, c])
       for (const [name, child] of members) {
+        begun(child, r)
         const field = d.fields.find((f) => f.name === name)
         if (field === undefined) {
           const known = d.fields.map((f) => `"${f.name}"`).join(', ')
@@ -230,11 +257,12 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
           )
         }
         try {
-          out[field.name] = read(child, field.type, zone)
+          out[field.name] = read(child, field.type, r)
         } catch (err) {
           rethrowAt(err, field.name)
         }
       }
+      whole(el, r)
       return out
     }
     case 'list':
@@ -266,17 +294,21 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
         ALL_WS.test(el.text)
       )
         throw new ValueError(`Cannot deserialize value of type \`${typeName(d)}\` from an empty element`)
-      return el.children.map((c, k) => {
+      const items = el.children.map((c, k) => {
         try {
-          return read(c, itemType, zone, 'item')
+          return read(c, itemType, r, 'item')
         } catch (err) {
           return rethrowAt(err, k)
         }
       })
+      whole(el, r)
+      return items
     }
     case 'map': {
       const valueType = elementType(d)
       if (valueType.kind === 'any') {
+        // The element's text decides (below), and untyped reading refuses nothing after it.
+        whole(el, r)
         // An element of only text is a String token to Jackson, which no map is built from, but at the root.
         if (position !== 'root' && el.children.length === 0 && el.attributes.length === 0 && !ALL_WS.test(el.text))
           throw new ValueError(
@@ -291,14 +323,16 @@ function read(el: XmlElement, d: Descriptor, zone: JavaZone, position: 'root' | 
         throw new ValueError(`Cannot deserialize ${typeName(d)}: a collection as a map value cannot be read from XML`)
       for (const c of el.children) {
         try {
-          out.set(c.name, read(c, valueType, zone))
+          out.set(c.name, read(c, valueType, r))
         } catch (err) {
           rethrowAt(err, c.name)
         }
       }
+      whole(el, r)
       return out
     }
     case 'any':
+      whole(el, r)
       return readUntyped(el, position)
     case 'void':
       throw new ValueError('void has no value')
@@ -402,14 +436,24 @@ export function createBetaXmlSerializer(options: BetaXmlOptions = {}): Serialize
       return w.out.join('')
     },
     deserialize(bytes: Uint8Array, type: Descriptor): unknown {
-      const root = parseXml(bytes, options.limits ?? DEFAULT_READ_LIMITS, true, ['1.0', '1.1'], hasObjectSlot(type))
+      const prefix = parseXmlPrefix(
+        bytes,
+        options.limits ?? DEFAULT_READ_LIMITS,
+        true,
+        ['1.0', '1.1'],
+        hasObjectSlot(type)
+      )
+      const root = prefix.root
+      if (root === null) throw prefix.fault!
+      const r: Reading = { zone, prefix }
       // The root's name is not read: a top-level null, written <null/>, reads back as the type's empty
       // element does (an object of nulls, "", an empty list), as Jackson reads it.
       // Jackson's XML parser drops whitespace-only text of the root element (XmlTokenStream._allWs):
       // <String> </String> reads as "", while a field keeps its spaces.
-      if (type.kind === 'scalar' && type.type === 'String' && root.children.length === 0 && ALL_WS.test(root.text))
-        return ''
-      return read(root, type, zone, 'root')
+      const blankString = type.kind === 'scalar' && type.type === 'String' && root.children.length === 0
+      if (blankString) whole(root, r)
+      // Jackson stops at the root's end tag: what follows it, a fault included, is never read.
+      return blankString && ALL_WS.test(root.text) ? '' : read(root, type, r, 'root')
     }
   }
 }
