@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/gateway/config/config'
 import { Platform, type PlatformOptions } from '../../src/platform/platform'
 import { createLogger } from '../../src/common/observability/log'
@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os'
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
 export const TESTKIT_DIR = join(__dirname, '..', 'fixtures', 'testkit')
 export const TYPEKIT_DIR = join(__dirname, '..', 'fixtures', 'typekit')
+/** The load and kill tests' microservice: multiply, a call held on purpose, a record of what ran (helpers/load.ts). */
+export const LOADKIT_DIR = join(__dirname, '..', 'fixtures', 'loadkit')
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
@@ -126,10 +128,10 @@ export async function until(
   }
 }
 
-/** A copy of the example microservice that says it is `version`. */
-export function exampleAt(version: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), `example-${version}-`)), 'example')
-  cpSync(EXAMPLE_DIR, dir, { recursive: true })
+/** A copy of the example microservice (or of the one in `from`) that says it is `version`. */
+export function exampleAt(version: string, from = EXAMPLE_DIR): string {
+  const dir = join(mkdtempSync(join(tmpdir(), `example-${version}-`)), basename(from))
+  cpSync(from, dir, { recursive: true })
   const file = join(dir, 'microservice.json')
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), version }))
   return dir
