@@ -31,3 +31,69 @@ export function schemaChecker(doc: object): (pointer: string, value: unknown) =>
 export function pointerKey(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }
+
+type Node = { [k: string]: unknown }
+
+/**
+ * `value` written as XML the way OpenAPI's `xml` object says (and Swagger UI renders a sample): the
+ * element named by `xml.name`, else by the property or the component; `attribute`; a collection's
+ * items inside its element when `wrapped`, else repeated under the items' name. A nullable schema
+ * (`anyOf` with null, or a type list) is written as its other branch; a null is left out.
+ */
+export function renderXml(doc: object, pointer: string, value: unknown): string {
+  const resolve = (s: Node): { schema: Node; name?: string } => {
+    let name: string | undefined
+    while (typeof s.$ref === 'string') {
+      const own = s.xml as Node | undefined
+      const parts = s.$ref
+        .slice(2)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      name ??= (own?.name as string | undefined) ?? parts.at(-1)
+      s = parts.reduce<Node>((n, p) => n[p] as Node, doc as Node)
+    }
+    if (Array.isArray(s.anyOf)) {
+      const other = (s.anyOf as Node[]).find((b) => b.type !== 'null')!
+      const r = resolve(other)
+      return { schema: r.schema, name: ((s.xml as Node | undefined)?.name as string | undefined) ?? name ?? r.name }
+    }
+    return { schema: s, name }
+  }
+  const element = (s0: Node, fallback: string, v: unknown): string => {
+    if (v === null || v === undefined) return ''
+    const { schema: s, name: refName } = resolve(s0)
+    const xml = (s0.xml ?? s.xml ?? {}) as Node
+    const name =
+      ((s0.xml as Node | undefined)?.name as string | undefined) ??
+      (xml.name as string | undefined) ??
+      refName ??
+      fallback
+    const types = Array.isArray(s.type) ? s.type : [s.type]
+    if (types.includes('array')) {
+      const items = s.items as Node
+      const inner = (v as unknown[]).map((x) => element(items, name, x)).join('')
+      return xml.wrapped === true ? `<${name}>${inner}</${name}>` : inner
+    }
+    if (types.includes('object') && typeof v === 'object') {
+      const props = (s.properties ?? {}) as Record<string, Node>
+      let attrs = ''
+      let body = ''
+      for (const [k, p] of Object.entries(props)) {
+        const pv = (v as Record<string, unknown>)[k]
+        if (pv === null || pv === undefined) continue
+        const px = (p.xml ?? {}) as Node
+        if (px.attribute === true) attrs += ` ${(px.name as string | undefined) ?? k}="${String(pv)}"`
+        else body += element(p, k, pv)
+      }
+      return `<${name}${attrs}>${body}</${name}>`
+    }
+    return `<${name}>${String(v)}</${name}>`
+  }
+  const root = (
+    pointer
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')) as string[]
+  ).reduce<Node>((n, p) => n[p] as Node, doc as Node)
+  return element(root, 'root', value)
+}

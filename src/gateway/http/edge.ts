@@ -15,6 +15,7 @@ import type { CallHead } from '../invoke/call-head'
 import type { Authentication } from '../invoke/interfaces'
 import type { EdgeAuthConfig } from '../config/config'
 import type { Gateway } from './server'
+import { declareEdgeSecurity } from '../../common/contract/openapi-security'
 
 /** Where the edge finds a microservice's description; the platform implements it from its deployments. */
 export interface Descriptions {
@@ -44,13 +45,15 @@ export class Edge {
   private readonly listener: Listener
 
   private readonly auth: Authenticator
+  /** Each microservice's description as served (with this edge's security), and the text it came from. */
+  private readonly served = new Map<string, { from: string; text: string }>()
 
   constructor(
     private readonly gateway: Gateway,
     private readonly descriptions: Descriptions,
-    auth: EdgeAuthConfig = NO_CREDENTIALS
+    private readonly authConfig: EdgeAuthConfig = NO_CREDENTIALS
   ) {
-    this.auth = new Authenticator(auth)
+    this.auth = new Authenticator(authConfig)
     this.app = gateway.uws.App()
     this.listener = new Listener(gateway.uws, this.app, 'the edge')
     // /_eapi/ELASTIC_HTTP/{microservice}/{svc}/{method} → /{microservice}/{svc}/{method}; anything shorter reaches the
@@ -98,8 +101,20 @@ export class Edge {
   private description(res: HttpResponse, requested: string): void {
     const name = decode(requested)
     const text = name === null ? null : this.descriptions.get(name)
-    if (text === null) return this.unknown(res, requested)
-    this.send(res, 200, 'application/json; charset=utf-8', text)
+    if (text === null || name === null) return this.unknown(res, requested)
+    this.send(res, 200, 'application/json; charset=utf-8', this.declared(name, text))
+  }
+
+  /**
+   * The description with the security this edge enforces on /_eapi declared in it: the file is made
+   * without knowing the platform's EDGE.auth, which the edge alone applies.
+   */
+  private declared(name: string, text: string): string {
+    const hit = this.served.get(name)
+    if (hit !== undefined && hit.from === text) return hit.text
+    const out = declareEdgeSecurity(text, this.authConfig)
+    this.served.set(name, { from: text, text: out })
+    return out
   }
 
   private asset(res: HttpResponse, file: string): void {

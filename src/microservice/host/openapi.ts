@@ -8,6 +8,7 @@ import { JSON_NAMING } from '../serializers/alpha/alpha-json'
 import { betaRootName } from '../serializers/beta/beta-xml'
 import { defaultSerializers, type Serializer } from '../serializers'
 import { compileRemotelyEnabled } from './service-index'
+import { NO_SECURITY } from '../../common/contract/openapi-security'
 import type { MethodDefinition, MicroserviceDefinition, ServiceDefinition } from '../sdk/define'
 
 /** A JSON value: the description is plain data, written as JSON. */
@@ -47,6 +48,9 @@ export function documentedSequences(defaultSequence: SequenceName): { json: Sequ
 
 /** The error codes an ROA call of a documented method can meet, by status (docs/errors.md). */
 const ROA_ERRORS: readonly ErrorCode[] = [
+  // The edge serving the description answers a credential it does not accept with 401, also when it
+  // is configured to accept none.
+  'UNAUTHENTICATED',
   'MALFORMED_BODY',
   'BAD_ARGUMENT',
   'UNKNOWN_API_ID',
@@ -80,7 +84,9 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
   const beans = { ...defaultSerializers(aliases), ...definition.serializers }
   const media: Media = {
     json: { sequence: sequences.json, serializer: beans[SEQUENCES[sequences.json].bean] },
-    xml: { sequence: sequences.xml, serializer: beans[SEQUENCES[sequences.xml].bean] }
+    xml: { sequence: sequences.xml, serializer: beans[SEQUENCES[sequences.xml].bean] },
+    // XML examples are values of the component schemas, which have Jackson's shapes.
+    jackson: defaultSerializers(aliases).betaJsonSerializer
   }
   const components = new Components(aliases, sequences.xml === 'betaParamArrayXmlInOutSequence' ? 'beta' : 'alpha')
   const alphaJson = sequences.json === 'alphaParamArrayJsonInOutSequence' ? new AlphaJsonSchemas(aliases) : null
@@ -118,6 +124,9 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
         description: 'the edge; the same call as /{service}/{method} on the gateway (:8082)'
       }
     ],
+    // What the edge enforces is its configuration's: it replaces this declaration with that when it
+    // serves the description (declareEdgeSecurity); as generated, no credential is declared.
+    security: [...NO_SECURITY.security],
     tags,
     paths,
     components: { schemas: { ...components.schemas, ...alphaJson?.schemas, Problem: PROBLEM_SCHEMA } }
@@ -127,6 +136,7 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
 interface Media {
   readonly json: { readonly sequence: SequenceName; readonly serializer: Serializer }
   readonly xml: { readonly sequence: SequenceName; readonly serializer: Serializer }
+  readonly jackson: Serializer
 }
 
 interface Describing {
@@ -156,7 +166,7 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
   const xml: Schema = { schema: d.components.schema(param, false, true) }
   if (p.example !== undefined) {
     withExample(json, wireJson(p.example, param, d.media.json.serializer))
-    withExample(xml, wireText(p.example, param, d.media.xml.serializer))
+    withExample(xml, xmlExample(p.example, param, d.media))
   }
   const responses: { [k: string]: Json } = {}
   if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)' }
@@ -166,7 +176,7 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
     const xmlOut: Schema = { schema: d.components.schema(m.returns, true, true) }
     if (note.returns?.example !== undefined) {
       withExample(jsonOut, wireJson(note.returns.example, m.returns, d.media.json.serializer))
-      withExample(xmlOut, wireText(note.returns.example, m.returns, d.media.xml.serializer))
+      withExample(xmlOut, xmlExample(note.returns.example, m.returns, d.media))
     }
     ok.content = { 'application/json': jsonOut, 'application/xml': xmlOut }
     responses['200'] = ok
@@ -273,6 +283,16 @@ function wireJson(value: unknown, d: Descriptor, serializer: Serializer): Json |
   }
 }
 
+/**
+ * An XML example as OpenAPI 3.x gives one: the value itself (Jackson's shape, which the component
+ * schemas have), which tools render as XML with the schemas' `xml` names; only when the sequence's
+ * serializer can write it, so an example is never shown that the XML side would refuse.
+ */
+function xmlExample(value: unknown, d: Descriptor, media: Media): Json | undefined {
+  if (wireText(value, d, media.xml.serializer) === undefined) return undefined
+  return wireJson(value, d, media.jackson)
+}
+
 /** Sets `example` on a media type object unless there is none. */
 function withExample(media: Schema, example: Json | undefined): void {
   if (example !== undefined) media.example = example
@@ -296,9 +316,11 @@ class Components {
   /** The schema of a value declared `d`; `nullable` where Java lets it be null. */
   schema(d: Descriptor, nullable: boolean, root = false): Schema {
     const s = this.plain(d)
-    // A root element is named by its type: alpha (alias, int, list, ...), beta (In, Integer, ArrayList).
-    if (root && this.xmlFamily === 'beta') s.xml = { name: betaRootName(d) }
-    else if (root && d.kind !== 'object') s.xml = { name: alphaTypeName(d, this.xmlCtx) }
+    // A root element is named by its type: alpha (alias, int, list, ...), beta (In, Integer, ArrayList);
+    // a root collection wraps its items in that element.
+    const wrapped: Schema = d.kind === 'list' || d.kind === 'array' ? { wrapped: true } : {}
+    if (root && this.xmlFamily === 'beta') s.xml = { name: betaRootName(d), ...wrapped }
+    else if (root && d.kind !== 'object') s.xml = { name: alphaTypeName(d, this.xmlCtx), ...wrapped }
     return nullable && isReference(d) ? orNull(s) : s
   }
 
@@ -343,6 +365,8 @@ class Components {
         const item = this.schema(d.item, true)
         // Jackson names the items of a top-level list <item>, of a field by the field (see component).
         item.xml = { name: this.xmlFamily === 'beta' ? 'item' : alphaTypeName(d.item, this.xmlCtx) }
+        // A collection of collections: each inner one is an element around its own items.
+        if (d.item.kind === 'list' || d.item.kind === 'array') item.xml.wrapped = true
         return { type: 'array', items: item, description: typeName(d) }
       }
       case 'map':
@@ -368,12 +392,16 @@ class Components {
     for (const f of d.fields) {
       const s = this.schema(f.type, true)
       const xmlName = f.alias ?? XML_NAMING.field(f.name)
-      if (this.xmlFamily === 'beta') betaFieldXml(s, f.type)
+      if (this.xmlFamily === 'beta') betaFieldXml(s, f.type, f.name)
       else if (f.attribute) s.xml = { name: xmlName, attribute: true }
-      else if (f.implicit !== undefined && (f.type.kind === 'list' || f.type.kind === 'array'))
+      else if (f.implicit !== undefined && (f.type.kind === 'list' || f.type.kind === 'array')) {
+        // The items are elements of the object itself, each named by the implicit collection.
         s.xml = { name: f.implicit, wrapped: false }
-      else if (f.type.kind === 'list' || f.type.kind === 'array') s.xml = { name: xmlName, wrapped: true }
-      else if (xmlName !== f.name) s.xml = { name: xmlName }
+        const items = s.items
+        if (items !== null && typeof items === 'object' && !Array.isArray(items)) items.xml = { name: f.implicit }
+      } else if (f.type.kind === 'list' || f.type.kind === 'array') s.xml = { name: xmlName, wrapped: true }
+      // A field of a class type is named by the field, not by the class's own xml name.
+      else if (xmlName !== f.name || f.type.kind === 'object') s.xml = { name: xmlName }
       properties[f.name] = s
       if (!isReference(f.type)) required.push(f.name)
     }
@@ -391,7 +419,9 @@ class Components {
 }
 
 /** Jackson XML ignores XStream's names: a field is an element of its own name, a list's items too. */
-function betaFieldXml(s: Schema, t: Descriptor): void {
+function betaFieldXml(s: Schema, t: Descriptor, field: string): void {
+  // A field of a class type is named by the field, not by the class's own xml name.
+  if (t.kind === 'object') s.xml = { name: field }
   if (t.kind !== 'list' && t.kind !== 'array') return
   const items = s.items
   if (items !== null && typeof items === 'object' && !Array.isArray(items)) items.xml = { wrapped: false }
@@ -473,8 +503,24 @@ class AlphaJsonSchemas {
           }
         }
       }
-      case 'map':
-        return { type: 'array', description: `${typeName(d)}: [{"entry": [key, value] members}]` }
+      case 'map': {
+        // An entry is an object of two members, the key and the value, each named by its type.
+        const entry: Schema = { type: 'object', description: 'the key and the value, each named by its type' }
+        return {
+          type: 'array',
+          description: `${typeName(d)}: [{"entry": one entry or [entries]}]`,
+          items: {
+            anyOf: [
+              {
+                type: 'object',
+                properties: { entry: { anyOf: [entry, { type: 'array', items: entry }] } },
+                additionalProperties: false
+              },
+              { const: '' }
+            ]
+          }
+        }
+      }
       case 'any':
       case 'void':
         return { description: 'java.lang.Object: an object of one member named by its runtime type' }

@@ -7,7 +7,7 @@ import { describeMicroservice, documentedSequences } from '../../../../src/micro
 import { defaultSerializers } from '../../../../src/microservice/serializers'
 import { SEQUENCES, type SequenceName } from '../../../../src/common/contract/vocabulary'
 import definition, { KINDS } from '../../../fixtures/dockit'
-import { openApiErrors, schemaChecker, pointerKey } from '../../../helpers/openapi'
+import { openApiErrors, schemaChecker, pointerKey, renderXml } from '../../../helpers/openapi'
 import { IDENTITY_HEADERS } from '../../../../src/common/contract/http-names'
 
 const aliases = new Map(Object.entries(definition.aliases ?? {}))
@@ -120,11 +120,23 @@ describe('generated description', () => {
         [],
         name
       )
-      assert.equal(typeof op.requestBody.content['application/xml'].example, 'string', name)
+      // OpenAPI 3.x gives an XML example as the value, which must fit the schema like any other.
+      assert.deepEqual(
+        check(
+          `#/paths/${pointerKey(`/kinds/m${k}`)}/post/requestBody/content/application~1xml/schema`,
+          op.requestBody.content['application/xml'].example
+        ),
+        [],
+        name
+      )
+      // The same value as the JSON example: the schemas both share are Jackson's shapes.
+      assert.deepEqual(op.requestBody.content['application/xml'].example, json.example, name)
     }
     const inOp = doc.paths['/kinds/m12']!.post
     assert.deepEqual(inOp.requestBody.content['application/json'].example, { a: 2, b: 3 })
-    assert.equal(inOp.requestBody.content['application/xml'].example, '<in>\n  <a>2</a>\n  <b>3</b>\n</in>')
+    assert.deepEqual(inOp.requestBody.content['application/xml'].example, { a: 2, b: 3 })
+    const at = `#/paths/${pointerKey('/kinds/m12')}/post/requestBody/content/application~1xml/schema`
+    assert.equal(renderXml(doc, at, { a: 2, b: 3 }), '<in><a>2</a><b>3</b></in>')
     assert.equal(doc.paths['/kinds/m11']!.post.requestBody.content['application/json'].example, 1700000000000)
   })
 
@@ -134,6 +146,29 @@ describe('generated description', () => {
     assert.notDeepEqual(check('#/components/schemas/com.example.In', { a: 1, c: 1 }), [])
   })
 })
+
+/**
+ * Kinds whose XML the OpenAPI `xml` object cannot spell: a Date is epoch milliseconds in the shared
+ * (Jackson) schema but a formatted text in XML; a map's entries are elements of XStream's and Jackson's
+ * own making, which `additionalProperties` cannot name. (Beta XML cannot read a List<List<In>> at all.)
+ */
+const XML_NOT_RENDERED = new Set(['Date', 'Map<String,Integer>', 'Map<String,In>'])
+
+/**
+ * A read value without its nulls: the `xml` object has no spelling for a null (a rendered sample
+ * leaves it out), while XStream writes a null item <null/> and Jackson a null field <value/>, which
+ * it reads back as '' in an Object slot.
+ */
+function withoutNulls(v: unknown): unknown {
+  const absent = (x: unknown): boolean => x === null || x === undefined || x === ''
+  if (Array.isArray(v)) return v.filter((x) => !absent(x)).map(withoutNulls)
+  if (v === null || typeof v !== 'object' || v instanceof Map || v instanceof Date) return v
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => !absent(x))
+      .map(([k, x]) => [k, withoutNulls(x)])
+  )
+}
 
 /** The dockit description as a platform with these defaults makes it. */
 function describedWith(sequence: SequenceName, apiId: 'ROA' | 'RMC' = 'ROA'): ReturnType<typeof describeMicroservice> {
@@ -165,7 +200,21 @@ describe("a description follows the gateway's configured default sequence", () =
         const content = op.requestBody.content
         const write = (seq: SequenceName): string => String(beans[SEQUENCES[seq].bean].serialize(value, type))
         assert.deepEqual(content['application/json'].example, JSON.parse(write(shown.json)), name)
-        assert.equal(content['application/xml'].example, write(shown.xml), name)
+        if (
+          !XML_NOT_RENDERED.has(name) &&
+          !(shown.xml === 'betaParamArrayXmlInOutSequence' && name === 'List<List<In>>')
+        ) {
+          // The XML a tool renders from the example and the schema's xml names is what the
+          // sequence's own serializer reads as the value it writes itself.
+          const xmlAt = `#/paths/${pointerKey(`/kinds/m${k}`)}/post/requestBody/content/application~1xml/schema`
+          const rendered = renderXml(d, xmlAt, content['application/xml'].example)
+          const read = (text: string): unknown => beans[SEQUENCES[shown.xml].bean].deserialize(Buffer.from(text), type)
+          assert.deepEqual(
+            withoutNulls(read(rendered)),
+            withoutNulls(read(write(shown.xml))),
+            `${name}: ${rendered} / ${write(shown.xml)}`
+          )
+        }
         const at = `#/paths/${pointerKey(`/kinds/m${k}`)}/post/requestBody/content/application~1json/schema`
         assert.deepEqual(check(at, content['application/json'].example), [], `${name}: ${write(shown.json)}`)
       }
@@ -185,10 +234,9 @@ describe("a description follows the gateway's configured default sequence", () =
 
   test('beta XML names the root and list items as Jackson does; alpha JSON wraps the root in its type name', () => {
     const xml = describedWith('betaParamArrayXmlInOutSequence', 'ROA') as typeof doc
-    assert.equal(
-      xml.paths['/kinds/m12']!.post.requestBody.content['application/xml'].example,
-      '<In><a>2</a><b>3</b></In>'
-    )
+    const xmlAt = `#/paths/${pointerKey('/kinds/m12')}/post/requestBody/content/application~1xml/schema`
+    const example = xml.paths['/kinds/m12']!.post.requestBody.content['application/xml'].example
+    assert.equal(renderXml(xml, xmlAt, example), '<In><a>2</a><b>3</b></In>')
     assert.deepEqual((xml.components.schemas['com.example.In'] as { xml: unknown }).xml, { name: 'In' })
     const json = describedWith('alphaParamArrayJsonInOutSequence', 'ROA') as typeof doc
     assert.deepEqual(json.paths['/kinds/m12']!.post.requestBody.content['application/json'].example, {
@@ -229,6 +277,6 @@ describe('descriptions in edge cases of the configured shapes', () => {
     assert.deepEqual(await openApiErrors(d), [])
     const content = d.paths['/kinds/m12']!.post.requestBody.content
     assert.equal(content['application/json'].example, undefined)
-    assert.equal(content['application/xml'].example, '<in>\n  <a>2</a>\n  <b>3</b>\n</in>')
+    assert.deepEqual(content['application/xml'].example, { a: 2, b: 3 })
   })
 })
