@@ -11,8 +11,29 @@ import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../help
 import { EXAMPLE_DIR } from '../helpers/platform'
 import { startNginx, type RunningNginx } from '../helpers/nginx'
 import { launchChromium, SCREENSHOTS } from '../helpers/browser'
+import { defaultSerializers } from '../../src/microservice/serializers'
+import example, { In } from '../../examples/example'
 
 const work = mkdtempSync(join(tmpdir(), 'browser-test-'))
+
+/**
+ * The XML request sample Swagger UI shows for multiply (rendered from the example and the schema's
+ * xml names), read by the sequence's serializer as the UI shows it.
+ */
+async function xmlSample(page: Page, base: string): Promise<{ text: string; read: unknown }> {
+  await page.goto(`${base}/_swagger/example`)
+  const op = page.locator('.opblock', {
+    has: page.locator('.opblock-summary-path', { hasText: /^\/calculator\/multiply$/ })
+  })
+  await op.locator('.opblock-summary').click()
+  const section = op.locator('.opblock-section-request-body')
+  await section.locator('select').selectOption('application/xml')
+  const code = section.locator('.highlight-code code').first()
+  await code.filter({ hasText: '<' }).waitFor()
+  const text = await code.innerText()
+  const alphaXml = defaultSerializers(new Map(Object.entries(example.aliases ?? {}))).alphaXmlSerializer
+  return { text, read: alphaXml.deserialize(Buffer.from(text), In) }
+}
 
 /** Opens the UI, runs multiply with a = 6, b = 9 through Try it out, and returns the answer shown. */
 async function tryMultiply(page: Page, base: string, shot: string): Promise<string> {
@@ -75,6 +96,14 @@ describe('Swagger UI in a real browser', () => {
       await tryMultiply(page, `http://127.0.0.1:${d.platform.edgePort}`, 'swagger-ui-edge.png'),
       '{"result":54}'
     )
+    await page.close()
+  })
+
+  test("the XML sample shown for multiply is alpha XML that the example's serializer reads as the example", async (t) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+    const { text, read } = await xmlSample(page, `http://127.0.0.1:${d.platform.edgePort}`)
+    t.diagnostic(`shown: ${text}`)
+    assert.deepEqual(read, { a: 6, b: 7 }, text)
     await page.close()
   })
 

@@ -3,6 +3,7 @@
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { startPlatform, post, type RunningPlatform } from '../helpers/platform'
+import { renderXml } from '../helpers/openapi'
 
 describe('a platform whose defaults are RMC and alpha XML', () => {
   let p: RunningPlatform
@@ -66,14 +67,18 @@ describe('a platform whose defaults are RMC and alpha XML', () => {
     assert.equal(header('X-PLATFORM-Sequence-Name').schema.default, 'alphaParamArrayXmlInOutSequence')
     assert.equal(header('X-PLATFORM-API-ID').required, true)
     assert.match(doc.info.description, /calls a method RMC when X-PLATFORM-API-ID is not sent: send ROA/)
-    // The example, sent as the description says, is answered.
-    const example = op.requestBody.content['application/xml'].example
+    // The example, sent as XML the way the description's xml names spell it, is answered as shown.
+    const example = renderXml(doc, REQUEST_XML, op.requestBody.content['application/xml'].example)
+    assert.equal(example, '<in><a>6</a><b>7</b></in>')
     const call = await post(p.url, '/example/calculator/multiply', example, {
       'Content-Type': 'application/xml',
       'X-PLATFORM-API-ID': 'ROA'
     })
     assert.equal(call.status, 200, call.text)
-    assert.equal(call.text, op.responses['200'].content['application/xml'].example)
+    assert.equal(
+      call.text.replace(/>\s+</g, '><'),
+      renderXml(doc, RESPONSE_XML, op.responses['200'].content['application/xml'].example)
+    )
   })
 })
 
@@ -91,14 +96,21 @@ describe('a platform whose default sequence is beta XML', () => {
     const doc = (await r.json()) as Description
     const op = doc.paths['/calculator/multiply'].post
     const xml = op.requestBody.content['application/xml']
-    assert.equal(xml.example, '<In><a>6</a><b>7</b></In>')
+    const example = renderXml(doc, REQUEST_XML, xml.example)
+    assert.equal(example, '<In><a>6</a><b>7</b></In>')
     assert.equal(xml.schema.$ref, '#/components/schemas/com.example.In')
-    const call = await post(p.url, '/example/calculator/multiply', xml.example, { 'Content-Type': 'application/xml' })
+    const call = await post(p.url, '/example/calculator/multiply', example, { 'Content-Type': 'application/xml' })
     assert.equal(call.status, 200, call.text)
     assert.equal(call.text, '<Out><result>42</result></Out>')
-    assert.equal(op.responses['200'].content['application/xml'].example, '<Out><result>42</result></Out>')
+    assert.equal(
+      renderXml(doc, RESPONSE_XML, op.responses['200'].content['application/xml'].example),
+      '<Out><result>42</result></Out>'
+    )
   })
 })
+
+const REQUEST_XML = '#/paths/~1calculator~1multiply/post/requestBody/content/application~1xml/schema'
+const RESPONSE_XML = '#/paths/~1calculator~1multiply/post/responses/200/content/application~1xml/schema'
 
 interface Description {
   info: { description: string; 'x-platform-defaults': unknown }
@@ -106,8 +118,8 @@ interface Description {
     '/calculator/multiply': {
       post: {
         parameters: Array<{ name: string; required: boolean; schema: { default?: string } }>
-        requestBody: { content: { 'application/xml': { example: string; schema: { $ref?: string } } } }
-        responses: { '200': { content: { 'application/xml': { example: string } } } }
+        requestBody: { content: { 'application/xml': { example: unknown; schema: { $ref?: string } } } }
+        responses: { '200': { content: { 'application/xml': { example: unknown } } } }
       }
     }
   }

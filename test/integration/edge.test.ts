@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
 import { post, problem, until, startPlatform, EXAMPLE_DIR, type RunningPlatform } from '../helpers/platform'
 import { KINDS } from '../fixtures/dockit'
-import { schemaChecker, pointerKey } from '../helpers/openapi'
+import { schemaChecker, pointerKey, renderXml } from '../helpers/openapi'
 
 const work = mkdtempSync(join(tmpdir(), 'edge-test-'))
 const DOCKIT_DIR = join(__dirname, '..', 'fixtures', 'dockit')
@@ -159,13 +159,17 @@ describe('the embedded edge', () => {
       const pointer = `#/paths/${pointerKey(path)}/post/responses/200/content/application~1json/schema`
       assert.deepEqual(check(pointer, answer), [], path)
       assert.deepEqual(answer, op.responses['200'].content['application/json'].example, path)
-      const xml = op.requestBody.content['application/xml']
-      const rx = await post(edge, `/_eapi/ELASTIC_HTTP/example${path}`, xml.example as string, {
+      // XML as a tool renders it from the example and the schema's xml names.
+      const xmlAt = (where: string): string =>
+        `#/paths/${pointerKey(path)}/post/${where}/content/application~1xml/schema`
+      const body = renderXml(doc!, xmlAt('requestBody'), op.requestBody.content['application/xml'].example)
+      const rx = await post(edge, `/_eapi/ELASTIC_HTTP/example${path}`, body, {
         'Content-Type': 'application/xml',
         'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
       })
-      assert.equal(rx.status, 200, `${path} (XML): ${rx.text}`)
-      assert.equal(rx.text, op.responses['200'].content['application/xml'].example, path)
+      assert.equal(rx.status, 200, `${path} (XML): ${body} -> ${rx.text}`)
+      const answer200 = renderXml(doc!, xmlAt('responses/200'), op.responses['200'].content['application/xml'].example)
+      assert.equal(rx.text.replace(/>\s+</g, '><'), answer200, path)
       checked += 2
     }
     assert.equal(checked, 4)
@@ -208,6 +212,7 @@ describe('every documented example of every descriptor kind, through the edge', 
     const doc = (await (await fetch(`${edge}/_swagger/dockit/openapi.json`)).json()) as Doc
     const check = schemaChecker(doc)
     let checked = 0
+    let xmlChecked = 0
     for (const [path, item] of Object.entries(doc.paths)) {
       const op = item.post
       const json = op.requestBody.content['application/json']
@@ -217,19 +222,21 @@ describe('every documented example of every descriptor kind, through the edge', 
       const pointer = `#/paths/${pointerKey(path)}/post/responses/200/content/application~1json/schema`
       assert.deepEqual(check(pointer, JSON.parse(r.text)), [], `${path}: ${r.text}`)
       assert.deepEqual(JSON.parse(r.text), op.responses['200'].content['application/json'].example, path)
-      const rx = await post(
-        edge,
-        `/_eapi/ELASTIC_HTTP/dockit${path}`,
-        op.requestBody.content['application/xml'].example as string,
-        {
-          'Content-Type': 'application/xml',
-          'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
-        }
-      )
-      assert.equal(rx.status, 200, `${path} (XML): ${rx.text}`)
-      assert.equal(rx.text, op.responses['200'].content['application/xml'].example, `${path} (XML)`)
       checked++
+      // The XML a tool renders from the example (the unit test compares it with the serializer's
+      // own, kind by kind); a Date and a map are what the xml object cannot spell.
+      const kind = KINDS[Number(path.slice('/kinds/m'.length))]?.[0] ?? ''
+      if (['Date', 'Map<String,Integer>', 'Map<String,In>'].includes(kind)) continue
+      const at = `#/paths/${pointerKey(path)}/post/requestBody/content/application~1xml/schema`
+      const body = renderXml(doc, at, op.requestBody.content['application/xml'].example)
+      const rx = await post(edge, `/_eapi/ELASTIC_HTTP/dockit${path}`, body, {
+        'Content-Type': 'application/xml',
+        'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence'
+      })
+      assert.equal(rx.status, 200, `${path} (XML): ${body} -> ${rx.text}`)
+      xmlChecked++
     }
     assert.equal(checked, KINDS.length)
+    assert.equal(xmlChecked, KINDS.length - 3)
   })
 })

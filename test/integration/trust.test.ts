@@ -27,6 +27,19 @@ type Context = {
   clientApplicationName: string | null
 }
 
+/** What a served description declares of security. */
+type Declared = {
+  security: Array<Record<string, string[]>>
+  components: { securitySchemes: Record<string, Record<string, string>> }
+}
+
+/** The example's description as a platform's edge serves it. */
+async function served(r: RunningPlatform): Promise<Declared> {
+  return (await (
+    await fetch(`http://127.0.0.1:${r.platform.edgePort}/_swagger/example/openapi.json`)
+  ).json()) as Declared
+}
+
 async function context(url: string, path: string, headers: Record<string, string>): Promise<Context> {
   const r = await post(url, path, '[]', { ...RMC, ...headers })
   assert.equal(r.status, 200, r.text)
@@ -203,6 +216,18 @@ describe('a trusted peer, CORS, and the edge with credentials', () => {
     }
   })
 
+  test('the description the edge serves declares the API key and the bearer token, each optional', async () => {
+    const doc = (await (await fetch(`${edge}/_swagger/example/openapi.json`)).json()) as Declared
+    assert.deepEqual(doc.security, [{ ApiKey: [] }, { Bearer: [] }, {}])
+    assert.deepEqual(doc.components.securitySchemes.ApiKey, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: "An API key from the platform's EDGE.auth.apiKeys: it sets the user and privilege names."
+    })
+    assert.equal(doc.components.securitySchemes.Bearer?.scheme, 'bearer')
+  })
+
   test('CORS: a preflight does not allow the identity headers unless configured', async () => {
     const preflight = async (url: string): Promise<string[]> => {
       const r = await fetch(`${url}/example/calculator/multiply`, {
@@ -226,6 +251,12 @@ describe('an edge that requires a credential', () => {
     p = await startPlatform({ EDGE: { auth: { required: true, apiKeys: [], jwt: null } } })
   })
   after(() => p?.stop())
+
+  test('its description requires one of the two credentials', async () => {
+    const required = await served(p)
+    assert.deepEqual(required.security, [{ ApiKey: [] }, { Bearer: [] }])
+    assert.deepEqual(Object.keys(required.components.securitySchemes), ['ApiKey', 'Bearer'])
+  })
 
   test('no credential: 401', async () => {
     const r = await post(
@@ -295,6 +326,13 @@ describe("the edge's credentials, case by case", () => {
     assert.match(pr.detail, detail)
     assert.equal(r.headers.get('www-authenticate'), 'Bearer, ApiKey header="X-API-Key"')
   }
+
+  test('descriptions: a JWT-only edge declares the bearer token, optional; an edge without EDGE.auth declares none', async () => {
+    assert.deepEqual((await served(es)).security, [{ Bearer: [] }, {}])
+    const open = await served(none)
+    assert.deepEqual(open.security, [])
+    assert.equal(open.components.securitySchemes, undefined)
+  })
 
   test('a JWKS file and an HS256 secret verify their tokens; privileges may be one string', async () => {
     const viaJwks = await context(edgeOf(jwks), CALL, {

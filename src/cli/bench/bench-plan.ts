@@ -9,7 +9,7 @@ import { errorMessage } from '../../common/errors/internal'
 import { connectionsText, type BenchResult } from './bench-result'
 import { readBaseline } from './baseline'
 import { reachableHost } from '../../platform/listeners/listen-check'
-import { documentedSequences, SHIPPED_DEFAULTS } from '../../microservice/host/openapi'
+import { documentedSequences, SERIALIZED_EXAMPLE, SHIPPED_DEFAULTS } from '../../microservice/host/openapi'
 import { BenchUsageError } from './usage-error'
 
 export { BenchUsageError }
@@ -310,7 +310,10 @@ async function processes(about: PlatformAbout, route: string, sources: PlatformS
 
 interface Description {
   info?: { 'x-platform-defaults'?: { sequence?: string } }
-  paths?: Record<string, { post?: { requestBody?: { content?: Record<string, { example?: unknown }> } } }>
+  paths?: Record<
+    string,
+    { post?: { requestBody?: { content?: Record<string, { example?: unknown; [SERIALIZED_EXAMPLE]?: unknown }> } } }
+  >
 }
 
 /** What the running platform tells (through its control socket). */
@@ -362,7 +365,9 @@ async function exampleBody(
       false
     )
   const type = format === 'xml' ? 'application/xml' : 'application/json'
-  const example = doc.paths?.[`/${service}/${method}`]?.post?.requestBody?.content?.[type]?.example
+  const media = doc.paths?.[`/${service}/${method}`]?.post?.requestBody?.content?.[type]
+  // An XML example is a value; its text as the serializer writes it is beside it.
+  const example = format === 'xml' ? media?.[SERIALIZED_EXAMPLE] : media?.example
   if (example === undefined)
     throw new BenchUsageError(
       `the API description of '${microservice}' has no ${type} example for ${service}/${method} (only documented ROA methods have one): give --body`,

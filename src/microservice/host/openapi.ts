@@ -166,7 +166,7 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
   const xml: Schema = { schema: d.components.schema(param, false, true) }
   if (p.example !== undefined) {
     withExample(json, wireJson(p.example, param, d.media.json.serializer))
-    withExample(xml, xmlExample(p.example, param, d.media))
+    withXmlExample(xml, p.example, param, d.media)
   }
   const responses: { [k: string]: Json } = {}
   if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)' }
@@ -176,7 +176,7 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
     const xmlOut: Schema = { schema: d.components.schema(m.returns, true, true) }
     if (note.returns?.example !== undefined) {
       withExample(jsonOut, wireJson(note.returns.example, m.returns, d.media.json.serializer))
-      withExample(xmlOut, xmlExample(note.returns.example, m.returns, d.media))
+      withXmlExample(xmlOut, note.returns.example, m.returns, d.media)
     }
     ok.content = { 'application/json': jsonOut, 'application/xml': xmlOut }
     responses['200'] = ok
@@ -288,10 +288,17 @@ function wireJson(value: unknown, d: Descriptor, serializer: Serializer): Json |
  * schemas have), which tools render as XML with the schemas' `xml` names; only when the sequence's
  * serializer can write it, so an example is never shown that the XML side would refuse.
  */
-function xmlExample(value: unknown, d: Descriptor, media: Media): Json | undefined {
-  if (wireText(value, d, media.xml.serializer) === undefined) return undefined
-  return wireJson(value, d, media.jackson)
+function withXmlExample(out: Schema, value: unknown, d: Descriptor, media: Media): void {
+  const text = wireText(value, d, media.xml.serializer)
+  const example = text === undefined ? undefined : wireJson(value, d, media.jackson)
+  if (text === undefined || example === undefined) return
+  out.example = example
+  // The text itself too, for a client that sends it as it is (OpenAPI 3.2 calls it serializedValue).
+  out[SERIALIZED_EXAMPLE] = text
 }
+
+/** The extension on an XML media type that holds its example as the serializer writes it. */
+export const SERIALIZED_EXAMPLE = 'x-serialized-example'
 
 /** Sets `example` on a media type object unless there is none. */
 function withExample(media: Schema, example: Json | undefined): void {

@@ -200,6 +200,8 @@ describe("a description follows the gateway's configured default sequence", () =
         const content = op.requestBody.content
         const write = (seq: SequenceName): string => String(beans[SEQUENCES[seq].bean].serialize(value, type))
         assert.deepEqual(content['application/json'].example, JSON.parse(write(shown.json)), name)
+        // Beside the value, the text the sequence's serializer writes (for clients that send it as is).
+        assert.equal(content['application/xml']['x-serialized-example'], write(shown.xml), name)
         if (
           !XML_NOT_RENDERED.has(name) &&
           !(shown.xml === 'betaParamArrayXmlInOutSequence' && name === 'List<List<In>>')
