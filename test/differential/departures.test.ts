@@ -139,6 +139,122 @@ test('jackson-19-digit-long: a refusal of ours counts only when we read past the
     explains('jackson-19-digit-long', checked('betaJson', 'notation', d, input, java, { value: { a: number, b: 1 } })),
     true
   )
+  // What it must not absorb: a value of ours without the number Java names (read wrong, or rounded).
+  for (const a of ['1234567890123456800', '123456789012345678'])
+    assert.equal(
+      explains('jackson-19-digit-long', checked('betaJson', 'notation', d, input, java, { value: { a, b: 1 } })),
+      false,
+      a
+    )
+})
+
+test('jettison-root-collections: ours agrees with the 1.4.21 reading the oracle gives beside it; nothing else', () => {
+  const d = t.list(t.Integer)
+  const input = '{"list":[{"int":[1,2]}]}'
+  const java: Outcome = { value: [] }
+  const c = (ours: Wire, variant?: Outcome): Checked => ({
+    ...checked('alphaJson', 'read', d, input, java, { value: ours }),
+    ...(variant === undefined ? {} : { variant })
+  })
+  assert.equal(explains('jettison-root-collections', c([1, 2], { value: [1, 2] })), true)
+  // What it must not absorb: an answer of ours that is neither reading (the variant's or 1.4.20's) ...
+  assert.equal(explains('jettison-root-collections', c([2, 1], { value: [1, 2] })), false)
+  // ... nor any case the oracle asked no 1.4.21 reading for.
+  assert.equal(explains('jettison-root-collections', c([1, 2])), false)
+})
+
+test('jettison-lenient-then-refused: a text that is not JSON, which Java read and then refused as a value; nothing else', () => {
+  const java: Outcome = { error: 'ConversionException', message: 'For input string: "1.e5"', refusal: 'value' }
+  assert.equal(
+    explains('jettison-lenient-then-refused', checked('alphaJson', 'notation', t.int, '{"int":1.e5}', java, SYNTAX)),
+    true
+  )
+  // What it must not absorb: our syntax refusal of JSON (1e5 and 1.0e5 are numbers) ...
+  for (const json of ['{"int":1e5}', '{"int":1.0e5}'])
+    assert.equal(
+      explains('jettison-lenient-then-refused', checked('alphaJson', 'notation', t.int, json, java, SYNTAX)),
+      false,
+      json
+    )
+  // ... a value refusal of ours (that is agreement, not this) and a refusal of Java's for its syntax.
+  const value: Outcome = { error: 'ValueError', message: 'not an int', refusal: 'value' }
+  assert.equal(
+    explains('jettison-lenient-then-refused', checked('alphaJson', 'notation', t.int, '{"int":1.e5}', java, value)),
+    false
+  )
+  const syntax: Outcome = { error: 'StreamException', message: 'bad', refusal: 'syntax' }
+  assert.equal(
+    explains('jettison-lenient-then-refused', checked('alphaJson', 'notation', t.int, '{"int":1.e5}', syntax, SYNTAX)),
+    false
+  )
+})
+
+test("jettison-number-past-double: Jettison's stream failing on a number past double, which we refuse as a value; nothing else", () => {
+  const java: Outcome = { error: 'StreamException', message: 'Infinite numbers are not allowed', refusal: 'syntax' }
+  const ours: Outcome = {
+    error: 'ValueError',
+    message: 'at /double: JSON does not allow non-finite numbers',
+    refusal: 'value'
+  }
+  assert.equal(
+    explains('jettison-number-past-double', checked('alphaJson', 'notation', t.Double, '{"double":1e400}', java, ours)),
+    true
+  )
+  // What it must not absorb: another value refusal of ours, a value read, or Java refusing otherwise.
+  const other: Outcome = { ...ours, message: 'at /double: expected a number' }
+  assert.equal(
+    explains(
+      'jettison-number-past-double',
+      checked('alphaJson', 'notation', t.Double, '{"double":1e400}', java, other)
+    ),
+    false
+  )
+  assert.equal(
+    explains(
+      'jettison-number-past-double',
+      checked('alphaJson', 'notation', t.Double, '{"double":1e400}', java, { value: Infinity })
+    ),
+    false
+  )
+  const conversion: Outcome = { error: 'ConversionException', message: 'x', refusal: 'value' }
+  assert.equal(
+    explains(
+      'jettison-number-past-double',
+      checked('alphaJson', 'notation', t.Double, '{"double":1e400}', conversion, ours)
+    ),
+    false
+  )
+})
+
+test('jackson-xml-nested-collection-read: our refusal of a nested collection with content that Java read; nothing else', () => {
+  const d = t.list(t.list(t.Integer))
+  const input = '<ArrayList><item><item>1</item></item></ArrayList>'
+  const refused: Outcome = {
+    error: 'ValueError',
+    message: 'Cannot deserialize List<List<Integer>>: a collection inside a collection cannot be read from XML',
+    refusal: 'value'
+  }
+  const java: Outcome = { value: [[1]] }
+  assert.equal(
+    explains('jackson-xml-nested-collection-read', checked('betaXml', 'read', d, input, java, refused)),
+    true
+  )
+  // What it must not absorb: another refusal of ours, a value of ours, Java's refusal, another family.
+  const other: Outcome = { ...refused, message: 'expected Integer, got an element with children' }
+  assert.equal(explains('jackson-xml-nested-collection-read', checked('betaXml', 'read', d, input, java, other)), false)
+  assert.equal(
+    explains('jackson-xml-nested-collection-read', checked('betaXml', 'read', d, input, java, { value: [[2]] })),
+    false
+  )
+  const javaRefused: Outcome = { error: 'MismatchedInputException', message: 'x', refusal: 'value' }
+  assert.equal(
+    explains('jackson-xml-nested-collection-read', checked('betaXml', 'read', d, input, javaRefused, refused)),
+    false
+  )
+  assert.equal(
+    explains('jackson-xml-nested-collection-read', checked('alphaXml', 'read', d, input, java, refused)),
+    false
+  )
 })
 
 test('two refusals agree only when of one kind', () => {
@@ -266,10 +382,19 @@ test('jackson-xml-root-char-array-text: the same text refused by both, a root ch
 
 test('jettison-root-collection-text: no items read from text, for a declared collection or an Object root holding one', () => {
   const input = '{"list":["\\u0041"]}'
-  const make = (d: Descriptor, ours: Wire): Checked =>
-    checked('alphaJson', 'notation', d, input, { value: list(list()) }, { value: ours })
-  assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [])), true)
+  const make = (d: Descriptor, ours: Wire, java: Outcome = { value: list(list()) }): Checked =>
+    checked('alphaJson', 'notation', d, input, java, { value: ours })
+  assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [], { value: [[]] })), true)
   assert.equal(explains('jettison-root-collection-text', make(t.Object(), list())), true)
+  const conversion: Outcome = { error: 'ConversionException', message: 'x', refusal: 'value' }
+  assert.equal(explains('jettison-root-collection-text', make(t.array(t.Integer), [], conversion)), true)
+  // What it must not absorb: Java reading anything else (its items, or nothing) or refusing otherwise.
+  for (const java of [{ value: [1] }, { value: [] }, { value: [[1]] }, { ...conversion, error: 'StreamException' }])
+    assert.equal(
+      explains('jettison-root-collection-text', make(t.list(t.Integer), [], java)),
+      false,
+      JSON.stringify(java)
+    )
   // Something read is not this; nor a value that is no collection.
   assert.equal(
     explains('jettison-root-collection-text', make(t.Object(), list({ '!t': { k: 'String' }, v: 'A' }))),

@@ -10,6 +10,7 @@ import { DifferenceError, javaOutcome, runFidelity, type Difference } from './fi
 import { FOUND, FOUND_SOURCES } from './found'
 import { FOUND_FILE, disagreement, requestFor, type RecordedCase } from './found-check'
 import { descriptorToJson } from './descriptor-json'
+import { overCeiling } from './departures'
 import { toWire } from '../helpers/oracle'
 
 async function main(): Promise<number> {
@@ -49,7 +50,9 @@ async function main(): Promise<number> {
     console.error('')
     console.log(JSON.stringify({ seed, ...report, seconds: (Date.now() - started) / 1000 }, null, 1))
     if (collect !== undefined) survey(collect)
-    return collect !== undefined && collect.length > 0 ? 1 : 0
+    const over = overCeiling(report.departures, report.runs)
+    for (const line of over) console.error(`fuzz:fidelity seed ${seed}: ${line}`)
+    return (collect !== undefined && collect.length > 0) || over.length > 0 ? 1 : 0
   } catch (e) {
     console.error(`\nfuzz:fidelity seed ${seed}: ${(e as Error).message}`)
     const found = e instanceof DifferenceError ? e.difference : findDifference(e)
