@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, type Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
-import { DEPARTURES, type Checked } from './departures'
+import { DEPARTURES, xpp3FastHash, type Checked } from './departures'
 import { agree, javaOutcome, type Outcome } from './fidelity'
 import { checkedCase } from './found-check'
 
@@ -414,4 +414,30 @@ test('jackson-xml-unreadable-map-keys: our refusal to write a key Woodstox does 
   // What it must not absorb: our writer refusing a key Woodstox reads (the 500 this departure once hid).
   for (const key of ['Straße', '日本語', 'x·y', '😀'])
     assert.equal(explains('jackson-xml-unreadable-map-keys', c(key)), false, key)
+})
+
+test("xpp3-name-hash: XPP3's name table overflowing on a name whose hash is negative; nothing else", () => {
+  // Java's own int arithmetic gave these (MXParser.fastHash).
+  assert.equal(xpp3FastHash('abc'), 12515)
+  assert.equal(xpp3FastHash('ع\u0308g_.2135_.d800_.df30'), -953411282)
+  assert.equal(xpp3FastHash('x'.repeat(30)), 253639800)
+  const d = t.object('com.x.C', { f: t.String })
+  const java: Outcome = {
+    error: 'ConversionException',
+    message: '\n---- Debugging information ----\ncause-exception     : java.lang.ArrayIndexOutOfBoundsException\n',
+    refusal: 'value'
+  }
+  const long = '<com.x.C><ع\u0308g_.2135_.d800_.df30>v</ع\u0308g_.2135_.d800_.df30></com.x.C>'
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, { value: { f: 'v' } })), true)
+  // What it must not absorb: a text with no such name, another cause, another family ...
+  const short = '<com.x.C><f>v</f></com.x.C>'
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, short, java, { value: { f: 'v' } })), false)
+  const other: Outcome = { ...java, message: 'cause-exception     : java.lang.NumberFormatException' }
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, other, { value: { f: 'v' } })), false)
+  assert.equal(explains('xpp3-name-hash', checked('betaXml', 'read', d, long, java, { value: { f: 'v' } })), false)
+  // ... nor a syntax fault of ours before the name, which Java's parser would have met first.
+  const early: Outcome = { error: 'XmlSyntaxError', message: 'bad at byte 3', refusal: 'syntax' }
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, early)), false)
+  const late: Outcome = { ...early, message: 'bad at byte 200' }
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, late)), true)
 })

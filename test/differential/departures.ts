@@ -201,6 +201,28 @@ function oneEmptyList(w: Wire | undefined): boolean {
   return emptyCollection(item) || (item !== null && typeof item === 'object' && Object.keys(item).join() === '!class')
 }
 
+/**
+ * XPP3 1.1.4c's fastHash of a name (MXParser), in Java's int arithmetic: the first unit, the last, and
+ * for longer names the units at a quarter and a half, each step shifted by 7 bits.
+ */
+export function xpp3FastHash(name: string): number {
+  const n = name.length
+  if (n === 0) return 0
+  let hash = ((name.charCodeAt(0) << 7) + name.charCodeAt(n - 1)) | 0
+  if (n > 16) hash = ((hash << 7) + name.charCodeAt(n >> 2)) | 0
+  if (n > 8) hash = ((hash << 7) + name.charCodeAt(n >> 1)) | 0
+  return hash
+}
+
+/** Where the first element or attribute name of the text whose XPP3 hash is negative starts (UTF-16 index), or -1. */
+function negativeHashName(text: string): number {
+  for (const m of text.matchAll(/<\/?([^\s/>!?]+)|\s([^\s=<>]+)\s*=/g)) {
+    const name = m[1] ?? m[2]!
+    if (xpp3FastHash(name) < 0) return m.index
+  }
+  return -1
+}
+
 /** Whether a value read into an Object slot is a collection (a list, map or array) with nothing in it. */
 function emptyCollection(w: Wire | undefined): boolean {
   if (w === null || w === undefined || typeof w !== 'object' || Array.isArray(w)) return false
@@ -371,6 +393,26 @@ export const DEPARTURES: readonly Departure[] = [
       if (c.ours.refusal === undefined || !/is not an XML name/.test(c.ours.message ?? '')) return false
       // Evidence outside our writer: a key of the value that Woodstox's own tables do not take as a name.
       return mapKeys(c.value).some((k) => !isWoodstoxNcName(k))
+    }
+  },
+  {
+    id: 'xpp3-name-hash',
+    ceiling: 20,
+    why:
+      'XPP3 1.1.4c (MXParserCachingStrings) files each name it reads in a table at fastHash(name) % size; for a ' +
+      'name of more than 16 UTF-16 units whose first is U+0400 or above the hash overflows to a negative index and ' +
+      'the parser throws ArrayIndexOutOfBoundsException, so XStream cannot read the names it writes for fields of ' +
+      'many scripts (ع̈gℵ𐌰 is written <ع̈g_.2135_.d800_.df30>). We read them.',
+    applies: (c) => {
+      if (!c.setup.startsWith('alphaXml') || c.input === null) return false
+      if (!/cause-exception\s*: java\.lang\.ArrayIndexOutOfBoundsException/.test(c.java.message ?? '')) return false
+      // Evidence outside our reader: a name of the text whose hash, by XPP3's own rule, is negative ...
+      const at = negativeHashName(c.input)
+      if (at < 0) return false
+      // ... and ours read on: a value, or a syntax fault past that name (Java's parser met the name first).
+      if (c.ours.value !== undefined) return true
+      const ourByte = Number(/at byte (\d+)/.exec(c.ours.message ?? '')?.[1] ?? NaN)
+      return c.ours.refusal === 'syntax' && Buffer.byteLength(c.input.slice(0, at)) < ourByte
     }
   },
   {

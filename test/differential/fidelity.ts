@@ -14,7 +14,7 @@ import {
 } from '../../src/microservice/serializers'
 import { ValueError } from '../../src/microservice/serializers/errors'
 import { SyntaxErrorAt } from '../../src/common/errors/syntax'
-import { valueArb, type Profile } from '../helpers/arbitraries'
+import { scriptKey, valueArb, type Profile } from '../helpers/arbitraries'
 import {
   SETUPS,
   canonWire,
@@ -54,7 +54,7 @@ export const ORACLE_PROFILE: Profile = {
   xmlKeys: false,
   text: fc.string({ unit, maxLength: 14 }),
   char1: fc.oneof(bmpChar, fc.constantFrom('<', '&', '>', '"', "'", '\\', ' ', '\r', '\u0000', 'a')),
-  key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/), fc.string({ unit, maxLength: 5 })),
+  key: fc.oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,5}$/), fc.string({ unit, maxLength: 5 }), scriptKey),
   date: fc.oneof(
     // Years 1000 to 9999, where most dates are; then the whole range a Date holds that XStream can
     // write (years 292,269,054 BC to AD 292,278,994), around the Gregorian switch and year 0.

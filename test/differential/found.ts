@@ -15,7 +15,9 @@ export const FOUND_SOURCES: Record<string, string> = {
   'com.fixed.O': 'package com.fixed; public class O { public String f; public char[] c; }',
   'com.fixed.D': 'package com.fixed; public class D { public Double[] d; }',
   'com.fixed.H': 'package com.fixed; public class H { public Object o; public Integer z; }',
-  'com.fixed.Nest': 'package com.fixed; public class Nest { public static class N { public Integer x; } }'
+  'com.fixed.Nest': 'package com.fixed; public class Nest { public static class N { public Integer x; } }',
+  'com.fixed.U':
+    'package com.fixed; public class U { public Integer straße; public Integer ¢x; public Integer 𝒜; public Integer x\u0301_$; }'
 }
 
 const C = t.object('com.fixed.C', { a: t.field(t.char, { attribute: true }) })
@@ -24,6 +26,8 @@ const B = t.object('com.fixed.B', { b: t.field(t.Boolean, { attribute: true }), 
 const O = t.object('com.fixed.O', { f: t.String, c: t.array(t.char) })
 const D = t.object('com.fixed.D', { d: t.array(t.Double) })
 const N = t.object('com.fixed.Nest$N', { x: t.Integer })
+/** Field names of many scripts: what each family writes for them. */
+const U = t.object('com.fixed.U', { straße: t.Integer, '¢x': t.Integer, '𝒜': t.Integer, 'x\u0301_$': t.Integer })
 /** An Object field that may hold an N. */
 const H = t.object('com.fixed.H', { o: t.Object([N]), z: t.Integer })
 
@@ -157,5 +161,21 @@ export const FOUND: readonly FoundCase[] = [
   r('woodstox-stream-order', 'alphaXml', t.Integer, '<int>1</int>x'),
   r('woodstox-stream-order', 'alphaXml', t.list(t.Integer), '<list><int>x</int><int>&#xffff;</int></list>'),
   r('woodstox-stream-order', 'alphaXml', O, '<com.fixed.O><g>&#x0;</g></com.fixed.O>'),
+  r('woodstox-stream-order', 'betaXml', t.list(t.list(t.String)), '<ArrayList><item>a&#xfffe;</item></ArrayList>'),
+  w('script-names', 'alphaXml', U, { straße: 1, '¢x': 2, '𝒜': 3, 'x\u0301_$': 4 }),
+  w('script-names', 'alphaJson', U, { straße: 1, '¢x': 2, '𝒜': 3, 'x\u0301_$': 4 }),
+  w('script-names', 'betaXml', U, { straße: 1, '¢x': 2, '𝒜': 3, 'x\u0301_$': 4 }),
+  w('script-names', 'betaJson', U, { straße: 1, '¢x': 2, '𝒜': 3, 'x\u0301_$': 4 }),
+  r(
+    'script-names',
+    'alphaXml',
+    U,
+    '<com.fixed.U><straße>1</straße><_.00a2x>2</_.00a2x><_.d835_.dc9c>3</_.d835_.dc9c></com.fixed.U>'
+  ),
+  r('script-names', 'betaXml', U, '<U><straße>1</straße><𝒜>3</𝒜></U>'),
+  r('script-names', 'betaXml', U, '<U><¢x>2</¢x></U>'),
+  r('script-names', 'betaXml', U, '<?xml version="1.1"?><U><¢x>2</¢x></U>'),
+  r('script-names', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<?xml version="1.1"?><M><ℵ>1</ℵ></M>'),
+  r('script-names', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<M><ℵ>1</ℵ></M>'),
   r('woodstox-stream-order', 'betaXml', t.list(t.Integer), '<ArrayList><item>x</item></ArrayList>&#x41;')
 ]

@@ -5,7 +5,7 @@
 // Java source, so that the oracle compiles them once per universe. Made from a seed, so a failing case
 // can be made again.
 import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
-import { SCALARS } from '../helpers/arbitraries'
+import { SCALARS, SCRIPT_LETTERS, SCRIPT_MARKS } from '../helpers/arbitraries'
 
 export interface Universe {
   readonly pkg: string
@@ -22,6 +22,7 @@ export interface Universe {
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyz']
 /** Letters twice as likely as digits and '_'. */
 const NAME_CHARS = [...LETTERS, ...LETTERS, ...'0123456789_']
+const SCRIPT_PART = [...SCRIPT_LETTERS, ...SCRIPT_MARKS]
 
 const JAVA_KEYWORDS = new Set(
   (
@@ -56,9 +57,11 @@ export function makeUniverse(seed: number, rootCount: number, maxDepth = 3): Uni
 
   const fieldName = (taken: Set<string>): string => {
     for (;;) {
-      let n = pick(LETTERS)
+      // A quarter of the names from many scripts (SCRIPT_LETTERS): what each family writes for them.
+      const unicode = rng() < 0.25
+      let n = unicode ? pick(SCRIPT_LETTERS) : pick(LETTERS)
       const len = Math.floor(rng() * 6)
-      for (let i = 0; i < len; i++) n += pick(NAME_CHARS)
+      for (let i = 0; i < len; i++) n += unicode && rng() < 0.5 ? pick(SCRIPT_PART) : pick(NAME_CHARS)
       if (!JAVA_KEYWORDS.has(n) && !taken.has(n)) return n
     }
   }

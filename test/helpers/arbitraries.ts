@@ -89,6 +89,39 @@ export const PROFILES: Record<SerializerBeanName, Profile> = {
   }
 }
 
+/**
+ * Characters a Java identifier may begin with, from many scripts: Latin, Greek, Cyrillic, Armenian,
+ * Hebrew, Arabic, Indic, Thai, Georgian, Ethiopic, Cherokee, Hangul, kana, CJK (an astral one too),
+ * a letterlike symbol, currency signs and a connector (Java takes both first), and astral letters.
+ * Some are XML 1.0 (4th edition) name characters and some are not, which is the point.
+ */
+export const SCRIPT_LETTERS: readonly string[] = [
+  ...'äßéøñçÆŒƒǅλΩάжЖёաאשعبکकনகกขაሀᎠᐁ한글ひらカナ名前字ẞℵ¢£€‿',
+  '\u{1d49c}',
+  '\u{10330}',
+  '\u{20000}',
+  '\u{1e900}'
+]
+
+/** What a Java identifier may hold after its first character beyond letters: marks and digits of other scripts. */
+export const SCRIPT_MARKS: readonly string[] = [...'\u0301\u0308\u093f\u0e31٣५๓３', '\u{1d7d8}']
+
+/** A Java identifier of letters, marks and digits of many scripts (as a field name, a map key). */
+export const scriptIdentifier: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...SCRIPT_LETTERS),
+    fc.array(fc.constantFrom(...SCRIPT_LETTERS, ...SCRIPT_MARKS, 'a', '1', '_'), { maxLength: 4 })
+  )
+  .map(([first, rest]) => first + rest.join(''))
+
+/** A word of many scripts, with the punctuation and spaces a map key may hold that no identifier does. */
+export const scriptKey: fc.Arbitrary<string> = fc
+  .array(fc.constantFrom(...SCRIPT_LETTERS, ...SCRIPT_MARKS, '·', '-', '.', ' ', '؟', '、', '!', ':', '\u{1f600}'), {
+    minLength: 1,
+    maxLength: 5
+  })
+  .map((cs) => cs.join(''))
+
 /** Every scalar kind a descriptor has. */
 export const SCALARS: readonly ScalarDescriptor[] = [
   t.int,

@@ -20,6 +20,8 @@ class TreeBuilder implements XmlHandler {
   readonly stack: XmlElement[] = []
   root: XmlElement | null = null
   private elements = 0
+  /** Whether the document declares XML 1.1, whose names are wider; asked at the first name past ASCII. */
+  private xml11: boolean | undefined
   constructor(
     private readonly b: Uint8Array,
     private readonly limits: ReadLimits,
@@ -74,8 +76,9 @@ class TreeBuilder implements XmlHandler {
     const colon = name.indexOf(':')
     const prefix = colon < 0 ? null : name.slice(0, colon)
     const local = colon < 0 ? name : name.slice(colon + 1)
-    if (!isWoodstoxNcName(local) || (prefix !== null && !isWoodstoxNcName(prefix)))
-      throw new XmlSyntaxError(`'${name.slice(0, 40)}' is not an XML 1.0 name`, at)
+    const xml11 = (this.xml11 ??= declaresXml11(this.b))
+    if (!isWoodstoxNcName(local, xml11) || (prefix !== null && !isWoodstoxNcName(prefix, xml11)))
+      throw new XmlSyntaxError(`'${name.slice(0, 40)}' is not an XML ${xml11 ? '1.1' : '1.0'} name`, at)
     if (prefix !== null && prefix !== 'xml' && !this.declares(prefix, el))
       throw new XmlSyntaxError(`undeclared namespace prefix '${prefix.slice(0, 40)}'`, at)
   }
@@ -101,6 +104,12 @@ class TreeBuilder implements XmlHandler {
     el.text += s
     if (el.segments !== undefined) el.segments[el.segments.length - 1] += s
   }
+}
+
+/** Whether the document's declaration (the scanner has checked its place and syntax) names version 1.1. */
+function declaresXml11(b: Uint8Array): boolean {
+  const head = Buffer.from(b.buffer, b.byteOffset, Math.min(b.length, 120)).toString('latin1')
+  return /^(?:\xef\xbb\xbf)?<\?xml\s[^?]*?version\s*=\s*(["'])1\.1\1/.test(head)
 }
 
 function utf8(b: Uint8Array, start: number, end: number): string {

@@ -1,5 +1,6 @@
 import type { Descriptor } from '../../sdk/descriptors'
 import { completeRoot, parseXmlPrefix, type XmlElement } from '../../../common/xml/tree'
+import { isXml10NameUnit } from '../../../common/xml/woodstox-names'
 import type { Serializer } from '../serializer'
 import { JAVA17_UNDEFINED_BMP } from '../java/undefined'
 import { requireJavaZone } from '../java/zones'
@@ -13,11 +14,28 @@ import {
   fromAlphaNode
 } from './alpha-node'
 
-/** XStream's XML name coding: `_` → `__`, `$` → `_-`. */
-export const XML_NAMING: AlphaNaming = {
-  field: (name) => name.replace(/_/g, '__').replace(/\$/g, '_-'),
-  className: (name) => name.replace(/_/g, '__').replace(/\$/g, '_-')
+const PLAIN_NAME = /^[A-Za-z:][A-Za-z0-9:.-]*$/
+
+/**
+ * XStream's XmlFriendlyNameCoder, one UTF-16 unit at a time: `$` → `_-`, `_` → `__`, and a unit that
+ * may not stand there in an XML 1.0 (4th edition) name (a surrogate, or a mark or digit first)
+ * → `_.` and its four hex digits (ä stays, ¢ is `_.00a2`, 𝒜 `_.d835_.dc9c`).
+ */
+export function xstreamName(name: string): string {
+  if (PLAIN_NAME.test(name)) return name
+  let out = ''
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i)
+    if (c === 0x24) out += '_-'
+    else if (c === 0x5f) out += '__'
+    else if (c === 0x3a || isXml10NameUnit(c, i === 0)) out += name[i]
+    else out += `_.${c.toString(16).padStart(4, '0')}`
+  }
+  return out
 }
+
+/** XStream's XML name coding (xstreamName) for fields and classes. */
+export const XML_NAMING: AlphaNaming = { field: xstreamName, className: xstreamName }
 
 /**
  * XStream's PrettyPrintWriter escaping (XML_QUIRKS, the default mode): the five predefined entities,

@@ -280,11 +280,14 @@ function read(el: XmlElement, d: Descriptor, r: Reading, position: 'root' | 'ite
       // Root lists hold <item> elements; a List property wraps items named like the property.
       // A list's items are objects in Java (List<Character>): what reads as null stays null.
       const itemType = elementType(d)
-      // Jackson's XML module writes a collection inside a collection flattened and cannot read it back.
-      if (isRepeated(itemType) && el.children.length > 0)
+      // Jackson's XML module writes a collection inside a collection flattened and cannot read it back
+      // (it fails past the first item's start, where a fault in its text comes first).
+      if (isRepeated(itemType) && el.children.length > 0) {
+        begun(el.children[0]!, r)
         throw new ValueError(
           `Cannot deserialize ${typeName(d)}: a collection inside a collection cannot be read from XML`
         )
+      }
       // Jackson's String collections take an empty root element as the String "" and refuse it.
       if (
         position === 'root' &&
