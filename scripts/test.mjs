@@ -3,6 +3,11 @@
 // NODE_V8_COVERAGE). Options:
 //   --junit <file>     also write a JUnit report (CI=true writes reports/junit.xml)
 //   --no-coverage      run without c8
+//   --name <name>      a run of its own beside npm test's: its counts go to reports/counts-<name>.json
+//                      and (CI=true) its JUnit report to reports/junit-<name>.xml
+//   --files <file> ... exactly these test files, each of which must exist: the image's suites
+//                      (scripts/image/test.sh), whose files npm test leaves out by name, under the
+//                      same guards as npm test's
 //   <text> ...         only the test files whose path contains one of the texts
 // A test file that runs longer than its limit (TEST_TIMEOUT_MS, default 120 s, or the longer one its
 // first comment line names: `// time limit: 480 s: why`) fails instead of hanging the run. A
@@ -10,7 +15,7 @@
 // in scripts/test-guards.mjs fails the run too.
 import { readdirSync, statSync, mkdirSync, rmSync, readFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, dirname, relative } from 'node:path'
+import { join, dirname, relative, resolve } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
@@ -19,19 +24,40 @@ import { focusOrSkipMarkers, coverageBelow, timeLimitOf, mergeCounts, mergeJunit
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { junit: { type: 'string' }, 'no-coverage': { type: 'boolean', default: false } }
+  options: {
+    junit: { type: 'string' },
+    'no-coverage': { type: 'boolean', default: false },
+    name: { type: 'string' },
+    files: { type: 'boolean', default: false }
+  }
 })
+if (values.name !== undefined && !/^[\w.-]+$/.test(values.name)) {
+  console.error(`--name ${values.name}: letters, digits, '.', '_' and '-' only (it names files under reports/)`)
+  process.exit(1)
+}
 
 const files = []
-;(function walk(dir) {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) {
-      if (name !== 'fixtures' && name !== 'helpers' && name !== 'sample') walk(p)
-    } else if (name.endsWith('.test.js') && (positionals.length === 0 || positionals.some((o) => p.includes(o))))
-      files.push(p)
+if (values.files) {
+  // A named file that is not there fails the run rather than leaving it with nothing to run.
+  const missing = positionals.filter((p) => !existsSync(p) || !statSync(p).isFile())
+  if (positionals.length === 0 || missing.length > 0) {
+    console.error(
+      `--files names ${positionals.length === 0 ? 'no file' : `files that do not exist: ${missing.join(', ')}`}`
+    )
+    process.exit(1)
   }
-})(join(root, 'dist', 'test'))
+  files.push(...positionals.map((p) => resolve(p)))
+} else {
+  ;(function walk(dir) {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name)
+      if (statSync(p).isDirectory()) {
+        if (name !== 'fixtures' && name !== 'helpers' && name !== 'sample') walk(p)
+      } else if (name.endsWith('.test.js') && (positionals.length === 0 || positionals.some((o) => p.includes(o))))
+        files.push(p)
+    }
+  })(join(root, 'dist', 'test'))
+}
 if (files.length === 0) {
   console.error('no test files found under dist/test')
   process.exit(1)
@@ -51,9 +77,10 @@ for (const f of files) {
   groups.set(ms, [...(groups.get(ms) ?? []), f])
 }
 // CI=true (as CI runs) writes a JUnit report without changing the README's test command.
-const junit = values.junit ?? (process.env.CI === 'true' ? join(root, 'reports', 'junit.xml') : undefined)
+const suffix = values.name === undefined ? '' : `-${values.name}`
+const junit = values.junit ?? (process.env.CI === 'true' ? join(root, 'reports', `junit${suffix}.xml`) : undefined)
 if (junit !== undefined) mkdirSync(dirname(junit), { recursive: true })
-const countsFile = join(root, 'reports', 'counts.json')
+const countsFile = join(root, 'reports', `counts${suffix}.json`)
 mkdirSync(dirname(countsFile), { recursive: true })
 rmSync(countsFile, { force: true })
 
@@ -130,7 +157,7 @@ if (!values['no-coverage'] && positionals.length === 0 && existsSync(summary)) {
   }
 }
 if (!existsSync(countsFile)) {
-  console.log('no test counts were written (reports/counts.json): skips cannot be checked')
+  console.log(`no test counts were written (${relative(root, countsFile)}): skips cannot be checked`)
   status = status || 1
 } else {
   const c = JSON.parse(readFileSync(countsFile, 'utf8'))

@@ -1,16 +1,18 @@
 // The test runner tells the truth: a suite that fails by itself (a hook) is counted as a failure, a
-// committed focus or skip is found, coverage below the floor is named. Runs node's own test runner
-// with this project's reporter on small files written here.
+// committed focus or skip is found, coverage below the floor is named, and files named to it (the
+// image's suites) get the same guards. Runs node's own test runner with this project's reporter, and
+// scripts/test.mjs itself, on small files written here.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { uncovered } from '../../helpers/uncovered-env'
 import { ROOT } from '../../helpers/root'
 
 const REPORTER = join(ROOT, 'scripts', 'count-reporter.mjs')
+const RUNNER = join(ROOT, 'scripts', 'test.mjs')
 
 interface Guards {
   focusOrSkipMarkers(files: string[]): string[]
@@ -170,4 +172,92 @@ test('the counts and JUnit reports of several groups of files are one run', asyn
     [...merged.matchAll(/testsuite name="(\w+)"/g)].map((m) => m[1]),
     ['one', 'two']
   )
+})
+
+/**
+ * scripts/test.mjs on files named to it (`--files`), as scripts/image/test.sh runs it: without c8 (a
+ * run with it would clear this run's coverage/), under a name of its own so that its counts do not
+ * take the place of the run this test is part of, and without CI (no JUnit report).
+ */
+function runNamed(...files: string[]): { status: number | null; stdout: string; stderr: string; counts: string } {
+  const name = `runner-test-${process.pid}`
+  const counts = join(ROOT, 'reports', `counts-${name}.json`)
+  const env = runnerEnv()
+  delete env.CI
+  try {
+    const r = spawnSync(process.execPath, [RUNNER, '--no-coverage', '--name', name, '--files', ...files], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env
+    })
+    return {
+      status: r.status,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      counts: existsSync(counts) ? readFileSync(counts, 'utf8') : ''
+    }
+  } finally {
+    rmSync(counts, { force: true })
+  }
+}
+
+const NAMED_HEAD = "import { test } from 'node:test'\nimport { writeFileSync } from 'node:fs'\n"
+
+test('named files keep the focus/skip guard: a focus or a skip in one is refused before anything runs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'named-'))
+  const ran = join(dir, 'ran')
+  const clean = join(dir, 'clean.suite.mjs')
+  writeFileSync(clean, `${NAMED_HEAD}test('c', () => writeFileSync(${JSON.stringify(ran)}, 'ran'))\n`)
+  // Spelled in pieces so that this file itself carries no marker.
+  for (const marker of [['test', 'only'].join('.'), ['test', 'skip'].join('.')]) {
+    const dirty = join(dir, 'dirty.suite.mjs')
+    writeFileSync(dirty, `${NAMED_HEAD}${marker}('d', () => writeFileSync(${JSON.stringify(ran)}, 'ran'))\n`)
+    const r = runNamed(clean, dirty)
+    assert.equal(r.status, 1, marker)
+    assert.match(r.stderr, /a committed focus or skip runs less than the whole suite/)
+    assert.ok(r.stderr.includes(`${dirty}:3: ${marker}('d'`), r.stderr)
+    assert.equal(existsSync(ran), false, `${marker}: a test ran`)
+  }
+})
+
+test('a named file that does not exist fails the run instead of running nothing; so does naming none', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'named-'))
+  const there = join(dir, 'there.suite.mjs')
+  writeFileSync(there, `${NAMED_HEAD}test('t', () => {})\n`)
+  const missing = join(dir, 'missing.suite.js')
+  const r = runNamed(there, missing)
+  assert.equal(r.status, 1)
+  assert.equal(r.stderr.trim(), `--files names files that do not exist: ${missing}`)
+  assert.equal(r.stdout, '')
+  const none = runNamed()
+  assert.equal(none.status, 1)
+  assert.equal(none.stderr.trim(), '--files names no file')
+})
+
+test('named files run under the count line, in counts of their own; a skip at run time fails the run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'named-'))
+  const passing = join(dir, 'passing.suite.mjs')
+  writeFileSync(passing, `${NAMED_HEAD}test('a', () => {})\ntest('b', () => {})\n`)
+  const ok = runNamed(passing)
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr)
+  assert.match(ok.stdout, /\ntests: 2 passed, 0 failed, 0 skipped\n$/)
+  assert.deepEqual((JSON.parse(ok.counts) as Counts).passed, 2)
+  // A skip decided while running carries no marker for the focus/skip guard; the counts catch it.
+  const skipping = join(dir, 'skipping.suite.mjs')
+  writeFileSync(skipping, `${NAMED_HEAD}test('a', () => {})\ntest('s', (t) => { t.skip('not here') })\n`)
+  const skipped = runNamed(passing, skipping)
+  assert.equal(skipped.status, 1)
+  assert.match(skipped.stdout, /\ntests: 3 passed, 0 failed, 1 skipped \(a skip fails the run\)\n$/)
+})
+
+test('a named file runs under its own time limit and fails when it overruns it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'named-'))
+  const hanging = join(dir, 'hanging.suite.mjs')
+  writeFileSync(
+    hanging,
+    `// time limit: 1 s: a fixture that waits far longer\n${NAMED_HEAD}test('h', () => new Promise((r) => setTimeout(r, 600_000)))\n`
+  )
+  const r = runNamed(hanging)
+  assert.equal(r.status, 1)
+  assert.match(r.stdout, /\ntests: 0 passed, 1 failed, 0 skipped\n$/)
 })
