@@ -6,6 +6,10 @@
 #   2. part of the suite on the image's Node 24 and uWebSockets.js build, in a container that
 #      mounts this checkout: the conformance vectors, the SPEC matrix, the error table and the
 #      malformed-request cases.
+# Both go through scripts/test.mjs with --files (the suite is named *.suite.js so that npm test leaves
+# it out), under npm test's guards: a committed focus or skip is refused, each file has its time limit,
+# a skipped test fails the run, the count line closes each; with CI=true each writes its own JUnit
+# report (reports/junit-image.xml, reports/junit-image-node24.xml). No coverage: npm test measures it.
 # The full suite runs on the host's Node 20 (npm test).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +19,7 @@ tag=localhost/invocation-gateway:test
 bash "$here/build.sh" --tag "$tag" >/dev/null
 [ -f dist/test/image/container.suite.js ] || npm run build >/dev/null
 echo "== the image under podman"
-IGW_IMAGE=$tag node --test --test-reporter=spec dist/test/image/container.suite.js
+IGW_IMAGE=$tag node scripts/test.mjs --no-coverage --name image --files dist/test/image/container.suite.js
 
 echo "== the suite's SPEC cases on the image's Node and uWebSockets.js"
 uws=$(mktemp -d)
@@ -23,11 +27,12 @@ holder="igw-uws-$$"
 trap '"$here/podman.sh" rm -f "$holder" >/dev/null 2>&1 || true; rm -rf "$uws"' EXIT
 "$here/podman.sh" create --name "$holder" "$tag" >/dev/null
 "$here/podman.sh" cp "$holder:/app/node_modules/uWebSockets.js" "$uws/"
-# The checkout at the same path (dist/ and the dev dependencies the tests need), with the image's
-# uWebSockets.js over the host's.
-"$here/podman.sh" run --rm --network host --user 0 \
+# The checkout at the same path (dist/, scripts/ with the runner and its reporter, and the dev
+# dependencies the tests need), with the image's uWebSockets.js over the host's; CI and
+# TEST_TIMEOUT_MS pass through when set.
+"$here/podman.sh" run --rm --network host --user 0 -e CI -e TEST_TIMEOUT_MS \
   -v "$root:$root" -v "$uws/uWebSockets.js:$root/node_modules/uWebSockets.js:ro" -w "$root" \
-  --entrypoint node "$tag" --test --test-reporter=spec \
+  --entrypoint node "$tag" scripts/test.mjs --no-coverage --name image-node24 --files \
   dist/test/conformance/vectors.test.js dist/test/conformance/characters.test.js \
   dist/test/integration/matrix.test.js dist/test/integration/errors.test.js \
   dist/test/integration/malformed-http.test.js
