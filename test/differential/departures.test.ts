@@ -429,6 +429,9 @@ test("xpp3-name-hash: XPP3's name table overflowing on a name whose hash is nega
   }
   const long = '<com.x.C><ع\u0308g_.2135_.d800_.df30>v</ع\u0308g_.2135_.d800_.df30></com.x.C>'
   assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, { value: { f: 'v' } })), true)
+  // At the root's start tag (an attribute's name) the exception comes unwrapped.
+  const bare: Outcome = { error: 'ArrayIndexOutOfBoundsException', message: 'null', refusal: 'value' }
+  assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, bare, { value: { f: 'v' } })), true)
   // What it must not absorb: a text with no such name, another cause, another family ...
   const short = '<com.x.C><f>v</f></com.x.C>'
   assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, short, java, { value: { f: 'v' } })), false)

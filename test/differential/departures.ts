@@ -405,7 +405,11 @@ export const DEPARTURES: readonly Departure[] = [
       'many scripts (ع̈gℵ𐌰 is written <ع̈g_.2135_.d800_.df30>). We read them.',
     applies: (c) => {
       if (!c.setup.startsWith('alphaXml') || c.input === null) return false
-      if (!/cause-exception\s*: java\.lang\.ArrayIndexOutOfBoundsException/.test(c.java.message ?? '')) return false
+      // Thrown as it is while XStream reads the root's start tag, wrapped in a ConversionException further in.
+      const overflow =
+        c.java.error === 'ArrayIndexOutOfBoundsException' ||
+        /cause-exception\s*: java\.lang\.ArrayIndexOutOfBoundsException/.test(c.java.message ?? '')
+      if (!overflow) return false
       // Evidence outside our reader: a name of the text whose hash, by XPP3's own rule, is negative ...
       const at = negativeHashName(c.input)
       if (at < 0) return false
