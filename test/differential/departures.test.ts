@@ -255,6 +255,19 @@ test('jackson-xml-nested-collection-read: our refusal of a nested collection wit
     explains('jackson-xml-nested-collection-read', checked('alphaXml', 'read', d, input, java, refused)),
     false
   )
+  // A collection as a map value, read from Java's own text: only when Java did not read back what was written.
+  const m = t.map(t.list(t.Integer), 'java.util.LinkedHashMap')
+  const asValue: Outcome = {
+    ...refused,
+    message:
+      'Cannot deserialize LinkedHashMap<String,List<Integer>>: a collection as a map value cannot be read from XML'
+  }
+  const own = (written: Wire): Checked => ({
+    ...checked('betaXml', 'read', m, '<M><a>0</a><a>1</a></M>', { value: [['a', [1]]] }, asValue),
+    value: written
+  })
+  assert.equal(explains('jackson-xml-nested-collection-read', own([['a', [0, 1]]])), true)
+  assert.equal(explains('jackson-xml-nested-collection-read', own([['a', [1]]])), false)
 })
 
 test('two refusals agree only when of one kind', () => {
@@ -443,4 +456,50 @@ test("xpp3-name-hash: XPP3's name table overflowing on a name whose hash is nega
   assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, early)), false)
   const late: Outcome = { ...early, message: 'bad at byte 200' }
   assert.equal(explains('xpp3-name-hash', checked('alphaXml', 'read', d, long, java, late)), true)
+})
+
+test('jackson-xml-virtual-array-order: Java refusing an inner item of a nested collection before our fault; nothing else', () => {
+  const c6 = t.object('com.x.C6', { z: t.long })
+  const d = t.map(t.array(c6), 'java.util.LinkedHashMap')
+  const input = '<M><k><z>1</z><x>&&#97;</x></k></M>'
+  const java: Outcome = {
+    error: 'MismatchedInputException',
+    message:
+      'Cannot construct instance of `com.x.C6`: no String-argument constructor/factory method to deserialize from String value (\'1\') (through reference chain: java.util.LinkedHashMap["k"]->java.lang.Object[][0])',
+    refusal: 'value'
+  }
+  const ours: Outcome = { error: 'XmlSyntaxError', message: "undefined entity '&&#97;' at byte 21", refusal: 'syntax' }
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', d, input, java, ours)), true)
+  // What it must not absorb: a chain through fields only; a type without nested collections; a value of ours.
+  const field: Outcome = {
+    ...java,
+    message: 'x (through reference chain: com.x.C6["z"])'
+  }
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', d, input, field, ours)), false)
+  const plain = t.map(c6, 'java.util.LinkedHashMap')
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', plain, input, java, ours)), false)
+  assert.equal(
+    explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', d, input, java, { value: [] })),
+    false
+  )
+  // A list of lists: the chain from an item into an inner item.
+  const lists = t.list(t.list(c6))
+  const inner: Outcome = {
+    ...java,
+    message: 'x (through reference chain: java.util.ArrayList[0]->java.util.ArrayList[0])'
+  }
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', lists, input, inner, ours)), true)
+  // A field of an inner item refused (an unknown one, as Jackson names it).
+  const unknown: Outcome = {
+    ...java,
+    message: 'x (through reference chain: java.util.HashMap["k"]->java.lang.Object[][0]->com.x.C6["mpq"])'
+  }
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', d, input, unknown, ours)), true)
+  // The map's value itself refused (a blank value followed by another entry is a String to Jackson).
+  const blank: Outcome = { ...java, message: 'x (through reference chain: java.util.LinkedHashMap["k"])' }
+  assert.equal(explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', d, input, blank, ours)), true)
+  assert.equal(
+    explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', t.list(c6), input, inner, ours)),
+    false
+  )
 })
