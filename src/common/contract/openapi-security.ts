@@ -61,8 +61,9 @@ export function declareEdgeSecurity(text: string, auth: EdgeCredentials): string
   let doc: unknown
   try {
     doc = JSON.parse(text)
-  } catch {
-    return text
+  } catch (err) {
+    if (err instanceof SyntaxError) return text
+    throw err
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return text
   const d = doc as { security?: unknown; components?: { securitySchemes?: unknown } }

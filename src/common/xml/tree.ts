@@ -10,7 +10,7 @@ export interface XmlElement {
   /** All character data directly inside the element, CDATA included, in order. */
   text: string
   /**
-   * Kept only when parseXml is asked to (`keepSegments`), for an element with child elements: the
+   * Kept only when parseXmlPrefix is asked to (`keepSegments`), for an element with child elements: the
    * character data between them, `segments[k]` before child k and the last after the last child.
    */
   segments?: string[]
@@ -117,26 +117,6 @@ function utf8(b: Uint8Array, start: number, end: number): string {
 }
 
 /**
- * Parses a whole document (DOCTYPE refused, see scan.ts) into its root element. `xml10` refuses
- * character references outside XML 1.0's Char and names outside Woodstox's XML 1.0 names (with an
- * undeclared namespace prefix among them), as Woodstox does; without it they are read as XStream's
- * XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
- * Woodstox 1.0 and 1.1). `keepSegments`: keep each element's text between its children apart too
- * (XmlElement.segments), for readers to which mixed content means something.
- */
-export function parseXml(
-  b: Uint8Array,
-  limits: ReadLimits = DEFAULT_READ_LIMITS,
-  xml10 = false,
-  versions: readonly string[] | null = null,
-  keepSegments = false
-): XmlElement {
-  const builder = new TreeBuilder(b, limits, xml10, keepSegments)
-  scanXml(b, builder, limits.maxDepth, versions)
-  return builder.root!
-}
-
-/**
  * What a reader that streams (Woodstox under Jackson) has read when it meets the document's first
  * syntax fault: the elements before it, whole, and the ones the fault left open. A reader that binds
  * as it reads refuses a value it met before the fault, and the fault itself only where it needs what
@@ -150,7 +130,15 @@ export interface XmlPrefix {
   readonly fault: XmlSyntaxError | null
 }
 
-/** parseXml's reading up to the first syntax fault, which it returns instead of throwing. */
+/**
+ * Parses a document (DOCTYPE refused, see scan.ts) up to its first syntax fault, which it returns
+ * rather than throws: both Java readers bind as they read (see XmlPrefix). `xml10` refuses character
+ * references outside XML 1.0's Char and names outside Woodstox's names (its XML 1.1 names in a document
+ * declared 1.1; an undeclared namespace prefix among them), as Woodstox does; without it they are read
+ * as XStream's XPP3 reads them. `versions`: the XML versions the declaration may name (XPP3 only 1.0,
+ * Woodstox 1.0 and 1.1). `keepSegments`: keep each element's text between its children apart too
+ * (XmlElement.segments), for readers to which mixed content means something.
+ */
 export function parseXmlPrefix(
   b: Uint8Array,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
