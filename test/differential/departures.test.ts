@@ -88,21 +88,28 @@ test("xpp3-char-cast: Java's answer is ours with the referenced characters cast 
 })
 
 test('xstream-implicit-null-item: a class with several implicit collections, not one', () => {
-  const make = (n: number): Checked =>
+  const several = t.object('com.x.C', {
+    a: t.field(t.list(t.Integer), { implicit: 'ia' }),
+    b: t.field(t.list(t.Integer), { implicit: 'ib' })
+  })
+  const one = t.object('com.x.D', { a: t.field(t.list(t.Integer), { implicit: 'ia' }), b: t.list(t.Integer) })
+  const make = (d: Descriptor, n: number): Checked =>
     checked(
       'alphaXml',
       'read',
-      t.String,
-      '<x/>',
-      { value: null },
+      d,
+      '<com.x.C><null/></com.x.C>',
+      { value: { a: [null], b: null } },
       {
         error: 'ValueError',
         message: `a null item cannot be placed: com.x.C which has ${n} implicit collections`,
         refusal: 'value'
       }
     )
-  assert.equal(explains('xstream-implicit-null-item', make(2)), true)
-  assert.equal(explains('xstream-implicit-null-item', make(1)), false)
+  assert.equal(explains('xstream-implicit-null-item', make(several, 2)), true)
+  // What it must not absorb: our message claiming several where the class has one (the type is the evidence).
+  assert.equal(explains('xstream-implicit-null-item', make(one, 2)), false)
+  assert.equal(explains('xstream-implicit-null-item', make(several, 1)), false)
 })
 
 test("jettison-root-char-array: a client's spelling reads to its text's characters, not to anything", () => {
