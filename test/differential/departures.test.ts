@@ -424,16 +424,33 @@ test('jettison-root-collection-text: no items read from text, for a declared col
   assert.equal(explains('jettison-root-collection-text', make(t.list(t.Integer), [1])), false)
 })
 
-test('jackson-xml-unreadable-map-keys: our refusal to write a key Woodstox does not read as a name; never a key it reads', () => {
+test('jackson-xml-unreadable-map-keys: our refusal to write a key holding markup, which Java wrote as it is; never another key', () => {
   const map = t.map(t.Integer, 'java.util.LinkedHashMap')
-  const refused: Outcome = { error: 'ValueError', message: "map key 'a b' is not an XML name", refusal: 'value' }
-  const java: Outcome = { text: '<LinkedHashMap><a b>1</a b></LinkedHashMap>' }
-  const c = (key: string): Checked => ({ ...checked('betaXml', 'write', map, null, java, refused), value: [[key, 1]] })
-  assert.equal(explains('jackson-xml-unreadable-map-keys', c('a b')), true)
-  assert.equal(explains('jackson-xml-unreadable-map-keys', c('')), true)
-  // What it must not absorb: our writer refusing a key Woodstox reads (the 500 this departure once hid).
-  for (const key of ['Straße', '日本語', 'x·y', '😀'])
+  const refused = (key: string): Outcome => ({
+    error: 'ValueError',
+    message: `map key '${key}' holds markup, which would change the document`,
+    refusal: 'value'
+  })
+  const c = (key: string): Checked => ({
+    ...checked(
+      'betaXml',
+      'write',
+      map,
+      null,
+      { text: `<LinkedHashMap><${key}>1</${key}></LinkedHashMap>` },
+      refused(key)
+    ),
+    value: [[key, 1]]
+  })
+  assert.equal(explains('jackson-xml-unreadable-map-keys', c('a>b')), true)
+  assert.equal(explains('jackson-xml-unreadable-map-keys', c('a="x"')), true)
+  // What it must not absorb: a key without markup, which Jackson writes and so must we (a name that is
+  // none, or a name Woodstox reads: the 500 this departure once hid) ...
+  for (const key of ['a b', '', '1x', 'Straße', '日本語', 'x·y', '😀'])
     assert.equal(explains('jackson-xml-unreadable-map-keys', c(key)), false, key)
+  // ... and a text of Java's that does not hold the key as it is.
+  const other: Checked = { ...c('a>b'), java: { text: '<LinkedHashMap/>' } }
+  assert.equal(explains('jackson-xml-unreadable-map-keys', other), false)
 })
 
 test("xpp3-name-hash: XPP3's name table overflowing on a name whose hash is negative; nothing else", () => {

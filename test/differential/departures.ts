@@ -432,13 +432,18 @@ export const DEPARTURES: readonly Departure[] = [
     id: 'jackson-xml-unreadable-map-keys',
     ceiling: 60,
     why:
-      'Jackson writes a map key as an element name unchecked, so a key that is not a name Woodstox reads gives ' +
-      'text that no reader, Jackson included, reads back. We refuse to write it (a ValueError naming the key).',
+      'Jackson writes a map key as an element name unchecked, markup included, so a key holding a tag, a ' +
+      'reference or an attribute (a>b, a="x") makes another document than the value (<a>b>1</a>b>). We ' +
+      'refuse to write such a key (a ValueError naming it); a key that is only no name is written as Jackson does.',
     applies: (c) => {
       if (c.setup !== 'betaXml' || c.direction !== 'write' || c.java.text === undefined) return false
-      if (c.ours.refusal === undefined || !/is not an XML name/.test(c.ours.message ?? '')) return false
-      // Evidence outside our writer: a key of the value that Woodstox's own tables do not take as a name.
-      return mapKeys(c.value).some((k) => !isWoodstoxNcName(k))
+      if (c.ours.refusal === undefined || !/holds markup, which would change the document/.test(c.ours.message ?? ''))
+        return false
+      // Evidence outside our writer: a key of the value that Woodstox's own tables do not take as a name, and
+      // Java's text holds it as it is, markup and all.
+      return mapKeys(c.value).some(
+        (k) => !isWoodstoxNcName(k) && /[<>&/="']|^[?!]/.test(k) && c.java.text!.includes(`<${k}`)
+      )
     }
   },
   {

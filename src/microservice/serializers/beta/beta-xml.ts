@@ -11,7 +11,6 @@ import {
   Typed
 } from '../../sdk/descriptors'
 import { parseXmlPrefix, type XmlElement, type XmlPrefix } from '../../../common/xml/tree'
-import { isWoodstoxNcName } from '../../../common/xml/woodstox-names'
 import type { Serializer } from '../serializer'
 import { requireJavaZone, type JavaZone } from '../java/zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'
@@ -52,6 +51,12 @@ export function betaRootName(d: Descriptor): string {
 }
 
 /** A list or array Jackson writes as repeated elements (a char[] is one text instead). */
+/**
+ * A key that, written as an element name, would be markup of another document: a tag, a reference, an
+ * attribute, a processing instruction or a declaration.
+ */
+const MARKUP_KEY = /[<>&/="']|^[?!]/
+
 function isRepeated(d: Descriptor): d is ListDescriptor | ArrayDescriptor {
   return (d.kind === 'list' || d.kind === 'array') && !isCharArray(d)
 }
@@ -110,14 +115,19 @@ class Writer {
       case 'map': {
         const before = this.open(name)
         for (const [k, x] of javaMapEntries(v, d.className)) {
-          // Jackson writes a key as the element name unchecked; one that Woodstox cannot read as a name
-          // (empty, a digit or '>' in it) gives text that no parser, Jackson's included, reads back.
-          if (!isWoodstoxNcName(k)) throw new ValueError(`map key '${k.slice(0, 40)}' is not an XML name`)
+          // Jackson writes a key as the element name unchecked. One Woodstox does not read as a name (empty,
+          // a space or a digit first in it) is written so too: its start tag stops every reader there, Jackson's
+          // included, which refuses it as ours does. Markup in a key would make another document instead
+          // (<a>b>1</a>b> for the key a>b): that one is refused here, where it is written at all (an empty
+          // collection is not).
+          const at = this.out.length
           try {
             this.member(x, d.value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
+          if (this.out.length > at && MARKUP_KEY.test(k))
+            throw new ValueError(`map key '${k.slice(0, 40)}' holds markup, which would change the document`)
         }
         this.close(name, before)
         return
