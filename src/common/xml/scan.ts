@@ -10,6 +10,9 @@ import { SyntaxErrorAt } from '../errors/syntax'
 
 export class XmlSyntaxError extends SyntaxErrorAt {}
 
+/** A document past one of our read limits (depth, elements, text length): ours, not a fault of XML's. */
+export class XmlLimitError extends XmlSyntaxError {}
+
 export const DEFAULT_MAX_XML_DEPTH = 1000
 
 /** Receives the document's structure. Offsets index the scanned bytes. */
@@ -254,7 +257,7 @@ export function scanXml(
     }
     // Start tag.
     if (depth === 0 && rootEnd >= 0) throw new XmlSyntaxError('a second root element', i)
-    if (depth >= maxDepth) throw new XmlSyntaxError(`nesting deeper than ${maxDepth} levels`, i)
+    if (depth >= maxDepth) throw new XmlLimitError(`nesting deeper than ${maxDepth} levels`, i)
     const start = i
     const nameStart = i + 1
     const nameEnd = scanName(b, nameStart)

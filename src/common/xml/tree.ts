@@ -1,4 +1,4 @@
-import { scanXml, decodeText, XmlSyntaxError, type XmlHandler } from './scan'
+import { scanXml, decodeText, XmlLimitError, XmlSyntaxError, type XmlHandler } from './scan'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../contract/limits'
 import { isWoodstoxNcName } from './woodstox-names'
 
@@ -31,7 +31,7 @@ class TreeBuilder implements XmlHandler {
 
   open(_depth: number, start: number, nameStart: number, nameEnd: number, attrs: number[]): void {
     if (++this.elements > this.limits.maxNodes)
-      throw new XmlSyntaxError(`more than ${this.limits.maxNodes} elements`, start)
+      throw new XmlLimitError(`more than ${this.limits.maxNodes} elements`, start)
     const b = this.b
     const attributes: Array<[string, string]> = []
     for (let k = 0; k < attrs.length; k += 4) {
@@ -100,7 +100,7 @@ class TreeBuilder implements XmlHandler {
   private append(s: string, at: number): void {
     const el = this.stack[this.stack.length - 1]!
     if (el.text.length + s.length > this.limits.maxStringLength)
-      throw new XmlSyntaxError(`a text longer than ${this.limits.maxStringLength} characters`, at)
+      throw new XmlLimitError(`a text longer than ${this.limits.maxStringLength} characters`, at)
     el.text += s
     if (el.segments !== undefined) el.segments[el.segments.length - 1] += s
   }
@@ -151,7 +151,8 @@ export function parseXmlPrefix(
     scanXml(b, builder, limits.maxDepth, versions)
     return { root: builder.root, open: NONE_OPEN, fault: null }
   } catch (err) {
-    if (!(err instanceof XmlSyntaxError)) throw err
+    // Our limits are not Java's: a document past one is refused for that at once, whatever came before.
+    if (!(err instanceof XmlSyntaxError) || err instanceof XmlLimitError) throw err
     return { root: builder.root, open: new Set(builder.stack), fault: err }
   }
 }
