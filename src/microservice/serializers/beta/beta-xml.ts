@@ -50,13 +50,13 @@ export function betaRootName(d: Descriptor): string {
   return simpleName(javaClassName(boxed(d)))
 }
 
-/** A list or array Jackson writes as repeated elements (a char[] is one text instead). */
 /**
  * A key that, written as an element name, would be markup of another document: a tag, a reference, an
  * attribute, a processing instruction or a declaration.
  */
 const MARKUP_KEY = /[<>&/="']|^[?!]/
 
+/** A list or array Jackson writes as repeated elements (a char[] is one text instead). */
 function isRepeated(d: Descriptor): d is ListDescriptor | ArrayDescriptor {
   return (d.kind === 'list' || d.kind === 'array') && !isCharArray(d)
 }
