@@ -14,7 +14,25 @@ export function ensureNginx(): string {
   return 'nginx'
 }
 
-export function freePort(): Promise<number> {
+/**
+ * Ports handed out in this process. The kernel may give a port back as soon as it is closed, so two
+ * calls in a row can return the same one: a platform then found its gateway and edge on one port
+ * (test/integration/startup.test.ts in CI). Each port is handed out once.
+ */
+const handedOut = new Set<number>()
+
+/** A port on 127.0.0.1 that was free a moment ago and that no earlier call in this process returned. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await anyFreePort()
+    if (!handedOut.has(port)) {
+      handedOut.add(port)
+      return port
+    }
+  }
+}
+
+function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer()
     s.once('error', reject)
