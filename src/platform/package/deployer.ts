@@ -112,7 +112,11 @@ export class Deployer {
   private async handle(name: string): Promise<UploadResult> {
     const file = join(this.options.uploadDirectory, name)
     const result = await this.deployZip(file)
-    writeFileSync(join(this.results, `${name}.json`), JSON.stringify(result, null, 2))
+    // Written under a hidden name and renamed: \`microservice upload\` polls for the verdict and must only
+    // ever read it whole.
+    const part = join(this.results, `.${name}.json.part`)
+    writeFileSync(part, JSON.stringify(result, null, 2))
+    renameSync(part, join(this.results, `${name}.json`))
     rmSync(file, { force: true })
     this.seen.delete(name)
     if (result.ok) this.deployed++
