@@ -114,12 +114,11 @@ function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
   return w
 }
 
-/** Whether a number anywhere in w passes the test. */
-function hasNumber(w: Wire, test: (x: number) => boolean): boolean {
-  if (typeof w === 'number') return test(w)
-  if (Array.isArray(w)) return w.some((x) => hasNumber(x, test))
-  if (w !== null && typeof w === 'object') return Object.values(w).some((x) => hasNumber(x, test))
-  return false
+/** Whether a leaf anywhere in w (a number, a string; a long is a decimal string) passes the test. */
+function someLeaf(w: Wire, test: (x: Wire) => boolean): boolean {
+  if (Array.isArray(w)) return w.some((x) => someLeaf(x, test))
+  if (w !== null && typeof w === 'object') return Object.values(w).some((x) => someLeaf(x, test))
+  return test(w)
 }
 
 const LONG_MIN = -(2n ** 63n)
@@ -179,14 +178,6 @@ function bigIntegersOnly(c: Checked, which: (n: bigint) => boolean, needed: (n: 
   return counts.renamed > 0 && counts.needed > 0 && c.agreeing({ value: java }, c.ours)
 }
 
-/** Whether a string leaf of w (a long is a decimal string in the wire form) is `text`. */
-function hasLeaf(w: Wire, text: string): boolean {
-  if (typeof w === 'string') return w === text
-  if (Array.isArray(w)) return w.some((x) => hasLeaf(x, text))
-  if (w !== null && typeof w === 'object') return Object.values(w).some((x) => hasLeaf(x, text))
-  return false
-}
-
 /**
  * A list holding one empty list: declared ([[]], or [{"!class": …}], how the oracle writes an empty
  * collection of another class), or in an Object slot, or either holding it in one (tagged, as
@@ -223,47 +214,35 @@ function negativeHashName(text: string): number {
   return -1
 }
 
-/** Whether a class the type reaches has two or more implicit collections (its own or inherited). */
-function severalImplicit(d: Descriptor, seen = new Set<Descriptor>()): boolean {
+/** Whether the type, or a type it reaches (fields, items, map values, an Object slot's classes), passes the test. */
+function reaches(d: Descriptor, test: (x: Descriptor) => boolean, seen = new Set<Descriptor>()): boolean {
   if (seen.has(d)) return false
   seen.add(d)
+  if (test(d)) return true
   switch (d.kind) {
     case 'object':
-      return (
-        d.fields.filter((f) => f.implicit !== undefined).length >= 2 ||
-        d.fields.some((f) => severalImplicit(f.type, seen))
-      )
+      return d.fields.some((f) => reaches(f.type, test, seen))
     case 'list':
     case 'array':
-      return severalImplicit(d.item, seen)
+      return reaches(d.item, test, seen)
     case 'map':
-      return severalImplicit(d.value, seen)
+      return reaches(d.value, test, seen)
     case 'any':
-      return d.allowed.some((x) => severalImplicit(x, seen))
+      return d.allowed.some((x) => reaches(x, test, seen))
     default:
       return false
   }
 }
 
-/** Whether a type holds, anywhere, a collection inside a collection or as a map's values. */
-function nestedCollections(d: Descriptor, seen = new Set<Descriptor>()): boolean {
-  if (seen.has(d)) return false
-  seen.add(d)
-  const repeated = (x: Descriptor): boolean => x.kind === 'list' || x.kind === 'array'
-  switch (d.kind) {
-    case 'map':
-      return repeated(d.value) || nestedCollections(d.value, seen)
-    case 'list':
-    case 'array':
-      return repeated(d.item) || nestedCollections(d.item, seen)
-    case 'object':
-      return d.fields.some((f) => nestedCollections(f.type, seen))
-    case 'any':
-      return d.allowed.some((x) => nestedCollections(x, seen))
-    default:
-      return false
-  }
-}
+const repeated = (d: Descriptor): boolean => d.kind === 'list' || d.kind === 'array'
+
+/** A class with two or more implicit collections (its own or inherited). */
+const severalImplicit = (d: Descriptor): boolean =>
+  d.kind === 'object' && d.fields.filter((f) => f.implicit !== undefined).length >= 2
+
+/** A collection inside a collection, or as a map's values. */
+const nestedCollection = (d: Descriptor): boolean =>
+  (d.kind === 'map' && repeated(d.value)) || ((d.kind === 'list' || d.kind === 'array') && repeated(d.item))
 
 /** Whether a value read into an Object slot is a collection (a list, map or array) with nothing in it. */
 function emptyCollection(w: Wire | undefined): boolean {
@@ -313,7 +292,7 @@ export const DEPARTURES: readonly Departure[] = [
       if (!c.setup.startsWith('beta') || m === null) return false
       if (BigInt(m[1]!) < -(2n ** 63n) || BigInt(m[1]!) >= 2n ** 63n) return false
       // We read the very number Java names.
-      if (c.ours.value !== undefined) return hasLeaf(c.ours.value, BigInt(m[1]!).toString())
+      if (c.ours.value !== undefined) return someLeaf(c.ours.value, (x) => x === BigInt(m[1]!).toString())
       // Java stopped at the number; we read past it and refused something further on.
       const at = /at (?:character|byte) (\d+)$/.exec(c.ours.message ?? '')
       const number = c.input?.indexOf(m[1]!) ?? -1
@@ -354,7 +333,7 @@ export const DEPARTURES: readonly Departure[] = [
       /is outside the range of a JavaScript Date/.test(c.ours.message ?? '') &&
       c.java.value !== undefined &&
       // In the wire form only a Date is a number past int's range (longs are decimal strings).
-      hasNumber(c.java.value, (x) => Math.abs(x) > JS_DATE_LIMIT_MS)
+      someLeaf(c.java.value, (x) => typeof x === 'number' && Math.abs(x) > JS_DATE_LIMIT_MS)
   },
   {
     id: 'jettison-lenient-syntax',
@@ -519,7 +498,7 @@ export const DEPARTURES: readonly Departure[] = [
       c.java.value !== undefined &&
       /which has ([2-9]|\d{2,}) implicit collections/.test(c.ours.message ?? '') &&
       // Evidence outside our reader: the type has a class with several implicit collections.
-      severalImplicit(c.descriptor)
+      reaches(c.descriptor, severalImplicit)
   },
   {
     id: 'jackson-xml-root-char-array-text',
@@ -555,7 +534,7 @@ export const DEPARTURES: readonly Departure[] = [
       c.direction !== 'write' &&
       c.java.refusal === 'value' &&
       c.ours.refusal === 'syntax' &&
-      nestedCollections(c.descriptor) &&
+      reaches(c.descriptor, nestedCollection) &&
       // Java's evidence: the value it refused is in an item of a collection or a map's value (its
       // reference chain passes one).
       /\(through reference chain: [^()]*(\[\d+\]|Map\["[^"]*"\])/.test(c.java.message ?? '')
@@ -574,7 +553,7 @@ export const DEPARTURES: readonly Departure[] = [
       c.direction !== 'write' &&
       c.java.value !== undefined &&
       /a collection (inside a collection|as a map value) cannot be read/.test(c.ours.message ?? '') &&
-      nestedCollections(c.descriptor) &&
+      reaches(c.descriptor, nestedCollection) &&
       // Reading its own text, Java's evidence is that it did not read back the value written.
       (c.direction !== 'read' || !c.agreeing({ value: c.value }, c.java))
   }
