@@ -1,0 +1,47 @@
+package com.example;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+
+/** SPEC's four operation kinds; every one answers a*b (int arithmetic: a product beyond 32 bits wraps). */
+@Tag(name = "calculator", description = "The four operation kinds of SPEC; the ROA ones are documented here.")
+public class Calculator {
+  /** A: Integer, Integer → Integer (RMC only). */
+  public Integer multiplyInts(Integer a, Integer b) {
+    return times(a, b);
+  }
+
+  /** B: In → Out. */
+  @Operation(summary = "Multiplies a by b", description = "Integer arithmetic as Java does it: a product beyond 32 bits wraps around.")
+  public Out multiply(@Parameter(name = "in", description = "the two factors") In in) {
+    return new Out(times(in.a, in.b));
+  }
+
+  /** C: In → Integer. */
+  @Operation(summary = "Multiplies a by b and returns the bare number")
+  public Integer multiplyToInt(@Parameter(name = "in", description = "the two factors") In in) {
+    return times(in.a, in.b);
+  }
+
+  /** D: Integer, Integer → Out (RMC only). */
+  public Out multiplyIntsToOut(Integer a, Integer b) {
+    return new Out(times(a, b));
+  }
+
+  /** The large-argument case of the benchmarks: RMC [[{"a":..,"b":..}, ...], factor]. */
+  public Long sumProducts(List<In> list, Integer factor) {
+    long sum = 0;
+    for (In item : list) sum += (long) nz(item == null ? null : item.a) * nz(item == null ? null : item.b) * nz(factor);
+    return sum;
+  }
+
+  private static int times(Integer a, Integer b) {
+    return nz(a) * nz(b);
+  }
+
+  private static int nz(Integer v) {
+    return v == null ? 0 : v;
+  }
+}

@@ -1,0 +1,337 @@
+package platform.host;
+
+import com.google.protobuf.ByteString;
+import gateway.Gateway;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import platform.api.Availability;
+
+/**
+ * The internal protocol's server side in Java, as src/microservice/host/microservice-server.ts does it in
+ * Node: the handshake (with the HMAC proof when a secret is set), the catalog, Invoke on a pool of
+ * threadPoolSize threads behind a queue of queueLimit calls, the executing timeout (the thread is
+ * interrupted and the call answered EXECUTION_TIMEOUT), Cancel, Ping with the availability flag, and a
+ * drain that tells every gateway to go away before the process ends.
+ */
+final class Server {
+  static final int PROTOCOL_VERSION = 1;
+
+  final Config config;
+  private final Microservice ms;
+  private final Invoker invoker;
+  private final byte[] secret;
+  private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+  private final ThreadPoolExecutor pool;
+  private final ScheduledThreadPoolExecutor timers;
+  private ServerSocketChannel listener;
+  private Path socketFile;
+  private volatile boolean draining;
+  private final SecureRandom random = new SecureRandom();
+
+  /** One call being executed; a Cancel or the connection's end abandons it, the deadline answers it. */
+  final class Call implements Runnable {
+    final Connection conn;
+    final Gateway.Invoke invoke;
+    final AtomicBoolean done = new AtomicBoolean();
+    volatile Future<?> future;
+    volatile ScheduledFuture<?> deadline;
+
+    Call(Connection conn, Gateway.Invoke invoke) {
+      this.conn = conn;
+      this.invoke = invoke;
+    }
+
+    @Override
+    public void run() {
+      if (done.get()) return;
+      long limit = invoke.getTimeoutMs() > 0 ? Math.min(invoke.getTimeoutMs(), config.threadExecutingTimeOut)
+          : config.threadExecutingTimeOut;
+      deadline = timers.schedule(() -> timedOut(limit), limit, TimeUnit.MILLISECONDS);
+      Gateway.Result r;
+      try {
+        r = invoker.invoke(invoke);
+      } catch (InterruptedException e) {
+        return; // the deadline or a cancel interrupted it, and answered (or not) already
+      } finally {
+        deadline.cancel(false);
+        // What a method leaves behind must not reach the next call on this thread.
+        Thread.interrupted();
+      }
+      reply(r);
+    }
+
+    private void timedOut(long limit) {
+      if (!reply(Invoker.fail("EXECUTION_TIMEOUT", "the method ran longer than the executing timeout of " + limit + " ms")))
+        return;
+      Future<?> f = future;
+      if (f != null) f.cancel(true);
+    }
+
+    /** Answers once; false when the call was answered or abandoned before. */
+    boolean reply(Gateway.Result r) {
+      if (!done.compareAndSet(false, true)) return false;
+      conn.calls.remove(invoke.getId(), this);
+      conn.send(Gateway.Frame.newBuilder().setResult(r.toBuilder().setId(invoke.getId())).build());
+      return true;
+    }
+
+    void abandon() {
+      if (!done.compareAndSet(false, true)) return;
+      conn.calls.remove(invoke.getId(), this);
+      Future<?> f = future;
+      if (f != null) f.cancel(true);
+      ScheduledFuture<?> d = deadline;
+      if (d != null) d.cancel(false);
+    }
+  }
+
+  Server(Microservice ms, String secret) {
+    this.ms = ms;
+    this.config = ms.config;
+    this.invoker = new Invoker(ms);
+    this.secret = secret == null || secret.isEmpty() ? null : secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    AtomicInteger n = new AtomicInteger();
+    pool = new ThreadPoolExecutor(config.threadPoolSize, config.threadPoolSize, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(Math.max(1, config.queueLimit)), r -> {
+          Thread t = new Thread(r, "call-" + n.incrementAndGet());
+          t.setDaemon(true);
+          t.setContextClassLoader(ms.loader);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    timers = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "timers");
+      t.setDaemon(true);
+      return t;
+    });
+    timers.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Listens on `unix:/path` or `tcp:host:port` (port 0: any); returns where, as the platform reads it. */
+  String listen(String spec) throws IOException {
+    String where;
+    int backlog = config.backlog;
+    if (spec.startsWith("unix:")) {
+      socketFile = Path.of(spec.substring(5));
+      Files.deleteIfExists(socketFile);
+      listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      listener.bind(UnixDomainSocketAddress.of(socketFile), backlog);
+      Files.setPosixFilePermissions(socketFile, PosixFilePermissions.fromString("rw-------"));
+      where = spec;
+    } else {
+      String hp = spec.startsWith("tcp:") ? spec.substring(4) : spec;
+      int colon = hp.lastIndexOf(':');
+      String host = hp.substring(0, colon).replaceAll("^\\[|\\]$", "");
+      listener = ServerSocketChannel.open();
+      listener.bind(new InetSocketAddress(host, Integer.parseInt(hp.substring(colon + 1))), backlog);
+      where = host + ":" + ((InetSocketAddress) listener.getLocalAddress()).getPort();
+    }
+    Thread accept = new Thread(this::acceptLoop, "accept");
+    accept.setDaemon(true);
+    accept.start();
+    // readTimeout: an idle connection is closed; the gateway's pings keep a live one busy.
+    if (config.readTimeout > 0) {
+      long every = Math.max(100, Math.min(1000, config.readTimeout / 4));
+      timers.scheduleWithFixedDelay(this::closeIdle, every, every, TimeUnit.MILLISECONDS);
+    }
+    return where;
+  }
+
+  private void acceptLoop() {
+    while (true) {
+      SocketChannel ch;
+      try {
+        ch = listener.accept();
+      } catch (IOException e) {
+        return; // closed: stopping
+      }
+      String peer;
+      try {
+        peer = ch.getRemoteAddress() instanceof InetSocketAddress
+            ? ((InetSocketAddress) ch.getRemoteAddress()).getAddress().getHostAddress() : "a local socket";
+      } catch (IOException e) {
+        peer = "a peer";
+      }
+      Connection c = new Connection(ch, peer, this);
+      connections.add(c);
+      if (secret != null) {
+        c.challenge = nonce();
+        c.send(Gateway.Frame.newBuilder().setChallenge(Gateway.Challenge.newBuilder()
+            .setNonce(ByteString.copyFrom(c.challenge))).build());
+        timers.schedule(() -> {
+          if (c.challenge != null && !c.closed) refuse(c, "no authenticated Hello within 5 s");
+        }, 5, TimeUnit.SECONDS);
+      }
+      Thread t = new Thread(c, "connection");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  private void closeIdle() {
+    long now = System.nanoTime();
+    for (Connection c : connections)
+      if (c.calls.isEmpty() && now - c.lastRead > config.readTimeout * 1_000_000L) c.close();
+  }
+
+  private byte[] nonce() {
+    byte[] b = new byte[32];
+    random.nextBytes(b);
+    return b;
+  }
+
+  /** src/common/protocol/handshake.ts: HMAC-SHA256 over the role and both nonces. */
+  private byte[] proof(String role, byte[] a, byte[] b) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      mac.update(role.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      mac.update(a);
+      mac.update(b);
+      return mac.doFinal();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void refuse(Connection c, String why) {
+    System.err.println("refused a connection from " + c.peer + ": " + why);
+    c.refused = true;
+    c.close();
+  }
+
+  Gateway.Catalog.Builder catalog() {
+    Gateway.Catalog.Builder b = Gateway.Catalog.newBuilder().setProtocolVersion(PROTOCOL_VERSION)
+        .setMicroservice(config.name).setVersion(config.version).setAvailable(available())
+        .setApplicationType(config.type);
+    for (Microservice.Service s : ms.services.values()) {
+      if (!s.remotelyEnabled) continue;
+      Gateway.Service.Builder sb = Gateway.Service.newBuilder().setName(s.name).setRemotelyEnabled(true);
+      for (java.lang.reflect.Method m : s.methods.values()) {
+        Gateway.Method.Builder mb = Gateway.Method.newBuilder().setName(m.getName())
+            .setParameterCount(m.getParameterCount()).setReturnType(m.getGenericReturnType().getTypeName())
+            .setReturnsVoid(Microservice.returnsVoid(m)).setNeedsPrivilege(Microservice.needsPrivilege(m));
+        for (java.lang.reflect.Type t : m.getGenericParameterTypes()) mb.addParameterTypes(t.getTypeName());
+        sb.addMethods(mb);
+      }
+      b.addServices(sb);
+    }
+    return b;
+  }
+
+  private boolean available() {
+    return Availability.get() && !draining;
+  }
+
+  void onFrame(Connection c, Gateway.Frame f) {
+    if (c.refused) return;
+    if (c.challenge != null) {
+      // Before it proves the secret, a connection may say Hello and nothing else.
+      if (!f.hasHello()) {
+        refuse(c, "'" + f.getBodyCase().name().toLowerCase() + "' before authenticating");
+        return;
+      }
+      byte[] server = c.challenge;
+      byte[] client = f.getHello().getNonce().toByteArray();
+      if (!MessageDigest.isEqual(proof("gateway", server, client), f.getHello().getProof().toByteArray())) {
+        refuse(c, "the Hello does not prove the shared secret");
+        return;
+      }
+      c.challenge = null;
+      c.send(Gateway.Frame.newBuilder().setCatalog(catalog().setProof(ByteString.copyFrom(proof("microservice", client, server)))).build());
+      checkVersion(c, f.getHello());
+      return;
+    }
+    switch (f.getBodyCase()) {
+      case INVOKE:
+        onInvoke(c, f.getInvoke());
+        break;
+      case CANCEL: {
+        Call call = c.calls.get(f.getCancel().getId());
+        if (call != null) call.abandon();
+        break;
+      }
+      case PING:
+        c.send(Gateway.Frame.newBuilder().setPong(Gateway.Pong.newBuilder().setId(f.getPing().getId())
+            .setAvailable(available())).build());
+        break;
+      case HELLO:
+        c.send(Gateway.Frame.newBuilder().setCatalog(catalog()).build());
+        checkVersion(c, f.getHello());
+        break;
+      default:
+        System.err.println("unexpected frame '" + f.getBodyCase() + "' from the gateway at " + c.peer);
+        c.close();
+    }
+  }
+
+  private void checkVersion(Connection c, Gateway.Hello hello) {
+    if (hello.getProtocolVersion() != PROTOCOL_VERSION)
+      refuse(c, "the gateway speaks internal protocol version " + hello.getProtocolVersion() + ", this microservice "
+          + PROTOCOL_VERSION + "; run one release on both sides");
+  }
+
+  private void onInvoke(Connection c, Gateway.Invoke inv) {
+    Call call = new Call(c, inv);
+    c.calls.put(inv.getId(), call);
+    try {
+      call.future = pool.submit(call);
+    } catch (RejectedExecutionException e) {
+      call.reply(Invoker.fail("OVERLOADED", "all " + config.threadPoolSize + " execution slots are busy and "
+          + pool.getQueue().size() + " calls wait"));
+    }
+  }
+
+  void onClosed(Connection c) {
+    connections.remove(c);
+    for (Call call : c.calls.values()) call.abandon();
+  }
+
+  /**
+   * Stops. With drainMs, gracefully: no new connections, a GoAway on every connection (the gateway sends no
+   * more calls there and closes it once its calls are answered); connections still open after drainMs are
+   * closed. Without, at once.
+   */
+  void close(long drainMs) throws InterruptedException {
+    draining = true;
+    try {
+      if (listener != null) listener.close();
+      if (socketFile != null) Files.deleteIfExists(socketFile);
+    } catch (IOException ignored) {
+      // Already closed.
+    }
+    if (drainMs > 0 && !connections.isEmpty()) {
+      for (Connection c : connections)
+        if (c.challenge == null)
+          c.send(Gateway.Frame.newBuilder().setGoAway(Gateway.GoAway.newBuilder().setReason("the microservice is stopping")).build());
+        else c.close();
+      long until = System.nanoTime() + drainMs * 1_000_000L;
+      while (!connections.isEmpty() && System.nanoTime() < until) Thread.sleep(20);
+    }
+    for (Connection c : connections) c.close();
+    pool.shutdownNow();
+    timers.shutdownNow();
+  }
+}
