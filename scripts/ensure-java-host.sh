@@ -3,8 +3,8 @@
 # the platform provides to them (Spring 4.3's context, XStream + Jettison, Jackson + Woodstox, protobuf-java
 # with protoc), generates the protocol classes from proto/gateway.proto, compiles java/api into
 # dist/java/platform-api.jar and java/host into dist/java/host when their sources changed, writes the
-# host's class path to dist/java/classpath, builds the Java example (examples/java-example) into
-# dist/examples/java-example, and prints the class path.
+# host's class path to dist/java/classpath and prints it. scripts/build-java-package.sh builds packages
+# against it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless protoc:protobuf-compiler >&2
@@ -44,18 +44,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sum" ] || [ ! -f "$out/classpat
   rm -rf "$out/gen" "$out/api"
   echo "$cp" > "$out/classpath"
   echo "$sum" > "$stamp"
-fi
-# The Java example's package: its jar (classes and META-INF) beside its microservice.json.
-example="$root/examples/java-example"
-target="$root/dist/examples/java-example"
-esum=$( (echo "$sum"; find "$example" -type f -print0 | sort -z | xargs -0 cat) | sha256sum | cut -d" " -f1)
-if [ ! -f "$target/.sources.sha256" ] || [ "$(cat "$target/.sources.sha256")" != "$esum" ]; then
-  rm -rf "$target" && mkdir -p "$target/classes"
-  javac -nowarn -encoding UTF-8 --release 17 -d "$target/classes" -cp "$libs$api" $(find "$example/src" -name '*.java')
-  cp -r "$example/resources/." "$target/classes/"
-  jar --create --file "$target/java-example.jar" -C "$target/classes" .
-  rm -rf "$target/classes"
-  cp "$example/microservice.json" "$target/"
-  echo "$esum" > "$target/.sources.sha256"
 fi
 cat "$out/classpath"
