@@ -57,6 +57,10 @@ final class Server {
     final AtomicBoolean done = new AtomicBoolean();
     volatile Future<?> future;
     volatile ScheduledFuture<?> deadline;
+    /** Still in the method (set while its thread runs it). */
+    volatile boolean running;
+    /** Timed out while its method ran: the pool grew by one thread for it (see left()). */
+    volatile boolean left;
 
     Call(Connection conn, Gateway.Invoke invoke) {
       this.conn = conn;
@@ -68,6 +72,7 @@ final class Server {
       if (done.get()) return;
       long limit = invoke.getTimeoutMs() > 0 ? Math.min(invoke.getTimeoutMs(), config.threadExecutingTimeOut)
           : config.threadExecutingTimeOut;
+      running = true;
       deadline = timers.schedule(() -> timedOut(limit), limit, TimeUnit.MILLISECONDS);
       Gateway.Result r;
       try {
@@ -75,7 +80,9 @@ final class Server {
       } catch (InterruptedException e) {
         return; // the deadline or a cancel interrupted it, and answered (or not) already
       } finally {
+        running = false;
         deadline.cancel(false);
+        if (left) returned(this);
         // What a method leaves behind must not reach the next call on this thread.
         Thread.interrupted();
       }
@@ -85,8 +92,16 @@ final class Server {
     private void timedOut(long limit) {
       if (!reply(Invoker.fail("EXECUTION_TIMEOUT", "the method ran longer than the executing timeout of " + limit + " ms")))
         return;
+      interrupt();
+    }
+
+    /** Interrupts the method; one that ignores it keeps its thread, as Java has no safe way to stop it. */
+    private void interrupt() {
       Future<?> f = future;
       if (f != null) f.cancel(true);
+      if (running) timers.schedule(() -> {
+        if (running) leave(this);
+      }, 1, TimeUnit.SECONDS);
     }
 
     /** Answers once; false when the call was answered or abandoned before. */
@@ -100,8 +115,7 @@ final class Server {
     void abandon() {
       if (!done.compareAndSet(false, true)) return;
       conn.calls.remove(invoke.getId(), this);
-      Future<?> f = future;
-      if (f != null) f.cancel(true);
+      interrupt();
       ScheduledFuture<?> d = deadline;
       if (d != null) d.cancel(false);
     }
@@ -302,6 +316,28 @@ final class Server {
       call.reply(Invoker.fail("OVERLOADED", "all " + config.threadPoolSize + " execution slots are busy and "
           + pool.getQueue().size() + " calls wait"));
     }
+  }
+
+  /**
+   * A method interrupted (executing timeout, cancel) still runs a second later: its thread is left to it, and the pool
+   * grows by one so that threadPoolSize calls can still run beside it (docs/java.md, Hung methods).
+   */
+  private synchronized void leave(Call call) {
+    if (!call.running || call.left) return;
+    call.left = true;
+    int size = pool.getMaximumPoolSize() + 1;
+    pool.setMaximumPoolSize(size);
+    pool.setCorePoolSize(size);
+    System.err.println(call.invoke.getService() + "." + call.invoke.getMethod() + " still runs a second after its interrupt"
+        + " (request " + call.invoke.getContext().getRequestId() + "): its thread is left to it and the pool grows by one, "
+        + (size - config.threadPoolSize) + " left so far");
+  }
+
+  /** A left thread's method returned at last: the pool gives the thread back. */
+  private synchronized void returned(Call call) {
+    int size = pool.getMaximumPoolSize() - 1;
+    pool.setCorePoolSize(size);
+    pool.setMaximumPoolSize(size);
   }
 
   void onClosed(Connection c) {
