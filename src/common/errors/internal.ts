@@ -15,9 +15,10 @@ export const internalCodes = {
   // Microservices, their packages and their hosts
   IGW_MICROSERVICE_CONFIG: 'A microservice.json is missing or not valid',
   IGW_MICROSERVICE_DEFINITION: "A microservice's code defines services that cannot be served",
-  IGW_MICROSERVICE_LOAD: "A microservice's entry module is missing or throws while it loads",
+  IGW_MICROSERVICE_LOAD: "A microservice's code (entry module or jar) is missing or cannot be loaded",
   IGW_MICROSERVICE_RUNNING: 'A microservice of this name is already running',
   IGW_HOST_SETTING: 'A MICROSERVICE_ variable of a microservice host is not valid',
+  IGW_JAVA_HOST: 'A "runtime": "java" package meets a platform built without a Java host',
   IGW_PACKAGE: 'A package cannot be made, unpacked or deployed',
   // Inside a call: becomes one of the client-facing codes at the boundary
   IGW_WORKER_TIMEOUT: "A worker's task took longer than its timeout",
