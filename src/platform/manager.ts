@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os'
 import { endpointText } from '../common/protocol/endpoint'
 import { InternalError, errorMessage } from '../common/errors/internal'
 import {
+  codeFile,
+  codeFileNamed,
   readMicroserviceConfig,
   type ApplicationType,
   type MicroserviceConfig
@@ -473,11 +475,8 @@ export class MicroserviceManager {
 
   /** Starts (or replaces) the microservice in `dir`; its config is validated first. */
   async deploy(dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
-    if (!existsSync(join(dir, config.entry)))
-      throw new InternalError(
-        'IGW_MICROSERVICE_LOAD',
-        `${config.entry}, the entry module named in microservice.json, is not in the package`
-      )
+    if (!existsSync(join(dir, codeFile(config))))
+      throw new InternalError('IGW_MICROSERVICE_LOAD', `${codeFileNamed(config)}, is not in the package`)
     // The edge's description: the package's own, or generated now. A package whose code cannot even
     // be loaded fails below, when its instances start, with the reason; here it only has no description.
     await ensureDescription(dir, config, this.options.callDefaults).catch((err: unknown) =>

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { errorMessage } from '../../common/errors/internal'
-import { readMicroserviceConfig } from '../../microservice/host/package-config'
+import { codeFile, codeFileNamed, readMicroserviceConfig } from '../../microservice/host/package-config'
 import { DESCRIPTION_FILE, generateDescription } from '../../platform/package/descriptions'
 import { zipDirectory } from '../../platform/package/zip'
 import { CliError } from '../cli-error'
@@ -15,8 +15,8 @@ export async function pack(dir: string, out: string | undefined): Promise<string
       `the directory is named '${basename(abs)}' but microservice.json names '${config.name}'; a microservice is a directory named after it`,
       'IGW_PACKAGE'
     )
-  if (!existsSync(join(abs, config.entry)))
-    throw new CliError(`${config.entry}, the entry module named in microservice.json, is not in ${dir}`, 'IGW_PACKAGE')
+  if (!existsSync(join(abs, codeFile(config))))
+    throw new CliError(`${codeFileNamed(config)}, is not in ${dir}`, 'IGW_PACKAGE')
   // Beside the package directory unless told: not wherever the command happens to run.
   const zip = resolve(out ?? join(dirname(abs), `${config.name}-${config.version}.zip`))
   // The API description travels in the package (docs/contract.md: placed in the microservice directory).

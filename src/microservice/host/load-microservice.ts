@@ -1,5 +1,5 @@
 import { join, relative, sep } from 'node:path'
-import { readMicroserviceConfig, type MicroserviceConfig } from './package-config'
+import { readMicroserviceConfig, type NodeMicroserviceConfig } from './package-config'
 import type { MicroserviceDefinition } from '../sdk/define'
 import { InternalError } from '../../common/errors/internal'
 
@@ -50,8 +50,14 @@ function place(dir: string, file: string): string {
 }
 
 /** The package's config and its code's definition, with the config's overrides applied. */
-export function loadMicroservice(dir: string): { config: MicroserviceConfig; def: MicroserviceDefinition } {
+export function loadMicroservice(dir: string): { config: NodeMicroserviceConfig; def: MicroserviceDefinition } {
   const config = readMicroserviceConfig(dir)
+  // The platform starts the Java host for these; only a mistaken command line brings one here.
+  if (config.runtime === 'java')
+    throw new InternalError(
+      'IGW_MICROSERVICE_LOAD',
+      `${config.name} is a "runtime": "java" package: the Java host runs ${config.jar}, not the Node host`
+    )
   const code = loadDefinition(dir, join(dir, config.entry))
   const enabled = config.platformRegularExpressionToRemotelyEnabled ?? code.platformRegularExpressionToRemotelyEnabled
   if (!Array.isArray(enabled) || !enabled.every((e) => typeof e === 'string'))

@@ -13,14 +13,38 @@ export const CONFIG_FILE = 'microservice.json'
 export const APPLICATION_TYPES = ['nativeApp', 'servletApp'] as const
 export type ApplicationType = (typeof APPLICATION_TYPES)[number]
 
-/** The config file inside a microservice directory. */
-export interface MicroserviceConfig {
+/**
+ * What runs a package: "node", the Node host loading `entry`; "java", the Java host loading `jar` (with
+ * the jars in lib/) and building its Spring `applicationContext` (java-host.ts starts it).
+ */
+export const RUNTIMES = ['node', 'java'] as const
+export type Runtime = (typeof RUNTIMES)[number]
+
+/** The config file inside a microservice directory: what both runtimes share, and the code each loads. */
+export type MicroserviceConfig = NodeMicroserviceConfig | JavaMicroserviceConfig
+
+export interface NodeMicroserviceConfig extends CommonConfig {
+  runtime: 'node'
+  /** Entry module, relative to the directory; it exports the definition as `default` or `microservice`. */
+  entry: string
+}
+
+export interface JavaMicroserviceConfig extends CommonConfig {
+  runtime: 'java'
+  /** The archive of the package's classes: a file name in the directory itself (its other jars are in lib/). */
+  jar: string
+  /**
+   * The Spring context that makes the services: an XML resource inside the jar (META-INF/app.xml), or
+   * the name of a @Component class with @Bean methods.
+   */
+  applicationContext: string
+}
+
+interface CommonConfig {
   name: string
   version: string
   /** "nativeApp" (the default) or "servletApp" (APPLICATION_TYPES). */
   type: ApplicationType
-  /** Entry module, relative to the directory; it exports the definition as `default` or `microservice`. */
-  entry: string
   settings: RuntimeSettings
   permissions: { privilegedNames: string[] }
   /** Processes the platform runs; calls go to the one with the fewest in flight. */
@@ -35,7 +59,7 @@ export interface MicroserviceConfig {
 
 /** docs/contract.md, Limits: restart on error 4 times, 15 percent growth, heap dump on. */
 export interface MemorySettings {
-  /** V8 old-space limit of the process, MB; grows by growthPercent at each memory-error restart. */
+  /** The heap limit, MB (V8's old space; the JVM's -Xmx); grows by growthPercent at each memory-error restart. */
   maxOldSpaceMb: number
   restartOnError: boolean
   restarts: number
@@ -83,6 +107,65 @@ function fail(file: string, key: string, problem: string): never {
   throw new InternalError('IGW_MICROSERVICE_CONFIG', `${file}: ${key}: ${problem}`)
 }
 
+/** A jar's file name: in the package directory itself, so no separator and no leading dot. */
+const JAR = /^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.jar$/
+/** A resource inside a jar, as a class loader names it: segments joined by '/', none of them '.' or '..'. */
+const RESOURCE = /^(?:[\w$+-][\w$.+-]*\/)*[\w$+-][\w$.+-]*\.xml$/
+/** A Java class name: dotted identifiers, a nested class after '$'. */
+const CLASS_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/
+
+/** The runtime and the code it loads; a key of the other runtime is refused with what that runtime uses. */
+function packageCode(
+  file: string,
+  o: Record<string, unknown>
+):
+  | Pick<NodeMicroserviceConfig, 'runtime' | 'entry'>
+  | Pick<JavaMicroserviceConfig, 'runtime' | 'jar' | 'applicationContext'> {
+  const runtime = o.runtime ?? 'node'
+  if (typeof runtime !== 'string' || !(RUNTIMES as readonly string[]).includes(runtime))
+    fail(file, 'runtime', `must be one of ${RUNTIMES.map((r) => `"${r}"`).join(', ')}`)
+  if (runtime === 'node') {
+    for (const key of ['jar', 'applicationContext'])
+      if (o[key] !== undefined)
+        fail(file, key, 'only a "runtime": "java" package has one; a node package names its entry')
+    if (typeof o.entry !== 'string' || o.entry === '' || o.entry.includes('..'))
+      fail(file, 'entry', 'must be a relative path inside the directory')
+    return { runtime: 'node', entry: o.entry }
+  }
+  if (o.entry !== undefined)
+    fail(
+      file,
+      'entry',
+      'a "runtime": "java" package has no entry module: the Java host loads its jar and builds its applicationContext'
+    )
+  if (typeof o.jar !== 'string' || !JAR.test(o.jar))
+    fail(
+      file,
+      'jar',
+      "must be the file name of the package's jar, in the directory itself (calculator.jar; other jars go in lib/)"
+    )
+  const context = o.applicationContext
+  if (typeof context !== 'string' || !(context.endsWith('.xml') ? RESOURCE.test(context) : CLASS_NAME.test(context)))
+    fail(
+      file,
+      'applicationContext',
+      'must be a Spring XML resource inside the jar (META-INF/calculator.xml) or the name of a @Component class with @Bean methods (com.acme.CalculatorConfig)'
+    )
+  return { runtime: 'java', jar: o.jar, applicationContext: context }
+}
+
+/** The file of a package's code that microservice.json names: the entry module, or the jar. */
+export function codeFile(config: MicroserviceConfig): string {
+  return config.runtime === 'java' ? config.jar : config.entry
+}
+
+/** `codeFile` as a sentence says it: what it is and that the config names it. */
+export function codeFileNamed(config: MicroserviceConfig): string {
+  return config.runtime === 'java'
+    ? `${config.jar}, the jar named in microservice.json`
+    : `${config.entry}, the entry module named in microservice.json`
+}
+
 /** Reads and validates a microservice's config; every error names the key and the problem. */
 export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   const file = join(dir, CONFIG_FILE)
@@ -103,8 +186,7 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   const o = raw as Record<string, unknown>
   if (typeof o.name !== 'string' || !NAME.test(o.name)) fail(file, 'name', 'must be a name of letters, digits, _ . -')
   if (typeof o.version !== 'string' || o.version === '') fail(file, 'version', 'must be a non-empty string')
-  if (typeof o.entry !== 'string' || o.entry === '' || o.entry.includes('..'))
-    fail(file, 'entry', 'must be a relative path inside the directory')
+  const code = packageCode(file, o)
   const settings: RuntimeSettings = { ...DEFAULT_RUNTIME_SETTINGS }
   const s = o.settings ?? {}
   if (typeof s !== 'object' || s === null || Array.isArray(s)) fail(file, 'settings', 'must be an object')
@@ -150,7 +232,10 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
     'name',
     'version',
     'type',
+    'runtime',
     'entry',
+    'jar',
+    'applicationContext',
     'settings',
     'permissions',
     'instances',
@@ -168,10 +253,10 @@ export function readMicroserviceConfig(dir: string): MicroserviceConfig {
   for (const key of Object.keys(o))
     if (!known.has(key)) fail(file, key, `unknown key (known: ${[...known].join(', ')})`)
   return {
+    ...code,
     name: o.name,
     version: o.version,
     type: type as ApplicationType,
-    entry: o.entry,
     settings,
     permissions: { privilegedNames: names as string[] },
     instances: num(file, 'instances', o.instances, 1, 1, 64),

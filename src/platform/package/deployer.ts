@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, exist
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { unpackZip, PackageError, type UnpackLimits } from './zip'
-import { readMicroserviceConfig } from '../../microservice/host/package-config'
+import { codeFile, codeFileNamed, readMicroserviceConfig } from '../../microservice/host/package-config'
 import type { MicroserviceManager } from '../manager'
 import { StateFile } from './deployed-state'
 
@@ -143,8 +143,8 @@ export class Deployer {
         throw new PackageError(
           `the top-level directory is '${top}' but microservice.json names '${config.name}'; the directory must be named after the microservice`
         )
-      if (!existsSync(join(dir, config.entry)))
-        throw new PackageError(`${config.entry}, the entry module named in microservice.json, is not in the package`)
+      if (!existsSync(join(dir, codeFile(config))))
+        throw new PackageError(`${codeFileNamed(config)}, is not in the package`)
       const target = join(this.options.deploymentDirectory, config.name, `${config.version}-${Date.now()}`)
       mkdirSync(join(this.options.deploymentDirectory, config.name), { recursive: true })
       renameSync(dir, target)

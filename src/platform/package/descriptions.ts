@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { InternalError } from '../../common/errors/internal'
 import { hostEnv, HOST_FILE } from '../../microservice/host/host-env'
 import { SHIPPED_DEFAULTS, type CallDefaults } from '../../microservice/host/openapi'
+import { codeFile, type MicroserviceConfig } from '../../microservice/host/package-config'
 
 /** The description's file name inside a microservice directory, where docs/contract.md places it. */
 export const DESCRIPTION_FILE = 'openapi.json'
@@ -38,17 +39,17 @@ export async function generateDescription(
 
 /**
  * Writes `dir`/openapi.json unless the one there is current: present, of this name and version and
- * these defaults, and newer than the entry module (a zip not made by `microservice pack` has none; a
- * directory that was rebuilt or copied into a new version has a stale one; `pack` writes the shipped
- * defaults, which a platform configured otherwise replaces).
+ * these defaults, and newer than the package's code, its entry module or jar (a zip not made by
+ * `microservice pack` has none; a directory that was rebuilt or copied into a new version has a stale
+ * one; `pack` writes the shipped defaults, which a platform configured otherwise replaces).
  */
 export async function ensureDescription(
   dir: string,
-  config: { name: string; version: string; entry: string },
+  config: MicroserviceConfig,
   defaults: CallDefaults = SHIPPED_DEFAULTS
 ): Promise<void> {
   const file = join(dir, DESCRIPTION_FILE)
-  if (isCurrent(file, join(dir, config.entry), config, defaults)) return
+  if (isCurrent(file, join(dir, codeFile(config)), config, defaults)) return
   const text = await generateDescription(dir, defaults)
   writeFileSync(`${file}.part`, text)
   renameSync(`${file}.part`, file)
@@ -60,7 +61,7 @@ interface DescriptionHead {
 
 function isCurrent(
   file: string,
-  entry: string,
+  code: string,
   config: { name: string; version: string },
   defaults: CallDefaults
 ): boolean {
@@ -70,7 +71,7 @@ function isCurrent(
     if (info?.title !== config.name || info.version !== config.version) return false
     const made = info['x-platform-defaults']
     if (made?.sequence !== defaults.sequence || made.apiId !== defaults.apiId) return false
-    return !existsSync(entry) || statSync(file).mtimeMs >= statSync(entry).mtimeMs
+    return !existsSync(code) || statSync(file).mtimeMs >= statSync(code).mtimeMs
   } catch {
     return false
   }

@@ -47,3 +47,19 @@ test('a definition without platformRegularExpressionToRemotelyEnabled is named, 
     message: /^index\.js exports no microservice definition/
   })
 })
+
+test('a java package is not loaded by the Node host: it says which host runs it', () => {
+  const dir = pkg({
+    'microservice.json': JSON.stringify({
+      name: 'm',
+      version: '1.0.0',
+      runtime: 'java',
+      jar: 'm.jar',
+      applicationContext: 'META-INF/m.xml'
+    })
+  })
+  assert.throws(() => loadMicroservice(dir), {
+    code: 'IGW_MICROSERVICE_LOAD',
+    message: 'm is a "runtime": "java" package: the Java host runs m.jar, not the Node host'
+  })
+})
