@@ -1,6 +1,6 @@
 import type { EventLog } from '../common/observability/log'
 import { InstanceLog, tailInstanceLogs, type InstanceLogOptions } from './instance-logs'
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import {
   existsSync,
@@ -13,7 +13,8 @@ import {
   writeFileSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { endpointText } from '../common/protocol/endpoint'
+import type { Readable } from 'node:stream'
+import { endpointText, parseEndpoint, type Endpoint } from '../common/protocol/endpoint'
 import { InternalError, errorMessage } from '../common/errors/internal'
 import {
   codeFile,
@@ -24,6 +25,14 @@ import {
 } from '../microservice/host/package-config'
 import type { HostMessage, PlatformMessage } from '../microservice/host/host'
 import { hostEnv, HOST_FILE } from '../microservice/host/host-env'
+import {
+  isListenTarget,
+  javaExecutable,
+  javaHostEnv,
+  javaInstanceArgs,
+  parseListeningLine,
+  requireJavaClassPath
+} from '../microservice/host/java-host'
 import { ensureDescription } from './package/descriptions'
 import type { CallDefaults } from '../microservice/host/openapi'
 import type { MicroserviceDirectory } from '../gateway/dispatch/directory'
@@ -43,6 +52,8 @@ export interface ManagerOptions {
   drainTimeoutMs?: number
   /** How long a new instance may take to listen and connect. */
   startTimeoutMs?: number
+  /** The Java host's class path file (JAVA_CLASSPATH_FILE); tests name a missing one for a platform without. */
+  javaClassPathFile?: string
   /** Instances per microservice, overriding what its package says. */
   instances?: Record<string, number>
   /**
@@ -92,7 +103,8 @@ export interface InstanceStatus {
   remote: boolean
 }
 
-const OOM = /heap out of memory|Reached heap limit/
+/** V8's last words when the heap is exhausted, and the JVM's (on stdout, with ExitOnOutOfMemoryError). */
+const OOM = /heap out of memory|Reached heap limit|java\.lang\.OutOfMemoryError/
 
 /** One process of a microservice. */
 export class Instance {
@@ -108,9 +120,13 @@ export class Instance {
   private failures = 0
   private timer: NodeJS.Timeout | null = null
   private recent: string[] = []
+  /** A Java instance's last stdout lines (the JVM tells of an exhausted heap there). */
+  private recentOut: string[] = []
   /** @internal the instance's log file, when the manager keeps files */
   readonly file: InstanceLog | null
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = []
+  /** The Java host's class path, for a java package. */
+  private readonly javaClassPath: string | null
 
   constructor(
     readonly id: string,
@@ -119,6 +135,8 @@ export class Instance {
     readonly config: MicroserviceConfig
   ) {
     this.heapMb = config.memory.maxOldSpaceMb
+    // Now, so that a platform without a Java host refuses before any instance starts, not in a restart.
+    this.javaClassPath = config.runtime === 'java' ? requireJavaClassPath(this.manager.options.javaClassPathFile) : null
     const logs = microservice.manager.options.logs
     this.file = logs === undefined ? null : new InstanceLog(logs, config.name, id)
   }
@@ -129,21 +147,15 @@ export class Instance {
 
   start(): void {
     const opts = this.manager.options
-    const memory = this.config.memory
-    const execArgv = [...gcFlags(), ...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
-    if (memory.heapDump) {
-      const dir = join(opts.snapshotDirectory ?? join(this.dir, '..', 'snapshots'), this.config.name)
-      mkdirSync(dir, { recursive: true })
-      execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dir}`)
-    }
     const listen = this.manager.listenTarget()
-    // MICROSERVICE_MANAGED: the instance leaves signals to this platform and stops when told (host.ts).
-    const env = { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_SECRET: '', MICROSERVICE_MANAGED: '1' }
-    const child = fork(HOST_FILE, [this.dir], { execArgv, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    const child = this.config.runtime === 'java' ? this.spawnJava(listen) : this.forkNode(listen)
     this.child = child
     this.recent = []
+    this.recentOut = []
     this.state = this.restarts > 0 ? 'restarting' : 'starting'
     const inherit = opts.stdio !== 'quiet'
+    const java = this.config.runtime === 'java'
+    const target = parseEndpoint(listen)
     const capture = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, isErr: boolean): void => {
       let partial = ''
       stream.on('data', (d: Buffer) => {
@@ -156,6 +168,11 @@ export class Instance {
           if (isErr) {
             this.recent.push(line)
             if (this.recent.length > 20) this.recent.shift()
+          } else if (java) {
+            // The JVM says its heap ran out on stdout; the Java host says it listens there too.
+            this.recentOut.push(line)
+            if (this.recentOut.length > 20) this.recentOut.shift()
+            if (child === this.child && this.state !== 'running' && target !== null) this.onLine(line, target)
           }
           if (!inherit) continue
           if (opts.echo !== undefined) opts.echo(this.id, line, isErr)
@@ -166,19 +183,83 @@ export class Instance {
     capture(child.stdout!, process.stdout, false)
     capture(child.stderr!, process.stderr, true)
     child.on('message', (msg: HostMessage) => {
-      if (msg?.type !== 'listening' || child !== this.child) return
-      this.port = 'port' in msg.endpoint ? msg.endpoint.port : 0
-      this.endpoint = endpointText(msg.endpoint)
-      this.state = 'running'
-      this.everListened = true
-      this.failures = 0
-      this.message = ''
-      this.manager.directory.register(this.config.name, msg.endpoint, this.id, {
-        availabilityTimeoutMs: this.config.availability.responseTimeMs
-      })
-      for (const w of this.waiters.splice(0)) w.resolve()
+      if (msg?.type === 'listening' && child === this.child) this.onListening(msg.endpoint)
     })
-    child.on('exit', (code, signal) => this.onExit(child, code, signal))
+    child.on('exit', (code, signal) => afterOutput(child, () => this.onExit(child, code, signal)))
+  }
+
+  /** The Node host, forked: it says where it listens over the IPC channel, which is also its lifeline. */
+  private forkNode(listen: string): ChildProcess {
+    const opts = this.manager.options
+    const execArgv = [...gcFlags(), ...(opts.execArgv ?? []), `--max-old-space-size=${this.heapMb}`]
+    const dumps = this.heapDumpDir()
+    if (dumps !== null) execArgv.push('--heapsnapshot-near-heap-limit=1', `--diagnostic-dir=${dumps}`)
+    // MICROSERVICE_MANAGED: the instance leaves signals to this platform and stops when told (host.ts).
+    const env = { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_SECRET: '', MICROSERVICE_MANAGED: '1' }
+    return fork(HOST_FILE, [this.dir], { execArgv, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+  }
+
+  /**
+   * The Java host: no IPC channel, so it says where it listens in its listening line, is told to stop
+   * on stdin, and takes the end of stdin (this platform gone) as the same word.
+   */
+  private spawnJava(listen: string): ChildProcess {
+    const args = javaInstanceArgs({
+      classPath: this.javaClassPath!,
+      dir: this.dir,
+      heapMb: this.heapMb,
+      heapDumpDir: this.heapDumpDir()
+    })
+    const env = javaHostEnv({ listen, secret: '', managed: true })
+    const child = spawn(javaExecutable(), args, { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    // A JVM that is gone leaves its stdin broken: a late stop must not crash the platform with EPIPE.
+    child.stdin!.on('error', () => {})
+    // Not found or not runnable: told as an exit before it listened (a spawn error has no exit event).
+    child.on('error', (err) => {
+      this.recent.push(`cannot run ${javaExecutable()}: ${err.message}`)
+      if (child.pid === undefined) this.onExit(child, null, null)
+    })
+    return child
+  }
+
+  /** Where a heap dump goes when the heap runs out (made now); null when the package turned them off. */
+  private heapDumpDir(): string | null {
+    if (!this.config.memory.heapDump) return null
+    const opts = this.manager.options
+    const dir = join(opts.snapshotDirectory ?? join(this.dir, '..', 'snapshots'), this.config.name)
+    mkdirSync(dir, { recursive: true })
+    return dir
+  }
+
+  /** A stdout line of a Java instance that has not listened yet: its listening line registers it. */
+  private onLine(line: string, target: Endpoint): void {
+    const said = parseListeningLine(line)
+    if (said === null) return
+    if (
+      said.name !== this.config.name ||
+      said.version !== this.config.version ||
+      !isListenTarget(target, said.endpoint)
+    ) {
+      this.manager.log(
+        `microservice ${this.id}: ignored a listening line for ${said.name} ${said.version} on ${endpointText(said.endpoint)}, which is not where or what it was started as`,
+        this.event()
+      )
+      return
+    }
+    this.onListening(said.endpoint)
+  }
+
+  private onListening(endpoint: Endpoint): void {
+    this.port = 'port' in endpoint ? endpoint.port : 0
+    this.endpoint = endpointText(endpoint)
+    this.state = 'running'
+    this.everListened = true
+    this.failures = 0
+    this.message = ''
+    this.manager.directory.register(this.config.name, endpoint, this.id, {
+      availabilityTimeoutMs: this.config.availability.responseTimeMs
+    })
+    for (const w of this.waiters.splice(0)) w.resolve()
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -198,7 +279,7 @@ export class Instance {
       return
     }
     const memory = this.config.memory
-    if (OOM.test(this.recent.join('\n'))) {
+    if (OOM.test([...this.recent, ...this.recentOut].join('\n'))) {
       if (!memory.restartOnError || this.memoryRestarts >= memory.restarts) {
         this.state = 'failed'
         this.message = memory.restartOnError
@@ -253,9 +334,11 @@ export class Instance {
         clearTimeout(kill)
         resolve()
       })
-      // The instance leaves signals to its platform (a group signal reaches it too): asked over IPC.
+      // The instance leaves signals to its platform (a group signal reaches it too): asked over IPC, or
+      // on the Java host's stdin, whose end says the same should the word not get through.
       const stop: PlatformMessage = { type: 'stop' }
-      if (child.connected) child.send(stop)
+      if (child.stdin !== null) child.stdin.end('stop\n')
+      else if (child.connected) child.send(stop)
       else child.kill('SIGTERM')
     })
   }
@@ -408,6 +491,29 @@ export class ManagedMicroservice {
   }
 }
 
+/**
+ * Calls `then` once the output of an exited child is read to its end: 'exit' can come before its last
+ * lines, and those say why it ended (a heap that ran out). After `ms` at the latest, should a process
+ * it started hold its pipes open.
+ */
+function afterOutput(child: ChildProcess, then: () => void, ms = 1000): void {
+  const open = [child.stdout, child.stderr].filter((s): s is Readable => s !== null && !s.destroyed)
+  let left = open.length
+  let timer: NodeJS.Timeout | undefined
+  const done = (): void => {
+    if (timer === undefined) return
+    clearTimeout(timer)
+    timer = undefined
+    then()
+  }
+  timer = setTimeout(done, ms)
+  if (left === 0) return done()
+  for (const s of open)
+    s.once('close', () => {
+      if (--left === 0) done()
+    })
+}
+
 /** A remote instance as status shows it: what the gateway's connection to it knows. */
 function remoteInstanceStatus(id: string, c: InstanceClient): InstanceStatus {
   const endpoint = c.endpointText
@@ -477,10 +583,11 @@ export class MicroserviceManager {
   async deploy(dir: string, config: MicroserviceConfig = readMicroserviceConfig(dir)): Promise<ManagedMicroservice> {
     if (!existsSync(join(dir, codeFile(config))))
       throw new InternalError('IGW_MICROSERVICE_LOAD', `${codeFileNamed(config)}, is not in the package`)
+    if (config.runtime === 'java') requireJavaClassPath(this.options.javaClassPathFile)
     // The edge's description: the package's own, or generated now. A package whose code cannot even
     // be loaded fails below, when its instances start, with the reason; here it only has no description.
-    await ensureDescription(dir, config, this.options.callDefaults).catch((err: unknown) =>
-      this.log(`${config.name}: no API description: ${errorMessage(err).split('\n')[0]}`)
+    await ensureDescription(dir, config, this.options.callDefaults, this.options.javaClassPathFile).catch(
+      (err: unknown) => this.log(`${config.name}: no API description: ${errorMessage(err).split('\n')[0]}`)
     )
     const existing = this.microservices.get(config.name)
     if (existing !== undefined && existing.instances.some((i) => i.state !== 'stopped' && i.state !== 'failed')) {

@@ -144,7 +144,13 @@ export class Platform {
     )
     this.deployer = new Deployer(
       this.manager,
-      { uploadDirectory: pf.uploadDirectory, deploymentDirectory: pf.deploymentDirectory, unpack: pf.unpack },
+      {
+        uploadDirectory: pf.uploadDirectory,
+        deploymentDirectory: pf.deploymentDirectory,
+        unpack: pf.unpack,
+        // Loading a java package to check it is what an instance does before it listens.
+        javaCheckTimeoutMs: pf.startTimeoutMs
+      },
       events('deployer', 'info')
     )
     this.control = new ControlServer(this.manager, this.deployer, pf.controlSocket, () => {

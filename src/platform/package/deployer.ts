@@ -4,7 +4,13 @@ import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, watch, exist
 import { join, basename } from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { unpackZip, PackageError, type UnpackLimits } from './zip'
-import { codeFile, codeFileNamed, readMicroserviceConfig } from '../../microservice/host/package-config'
+import {
+  codeFile,
+  codeFileNamed,
+  readMicroserviceConfig,
+  type JavaMicroserviceConfig
+} from '../../microservice/host/package-config'
+import { JAVA_HOST_MISSING, checkJavaPackage, javaClassPath } from '../../microservice/host/java-host'
 import type { MicroserviceManager } from '../manager'
 import { StateFile } from './deployed-state'
 
@@ -12,6 +18,8 @@ export interface DeployerOptions {
   uploadDirectory: string
   deploymentDirectory: string
   unpack: UnpackLimits
+  /** How long the Java host may take to load a java package before it is refused (PLATFORM.startTimeoutMs). */
+  javaCheckTimeoutMs?: number
 }
 
 /** The outcome of one upload, written to <upload>/results/<zip name>.json for `microservice upload`. */
@@ -145,6 +153,7 @@ export class Deployer {
         )
       if (!existsSync(join(dir, codeFile(config))))
         throw new PackageError(`${codeFileNamed(config)}, is not in the package`)
+      if (config.runtime === 'java') await this.checkJava(dir, config)
       const target = join(this.options.deploymentDirectory, config.name, `${config.version}-${Date.now()}`)
       mkdirSync(join(this.options.deploymentDirectory, config.name), { recursive: true })
       renameSync(dir, target)
@@ -170,6 +179,22 @@ export class Deployer {
     } finally {
       rmSync(staging, { recursive: true, force: true })
     }
+  }
+
+  /**
+   * A java package is loaded once by the Java host (`--check`: its jar, its Spring context, its
+   * catalog) before anything is deployed, so that a package it cannot load is refused with the host's
+   * reason rather than found out when the instances start.
+   */
+  private async checkJava(dir: string, config: JavaMicroserviceConfig): Promise<void> {
+    const classPath = javaClassPath(this.manager.options.javaClassPathFile)
+    if (classPath === null) throw new PackageError(JAVA_HOST_MISSING)
+    const timeoutMs = this.options.javaCheckTimeoutMs ?? 15000
+    await checkJavaPackage(classPath, dir, config.memory.maxOldSpaceMb, timeoutMs).catch((err: unknown) => {
+      // The host names files by where they were unpacked, a directory about to be removed.
+      const why = errorMessage(err).split(dir).join(config.name)
+      throw new PackageError(`${config.name} ${config.version} cannot be loaded: ${why}`)
+    })
   }
 
   /** Records what runs; `previous` (null: none) stays as it was when not given (a stop or a start). */
