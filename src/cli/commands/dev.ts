@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { errorMessage } from '../../common/errors/internal'
 import { type PlatformConfig } from '../../gateway/config/config'
-import { readMicroserviceConfig } from '../../microservice/host/package-config'
+import { CONFIG_FILE, readMicroserviceConfig, type MicroserviceConfig } from '../../microservice/host/package-config'
 import { control } from '../control-client'
 import { pack } from './pack'
 import { upload } from './upload'
@@ -18,7 +18,7 @@ export async function dev(config: PlatformConfig, dir: string): Promise<number> 
   const abs = resolve(dir)
   // Throws now (no platform, no such directory) rather than watching for nothing.
   await control(config, 'GET', '/microservices')
-  readMicroserviceConfig(abs)
+  let watched = watchedFiles(readMicroserviceConfig(abs))
   const work = mkdtempSync(join(tmpdir(), 'microservice-dev-'))
   const zip = join(work, `${basename(abs)}.zip`)
   let round = Promise.resolve()
@@ -29,6 +29,8 @@ export async function dev(config: PlatformConfig, dir: string): Promise<number> 
       const at = new Date().toTimeString().slice(0, 8)
       try {
         await pack(abs, zip)
+        // The config just packed may name another jar, or another runtime.
+        watched = watchedFiles(readMicroserviceConfig(abs))
         console.log(`${at} ${await upload(config, zip, true)}`)
       } catch (err) {
         console.log(`${at} not deployed: ${errorMessage(err)}`)
@@ -41,7 +43,7 @@ export async function dev(config: PlatformConfig, dir: string): Promise<number> 
     deploy()
     let timer: NodeJS.Timeout | undefined
     const watcher = watch(abs, { recursive: true }, (_event, file) => {
-      if (file !== null && /^(node_modules|\.git)([/\\]|$)/.test(file)) return
+      if (file !== null && !watched(file)) return
       clearTimeout(timer)
       timer = setTimeout(deploy, 200)
     })
@@ -64,4 +66,15 @@ export async function dev(config: PlatformConfig, dir: string): Promise<number> 
     rmSync(work, { recursive: true, force: true })
   }
   return 0
+}
+
+/**
+ * Which changed files (relative to the directory) make a new deploy: for a node package any but
+ * node_modules/ and .git/; for a java one only what is packed and run, the jar, lib/ and the config, so
+ * that a build writing classes and sources beside them deploys once, when the jar is written.
+ */
+export function watchedFiles(config: MicroserviceConfig): (file: string) => boolean {
+  if (config.runtime === 'node') return (file) => !/^(node_modules|\.git)([/\\]|$)/.test(file)
+  const jar = config.jar
+  return (file) => file === jar || file === CONFIG_FILE || /^lib([/\\]|$)/.test(file)
 }

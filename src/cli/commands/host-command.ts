@@ -1,7 +1,18 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { HOST_FILE, hostEnv } from '../../microservice/host/host-env'
+import {
+  JAVA_CLASSPATH_FILE,
+  JAVA_HOST_MISSING,
+  javaClassPath,
+  javaExecutable,
+  javaHostEnv,
+  javaInstanceArgs,
+  type JavaHostEnv
+} from '../../microservice/host/java-host'
+import { readMicroserviceConfig, type JavaMicroserviceConfig } from '../../microservice/host/package-config'
+import { InternalError } from '../../common/errors/internal'
 import { CliError } from '../cli-error'
 import { gcFlags } from '../../common/process/gc-flags'
 
@@ -10,7 +21,7 @@ import { gcFlags } from '../../common/process/gc-flags'
  * (the process a platform starts for each instance), for a platform elsewhere to reach over TCP. The
  * shared secret is read from the environment variable NAME, never from the command line.
  */
-export async function hostCommand(args: string[]): Promise<number> {
+export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASSPATH_FILE): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -37,17 +48,61 @@ export async function hostCommand(args: string[]): Promise<number> {
     console.error(
       `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
     )
-  // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
-  const child = spawn(process.execPath, [...gcFlags(), HOST_FILE, resolve(dir)], {
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: {
-      ...hostEnv(),
-      MICROSERVICE_LISTEN: values.listen,
-      MICROSERVICE_SECRET: secret,
-      ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain })
-    }
-  })
+  const abs = resolve(dir)
+  const java = javaPackage(abs)
+  const child =
+    java !== null
+      ? spawnJava(abs, java.memory.maxOldSpaceMb, javaClassPathFile, {
+          listen: values.listen,
+          secret,
+          drainMs: drain,
+          managed: false
+        })
+      : // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
+        spawn(process.execPath, [...gcFlags(), HOST_FILE, abs], {
+          stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+          env: {
+            ...hostEnv(),
+            MICROSERVICE_LISTEN: values.listen,
+            MICROSERVICE_SECRET: secret,
+            ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain })
+          }
+        })
   // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal))
-  return await new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1)))
+  return await new Promise<number>((done) => {
+    child.on('exit', (code) => done(code ?? 1))
+    // No such program (a java package on a machine without a JDK): there is no exit to wait for.
+    child.on('error', (err) => {
+      console.error(`microservice failed to start: cannot run ${child.spawnfile}: ${err.message}`)
+      done(78)
+    })
+  })
+}
+
+/**
+ * The package's config when it is a java one. A config that cannot be read goes to the Node host,
+ * which says what is wrong with it as it always has: `microservice failed to start`, exit 78.
+ */
+function javaPackage(dir: string): JavaMicroserviceConfig | null {
+  let config
+  try {
+    config = readMicroserviceConfig(dir)
+  } catch (err) {
+    if (err instanceof InternalError && err.code === 'IGW_MICROSERVICE_CONFIG') return null
+    throw err
+  }
+  return config.runtime === 'java' ? config : null
+}
+
+/**
+ * The Java host for a java package. Unmanaged: the stdin it inherits is a terminal's or a pod's, no
+ * lifeline, so it is not told to watch it; a signal drains and stops it as it does the Node host. The
+ * heap is the package's memory.maxOldSpaceMb; no heap dump, since a pod's file system is read-only.
+ */
+function spawnJava(dir: string, heapMb: number, classPathFile: string, env: JavaHostEnv): ChildProcess {
+  const classPath = javaClassPath(classPathFile)
+  if (classPath === null) throw new CliError(JAVA_HOST_MISSING, 'IGW_JAVA_HOST')
+  const args = javaInstanceArgs({ classPath, dir, heapMb, heapDumpDir: null })
+  return spawn(javaExecutable(), args, { stdio: 'inherit', env: javaHostEnv(env) })
 }

@@ -3,11 +3,17 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { errorMessage } from '../../common/errors/internal'
 import { codeFile, codeFileNamed, readMicroserviceConfig } from '../../microservice/host/package-config'
+import { JAVA_CLASSPATH_FILE, JAVA_HOST_MISSING, javaClassPath } from '../../microservice/host/java-host'
 import { DESCRIPTION_FILE, generateDescription } from '../../platform/package/descriptions'
 import { zipDirectory } from '../../platform/package/zip'
 import { CliError } from '../cli-error'
 
-export async function pack(dir: string, out: string | undefined): Promise<string> {
+/** `javaClassPathFile`: where the Java host's class path is, for a java package (tests name another). */
+export async function pack(
+  dir: string,
+  out: string | undefined,
+  javaClassPathFile: string = JAVA_CLASSPATH_FILE
+): Promise<string> {
   const abs = resolve(dir)
   const config = readMicroserviceConfig(abs)
   if (basename(abs) !== config.name)
@@ -17,10 +23,13 @@ export async function pack(dir: string, out: string | undefined): Promise<string
     )
   if (!existsSync(join(abs, codeFile(config))))
     throw new CliError(`${codeFileNamed(config)}, is not in ${dir}`, 'IGW_PACKAGE')
+  // Said as it is: wrapped as a load error below, it would read as the package's fault.
+  if (config.runtime === 'java' && javaClassPath(javaClassPathFile) === null)
+    throw new CliError(JAVA_HOST_MISSING, 'IGW_JAVA_HOST')
   // Beside the package directory unless told: not wherever the command happens to run.
   const zip = resolve(out ?? join(dirname(abs), `${config.name}-${config.version}.zip`))
   // The API description travels in the package (docs/contract.md: placed in the microservice directory).
-  const description = await generateDescription(abs).catch((err: unknown) => {
+  const description = await generateDescription(abs, { config, javaClassPathFile }).catch((err: unknown) => {
     throw new CliError(
       `cannot load the microservice to describe its API: ${errorMessage(err).split('\n').slice(-3).join(' ')}`,
       'IGW_MICROSERVICE_LOAD'
