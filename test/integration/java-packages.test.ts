@@ -1,0 +1,137 @@
+// Java packages through the platform, with the real Java host (dist/java, scripts/ensure-java-host.sh):
+// a package compiled here is packed, uploaded and called; uploads the host cannot load are refused
+// with its reason (no jar, a class the context names that is not there, a bean whose constructor
+// throws) while what runs keeps running; an instance whose heap runs out comes back with a larger one.
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { startDeployPlatform, cli, type DeployPlatform } from '../helpers/deploy'
+import { post, problem, until } from '../helpers/platform'
+import { javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
+import { zipDirectory } from '../../src/platform/package/zip'
+
+const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
+const work = mkdtempSync(join(tmpdir(), 'java-packages-'))
+
+const SOURCES = {
+  'calc/Calculator.java': `package calc;
+public class Calculator {
+  public Integer multiply(Integer a, Integer b) { return a * b; }
+}
+`,
+  'calc/Memory.java': `package calc;
+import java.util.ArrayList;
+import java.util.List;
+public class Memory {
+  private final List<byte[]> held = new ArrayList<>();
+  public Long heapLimitMb() { return Runtime.getRuntime().maxMemory() / (1024 * 1024); }
+  public Integer leak() { while (true) held.add(new byte[1 << 20]); }
+}
+`,
+  'calc/Exploding.java': `package calc;
+public class Exploding {
+  public Exploding() { throw new IllegalStateException("no database at jdbc:calc://nowhere"); }
+  public Integer ping() { return 1; }
+}
+`
+}
+
+const RESOURCES = {
+  'META-INF/calc.xml': springContext({ calculator: 'calc.Calculator', memory: 'calc.Memory' }),
+  'META-INF/missing-class.xml': springContext({ calculator: 'calc.Missing' }),
+  'META-INF/exploding.xml': springContext({ exploding: 'calc.Exploding' })
+}
+
+/** The package zipped for upload, as `microservice pack` would (without its description). */
+async function zipped(dir: string, name: string): Promise<string> {
+  const zip = join(mkdtempSync(join(work, 'zip-')), `${name}.zip`)
+  await zipDirectory(dir, 'calc', zip)
+  return zip
+}
+
+describe('java packages', () => {
+  let d: DeployPlatform
+  let calc: string
+  before(async () => {
+    calc = javaPackage('calc', {
+      sources: SOURCES,
+      resources: RESOURCES,
+      // A small heap, so that the leak runs out soon; one restart for it, so the test ends soon.
+      config: { applicationContext: 'META-INF/calc.xml', memory: { maxOldSpaceMb: 48, restarts: 1 } }
+    })
+    d = await startDeployPlatform()
+  })
+  after(() => d.stop())
+
+  test('packed with its description, uploaded and called', async () => {
+    const zip = join(work, 'calc-1.0.0.zip')
+    const packed = await cli(d.configFile, 'pack', calc, zip)
+    assert.equal(packed.code, 0, packed.stderr)
+    assert.match(packed.stdout, /^packed calc 1\.0\.0 \(\d+ files, \d+ documented ROA methods?\) into /)
+    const up = await cli(d.configFile, 'upload', zip)
+    assert.equal(up.code, 0, up.stderr)
+    assert.equal(up.stdout.trim(), 'deployed calc 1.0.0')
+    const r = await post(d.url, '/calc/calculator/multiply', '[6,7]', RMC)
+    assert.deepEqual([r.status, r.text], [200, '42'])
+    const status = (await cli(d.configFile, 'status', 'calc')).stdout
+    assert.match(status, /calc@1\.0\.0#\d+\.0: running, pid \d+, heap 48 MB, 0 restarts/)
+  })
+
+  test('refused with the reason: no jar, a class the context names that is not there, a bean that throws', async () => {
+    const noJar = javaPackageVariant(calc, () => {})
+    rmSync(join(noJar, 'calc.jar'))
+    const missingClass = javaPackageVariant(calc, (c) => {
+      c.version = '1.0.1'
+      c.applicationContext = 'META-INF/missing-class.xml'
+    })
+    const exploding = javaPackageVariant(calc, (c) => {
+      c.version = '1.0.2'
+      c.applicationContext = 'META-INF/exploding.xml'
+    })
+    const cases: Array<[string, string, RegExp]> = [
+      [noJar, 'no-jar', /^refused no-jar\.zip: calc\.jar, the jar named in microservice\.json, is not in the package$/],
+      [missingClass, 'missing-class', /^refused missing-class\.zip: calc 1\.0\.1 cannot be loaded: .*calc\.Missing/],
+      [
+        exploding,
+        'exploding',
+        /^refused exploding\.zip: calc 1\.0\.2 cannot be loaded: .*no database at jdbc:calc:\/\/nowhere/
+      ]
+    ]
+    for (const [dir, name, why] of cases) {
+      const r = await d.platform.deployer.deployZip(await zipped(dir, name))
+      assert.equal(r.ok, false, name)
+      assert.match(r.message, why)
+    }
+    // What ran before keeps running, untouched.
+    const r = await post(d.url, '/calc/calculator/multiply', '[2,3]', RMC)
+    assert.deepEqual([r.status, r.text], [200, '6'])
+    assert.equal(d.platform.manager.get('calc')!.config.version, '1.0.0')
+  })
+
+  test('a heap that runs out: the instance comes back with a larger heap, status says so', async () => {
+    const instance = (): string => d.platform.manager.get('calc')!.instances[0]!.status().state
+    const before = Number((await post(d.url, '/calc/memory/heapLimitMb', '[]', RMC)).text)
+    assert.equal(problem(await post(d.url, '/calc/memory/leak', '[]', RMC)).code, 'BACKEND_CONNECTION_LOST')
+    await until(
+      () => instance() === 'running' && d.platform.directory.get('calc')!.unavailableReason() === null,
+      30000,
+      'the restart'
+    )
+    const status = (await cli(d.configFile, 'status', 'calc')).stdout
+    // 48 MB grown by growthPercent: 56 MB.
+    assert.match(status, /calc@1\.0\.0#\d+\.0: running, pid \d+, heap 56 MB, 1 restarts \(1 for memory\)/)
+    const afterMb = Number((await post(d.url, '/calc/memory/heapLimitMb', '[]', RMC)).text)
+    assert.ok(afterMb > before, `the JVM's heap limit grew: ${before} MB, then ${afterMb} MB`)
+    const dumps = join(d.dir, 'deployments', 'snapshots', 'calc')
+    assert.ok(existsSync(dumps) && readdirSync(dumps).some((f) => f.endsWith('.hprof')), 'a heap dump was written')
+    // The second time is past `restarts`: it stays down and says why.
+    await post(d.url, '/calc/memory/leak', '[]', RMC)
+    await until(() => instance() === 'failed', 30000, 'the final stop')
+    assert.match(
+      (await cli(d.configFile, 'status', 'calc')).stdout,
+      /failed, heap 56 MB, 1 restarts \(1 for memory\) - stopped after 1 memory-error restarts; the heap limit was 56 MB/
+    )
+  })
+})
