@@ -2,26 +2,38 @@ package com.example;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 
-/** SPEC's four operation kinds; every one answers a*b (int arithmetic: a product beyond 32 bits wraps). */
+/**
+ * SPEC's four operation kinds; every one answers a*b (int arithmetic: a product beyond 32 bits wraps).
+ * The annotations say what examples/example's operation notes say: the first @Tag is the group of the
+ * description, the further ones its x-tags; examples are JSON texts of the values.
+ */
 @Tag(name = "calculator", description = "The four operation kinds of SPEC; the ROA ones are documented here.")
+@Tag(name = "example")
 public class Calculator {
-  /** A: Integer, Integer → Integer (RMC only). */
+  /** A: Integer, Integer → Integer (RMC only: its @Operation does not put it in the description, SPEC 10). */
+  @Operation(summary = "Multiplies a by b, called RMC with [a, b]")
   public Integer multiplyInts(Integer a, Integer b) {
     return times(a, b);
   }
 
   /** B: In → Out. */
   @Operation(summary = "Multiplies a by b", description = "Integer arithmetic as Java does it: a product beyond 32 bits wraps around.")
-  public Out multiply(@Parameter(name = "in", description = "the two factors") In in) {
+  @ApiResponse(responseCode = "200", description = "the product in `result`",
+      content = @Content(schema = @Schema(example = "{\"result\": 42}")))
+  public Out multiply(@Parameter(name = "in", description = "the two factors", example = "{\"a\": 6, \"b\": 7}") In in) {
     return new Out(times(in.a, in.b));
   }
 
   /** C: In → Integer. */
   @Operation(summary = "Multiplies a by b and returns the bare number")
-  public Integer multiplyToInt(@Parameter(name = "in", description = "the two factors") In in) {
+  @ApiResponse(responseCode = "200", description = "the product", content = @Content(schema = @Schema(example = "42")))
+  public Integer multiplyToInt(@Parameter(name = "in", description = "the two factors", example = "{\"a\": 6, \"b\": 7}") In in) {
     return times(in.a, in.b);
   }
 
