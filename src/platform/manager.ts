@@ -185,7 +185,11 @@ export class Instance {
     child.on('message', (msg: HostMessage) => {
       if (msg?.type === 'listening' && child === this.child) this.onListening(msg.endpoint)
     })
-    child.on('exit', (code, signal) => afterOutput(child, () => this.onExit(child, code, signal)))
+    child.on('exit', (code, signal) => {
+      // No call goes to it from now; what it died of is decided once its last lines are read.
+      if (child === this.child) this.manager.directory.markDown(this.config.name, this.id)
+      afterOutput(child, () => this.onExit(child, code, signal))
+    })
   }
 
   /** The Node host, forked: it says where it listens over the IPC channel, which is also its lifeline. */
@@ -266,7 +270,6 @@ export class Instance {
     this.file?.flush()
     if (child !== this.child) return
     this.child = null
-    this.manager.directory.markDown(this.config.name, this.id)
     const how = signal ?? `code ${String(code)}`
     if (this.state === 'stopped') return
     const lastWords = this.recent.slice(-5).join(' | ')
