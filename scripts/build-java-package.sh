@@ -11,6 +11,10 @@ src="$(cd "$1" && pwd)"
 target="$2"
 cp="$("$root/scripts/ensure-java-host.sh")"
 jar=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).jar)' "$src/microservice.json")
+# One build of a target at a time (test files run in parallel).
+mkdir -p "$(dirname "$target")"
+exec 9>"$target.lock"
+flock 9
 sum=$( (echo "$cp"; cat "$root/dist/java/.sources.sha256"; cd "$src" && find . -type f -print0 | sort -z | xargs -0 -I{} sh -c 'echo "{}"; cat "{}"') | sha256sum | cut -d' ' -f1)
 if [ -f "$target/.sources.sha256" ] && [ "$(cat "$target/.sources.sha256")" = "$sum" ]; then exit 0; fi
 rm -rf "$target" && mkdir -p "$target/.classes"

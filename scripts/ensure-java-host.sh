@@ -28,6 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 libs=$(printf '/usr/share/java/%s.jar:' "${jars[@]}")
 out="$root/dist/java"
+# One build at a time: test files run in parallel, and each may be the first to ask for the host.
+mkdir -p "$root/dist"
+exec 9>"$root/dist/.java-host.lock"
+flock 9
 api="$out/platform-api.jar"
 cp="$libs$api:$out/host"
 stamp="$out/.sources.sha256"
