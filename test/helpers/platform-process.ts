@@ -63,13 +63,18 @@ export interface SlowAnswer {
 }
 
 /** POST /testkit/slow/sleep on the gateway at `port`: answered with `ms` after that many ms. */
-export function slowCall(port: number, ms: string, agent: Agent | false = false): Promise<SlowAnswer> {
+export function slowCall(
+  port: number,
+  ms: string,
+  agent: Agent | false = false,
+  microservice = 'testkit'
+): Promise<SlowAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port,
-        path: '/testkit/slow/sleep',
+        path: `/${microservice}/slow/sleep`,
         method: 'POST',
         agent,
         headers: { 'Content-Type': 'application/json' }
