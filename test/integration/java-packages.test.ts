@@ -1,15 +1,18 @@
 // Java packages through the platform, with the real Java host (dist/java, scripts/ensure-java-host.sh):
 // a package compiled here is packed, uploaded and called; uploads the host cannot load are refused
 // with its reason (no jar, a class the context names that is not there, a bean whose constructor
-// throws) while what runs keeps running; an instance whose heap runs out comes back with a larger one.
+// throws) while what runs keeps running; an instance whose heap runs out comes back with a larger one;
+// `microservice dev` redeploys a rebuilt jar, and `microservice host` runs one on its own until SIGTERM.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { startDeployPlatform, cli, type DeployPlatform } from '../helpers/deploy'
+import { startDeployPlatform, cli, CLI, type DeployPlatform } from '../helpers/deploy'
+import { freePort } from '../helpers/nginx'
 import { post, problem, until } from '../helpers/platform'
-import { javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
+import { compileJar, javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
 import { zipDirectory } from '../../src/platform/package/zip'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
@@ -133,5 +136,70 @@ describe('java packages', () => {
       (await cli(d.configFile, 'status', 'calc')).stdout,
       /failed, heap 56 MB, 1 restarts \(1 for memory\) - stopped after 1 memory-error restarts; the heap limit was 56 MB/
     )
+  })
+
+  test('microservice dev: deployed, and again when the jar is rebuilt', async () => {
+    const greeter = (greeting: string): Record<string, string> => ({
+      'dev/Greetings.java': `package dev;
+public class Greetings {
+  public String greet(String name) { return "${greeting}, " + name; }
+}
+`
+    })
+    const resources = { 'META-INF/greeter.xml': springContext({ greetings: 'dev.Greetings' }) }
+    const config = { applicationContext: 'META-INF/greeter.xml', memory: { maxOldSpaceMb: 64 } }
+    const dir = javaPackage('greeter', { sources: greeter('Hello'), resources, config })
+    const child = spawn(process.execPath, [CLI, 'dev', dir], {
+      env: { ...process.env, PLATFORM_CONFIG: d.configFile },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()))
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()))
+    const greet = async (): Promise<string> => (await post(d.url, '/greeter/greetings/greet', '["Ada"]', RMC)).text
+    const deployed = (): number => out.match(/ deployed greeter 1\.0\.0\n/g)?.length ?? 0
+    try {
+      await until(() => deployed() === 1, 60000, `the first deploy: ${out}`)
+      assert.equal(await greet(), '"Hello, Ada"')
+      // Rebuilt as a build tool would: written aside, then moved into place.
+      const jar = join(mkdtempSync(join(work, 'jar-')), 'greeter.jar')
+      compileJar({ sources: greeter('Hi'), resources, config }, jar)
+      renameSync(jar, join(dir, 'greeter.jar'))
+      await until(() => deployed() === 2, 60000, `the deploy after the rebuild: ${out}`)
+      assert.equal(await greet(), '"Hi, Ada"')
+      child.kill('SIGINT')
+      assert.equal(await new Promise((r) => child.once('exit', r)), 0)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  })
+
+  test('microservice host: the Java host on its own, drained and stopped by SIGTERM', async () => {
+    const port = await freePort()
+    const child = spawn(
+      process.execPath,
+      [CLI, 'host', calc, '--listen', `tcp:127.0.0.1:${port}`, '--drain-ms', '200'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
+    )
+    let out = ''
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()))
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()))
+    try {
+      await until(() => out.includes('listening on'), 30000, `the listening line: ${out}`)
+      assert.match(
+        out,
+        new RegExp(
+          `^microservice calc 1\\.0\\.0 listening on 127\\.0\\.0\\.1:${port} \\(pid \\d+, heap limit \\d+ MB\\)$`,
+          'm'
+        )
+      )
+      child.kill('SIGTERM')
+      assert.equal(await new Promise((r) => child.once('exit', r)), 0, out)
+      assert.match(out, /microservice calc stopping: .* draining for up to 200 ms/)
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })
