@@ -6,7 +6,7 @@ import { join, relative } from 'node:path'
 import { ROOT } from './root'
 
 /** Builds the package whose sources are in `source` into dist/ (same relative path); returns its directory. */
-export function javaPackage(source: string): string {
+export function buildJavaPackage(source: string): string {
   const target = join(ROOT, 'dist', relative(ROOT, source))
   execFileSync('bash', [join(ROOT, 'scripts', 'build-java-package.sh'), source, target], {
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -14,8 +14,9 @@ import {
   JSON_CT,
   type RunningPlatform
 } from '../helpers/platform'
-import { javaPackage } from '../helpers/java-build'
+import { buildJavaPackage } from '../helpers/java-build'
 import { join } from 'node:path'
+import { connect } from 'node:net'
 import { ROOT } from '../helpers/root'
 
 type RuntimeName = 'node' | 'java'
@@ -35,8 +36,8 @@ const RUNTIMES: Runtime[] = [
     example: 'java-example',
     testkit: 'java-testkit',
     dirs: () => [
-      javaPackage(join(ROOT, 'examples', 'java-example')),
-      javaPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
+      buildJavaPackage(join(ROOT, 'examples', 'java-example')),
+      buildJavaPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
     ]
   }
 ]
@@ -350,6 +351,22 @@ for (const rt of RUNTIMES) {
         5000,
         'the sleeping call to stop'
       )
+    })
+
+    test('a client that goes away mid-call: the method is stopped', async () => {
+      const count = async (what: string): Promise<number> =>
+        Number((await post(p.url, at(`/{testkit}/slow/${what}`), '[]', RMC_JSON)).text)
+      const before = await count('cancelled')
+      const socket = connect(Number(new URL(p.url).port), '127.0.0.1')
+      await new Promise((r) => socket.once('connect', r))
+      const body = '20000'
+      socket.write(
+        `POST ${at('/{testkit}/slow/sleep')} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+      )
+      await until(async () => (await count('active')) === 1, 5000, 'the call sleeping')
+      socket.destroy()
+      await until(async () => (await count('cancelled')) === before + 1, 5000, 'the sleep cancelled')
+      assert.equal(await count('active'), 0)
     })
 
     test('MICROSERVICE_UNAVAILABLE while its availability flag is false, 200 again after', async () => {
