@@ -183,3 +183,28 @@ describe('a Java host on its own, reached over TCP with a shared secret', () => 
     })
   }
 })
+
+test('microservice host: the Java host does not outlive the command (its stdin is its lifeline)', async () => {
+  const port = await freePort()
+  const cli = spawn(
+    process.execPath,
+    [CLI, 'host', buildJavaPackage(join(ROOT, 'examples', 'java-example')), '--listen', `tcp:127.0.0.1:${port}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] }
+  )
+  let out = ''
+  cli.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  cli.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  await until(() => /listening on .* \(pid \d+/.test(out), 20000, `the Java host to listen: ${out}`)
+  const pid = Number(/\(pid (\d+)/.exec(out)![1])
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  assert.ok(alive())
+  cli.kill('SIGKILL')
+  await until(() => !alive(), 10000, `the Java host (pid ${pid}) to stop once the command is gone`)
+})

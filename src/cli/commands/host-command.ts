@@ -96,13 +96,17 @@ function javaPackage(dir: string): JavaMicroserviceConfig | null {
 }
 
 /**
- * The Java host for a java package. Unmanaged: the stdin it inherits is a terminal's or a pod's, no
- * lifeline, so it is not told to watch it; a signal drains and stops it as it does the Node host. The
+ * The Java host for a java package. Unmanaged: a signal drains and stops it as it does the Node host;
+ * its stdin is a pipe from this process, its lifeline: if this process dies (SIGKILL), the pipe ends
+ * and the host stops, as the Node host does when its IPC channel closes. The
  * heap is the package's memory.maxOldSpaceMb; no heap dump, since a pod's file system is read-only.
  */
 function spawnJava(dir: string, heapMb: number, classPathFile: string, env: JavaHostEnv): ChildProcess {
   const classPath = javaClassPath(classPathFile)
   if (classPath === null) throw new CliError(JAVA_HOST_MISSING, 'IGW_JAVA_HOST')
   const args = javaInstanceArgs({ classPath, dir, heapMb, heapDumpDir: null })
-  return spawn(javaExecutable(), args, { stdio: 'inherit', env: javaHostEnv(env) })
+  return spawn(javaExecutable(), args, {
+    stdio: ['pipe', 'inherit', 'inherit'],
+    env: javaHostEnv({ ...env, lifeline: true })
+  })
 }

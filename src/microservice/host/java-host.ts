@@ -75,6 +75,11 @@ export interface JavaHostEnv {
    * logs SIGTERM and SIGINT. Unmanaged (`microservice host`), a signal drains and stops it.
    */
   managed: boolean
+  /**
+   * Unmanaged, but stdin is a pipe from the process that started it (`microservice host`): the host also
+   * stops when stdin ends, so that it does not outlive that process (the Node host's IPC channel does the same).
+   */
+  lifeline?: boolean
 }
 
 /** The environment of an instance's JVM: this process's, with the host's variables set or removed. */
@@ -83,7 +88,9 @@ export function javaHostEnv(o: JavaHostEnv, base: NodeJS.ProcessEnv = process.en
   // Inherited from whoever started this process, they would say what this host was not told.
   delete env.MICROSERVICE_MANAGED
   delete env.MICROSERVICE_DRAIN_MS
+  delete env.MICROSERVICE_LIFELINE
   if (o.managed) env.MICROSERVICE_MANAGED = '1'
+  else if (o.lifeline === true) env.MICROSERVICE_LIFELINE = 'stdin'
   if (o.drainMs !== undefined) env.MICROSERVICE_DRAIN_MS = o.drainMs
   return env
 }

@@ -15,7 +15,9 @@ import sun.misc.Signal;
  *   java -cp HOST platform.host.Host DIR              serves (MICROSERVICE_LISTEN, MICROSERVICE_SECRET, ...)
  *   java -cp HOST platform.host.Host --check DIR      loads the jar and its context, prints the services, exits
  *   java -cp HOST platform.host.Host --describe DIR [SEQUENCE API_ID]   prints the OpenAPI description
- * The platform learns where it listens from the line it prints, and stops it with a `stop` line on stdin.
+ * The platform learns where it listens from the line it prints, and stops it with a `stop` line on stdin
+ * (MICROSERVICE_MANAGED=1, signals then left to it); with MICROSERVICE_LIFELINE=stdin the end of stdin
+ * stops it too, and so do signals.
  */
 public final class Host {
   private Host() {}
@@ -68,6 +70,8 @@ public final class Host {
   private static void serve(File dir) throws Exception {
     String listen = env("MICROSERVICE_LISTEN", "tcp:127.0.0.1:0");
     boolean managed = "1".equals(System.getenv("MICROSERVICE_MANAGED"));
+    // Stdin is a pipe from the process that started this one: its end means that process is gone.
+    boolean lifeline = managed || "stdin".equals(System.getenv("MICROSERVICE_LIFELINE"));
     long drain = Long.parseLong(env("MICROSERVICE_DRAIN_MS", managed ? "4000" : "20000"));
     Microservice ms = new Microservice(dir);
     Server server = new Server(ms, System.getenv("MICROSERVICE_SECRET"));
@@ -86,7 +90,7 @@ public final class Host {
         else stop.countDown();
       });
     }
-    if (managed) {
+    if (lifeline) {
       Thread stdin = new Thread(() -> {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(System.in))) {
           String line;

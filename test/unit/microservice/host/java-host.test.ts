@@ -75,7 +75,13 @@ test('the launcher is JAVA_HOME/bin/java when JAVA_HOME is set, else java from P
 })
 
 test("the host's environment: what it is told, and nothing inherited that it was not", () => {
-  const base = { PATH: '/bin', MICROSERVICE_MANAGED: '1', MICROSERVICE_DRAIN_MS: '5', MICROSERVICE_SECRET: 'old' }
+  const base = {
+    PATH: '/bin',
+    MICROSERVICE_MANAGED: '1',
+    MICROSERVICE_DRAIN_MS: '5',
+    MICROSERVICE_SECRET: 'old',
+    MICROSERVICE_LIFELINE: 'stdin'
+  }
   assert.deepEqual(javaHostEnv({ listen: 'unix:/s/1.sock', secret: '', managed: true }, base), {
     PATH: '/bin',
     MICROSERVICE_LISTEN: 'unix:/s/1.sock',
@@ -91,6 +97,12 @@ test("the host's environment: what it is told, and nothing inherited that it was
       MICROSERVICE_DRAIN_MS: '20000'
     }
   )
+  assert.deepEqual(javaHostEnv({ listen: 'tcp:0.0.0.0:7000', secret: '', managed: false, lifeline: true }, base), {
+    PATH: '/bin',
+    MICROSERVICE_LISTEN: 'tcp:0.0.0.0:7000',
+    MICROSERVICE_SECRET: '',
+    MICROSERVICE_LIFELINE: 'stdin'
+  })
 })
 
 test("the listening line: the Java host's and the Node host's; anything else is not one", () => {
