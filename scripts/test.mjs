@@ -84,6 +84,19 @@ const countsFile = join(root, 'reports', `counts${suffix}.json`)
 mkdirSync(dirname(countsFile), { recursive: true })
 rmSync(countsFile, { force: true })
 
+// The Java host (and, on a fresh machine, the JDK and Debian's jars it needs) before any test file: they
+// run in parallel and several build Java packages, and the README's steps must print nothing on stderr,
+// which a first install does. The image's suites (--files) run no Java.
+if (!values.files) {
+  const java = spawnSync('bash', [join(root, 'scripts', 'ensure-java-host.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit']
+  })
+  if (java.status !== 0) {
+    console.error('scripts/ensure-java-host.sh failed: the Java host is needed by the tests of Java packages')
+    process.exit(1)
+  }
+}
+
 // Every temporary directory a test makes (platforms, deployments, zips, heap snapshots) goes under
 // one directory of this run, removed afterwards whatever happened.
 const scratch = mkdtempSync(join(tmpdir(), 'invocation-gateway-tests-'))
