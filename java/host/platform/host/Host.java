@@ -73,14 +73,7 @@ public final class Host {
     // Stdin is a pipe from the process that started this one: its end means that process is gone.
     boolean lifeline = managed || "stdin".equals(System.getenv("MICROSERVICE_LIFELINE"));
     long drain = Long.parseLong(env("MICROSERVICE_DRAIN_MS", managed ? "4000" : "20000"));
-    Microservice ms = new Microservice(dir);
-    Server server = new Server(ms, System.getenv("MICROSERVICE_SECRET"));
-    String where = server.listen(listen);
-    long heapMb = Runtime.getRuntime().maxMemory() / (1024 * 1024);
-    System.out.println("microservice " + ms.config.name + " " + ms.config.version + " listening on " + where + " (pid "
-        + ProcessHandle.current().pid() + ", heap limit " + heapMb + " MB)");
-    System.out.flush();
-
+    // Before the listening line: whoever reads it may signal at once.
     CountDownLatch stop = new CountDownLatch(1);
     for (String signal : new String[] {"TERM", "INT"}) {
       Signal.handle(new Signal(signal), s -> {
@@ -103,6 +96,14 @@ public final class Host {
       stdin.setDaemon(true);
       stdin.start();
     }
+    Microservice ms = new Microservice(dir);
+    Server server = new Server(ms, System.getenv("MICROSERVICE_SECRET"));
+    String where = server.listen(listen);
+    long heapMb = Runtime.getRuntime().maxMemory() / (1024 * 1024);
+    System.out.println("microservice " + ms.config.name + " " + ms.config.version + " listening on " + where + " (pid "
+        + ProcessHandle.current().pid() + ", heap limit " + heapMb + " MB)");
+    System.out.flush();
+
     stop.await();
     if (drain > 0)
       System.out.println("microservice " + ms.config.name + " stopping: its gateways are told to send no more calls; draining for up to "
