@@ -1,5 +1,5 @@
 // What only the Java host does, or does its own way (docs/java.md): a method that ignores its
-// interrupt keeps its thread and the pool grows so that calls still run; a fault's stack reaches the
+// interrupt keeps its thread and its slot goes to the next call; a fault's stack reaches the
 // instance log under the request id, a service exception's does not; the overloaded name of a
 // remotely enabled service stops the start; and a Java host on its own (`microservice host`) takes
 // only a gateway that proves the shared secret.
@@ -43,15 +43,15 @@ describe('the Java host', () => {
   })
   after(() => p.stop())
 
-  test('a method that ignores its interrupt: 504, logged, and the pool grows so that calls still run', async () => {
+  test('a method that ignores its interrupt: 504, logged, and its slot goes on so that calls still run', async () => {
     const r = await post(p.url, '/java-testkit/slow/hang', '0', { ...JSON_CT, 'X-PLATFORM-Request-ID': 'req-hang' })
     assert.equal(problem(r).code, 'EXECUTION_TIMEOUT')
     await until(() => log().includes('slow.hang still runs'), 5000, 'the left thread in the log')
     assert.match(
       log(),
-      /slow\.hang still runs a second after its interrupt \(request req-hang\): its thread is left to it and the pool grows by one, 1 left so far/
+      /slow\.hang still runs a second after its interrupt \(request req-hang\): its thread is left to it, its slot to the next call; 1 left so far/
     )
-    // threadPoolSize is 1 and that thread still spins: without the new one this call would wait.
+    // threadPoolSize is 1 and that thread still spins: without its slot handed on this call would wait.
     const pair = await post(p.url, '/java-testkit/misc/pair', '["a","b"]', RMC)
     assert.deepEqual([pair.status, pair.text], [200, '"ab"'])
   })

@@ -13,12 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -43,23 +41,40 @@ final class Server {
   private final Invoker invoker;
   private final byte[] secret;
   private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-  private final ThreadPoolExecutor pool;
+  /**
+   * Threads for calls, made when none is idle and kept 60 s: idle ones wait on a SynchronousQueue, whose
+   * last waiter gets the next call, so that a few hot threads take the calls rather than each call waking
+   * another of threadPoolSize parked threads (docs/java.md, Cost per call). The slots below bound them.
+   */
+  private final ThreadPoolExecutor threads;
+  /** Guards running, waiting and left: calls in a slot, calls waiting for one, calls left to their thread. */
+  private final Object slots = new Object();
+  private int running;
+  private final ArrayDeque<Call> waiting = new ArrayDeque<>();
+  private int left;
   private final ScheduledThreadPoolExecutor timers;
+  /**
+   * The calls in their method, for the sweep that answers those past their executing timeout. A sweep
+   * every 10 ms, not a timer per call: scheduling and cancelling one per call woke the timer thread and
+   * showed as system time in the cost per call (docs/java.md, Cost per call).
+   */
+  private final Set<Call> executing = ConcurrentHashMap.newKeySet();
   private ServerSocketChannel listener;
   private Path socketFile;
   private volatile boolean draining;
   private final SecureRandom random = new SecureRandom();
 
   /** One call being executed; a Cancel or the connection's end abandons it, the deadline answers it. */
-  final class Call implements Runnable {
+  final class Call {
     final Connection conn;
     final Gateway.Invoke invoke;
     final AtomicBoolean done = new AtomicBoolean();
-    volatile Future<?> future;
-    volatile ScheduledFuture<?> deadline;
-    /** Still in the method (set while its thread runs it). */
-    volatile boolean running;
-    /** Timed out while its method ran: the pool grew by one thread for it (see left()). */
+    /** When the executing timeout passes (System.nanoTime), and the limit it stands for, ms. */
+    long deadlineAt;
+    long limit;
+    /** The thread in the method, while it is there (guarded by this call's monitor). */
+    private Thread thread;
+    /** Interrupted and still running a second later: its thread is left to it (see leave()). */
     volatile boolean left;
 
     Call(Connection conn, Gateway.Invoke invoke) {
@@ -67,29 +82,39 @@ final class Server {
       this.invoke = invoke;
     }
 
-    @Override
-    public void run() {
+    /** Runs the call on this thread, unless it was answered or abandoned while it waited for a slot. */
+    void execute() {
       if (done.get()) return;
-      long limit = invoke.getTimeoutMs() > 0 ? Math.min(invoke.getTimeoutMs(), config.threadExecutingTimeOut)
+      limit = invoke.getTimeoutMs() > 0 ? Math.min(invoke.getTimeoutMs(), config.threadExecutingTimeOut)
           : config.threadExecutingTimeOut;
-      running = true;
-      deadline = timers.schedule(() -> timedOut(limit), limit, TimeUnit.MILLISECONDS);
-      Gateway.Result r;
+      deadlineAt = System.nanoTime() + limit * 1_000_000L;
+      synchronized (this) {
+        thread = Thread.currentThread();
+      }
+      executing.add(this);
+      Gateway.Result r = null;
       try {
         r = invoker.invoke(invoke);
       } catch (InterruptedException e) {
-        return; // the deadline or a cancel interrupted it, and answered (or not) already
+        // The deadline or a cancel interrupted it, and answered (or not) already.
       } finally {
-        running = false;
-        deadline.cancel(false);
-        if (left) returned(this);
-        // What a method leaves behind must not reach the next call on this thread.
+        synchronized (this) {
+          thread = null;
+        }
+        executing.remove(this);
+        // An interrupt meant for this call must not reach the next one on this thread.
         Thread.interrupted();
       }
-      reply(r);
+      if (r != null) reply(r);
     }
 
-    private void timedOut(long limit) {
+    boolean running() {
+      synchronized (this) {
+        return thread != null;
+      }
+    }
+
+    void timedOut() {
       if (!reply(Invoker.fail("EXECUTION_TIMEOUT", "the method ran longer than the executing timeout of " + limit + " ms")))
         return;
       interrupt();
@@ -97,10 +122,12 @@ final class Server {
 
     /** Interrupts the method; one that ignores it keeps its thread, as Java has no safe way to stop it. */
     private void interrupt() {
-      Future<?> f = future;
-      if (f != null) f.cancel(true);
-      if (running) timers.schedule(() -> {
-        if (running) leave(this);
+      synchronized (this) {
+        if (thread == null) return;
+        thread.interrupt();
+      }
+      timers.schedule(() -> {
+        if (running()) leave(this);
       }, 1, TimeUnit.SECONDS);
     }
 
@@ -116,8 +143,6 @@ final class Server {
       if (!done.compareAndSet(false, true)) return;
       conn.calls.remove(invoke.getId(), this);
       interrupt();
-      ScheduledFuture<?> d = deadline;
-      if (d != null) d.cancel(false);
     }
   }
 
@@ -127,20 +152,19 @@ final class Server {
     this.invoker = new Invoker(ms);
     this.secret = secret == null || secret.isEmpty() ? null : secret.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     AtomicInteger n = new AtomicInteger();
-    pool = new ThreadPoolExecutor(config.threadPoolSize, config.threadPoolSize, 60, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(Math.max(1, config.queueLimit)), r -> {
-          Thread t = new Thread(r, "call-" + n.incrementAndGet());
-          t.setDaemon(true);
-          t.setContextClassLoader(ms.loader);
-          return t;
-        });
-    pool.allowCoreThreadTimeOut(true);
+    threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+      Thread t = new Thread(r, "call-" + n.incrementAndGet());
+      t.setDaemon(true);
+      t.setContextClassLoader(ms.loader);
+      return t;
+    });
     timers = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "timers");
       t.setDaemon(true);
       return t;
     });
     timers.setRemoveOnCancelPolicy(true);
+    timers.scheduleWithFixedDelay(this::sweep, 10, 10, TimeUnit.MILLISECONDS);
   }
 
   /** Listens on `unix:/path` or `tcp:host:port` (port 0: any); returns where, as the platform reads it. */
@@ -202,6 +226,12 @@ final class Server {
       t.setDaemon(true);
       t.start();
     }
+  }
+
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Call c : executing)
+      if (now - c.deadlineAt >= 0 && executing.remove(c)) c.timedOut();
   }
 
   private void closeIdle() {
@@ -310,34 +340,73 @@ final class Server {
   private void onInvoke(Connection c, Gateway.Invoke inv) {
     Call call = new Call(c, inv);
     c.calls.put(inv.getId(), call);
-    try {
-      call.future = pool.submit(call);
-    } catch (RejectedExecutionException e) {
+    int overloaded = -1;
+    synchronized (slots) {
+      if (running < config.threadPoolSize) running++;
+      else if (waiting.size() < config.queueLimit) {
+        waiting.add(call);
+        return;
+      } else overloaded = waiting.size();
+    }
+    if (overloaded >= 0) {
       call.reply(Invoker.fail("OVERLOADED", "all " + config.threadPoolSize + " execution slots are busy and "
-          + pool.getQueue().size() + " calls wait"));
+          + overloaded + " calls wait"));
+      return;
+    }
+    threads.execute(() -> runFrom(call));
+  }
+
+  /**
+   * Runs `call`, then the calls waiting for a slot, on this thread: a call that ends hands its slot to the
+   * next without waking another thread.
+   */
+  private void runFrom(Call call) {
+    for (Call next = call; next != null; next = nextWaiting(next)) next.execute();
+  }
+
+  /** The next waiting call for the slot `done` held; null when none waits (the slot is free again). */
+  private Call nextWaiting(Call done) {
+    // A left call's slot was handed on when it was left: its thread only ends.
+    if (done.left) {
+      returned();
+      return null;
+    }
+    synchronized (slots) {
+      Call next = waiting.poll();
+      if (next == null) running--;
+      return next;
     }
   }
 
   /**
-   * A method interrupted (executing timeout, cancel) still runs a second later: its thread is left to it, and the pool
-   * grows by one so that threadPoolSize calls can still run beside it (docs/java.md, Hung methods).
+   * A method interrupted (executing timeout, cancel) still runs a second later: its thread is left to it,
+   * and its slot goes to the next waiting call on a new thread, so that threadPoolSize calls can still run
+   * beside it (docs/java.md, Hung methods).
    */
-  private synchronized void leave(Call call) {
-    if (!call.running || call.left) return;
-    call.left = true;
-    int size = pool.getMaximumPoolSize() + 1;
-    pool.setMaximumPoolSize(size);
-    pool.setCorePoolSize(size);
+  private void leave(Call call) {
+    Call next;
+    int left;
+    synchronized (slots) {
+      if (call.left) return;
+      call.left = true;
+      left = ++this.left;
+      next = waiting.poll();
+      if (next == null) running--;
+    }
     System.err.println(call.invoke.getService() + "." + call.invoke.getMethod() + " still runs a second after its interrupt"
-        + " (request " + call.invoke.getContext().getRequestId() + "): its thread is left to it and the pool grows by one, "
-        + (size - config.threadPoolSize) + " left so far");
+        + " (request " + call.invoke.getContext().getRequestId() + "): its thread is left to it, its slot to the next call; "
+        + left + " left so far");
+    if (next != null) {
+      Call first = next;
+      threads.execute(() -> runFrom(first));
+    }
   }
 
-  /** A left thread's method returned at last: the pool gives the thread back. */
-  private synchronized void returned(Call call) {
-    int size = pool.getMaximumPoolSize() - 1;
-    pool.setCorePoolSize(size);
-    pool.setMaximumPoolSize(size);
+  /** A left call's method returned at last. */
+  private void returned() {
+    synchronized (slots) {
+      left--;
+    }
   }
 
   void onClosed(Connection c) {
@@ -367,7 +436,7 @@ final class Server {
       while (!connections.isEmpty() && System.nanoTime() < until) Thread.sleep(20);
     }
     for (Connection c : connections) c.close();
-    pool.shutdownNow();
+    threads.shutdownNow();
     timers.shutdownNow();
   }
 }
