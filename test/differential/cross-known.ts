@@ -5,7 +5,6 @@
 // do: once fixed, delete it (the run then shows whether anything else was hiding behind it).
 import type { Descriptor, ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup } from '../helpers/oracle'
-import { classesOf } from '../helpers/oracle'
 import type { HttpAnswer } from '../helpers/cross-runtime'
 import { argumentMessage } from '../helpers/cross-runtime'
 import type { Outcome } from './fidelity'
@@ -43,58 +42,6 @@ export interface Known {
 }
 
 const body = (a: HttpAnswer): string => a.body.toString('utf8')
-
-/** Whether a class has an XStream annotation of its own: an alias, or a field's alias, attribute, omit or implicit. */
-function annotated(u: Universe, c: ObjectDescriptor): boolean {
-  const own = c.fields.slice(u.parents.get(c.className)?.fields.length ?? 0)
-  return (
-    c.alias !== undefined || own.some((f) => f.attribute || f.alias !== undefined || f.omit || f.implicit !== undefined)
-  )
-}
-
-/**
- * The classes whose annotations the Java host's default XStreams process (java/host/platform/host/Microservice.java
- * exposedClasses, then XStream's AnnotationMapper): each exposed parameter's and result's class when it is the
- * package's own (a class, or an array of one), then, from each, its superclass and its fields' declared types with
- * their type arguments. A class reached only through a type argument of a parameter (List<C>) or through an
- * Object slot is not among them.
- */
-export function hostProcessed(u: Universe): Set<string> {
-  const done = new Set<string>()
-  const visit = (d: Descriptor, asParameter: boolean): void => {
-    switch (d.kind) {
-      case 'object': {
-        if (done.has(d.className)) return
-        done.add(d.className)
-        const parent = u.parents.get(d.className)
-        if (parent !== undefined) visit(parent, false)
-        for (const f of d.fields) visit(f.type, false)
-        return
-      }
-      case 'array':
-        visit(d.item, asParameter)
-        return
-      case 'list':
-        if (!asParameter) visit(d.item, false)
-        return
-      case 'map':
-        if (!asParameter) visit(d.value, false)
-        return
-      default:
-        return
-    }
-  }
-  for (const r of u.roots) visit(r, true)
-  return done
-}
-
-/** The classes a type reaches (fields, items, map values, Object slots' classes), superclasses included. */
-function reached(u: Universe, d: Descriptor): ObjectDescriptor[] {
-  const found = classesOf(d)
-  for (const name of [...found.keys()])
-    for (let p = u.parents.get(name); p !== undefined; p = u.parents.get(p.className)) classesOf(p, found)
-  return [...found.values()]
-}
 
 /**
  * The class an alpha name stands for: its alias, its name, or its name as XStream's XML writes it ($ as _-);
@@ -134,35 +81,15 @@ function blankString(text: string): boolean {
 
 export const KNOWN: readonly Known[] = [
   {
-    id: 'host-annotations-of-unexposed-classes',
-    kind: 'open-host',
-    why:
-      "The Java host's default XStreams process the XStream annotations of the exposed methods' parameter and " +
-      'result classes only (Microservice.exposedClasses: a class of the package, or an array of one), and ' +
-      "XStream goes on from those through fields and superclasses. A class reached only through a parameter's " +
-      'type argument (List<C>, Map<String,C>) or an Object slot keeps its annotations unread: its alias is an ' +
-      'unknown element (CannotResolveClassException, whose first line, the detail the host answers, is empty), ' +
-      'its field aliases "No such field". The library with every annotation processed (the oracle) reads what ' +
-      'the JavaScript microservice reads.',
-    applies: (s) =>
-      s.setup.startsWith('alpha') &&
-      s.jsIsOurs &&
-      s.oursRead.value !== undefined &&
-      !s.javaIsJava &&
-      (s.javaRead.value !== undefined || s.javaRead.error === 'OracleFailure') &&
-      reached(s.universe, s.descriptor).some(
-        (c) => annotated(s.universe, c) && !hostProcessed(s.universe).has(c.className)
-      )
-  },
-  {
     id: 'host-type-arguments-unchecked',
-    kind: 'open-host',
+    kind: 'design',
     why:
       'XStream reads by the names in the document, not by the parameter type, and the Java host checks only ' +
-      "the argument's class (Invoker: want.isInstance(v)), not its type arguments: a List<Boolean> parameter " +
+      "the argument's class (Invoker: want.isInstance(v)), as Method.invoke does: a List<Boolean> parameter " +
       'takes a list of lists, a Map<String,C[]> one a map of another class, and the method gets (and the echo ' +
-      'returns) a value its declared type cannot hold. The JavaScript microservice refuses it (400 BAD_ARGUMENT ' +
-      'at the item). Evidence: our reader refuses the very text the Java host answered, as the declared type.',
+      'returns) a value its declared type cannot hold. That is what XStream gives a Java method; the JavaScript ' +
+      'runtime checks the whole value against its descriptor and refuses it (400 BAD_ARGUMENT at the item). ' +
+      'Evidence: our reader refuses the very text the Java host answered, as the declared type.',
     applies: (s) =>
       s.setup.startsWith('alpha') &&
       s.jsIsOurs &&

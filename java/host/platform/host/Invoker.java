@@ -105,8 +105,10 @@ final class Invoker {
     return fail("BAD_ARGUMENT", "argument " + k + " of " + m.getName() + " (" + type.getTypeName() + "): " + why);
   }
 
+  /** The first line of what an exception says (XStream's messages start with a line break). */
   static String firstLine(Throwable e) {
-    String msg = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    String msg = e.getMessage() == null ? e.getClass().getName() : e.getMessage().strip();
+    if (msg.isEmpty()) msg = e.getClass().getName();
     int nl = msg.indexOf('\n');
     return nl < 0 ? msg : msg.substring(0, nl);
   }

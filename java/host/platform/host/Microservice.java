@@ -1,15 +1,23 @@
 package platform.host;
 
 import java.io.File;
+import java.lang.reflect.Field;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -120,16 +128,41 @@ final class Microservice {
     return (List<String>) list;
   }
 
-  /** The classes of the exposed methods' parameters and results: their XStream annotations are read. */
+  /**
+   * The package's classes the exposed methods reach: their parameters and results, the type arguments
+   * and arrays of those, and their fields' types, transitively. XStream reads their annotations up front,
+   * since a document names a class by its alias before XStream has seen the class (a class reached only
+   * through an Object field is not known here: its package must register it on its own XStream bean).
+   */
   private List<Class<?>> exposedClasses() {
-    List<Class<?>> out = new ArrayList<>();
+    Set<Class<?>> seen = new LinkedHashSet<>();
     for (Service s : services.values())
       if (s.remotelyEnabled)
         for (Method m : s.methods.values()) {
-          for (Class<?> p : m.getParameterTypes()) if (p.getClassLoader() == loader) out.add(p);
-          if (m.getReturnType().getClassLoader() == loader) out.add(m.getReturnType());
+          for (Type p : m.getGenericParameterTypes()) reach(p, seen);
+          reach(m.getGenericReturnType(), seen);
         }
-    return out;
+    return new ArrayList<>(seen);
+  }
+
+  private void reach(Type t, Set<Class<?>> seen) {
+    if (t instanceof ParameterizedType) {
+      reach(((ParameterizedType) t).getRawType(), seen);
+      for (Type a : ((ParameterizedType) t).getActualTypeArguments()) reach(a, seen);
+    } else if (t instanceof GenericArrayType) reach(((GenericArrayType) t).getGenericComponentType(), seen);
+    else if (t instanceof WildcardType) for (Type b : ((WildcardType) t).getUpperBounds()) reach(b, seen);
+    else if (t instanceof TypeVariable) for (Type b : ((TypeVariable<?>) t).getBounds()) reach(b, seen);
+    else if (t instanceof Class) {
+      Class<?> c = (Class<?>) t;
+      if (c.isArray()) {
+        reach(c.getComponentType(), seen);
+        return;
+      }
+      if (c.getClassLoader() != loader || !seen.add(c)) return;
+      for (Class<?> k = c; k != null && k.getClassLoader() == loader; k = k.getSuperclass())
+        for (Field f : k.getDeclaredFields())
+          if (!Modifier.isStatic(f.getModifiers())) reach(f.getGenericType(), seen);
+    }
   }
 
   private PermissionResolver defaultResolver() {
