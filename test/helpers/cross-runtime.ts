@@ -4,13 +4,12 @@
 // (the same classes as descriptors, the same `echo` service), each method `T echoN(T v) { return v; }`.
 // Neither registers aliases: the class and field annotations (@XStreamAlias, t.object's alias, ...)
 // are the only names either side knows.
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { Descriptor, ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
 import { javaTypeOf, type Universe } from '../differential/universe'
-import { ROOT } from './root'
+import { builtPackage } from './java-package'
 
 export const JAVA_NAME = 'cross-java'
 export const JS_NAME = 'cross-js'
@@ -145,11 +144,7 @@ export function crossPackages(u: Universe): CrossPackages {
       applicationContext: 'META-INF/cross.xml'
     })
   )
-  const java = join(base, JAVA_NAME)
-  execFileSync('bash', [join(ROOT, 'scripts', 'build-java-package.sh'), source, java], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 600_000
-  })
+  const java = builtPackage(source, join(base, JAVA_NAME))
   const js = join(base, JS_NAME)
   mkdirSync(js)
   const jsSource = echoJs(u)

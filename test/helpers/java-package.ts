@@ -1,10 +1,10 @@
-// Java packages made inside a test: sources given as text, compiled with the JDK's javac and jar
-// against the Java host's class path (dist/java/classpath, which scripts/ensure-java-host.sh writes),
-// into a package directory named after the microservice. For a package whose classes and contexts
-// the test itself states; helpers/java-build.ts builds the example and fixtures from their folders.
+// Java packages for the tests, built as a team builds its own: scripts/build-java-package.sh (javac and
+// jar against the platform's class path, which scripts/ensure-java-host.sh installs and compiles when
+// missing) from a source folder — the example's and the fixtures' folders, or one a test writes from
+// sources it states.
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
 import { tmpdir } from 'node:os'
 import { ROOT } from './root'
 
@@ -20,6 +20,18 @@ export function hostClassPath(): string {
   }).trim()
 }
 
+/**
+ * Builds the package whose source folder is `source` (microservice.json, src/, resources/, lib/) into
+ * `target`, by default dist/ at the folder's path in the project; returns the package's directory.
+ */
+export function builtPackage(source: string, target = join(ROOT, 'dist', relative(ROOT, source))): string {
+  execFileSync('bash', [join(ROOT, 'scripts', 'build-java-package.sh'), source, target], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 600_000
+  })
+  return target
+}
+
 export interface JavaPackageSource {
   /** Java sources by path under src/ ('calc/Calculator.java' → its text). */
   sources: Record<string, string>
@@ -29,45 +41,27 @@ export interface JavaPackageSource {
   config: Record<string, unknown>
 }
 
-/** The classes and resources of `source`, compiled into a jar at `jar`. */
-export function compileJar(source: JavaPackageSource, jar: string): void {
-  const classPath = hostClassPath()
-  const work = mkdtempSync(join(tmpdir(), 'java-package-src-'))
-  const files = Object.entries(source.sources).map(([path, text]) => {
-    const file = join(work, 'src', path)
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
-    return file
-  })
-  const classes = join(work, 'classes')
-  mkdirSync(classes)
-  execFileSync(
-    'javac',
-    ['-nowarn', '-encoding', 'UTF-8', '--release', '17', '-d', classes, '-cp', classPath, ...files],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      timeout: 120_000
-    }
-  )
-  for (const [path, text] of Object.entries(source.resources ?? {})) {
-    const file = join(classes, path)
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, text)
-  }
-  mkdirSync(dirname(jar), { recursive: true })
-  execFileSync('jar', ['--create', '--file', jar, '-C', classes, '.'], { stdio: ['ignore', 'ignore', 'inherit'] })
-}
-
 /**
- * A package directory named `name`: `name`.jar compiled from `source`, and its microservice.json
- * (version 1.0.0 unless the config says another).
+ * A package directory named `name` built from `source`: its source folder written out (microservice.json
+ * with version 1.0.0 unless the config says another, src/, resources/), then built as any other.
  */
 export function javaPackage(name: string, source: JavaPackageSource): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'java-package-')), name)
-  const jar = `${name}.jar`
-  compileJar(source, join(dir, jar))
-  writeConfig(dir, { name, version: '1.0.0', runtime: 'java', jar, ...source.config })
-  return dir
+  const folder = join(mkdtempSync(join(tmpdir(), 'java-package-src-')), name)
+  for (const [path, text] of [
+    ...Object.entries(source.sources).map(([p, t]) => [join('src', p), t]),
+    ...Object.entries(source.resources ?? {}).map(([p, t]) => [join('resources', p), t])
+  ]) {
+    mkdirSync(dirname(join(folder, path!)), { recursive: true })
+    writeFileSync(join(folder, path!), text!)
+  }
+  writeConfig(folder, { name, version: '1.0.0', runtime: 'java', jar: `${name}.jar`, ...source.config })
+  return builtPackage(folder, join(mkdtempSync(join(tmpdir(), 'java-package-')), name))
+}
+
+/** The jar of `source` written at `jar` (named `<microservice>.jar`), as a build tool rebuilding it would. */
+export function compileJar(source: JavaPackageSource, jar: string): void {
+  const name = basename(jar, '.jar')
+  copyFileSync(join(javaPackage(name, source), `${name}.jar`), jar)
 }
 
 /** A copy of the package in `from` whose microservice.json `edit` changes (in a new directory of its name). */

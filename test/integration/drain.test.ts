@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
 import { TESTKIT_DIR } from '../helpers/platform'
-import { buildJavaPackage } from '../helpers/java-build'
+import { builtPackage } from '../helpers/java-package'
 import { ROOT } from '../helpers/root'
 import { slowCall } from '../helpers/platform-process'
 
@@ -35,7 +35,7 @@ const RUNTIMES = [
   {
     runtime: 'java',
     microservice: 'java-testkit',
-    dir: (): string => buildJavaPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
+    dir: (): string => builtPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
   }
 ]
 

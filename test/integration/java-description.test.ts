@@ -7,12 +7,13 @@
 // describeMicroservice of dockit itself.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ROOT } from '../helpers/root'
+import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { EXAMPLE_DIR } from '../helpers/platform'
 import { openApiErrors } from '../helpers/openapi'
 import { HOST_FILE, hostEnv } from '../../src/microservice/host/host-env'
@@ -31,24 +32,10 @@ type Doc = { [k: string]: any }
 let classPath = ''
 const scratch = mkdtempSync(join(tmpdir(), 'java-description-'))
 
-function ensureJavaHost(): void {
-  if (classPath !== '') return
-  classPath = execFileSync('bash', [join(ROOT, 'scripts', 'ensure-java-host.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 600_000
-  }).trim()
-}
-
 /** A Java package built from its source folder into the scratch directory, as a team's build would. */
 function javaPackage(source: string, name: string): string {
-  ensureJavaHost()
-  const target = join(scratch, name)
-  execFileSync('bash', [join(ROOT, 'scripts', 'build-java-package.sh'), source, target], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 600_000
-  })
-  return target
+  if (classPath === '') classPath = hostClassPath()
+  return builtPackage(source, join(scratch, name))
 }
 
 async function java(args: string[]): Promise<string> {

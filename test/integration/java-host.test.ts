@@ -18,8 +18,7 @@ import {
   JSON_CT,
   type RunningPlatform
 } from '../helpers/platform'
-import { buildJavaPackage } from '../helpers/java-build'
-import { hostClassPath, javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
+import { builtPackage, hostClassPath, javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
 import { freePort } from '../helpers/nginx'
 import { ROOT } from '../helpers/root'
 import { CLI } from '../helpers/deploy'
@@ -28,7 +27,7 @@ const RMC = { ...JSON_CT, 'X-PLATFORM-API-ID': 'RMC' }
 
 /** The Java testkit with one execution thread: a hung method would leave the pool with none. */
 function oneThreadTestkit(): string {
-  return javaPackageVariant(buildJavaPackage(join(ROOT, 'test', 'fixtures', 'java-testkit')), (config) => {
+  return javaPackageVariant(builtPackage(join(ROOT, 'test', 'fixtures', 'java-testkit')), (config) => {
     config.settings = { ...(config.settings as object), threadPoolSize: 1 }
   })
 }
@@ -127,7 +126,7 @@ describe('a Java host on its own, reached over TCP with a shared secret', () => 
       [
         CLI,
         'host',
-        buildJavaPackage(join(ROOT, 'examples', 'java-example')),
+        builtPackage(join(ROOT, 'examples', 'java-example')),
         '--listen',
         `tcp:127.0.0.1:${port}`,
         '--secret-env',
@@ -188,7 +187,7 @@ test('microservice host: the Java host does not outlive the command (its stdin i
   const port = await freePort()
   const cli = spawn(
     process.execPath,
-    [CLI, 'host', buildJavaPackage(join(ROOT, 'examples', 'java-example')), '--listen', `tcp:127.0.0.1:${port}`],
+    [CLI, 'host', builtPackage(join(ROOT, 'examples', 'java-example')), '--listen', `tcp:127.0.0.1:${port}`],
     { stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let out = ''

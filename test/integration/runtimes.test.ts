@@ -14,7 +14,7 @@ import {
   JSON_CT,
   type RunningPlatform
 } from '../helpers/platform'
-import { buildJavaPackage } from '../helpers/java-build'
+import { builtPackage } from '../helpers/java-package'
 import { join } from 'node:path'
 import { connect } from 'node:net'
 import { ROOT } from '../helpers/root'
@@ -36,8 +36,8 @@ const RUNTIMES: Runtime[] = [
     example: 'java-example',
     testkit: 'java-testkit',
     dirs: () => [
-      buildJavaPackage(join(ROOT, 'examples', 'java-example')),
-      buildJavaPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
+      builtPackage(join(ROOT, 'examples', 'java-example')),
+      builtPackage(join(ROOT, 'test', 'fixtures', 'java-testkit'))
     ]
   }
 ]
