@@ -66,19 +66,6 @@ const TEXT_IN_ELEMENT = /<[^\s/!?<>][^<>]*[^/<>]>[ \t\r\n]*[^< \t\r\n]|<[^\s/!?<
 const BUILT_IN =
   /^(int|long|double|boolean|char|string|date|local-date|list|linked-list|map|linked-hash-map|java\.lang\.(Integer|Long|Double|Boolean|Character))(-array)*$/
 
-/** Whether a JSON text holds a String that is not empty and that Java's String.trim makes empty. */
-function blankString(text: string): boolean {
-  const walk = (v: unknown): boolean =>
-    typeof v === 'string'
-      ? v !== '' && /^[\u0000-\u0020]+$/.test(v)
-      : v !== null && typeof v === 'object' && Object.values(v).some(walk)
-  try {
-    return walk(JSON.parse(text))
-  } catch {
-    return false
-  }
-}
-
 export const KNOWN: readonly Known[] = [
   {
     id: 'host-type-arguments-unchecked',
@@ -204,24 +191,6 @@ export const KNOWN: readonly Known[] = [
           (s.descriptor.kind === 'map' && /\(through reference chain: [^()]*\[""\]\)$/.test(s.javaRead.message ?? '')))
       )
     }
-  },
-  {
-    id: 'ts-beta-json-blank-string-scalar',
-    kind: 'open-ts',
-    why:
-      'Beta JSON: a String of only characters up to U+0020 ("\\u0004", " ", "\\t") where an int, long, ' +
-      "double or boolean (or its box) is declared. Jackson's coercion takes a blank String (String.trim gives " +
-      '"") as the empty one: 0 or false, null for a box; our reader takes only "" so and refuses the rest ' +
-      '(beta-json-reader.ts tests v === "" before any trimming; a boolean takes only "true" and "false").',
-    applies: (s) =>
-      s.setup === 'betaJson' &&
-      s.jsIsOurs &&
-      s.javaIsJava &&
-      s.javaRead.value !== undefined &&
-      /^Cannot deserialize value of type `(int|Integer|long|Long|double|Double|boolean|Boolean)` from String/.test(
-        s.oursRead.message ?? ''
-      ) &&
-      blankString(s.input)
   },
   {
     id: 'ts-beta-xml-scalar-from-element-with-children',

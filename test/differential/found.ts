@@ -177,5 +177,10 @@ export const FOUND: readonly FoundCase[] = [
   r('script-names', 'betaXml', U, '<?xml version="1.1"?><U><¢x>2</¢x></U>'),
   r('script-names', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<?xml version="1.1"?><M><ℵ>1</ℵ></M>'),
   r('script-names', 'betaXml', t.map(t.Integer, 'java.util.LinkedHashMap'), '<M><ℵ>1</ℵ></M>'),
-  r('woodstox-stream-order', 'betaXml', t.list(t.Integer), '<ArrayList><item>x</item></ArrayList>&#x41;')
+  r('woodstox-stream-order', 'betaXml', t.list(t.Integer), '<ArrayList><item>x</item></ArrayList>&#x41;'),
+  r('jackson-blank-scalar', 'betaJson', t.int, '" "'),
+  r('jackson-blank-scalar', 'betaJson', t.Boolean, '"\\t"'),
+  r('jackson-blank-scalar', 'betaJson', t.boolean, '""'),
+  r('jackson-blank-scalar', 'betaJson', t.list(t.Long), '["\\u0004"," \\n ",1]'),
+  r('jackson-blank-scalar', 'betaJson', t.double, '"\\u0000"')
 ]

@@ -49,6 +49,12 @@ function planOf(d: ObjectDescriptor): ClassPlan {
   return p
 }
 
+/** Whether a String is empty or blank as Jackson's coercions see it (StdDeserializer._isBlank). */
+function isBlank(v: string): boolean {
+  for (let k = 0; k < v.length; k++) if (v.charCodeAt(k) > 0x20) return false
+  return true
+}
+
 /**
  * Jackson-style reading of beta JSON straight into values, guided by the descriptor: one pass over
  * the decoded text, no intermediate tree. The path of the value being read is kept on a stack and
@@ -394,31 +400,31 @@ class Reader {
     }
     if (c === 0x22) {
       const v = this.string()
+      if (type === 'String') return v
+      if (type === 'char' || type === 'Character') {
+        try {
+          return jacksonChar(v, type)
+        } catch (err) {
+          return this.fail(errorMessage(err))
+        }
+      }
+      // Jackson coerces an empty or blank String (every character up to U+0020, as String.trim drops
+      // them) to a number or boolean as null: the box's null, the primitive's 0 or false.
+      if (isBlank(v)) return isNullable(d) ? null : primitiveDefault(d)
       switch (type) {
-        case 'String':
-          return v
-        case 'char':
-        case 'Character':
-          try {
-            return jacksonChar(v, type)
-          } catch (err) {
-            return this.fail(errorMessage(err))
-          }
         case 'boolean':
         case 'Boolean':
           if (v === 'true' || v === 'false') return v === 'true'
           return this.cannot(d, c)
         case 'double':
         case 'Double':
-          if (v === '') return isNullable(d) ? null : 0
           try {
             return parseJavaDouble(v.trim())
           } catch (err) {
             return this.fail(errorMessage(err))
           }
         default:
-          // Jackson coerces "6" to 6 and "" to null.
-          if (v === '') return isNullable(d) ? null : primitiveDefault(d)
+          // Jackson coerces "6" to 6.
           try {
             return jacksonInteger(v, type === 'int' || type === 'Integer' ? 'int' : 'long')
           } catch (err) {
