@@ -118,20 +118,6 @@ export const KNOWN: readonly Known[] = [
     }
   },
   {
-    id: 'ts-alpha-linked-hash-map-for-hash-map',
-    kind: 'open-ts',
-    why:
-      'Alpha: a LinkedHashMap (<linked-hash-map>) where a HashMap is declared. LinkedHashMap extends HashMap: ' +
-      'XStream builds it and Java takes it; our reader, which takes any map class where java.util.Map is ' +
-      'declared, refuses it where java.util.HashMap is ("expected <map> (HashMap<…>), got <linked-hash-map>").',
-    applies: (s) =>
-      s.setup.startsWith('alpha') &&
-      s.jsIsOurs &&
-      s.java.code === undefined &&
-      s.js.code === 'BAD_ARGUMENT' &&
-      /expected <map> \(HashMap<[^()]*>\), got <linked-hash-map>$/.test(s.js.detail ?? '')
-  },
-  {
     id: 'ts-alpha-object-slot-builtin-arrays',
     kind: 'open-ts',
     why:

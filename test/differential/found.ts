@@ -16,6 +16,7 @@ export const FOUND_SOURCES: Record<string, string> = {
   'com.fixed.D': 'package com.fixed; public class D { public Double[] d; }',
   'com.fixed.H': 'package com.fixed; public class H { public Object o; public Integer z; }',
   'com.fixed.Nest': 'package com.fixed; public class Nest { public static class N { public Integer x; } }',
+  'com.fixed.HM': 'package com.fixed; public class HM { public java.util.HashMap<String,Integer> m; }',
   'com.fixed.U':
     'package com.fixed; public class U { public Integer straße; public Integer ¢x; public Integer 𝒜; public Integer x\u0301_$; }'
 }
@@ -26,6 +27,8 @@ const B = t.object('com.fixed.B', { b: t.field(t.Boolean, { attribute: true }), 
 const O = t.object('com.fixed.O', { f: t.String, c: t.array(t.char) })
 const D = t.object('com.fixed.D', { d: t.array(t.Double) })
 const N = t.object('com.fixed.Nest$N', { x: t.Integer })
+/** A HashMap field (a LinkedHashMap is one too). */
+const HM = t.object('com.fixed.HM', { m: t.map(t.Integer, 'java.util.HashMap') })
 /** Field names of many scripts: what each family writes for them. */
 const U = t.object('com.fixed.U', { straße: t.Integer, '¢x': t.Integer, '𝒜': t.Integer, 'x\u0301_$': t.Integer })
 /** An Object field that may hold an N. */
@@ -182,5 +185,17 @@ export const FOUND: readonly FoundCase[] = [
   r('jackson-blank-scalar', 'betaJson', t.Boolean, '"\\t"'),
   r('jackson-blank-scalar', 'betaJson', t.boolean, '""'),
   r('jackson-blank-scalar', 'betaJson', t.list(t.Long), '["\\u0004"," \\n ",1]'),
-  r('jackson-blank-scalar', 'betaJson', t.double, '"\\u0000"')
+  r('jackson-blank-scalar', 'betaJson', t.double, '"\\u0000"'),
+  r(
+    'xstream-linked-hash-map-is-hash-map',
+    'alphaXml',
+    t.map(t.Integer, 'java.util.HashMap'),
+    '<linked-hash-map><entry><string>b</string><int>1</int></entry></linked-hash-map>'
+  ),
+  r(
+    'xstream-linked-hash-map-is-hash-map',
+    'alphaJson',
+    HM,
+    '{"com.fixed.HM":{"m":{"@class":"linked-hash-map","entry":{"string":"b","int":1}}}}'
+  )
 ]

@@ -163,7 +163,10 @@ function runtimeOf(value: unknown, declared: Descriptor): Descriptor {
     const fits =
       sameType(r, declared) ||
       (declared.kind === 'list' && r.kind === 'list' && declared.className === 'java.util.List') ||
-      (declared.kind === 'map' && r.kind === 'map' && declared.className === 'java.util.Map')
+      (declared.kind === 'map' &&
+        r.kind === 'map' &&
+        (declared.className === 'java.util.Map' ||
+          (declared.className === 'java.util.HashMap' && r.className === 'java.util.LinkedHashMap')))
     if (!fits) throw new ValueError(`a ${typeName(r)} does not fit a ${typeName(declared)} slot`)
     return r
   }
@@ -399,7 +402,8 @@ function resolveName(name: string, declared: Descriptor, ctx: AlphaContext): Des
     if (declared.kind === 'list' && declared.className === 'java.util.List') {
       if (name === 'linked-list') return t.list(declared.item, 'java.util.LinkedList')
     }
-    if (declared.kind === 'map' && declared.className === 'java.util.Map' && name === 'linked-hash-map')
+    // A LinkedHashMap is a HashMap too: XStream builds it and Java takes it where either is declared.
+    if (declared.kind === 'map' && declared.className !== 'java.util.LinkedHashMap' && name === 'linked-hash-map')
       return t.map(declared.value, 'java.util.LinkedHashMap')
     return null
   }
