@@ -89,7 +89,7 @@ final class Connection implements Runnable {
     // Checked again after each batch: a frame queued while the writer was finishing is not left behind.
     while (!outbox.isEmpty() && writing.compareAndSet(false, true)) {
       try {
-        ByteBuffer[] batch = new ByteBuffer[Math.min(64, Math.max(1, outbox.size()))];
+        ByteBuffer[] batch = new ByteBuffer[64];
         int n = 0;
         byte[] next;
         while (n < batch.length && (next = outbox.poll()) != null) batch[n++] = ByteBuffer.wrap(next);

@@ -23,9 +23,9 @@ final class Invoker {
     this.ms = ms;
   }
 
+  /** A failure of the code's own status: the gateway knows each code's (proto/gateway.proto, Error.status 0). */
   static Gateway.Result fail(String code, String detail) {
-    return Gateway.Result.newBuilder().setError(Gateway.Error.newBuilder().setCode(code).setDetail(detail)
-        .setStatus(Codes.status(code))).build();
+    return Gateway.Result.newBuilder().setError(Gateway.Error.newBuilder().setCode(code).setDetail(detail)).build();
   }
 
   Gateway.Result invoke(Gateway.Invoke inv) throws InterruptedException {

@@ -84,11 +84,12 @@ final class Server {
 
     /** Runs the call on this thread, unless it was answered or abandoned while it waited for a slot. */
     void execute() {
-      if (done.get()) return;
       limit = invoke.getTimeoutMs() > 0 ? Math.min(invoke.getTimeoutMs(), config.threadExecutingTimeOut)
           : config.threadExecutingTimeOut;
       deadlineAt = System.nanoTime() + limit * 1_000_000L;
+      // Under the lock interrupt() takes: a Cancel either finds the thread here or is seen here.
       synchronized (this) {
+        if (done.get()) return;
         thread = Thread.currentThread();
       }
       executing.add(this);
@@ -231,7 +232,9 @@ final class Server {
   private void sweep() {
     long now = System.nanoTime();
     for (Call c : executing)
-      if (now - c.deadlineAt >= 0 && executing.remove(c)) c.timedOut();
+      // On a call thread: answering may make it the connection's writer, and a slow socket must not hold
+      // up this thread's other deadlines and timers.
+      if (now - c.deadlineAt >= 0 && executing.remove(c)) threads.execute(c::timedOut);
   }
 
   private void closeIdle() {
@@ -366,12 +369,12 @@ final class Server {
 
   /** The next waiting call for the slot `done` held; null when none waits (the slot is free again). */
   private Call nextWaiting(Call done) {
-    // A left call's slot was handed on when it was left: its thread only ends.
-    if (done.left) {
-      returned();
-      return null;
-    }
     synchronized (slots) {
+      // A left call's slot was handed on when it was left: its thread only ends.
+      if (done.left) {
+        left--;
+        return null;
+      }
       Call next = waiting.poll();
       if (next == null) running--;
       return next;
@@ -387,7 +390,8 @@ final class Server {
     Call next;
     int left;
     synchronized (slots) {
-      if (call.left) return;
+      // Checked again here: a method that returned since the timer looked has ended its slot itself.
+      if (call.left || !call.running()) return;
       call.left = true;
       left = ++this.left;
       next = waiting.poll();
@@ -399,13 +403,6 @@ final class Server {
     if (next != null) {
       Call first = next;
       threads.execute(() -> runFrom(first));
-    }
-  }
-
-  /** A left call's method returned at last. */
-  private void returned() {
-    synchronized (slots) {
-      left--;
     }
   }
 
