@@ -254,6 +254,9 @@ export class Instance {
   }
 
   private onListening(endpoint: Endpoint): void {
+    // Stopped while it started (a failed deploy's clean-up, a stop during a memory restart): it may still
+    // say it listens, but it is on its way out and must not take calls, nor come back when it exits.
+    if (this.state === 'stopped') return
     this.port = 'port' in endpoint ? endpoint.port : 0
     this.endpoint = endpointText(endpoint)
     this.state = 'running'

@@ -100,7 +100,11 @@ if (managed) {
     ended('eof')
     process.exit(0)
   })
-} else setInterval(() => {}, 1000)
+} else {
+  // microservice host's lifeline: the end of stdin is the end of the command that started it.
+  if (process.env.MICROSERVICE_LIFELINE === 'stdin') process.stdin.on('end', () => process.exit(0)).resume()
+  setInterval(() => {}, 1000)
+}
 }
 `
 
