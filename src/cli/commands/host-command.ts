@@ -49,7 +49,7 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
       `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
     )
   const abs = resolve(dir)
-  const java = javaPackage(abs)
+  const java = javaConfigOf(abs)
   const child =
     java !== null
       ? spawnJava(abs, java.memory.maxOldSpaceMb, javaClassPathFile, {
@@ -84,7 +84,7 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
  * The package's config when it is a java one. A config that cannot be read goes to the Node host,
  * which says what is wrong with it as it always has: `microservice failed to start`, exit 78.
  */
-function javaPackage(dir: string): JavaMicroserviceConfig | null {
+function javaConfigOf(dir: string): JavaMicroserviceConfig | null {
   let config
   try {
     config = readMicroserviceConfig(dir)

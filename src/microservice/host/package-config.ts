@@ -151,8 +151,20 @@ function packageCode(
       'applicationContext',
       'must be a Spring XML resource inside the jar (META-INF/calculator.xml) or the name of a @Component class with @Bean methods (com.acme.CalculatorConfig)'
     )
+  const settings = o.settings
+  if (typeof settings === 'object' && settings !== null)
+    for (const key of NODE_ONLY_SETTINGS)
+      if (key in settings)
+        fail(
+          file,
+          `settings.${key}`,
+          "a setting of the Node host's serializers and method pool; the Java host's serializers are the package's Java libraries, configured by its beans"
+        )
   return { runtime: 'java', jar: o.jar, applicationContext: context }
 }
+
+/** Settings the Java host has no use for: a java package that sets one is told, not ignored. */
+const NODE_ONLY_SETTINGS = ['workerMinArgumentBytes', 'maxDepth', 'maxNodes', 'maxStringLength'] as const
 
 /** The file of a package's code that microservice.json names: the entry module, or the jar. */
 export function codeFile(config: MicroserviceConfig): string {

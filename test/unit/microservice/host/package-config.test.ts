@@ -85,7 +85,16 @@ test('each mistake in the runtime keys is refused with the key and the problem',
     [{ ...JAVA, applicationContext: 'META-INF/../calc.xml' }, /: applicationContext: must be a Spring XML resource/],
     [{ ...JAVA, applicationContext: 'com.acme.' }, /: applicationContext: must be a Spring XML resource/],
     [{ ...JAVA, applicationContext: 'com acme' }, /: applicationContext: must be a Spring XML resource/],
-    [{ ...JAVA, applicationContext: 'META-INF/calc.properties' }, /: applicationContext: must be a Spring XML resource/]
+    [
+      { ...JAVA, applicationContext: 'META-INF/calc.properties' },
+      /: applicationContext: must be a Spring XML resource/
+    ],
+    ...['workerMinArgumentBytes', 'maxDepth', 'maxNodes', 'maxStringLength'].map(
+      (key): [Record<string, unknown>, RegExp] => [
+        { ...JAVA, settings: { [key]: 1 } },
+        new RegExp(`: settings\\.${key}: a setting of the Node host's serializers and method pool`)
+      ]
+    )
   ]
   for (const [config, why] of cases)
     assert.throws(() => read(config), { code: 'IGW_MICROSERVICE_CONFIG', message: why })
