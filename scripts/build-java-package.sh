@@ -15,7 +15,7 @@ jar=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(proces
 mkdir -p "$(dirname "$target")"
 exec 9>"$target.lock"
 flock 9
-sum=$( (echo "$cp"; cat "$root/dist/java/.sources.sha256"; cd "$src" && find . -type f -print0 | sort -z | xargs -0 -I{} sh -c 'echo "{}"; cat "{}"') | sha256sum | cut -d' ' -f1)
+sum=$( (echo "$cp"; cat "$0" "$root/dist/java/.sources.sha256"; cd "$src" && find . -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -d' ' -f1)
 if [ -f "$target/.sources.sha256" ] && [ "$(cat "$target/.sources.sha256")" = "$sum" ]; then exit 0; fi
 rm -rf "$target" && mkdir -p "$target/.classes"
 libs=""

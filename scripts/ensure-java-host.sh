@@ -7,6 +7,10 @@
 # against it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# One install and build at a time: test files run in parallel, and each may be the first to ask.
+mkdir -p "$root/dist"
+exec 9>"$root/dist/.java-host.lock"
+flock 9
 "$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless protoc:protobuf-compiler >&2
 jars=(spring3-context spring3-beans spring3-core spring3-expression spring3-aop commons-logging
   xstream jettison xpp3 jackson-core jackson-databind jackson-annotations jackson-dataformat-xml woodstox-core stax2-api
@@ -28,14 +32,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 libs=$(printf '/usr/share/java/%s.jar:' "${jars[@]}")
 out="$root/dist/java"
-# One build at a time: test files run in parallel, and each may be the first to ask for the host.
-mkdir -p "$root/dist"
-exec 9>"$root/dist/.java-host.lock"
-flock 9
 api="$out/platform-api.jar"
 cp="$libs$api:$out/host"
 stamp="$out/.sources.sha256"
-sum=$(cat "$root/proto/gateway.proto" $(find "$root/java" -name '*.java' | sort) | sha256sum | cut -d' ' -f1)
+sum=$(cat "$0" "$root/proto/gateway.proto" $(find "$root/java" -name '*.java' | sort) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sum" ] || [ ! -f "$out/classpath" ]; then
   rm -rf "$out" && mkdir -p "$out/gen" "$out/api" "$out/host"
   protoc --java_out="$out/gen" -I "$root/proto" "$root/proto/gateway.proto"

