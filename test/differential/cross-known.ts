@@ -62,10 +62,6 @@ function isSubclass(u: Universe, sub: string, of: string): boolean {
 /** Whether a text of beta XML has an element holding text that is not only XML's whitespace. */
 const TEXT_IN_ELEMENT = /<[^\s/!?<>][^<>]*[^/<>]>[ \t\r\n]*[^< \t\r\n]|<[^\s/!?<>]>[ \t\r\n]*[^< \t\r\n]/
 
-/** XStream's names of the JDK's types the default alpha serializers take (arrays of them add -array). */
-const BUILT_IN =
-  /^(int|long|double|boolean|char|string|date|local-date|list|linked-list|map|linked-hash-map|java\.lang\.(Integer|Long|Double|Boolean|Character))(-array)*$/
-
 export const KNOWN: readonly Known[] = [
   {
     id: 'host-type-arguments-unchecked',
@@ -115,22 +111,6 @@ export const KNOWN: readonly Known[] = [
         s.js.detail ?? ''
       )
       return m !== null && classNamed(s.universe, m[1] ?? m[2]!) !== undefined
-    }
-  },
-  {
-    id: 'ts-alpha-object-slot-builtin-arrays',
-    kind: 'open-ts',
-    why:
-      'Alpha: an array of a built-in type in an Object slot (<int-array>, <string-array>, <list-array>). ' +
-      "XStream's default permissions take arrays of what they allow, and Java reads them; our writer writes " +
-      'such an array (t.typed(t.array(t.int), …) in an Object slot is <int-array>), but our reader refuses it ' +
-      '("type <int-array> is not allowed here") unless it is an Object[] (<object-array>): our own output does ' +
-      'not read back.',
-    applies: (s) => {
-      if (!s.setup.startsWith('alpha') || s.java.code !== undefined || s.js.code !== 'BAD_ARGUMENT' || !s.jsIsOurs)
-        return false
-      const m = /type <([^>]*)-array> is not allowed here$/.exec(s.js.detail ?? '')
-      return m !== null && classNamed(s.universe, m[1]!) === undefined && BUILT_IN.test(m[1]!)
     }
   },
   {

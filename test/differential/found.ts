@@ -197,5 +197,29 @@ export const FOUND: readonly FoundCase[] = [
     'alphaJson',
     HM,
     '{"com.fixed.HM":{"m":{"@class":"linked-hash-map","entry":{"string":"b","int":1}}}}'
+  ),
+  r(
+    'xstream-builtin-arrays-in-object-slots',
+    'alphaXml',
+    t.Object([N]),
+    '<int-array><int>1</int><int>2</int></int-array>'
+  ),
+  r(
+    'xstream-builtin-arrays-in-object-slots',
+    'alphaXml',
+    H,
+    '<com.fixed.H><o class="string-array"><string>a</string><null/></o></com.fixed.H>'
+  ),
+  r(
+    'xstream-builtin-arrays-in-object-slots',
+    'alphaJson',
+    H,
+    '{"com.fixed.H":{"o":[{"@class":"java.lang.Integer-array","int":1,"null":""}]}}'
+  ),
+  r(
+    'xstream-builtin-arrays-in-object-slots',
+    'alphaXml',
+    t.Object([N]),
+    '<int-array-array><int-array><int>1</int></int-array><null/></int-array-array>'
   )
 ]

@@ -428,7 +428,54 @@ function resolveName(name: string, declared: Descriptor, ctx: AlphaContext): Des
     if (alphaTypeNameOrNull(a, ctx) === name) return a
     if (a.kind !== 'array' && alphaTypeNameOrNull(t.array(a), ctx) === name) return t.array(a)
   }
-  return null
+  return name.endsWith('-array') ? arrayNamed(name, declared.allowed, ctx) : null
+}
+
+/**
+ * An array of anything XStream's default permissions allow (a primitive, a box, String, Date,
+ * LocalDate, a JDK list or map, Object, a listed class, an array of these) in an Object slot, by the
+ * name XStream writes it with (componentName): int-array, java.lang.Integer-array, list-array,
+ * string-array-array. Only on the rare path: a name nothing above took.
+ */
+function arrayNamed(name: string, allowed: readonly Descriptor[], ctx: AlphaContext): Descriptor | null {
+  const base = name.slice(0, -'-array'.length)
+  const inner = t.Object(allowed)
+  const candidates: Descriptor[] = [
+    t.int,
+    t.long,
+    t.double,
+    t.boolean,
+    t.char,
+    t.Integer,
+    t.Long,
+    t.Double,
+    t.Boolean,
+    t.Character,
+    t.String,
+    t.Date,
+    t.LocalDate,
+    t.list(inner),
+    t.list(inner, 'java.util.ArrayList'),
+    t.list(inner, 'java.util.LinkedList'),
+    t.map(inner),
+    t.map(inner, 'java.util.HashMap'),
+    t.map(inner, 'java.util.LinkedHashMap'),
+    inner,
+    ...allowed
+  ]
+  for (const c of candidates) if (componentNameOrNull(c, ctx) === base) return t.array(c)
+  if (!base.endsWith('-array')) return null
+  const component = arrayNamed(base, allowed, ctx)
+  return component === null ? null : t.array(component)
+}
+
+function componentNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {
+  try {
+    return componentName(d, ctx)
+  } catch (err) {
+    if (err instanceof ValueError) return null
+    throw err
+  }
 }
 
 export function alphaTypeNameOrNull(d: Descriptor, ctx: AlphaContext): string | null {

@@ -48,3 +48,30 @@ test('alpha: a LinkedHashMap is a HashMap, read where one is declared and writte
     /expected <linked-hash-map>/
   )
 })
+
+test('alpha: an array of a built-in type in an Object slot reads back as the array XStream wrote', () => {
+  const N = t.object('com.fixed.N', { x: t.Integer })
+  const slot = t.Object([N])
+  const H = t.object('com.fixed.H', { o: slot })
+  const values = [
+    t.typed(t.array(t.int), [1, 2]),
+    t.typed(t.array(t.Integer), [1, null]),
+    t.typed(t.array(t.String), ['a']),
+    t.typed(t.array(t.Date), [new Date(0)]),
+    t.typed(t.array(t.list(slot)), [[1]]),
+    t.typed(t.array(t.map(slot, 'java.util.LinkedHashMap')), []),
+    t.typed(t.array(t.array(t.long)), [[1n], null]),
+    t.typed(t.array(t.array(N)), [[{ x: 1 }]])
+  ]
+  for (const s of [createAlphaXmlSerializer(), createAlphaJsonSerializer()])
+    for (const v of values) {
+      const field = text(s.serialize({ o: v }, H))
+      assert.equal(text(s.serialize(s.deserialize(enc(field), H), H)), field)
+      const root = text(s.serialize(v, slot))
+      assert.equal(text(s.serialize(s.deserialize(enc(root), slot), slot)), root)
+    }
+  // Java's names, as XStream 1.4.20 wrote them.
+  const xml = createAlphaXmlSerializer()
+  assert.equal(text(xml.serialize(values[0], slot)), '<int-array>\n  <int>1</int>\n  <int>2</int>\n</int-array>')
+  assert.throws(() => xml.deserialize(enc('<foo-array/>'), slot), /type <foo-array> is not allowed here/)
+})
