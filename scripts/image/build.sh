@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# npm run image [-- --tag NAME] [--uws SPEC [--uws-integrity SHA512]]: builds the platform's image
-# from the Containerfile without a Docker engine (podman), on the base image that base.sh makes.
+# npm run image [-- --tag NAME] [--uws SPEC [--uws-integrity SHA512]] [--java]: builds the platform's
+# image from the Containerfile without a Docker engine (podman), on the base image that base.sh makes.
+# --java: the variant for Java microservices, on the base with Debian's JRE, with the Java host and its
+# jars (docs/java.md, In the image); tagged :java unless --tag says otherwise.
 # Installs podman, runc, fuse-overlayfs and mmdebstrap from Debian when missing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/versions.env"
-tag=localhost/invocation-gateway:latest
+tag=""
+java=""
 uws=$UWS_SPEC
 uws_integrity=$UWS_INTEGRITY
 while [ $# -gt 0 ]; do
@@ -14,13 +17,37 @@ while [ $# -gt 0 ]; do
     --tag) tag=$2; shift 2 ;;
     --uws) uws=$2; uws_integrity=-; shift 2 ;;
     --uws-integrity) uws_integrity=$2; shift 2 ;;
-    -h|--help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --java) java=1; shift ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "image: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 "$root/scripts/ensure-debian.sh" podman:podman runc:runc fuse-overlayfs:fuse-overlayfs mmdebstrap:mmdebstrap
+if [ -z "$tag" ]; then
+  if [ -n "$java" ]; then tag=localhost/invocation-gateway:java; else tag=localhost/invocation-gateway:latest; fi
+fi
 start=$(date +%s)
-base=$("$here/base.sh")
+base=$("$here/base.sh" ${java:+--java})
+# The Java host for the image: its classes, the API jar and the library jars it was built and tested
+# with, staged in the build context (.image-java, which the Containerfile moves to dist/java) with a
+# class path file of the image's paths.
+rm -rf "$root/.image-java"
+trap 'rm -rf "$root/.image-java"' EXIT
+if [ -n "$java" ]; then
+  cp_host=$("$root/scripts/ensure-java-host.sh")
+  stage="$root/.image-java"
+  mkdir -p "$stage/lib"
+  cp -r "$root/dist/java/host" "$stage/host"
+  cp "$root/dist/java/platform-api.jar" "$stage/"
+  image_cp=""
+  IFS=: read -ra entries <<<"$cp_host"
+  for e in "${entries[@]}"; do
+    case $e in
+      /usr/share/java/*) cp -L "$e" "$stage/lib/" && image_cp="$image_cp/app/dist/java/lib/$(basename "$e"):" ;;
+    esac
+  done
+  echo "${image_cp}/app/dist/java/platform-api.jar:/app/dist/java/host" >"$stage/classpath"
+fi
 version=$(node -p "require('$root/package.json').version")
 revision=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
 # The npm cache of this machine is lent to the build, so a rebuild downloads nothing it has.

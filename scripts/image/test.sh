@@ -10,6 +10,8 @@
 # it out), under npm test's guards: a committed focus or skip is refused, each file has its time limit,
 # a skipped test fails the run, the count line closes each; with CI=true each writes its own JUnit
 # report (reports/junit-image.xml, reports/junit-image-node24.xml). No coverage: npm test measures it.
+#   3. test/image/java-container.suite.ts against a container of the image for Java microservices
+#      (npm run image -- --java): the Java example uploaded and called (reports/junit-image-java.xml).
 # The full suite runs on the host's Node 20 (npm test).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,3 +38,8 @@ trap '"$here/podman.sh" rm -f "$holder" >/dev/null 2>&1 || true; rm -rf "$uws"' 
   dist/test/conformance/vectors.test.js dist/test/conformance/characters.test.js \
   dist/test/integration/matrix.test.js dist/test/integration/errors.test.js \
   dist/test/integration/malformed-http.test.js
+
+echo "== the image for Java microservices under podman"
+java_tag=localhost/invocation-gateway:java-test
+bash "$here/build.sh" --java --tag "$java_tag" >/dev/null
+IGW_JAVA_IMAGE=$java_tag node scripts/test.mjs --no-coverage --name image-java --files dist/test/image/java-container.suite.js
