@@ -179,22 +179,5 @@ export const KNOWN: readonly Known[] = [
         /^<[^<>]+>\s*<[^/]/.test(s.input)
       )
     }
-  },
-  {
-    id: 'ts-null-item-of-primitive-collection',
-    kind: 'open-ts',
-    why:
-      'A list or map of a primitive (t.list(t.boolean), Java List<Boolean>) holds objects in Java: our readers ' +
-      'read an empty item as null, as Jackson does, but our writers then refuse that null ("boolean cannot be ' +
-      'null"), and the JavaScript microservice answers 500 INTERNAL ("the method\'s result does not match its ' +
-      'return type") where Java writes the null item.',
-    applies: (s) =>
-      s.jsIsOurs &&
-      s.javaIsJava &&
-      s.js.code === 'INTERNAL' &&
-      s.java.code === undefined &&
-      s.oursRead.value !== undefined &&
-      /^(boolean|int|long|double|char) cannot be null$/.test(s.oursWritten?.message ?? '') &&
-      /does not match its return type: .*cannot be null$/.test(s.js.detail ?? '')
   }
 ]

@@ -221,5 +221,20 @@ export const FOUND: readonly FoundCase[] = [
     'alphaXml',
     t.Object([N]),
     '<int-array-array><int-array><int>1</int></int-array><null/></int-array-array>'
-  )
+  ),
+  w('null-item-of-primitive-collection', 'alphaXml', t.list(t.boolean), [true, null]),
+  w('null-item-of-primitive-collection', 'alphaJson', t.map(t.long, 'java.util.LinkedHashMap'), new Map([['a', null]])),
+  w('null-item-of-primitive-collection', 'betaXml', t.list(t.list(t.double)), [[null]]),
+  w('null-item-of-primitive-collection', 'betaJson', t.map(t.char, 'java.util.LinkedHashMap'), new Map([['a', null]])),
+  w('null-item-of-primitive-collection', 'betaXml', t.map(t.int, 'java.util.LinkedHashMap'), new Map([['a', null]])),
+  w('null-item-of-primitive-collection', 'betaJson', t.list(t.int), [null, 1]),
+  w('null-item-of-primitive-collection', 'betaXml', t.list(t.boolean), [true, null]),
+  r('null-item-of-primitive-collection', 'alphaXml', t.list(t.int), '<list><int>1</int><null/></list>'),
+  r(
+    'null-item-of-primitive-collection',
+    'alphaXml',
+    t.map(t.int, 'java.util.LinkedHashMap'),
+    '<linked-hash-map><entry><string>a</string><null/></entry></linked-hash-map>'
+  ),
+  r('null-item-of-primitive-collection', 'alphaXml', t.array(t.int), '<int-array><null/></int-array>')
 ]

@@ -237,7 +237,8 @@ class Writer {
         if (isCharArray(runtime)) return { name, attrs, text: charArrayText(v), children: [], collection: true, parent }
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
-        const item = runtime.item
+        // A List's items are objects in Java (List<Integer>): <null/> where an int[] has none.
+        const item = runtime.kind === 'list' ? boxed(runtime.item) : runtime.item
         for (let k = 0; k < v.length; k++) {
           try {
             node.children.push(this.node(v[k], item, null, node))
@@ -250,6 +251,8 @@ class Writer {
       case 'map': {
         const node: AlphaNode = { name, attrs, text: null, children: [], collection: true, parent }
         this.seen.set(v, node)
+        // A Map's values are objects in Java: <null/> for null.
+        const value = boxed(runtime.value)
         for (const [k, x] of javaMapEntries(v, runtime.className)) {
           const entry: AlphaNode = {
             name: 'entry',
@@ -261,7 +264,7 @@ class Writer {
           }
           entry.children.push(leaf('string', [], k, entry))
           try {
-            entry.children.push(this.node(x, runtime.value, null, entry))
+            entry.children.push(this.node(x, value, null, entry))
           } catch (err) {
             rethrowAt(err, k)
           }
@@ -309,7 +312,7 @@ class Writer {
               // XStream codes the item name like a field's (_ → __); a null item is <null/>.
               const item = plain(items[k])
               const itemName = item === null || item === undefined ? null : naming.field(f.implicit)
-              node.children.push(this.node(items[k], f.type.item, itemName, node))
+              node.children.push(this.node(items[k], boxed(f.type.item), itemName, node))
             } catch (err) {
               rethrowAt(err, k)
             }
@@ -579,12 +582,14 @@ class Reader {
         }
         const out = new Array<unknown>(node.children.length)
         node.value = out
-        for (let k = 0; k < out.length; k++) out[k] = this.child(node, node.children[k]!, d.item, false, k)
+        const item = d.kind === 'list' ? boxed(d.item) : d.item
+        for (let k = 0; k < out.length; k++) out[k] = this.child(node, node.children[k]!, item, false, k)
         return out
       }
       case 'map': {
         const out = new Map<string, unknown>()
         node.value = out
+        const value = boxed(d.value)
         for (const entry of node.children) {
           entry.parent = node
           if (entry.name !== 'entry' || entry.children.length !== 2)
@@ -592,7 +597,7 @@ class Reader {
           const [keyNode, valueNode] = entry.children as [AlphaNode, AlphaNode]
           const key = this.child(entry, keyNode, t.String, false, 'entry')
           if (typeof key !== 'string') throw new ValueError('map keys must be strings')
-          out.set(key, this.child(entry, valueNode, d.value, false, key))
+          out.set(key, this.child(entry, valueNode, value, false, key))
         }
         return out
       }

@@ -4,7 +4,7 @@ import { requireJavaZone } from '../java/zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'
 import { ValueError, rethrowAt } from '../errors'
 import { javaDouble, kindOf, javaMapEntries } from '../java/text'
-import { LOCAL_DATE_UNSUPPORTED, jacksonRuntimeType } from './beta-types'
+import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-types'
 import { jsonString, type JsonStringStyle } from '../json-string'
 import { readBetaJsonBytes } from './beta-json-reader'
 import { charArrayText, isCharArray } from '../java/text'
@@ -96,7 +96,8 @@ function write(value: unknown, declared: Descriptor, indent: string | null): str
       if (!Array.isArray(v)) throw new ValueError(`expected ${typeName(d)} (an array), got ${kindOf(v)}`)
       // Jackson writes a char[] as one String.
       if (isCharArray(d)) return jacksonString(charArrayText(v))
-      const item = d.item
+      // A List's items are objects in Java (List<Integer>): null where an int[] has none.
+      const item = elementType(d)
       const sub = indent === null ? null : indent + '  '
       let out = ''
       for (let k = 0; k < v.length; k++) {
@@ -117,12 +118,13 @@ function write(value: unknown, declared: Descriptor, indent: string | null): str
       const inner = indent === null ? null : indent + '  '
       const sep = inner === null ? ',' : ',\n' + inner
       const colon = inner === null ? ':' : ' : '
+      const value = elementType(d)
       let out = inner === null ? '{' : '{\n' + inner
       for (let k = 0; k < entries.length; k++) {
         const [key, x] = entries[k]!
         let text: string
         try {
-          text = write(x, d.value, inner)
+          text = write(x, value, inner)
         } catch (err) {
           rethrowAt(err, key)
         }

@@ -93,7 +93,7 @@ class Writer {
           const given = plain(fv)
           if ((given === null || given === undefined) && list) continue
           try {
-            if (list && !(given instanceof Typed)) this.wrappedList(fv, f.type.item, f.name, f.name)
+            if (list && !(given instanceof Typed)) this.wrappedList(fv, elementType(f.type), f.name, f.name)
             else this.member(fv, f.type, f.name)
           } catch (err) {
             rethrowAt(err, f.name)
@@ -110,10 +110,12 @@ class Writer {
           this.out.push(`<${name}>${escapeWoodstoxChars(charArrayText(v))}</${name}>`)
           return
         }
-        this.wrappedList(v, d.item, name, 'item')
+        // A List's items (and a Map's values) are objects in Java: <item/> for null, where an int[] has none.
+        this.wrappedList(v, elementType(d), name, 'item')
         return
       case 'map': {
         const before = this.open(name)
+        const value = elementType(d)
         for (const [k, x] of javaMapEntries(v, d.className)) {
           // Jackson writes a key as the element name unchecked. One Woodstox does not read as a name (empty,
           // a space or a digit first in it) is written so too: its start tag stops every reader there, Jackson's
@@ -122,7 +124,7 @@ class Writer {
           // collection is not).
           const at = this.out.length
           try {
-            this.member(x, d.value, k)
+            this.member(x, value, k)
           } catch (err) {
             rethrowAt(err, k)
           }
@@ -146,7 +148,7 @@ class Writer {
   private member(value: unknown, declared: Descriptor, name: string): void {
     const inner = plain(value)
     const r = Array.isArray(inner) ? jacksonRuntimeType(value, declared) : null
-    if (r !== null && isRepeated(r)) this.items(inner as unknown[], r.item, name)
+    if (r !== null && isRepeated(r)) this.items(inner as unknown[], elementType(r), name)
     else this.element(value, declared, name)
   }
 
@@ -181,7 +183,7 @@ class Writer {
       try {
         if (Array.isArray(inner) && !isCharArray(item)) {
           const r = jacksonRuntimeType(x, item)
-          this.items(inner, isRepeated(r) ? r.item : item, itemName)
+          this.items(inner, isRepeated(r) ? elementType(r) : item, itemName)
         } else {
           this.element(x, item, itemName)
         }
