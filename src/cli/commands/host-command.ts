@@ -5,6 +5,8 @@ import { HOST_FILE, hostEnv } from '../../microservice/host/host-env'
 import {
   JAVA_CLASSPATH_FILE,
   JAVA_HOST_MISSING,
+  cgroupMemoryLimit,
+  heapWithin,
   javaClassPath,
   javaExecutable,
   javaHostEnv,
@@ -50,9 +52,18 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
     )
   const abs = resolve(dir)
   const java = javaConfigOf(abs)
+  let heapMb = 0
+  if (java !== null) {
+    const limit = cgroupMemoryLimit()
+    heapMb = heapWithin(java.memory.maxOldSpaceMb, limit)
+    if (heapMb < java.memory.maxOldSpaceMb)
+      console.error(
+        `microservice host: the memory limit is ${Math.round(limit! / 2 ** 20)} MB: the JVM's heap is ${heapMb} MB, three quarters of it, not memory.maxOldSpaceMb's ${java.memory.maxOldSpaceMb} MB`
+      )
+  }
   const child =
     java !== null
-      ? spawnJava(abs, java.memory.maxOldSpaceMb, javaClassPathFile, {
+      ? spawnJava(abs, heapMb, javaClassPathFile, {
           listen: values.listen,
           secret,
           drainMs: drain,

@@ -189,3 +189,32 @@ export async function checkJavaPackage(
     })
   }
 }
+
+/**
+ * The memory limit of this process's cgroup, bytes (cgroup v2 memory.max, else v1's
+ * memory.limit_in_bytes); null without one. A pod's limit is there, where a JVM's heap must fit with
+ * the JVM's own memory beside it.
+ */
+export function cgroupMemoryLimit(root = '/sys/fs/cgroup'): number | null {
+  for (const file of [join(root, 'memory.max'), join(root, 'memory', 'memory.limit_in_bytes')]) {
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8').trim()
+    } catch {
+      continue
+    }
+    const bytes = Number(text)
+    // v1 says "no limit" with a huge number (a page-rounded 2^63 - 1).
+    return text === 'max' || !Number.isFinite(bytes) || bytes >= 2 ** 62 ? null : bytes
+  }
+  return null
+}
+
+/**
+ * The heap a JVM gets under a memory limit: the package's, or three quarters of the limit when the
+ * package's would leave the JVM's metaspace, threads and buffers too little room (docs/java.md, In the image).
+ */
+export function heapWithin(heapMb: number, limitBytes: number | null): number {
+  if (limitBytes === null) return heapMb
+  return Math.min(heapMb, Math.floor((limitBytes * 0.75) / 2 ** 20))
+}

@@ -2,13 +2,15 @@
 // run it, the listening line it prints, and its short runs (`--check`) answered by a stand-in JVM.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import {
   JAVA_HOST_MISSING,
   JAVA_MAIN_CLASS,
+  cgroupMemoryLimit,
   checkJavaPackage,
+  heapWithin,
   isListenTarget,
   javaClassPath,
   javaExecutable,
@@ -163,4 +165,20 @@ test('no java to run: said as such, with where to get one', async () => {
     message:
       /\/bin\/java is not installed: the Java host needs a JDK \(bash scripts\/ensure-java-host\.sh installs one\)$/
   })
+})
+
+test("a JVM's heap under a memory limit: the package's, or three quarters of the limit when that is less", () => {
+  assert.equal(heapWithin(1024, null), 1024)
+  assert.equal(heapWithin(512, 2 ** 30), 512)
+  assert.equal(heapWithin(1024, 2 ** 30), 768)
+  const v2 = mkdtempSync(join(tmpdir(), 'cgroup-'))
+  writeFileSync(join(v2, 'memory.max'), 'max\n')
+  assert.equal(cgroupMemoryLimit(v2), null)
+  writeFileSync(join(v2, 'memory.max'), '1073741824\n')
+  assert.equal(cgroupMemoryLimit(v2), 2 ** 30)
+  const v1 = mkdtempSync(join(tmpdir(), 'cgroup-'))
+  mkdirSync(join(v1, 'memory'))
+  writeFileSync(join(v1, 'memory', 'memory.limit_in_bytes'), '9223372036854771712\n')
+  assert.equal(cgroupMemoryLimit(v1), null)
+  assert.equal(cgroupMemoryLimit(mkdtempSync(join(tmpdir(), 'cgroup-'))), null)
 })
