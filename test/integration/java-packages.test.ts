@@ -33,6 +33,12 @@ public class Memory {
   public Integer leak() { while (true) held.add(new byte[1 << 20]); }
 }
 `,
+  'calc/Orders.java': `package calc;
+public class Orders {
+  public Integer total(Integer a) { return a; }
+  public Integer total(Integer a, Integer b) { return a + b; }
+}
+`,
   'calc/Exploding.java': `package calc;
 public class Exploding {
   public Exploding() { throw new IllegalStateException("no database at jdbc:calc://nowhere"); }
@@ -44,7 +50,8 @@ public class Exploding {
 const RESOURCES = {
   'META-INF/calc.xml': springContext({ calculator: 'calc.Calculator', memory: 'calc.Memory' }),
   'META-INF/missing-class.xml': springContext({ calculator: 'calc.Missing' }),
-  'META-INF/exploding.xml': springContext({ exploding: 'calc.Exploding' })
+  'META-INF/exploding.xml': springContext({ exploding: 'calc.Exploding' }),
+  'META-INF/overloaded.xml': springContext({ orders: 'calc.Orders' })
 }
 
 /** The package zipped for upload, as `microservice pack` would (without its description). */
@@ -82,7 +89,7 @@ describe('java packages', () => {
     assert.match(status, /calc@1\.0\.0#\d+\.0: running, pid \d+, heap 48 MB, 0 restarts/)
   })
 
-  test('refused with the reason: no jar, a class the context names that is not there, a bean that throws', async () => {
+  test('refused with the reason: no jar, no context, a class the context names that is not there, a bean that throws, an overloaded method', async () => {
     const noJar = javaPackageVariant(calc, () => {})
     rmSync(join(noJar, 'calc.jar'))
     const missingClass = javaPackageVariant(calc, (c) => {
@@ -93,8 +100,26 @@ describe('java packages', () => {
       c.version = '1.0.2'
       c.applicationContext = 'META-INF/exploding.xml'
     })
+    const noContext = javaPackageVariant(calc, (c) => {
+      c.version = '1.0.3'
+      c.applicationContext = 'META-INF/nowhere.xml'
+    })
+    const overloaded = javaPackageVariant(calc, (c) => {
+      c.version = '1.0.4'
+      c.applicationContext = 'META-INF/overloaded.xml'
+    })
     const cases: Array<[string, string, RegExp]> = [
       [noJar, 'no-jar', /^refused no-jar\.zip: calc\.jar, the jar named in microservice\.json, is not in the package$/],
+      [
+        noContext,
+        'no-context',
+        /^refused no-context\.zip: calc 1\.0\.3 cannot be loaded: applicationContext 'META-INF\/nowhere\.xml' is not in calc\.jar$/
+      ],
+      [
+        overloaded,
+        'overloaded',
+        /^refused overloaded\.zip: calc 1\.0\.4 cannot be loaded: service 'orders' \(calc\.Orders\) has two methods named 'total': method names must not be overloaded/
+      ],
       [missingClass, 'missing-class', /^refused missing-class\.zip: calc 1\.0\.1 cannot be loaded: .*calc\.Missing/],
       [
         exploding,
