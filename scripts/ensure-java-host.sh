@@ -11,25 +11,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$root/dist"
 exec 9>"$root/dist/.java-host.lock"
 flock 9
-"$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless protoc:protobuf-compiler >&2
-jars=(spring3-context spring3-beans spring3-core spring3-expression spring3-aop commons-logging
-  xstream jettison xpp3 jackson-core jackson-databind jackson-annotations jackson-dataformat-xml woodstox-core stax2-api
-  protobuf swagger-annotations)
-missing=()
-for j in "${jars[@]}"; do [ -f "/usr/share/java/$j.jar" ] || missing+=("$j"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "missing ${missing[*]}; installing needs root" >&2; exit 1; }
-    SUDO=sudo
-  fi
-  echo "installing the Java host's libraries (Debian packages)" >&2
-  $SUDO apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libspring-context-java \
-    libcommons-logging-java libxstream-java libjettison-java libxpp3-java libjackson2-databind-java \
-    libjackson2-dataformat-xml-java libwoodstox-java libprotobuf-java libswagger-core-java >/dev/null
-  for j in "${jars[@]}"; do [ -f "/usr/share/java/$j.jar" ] || { echo "/usr/share/java/$j.jar still missing" >&2; exit 1; }; done
-fi
+# Each jar with the Debian package that installs it.
+jars=(spring3-context:libspring-context-java spring3-beans:libspring-beans-java spring3-core:libspring-core-java
+  spring3-expression:libspring-expression-java spring3-aop:libspring-aop-java commons-logging:libcommons-logging-java
+  xstream:libxstream-java jettison:libjettison-java xpp3:libxpp3-java jackson-core:libjackson2-core-java
+  jackson-databind:libjackson2-databind-java jackson-annotations:libjackson2-annotations-java
+  jackson-dataformat-xml:libjackson2-dataformat-xml-java woodstox-core:libwoodstox-java stax2-api:libstax2-api-java
+  protobuf:libprotobuf-java swagger-annotations:libswagger-core-java)
+"$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless protoc:protobuf-compiler \
+  $(printf '/usr/share/java/%s ' "${jars[@]/:/.jar:}") >&2
+jars=("${jars[@]%%:*}")
 libs=$(printf '/usr/share/java/%s.jar:' "${jars[@]}")
 out="$root/dist/java"
 api="$out/platform-api.jar"

@@ -5,22 +5,13 @@
 # to run them with (the jars, then dist/oracle).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless >&2
-jars=(xstream jettison jackson-core jackson-databind jackson-annotations jackson-dataformat-xml woodstox-core stax2-api xpp3)
-missing=()
-for j in "${jars[@]}"; do [ -f "/usr/share/java/$j.jar" ] || missing+=("$j"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "missing ${missing[*]}; installing needs root" >&2; exit 1; }
-    SUDO=sudo
-  fi
-  echo "installing the Java serializers (Debian packages) for the oracle" >&2
-  $SUDO apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libxstream-java libjettison-java \
-    libjackson2-databind-java libjackson2-dataformat-xml-java libwoodstox-java libxpp3-java >/dev/null
-  for j in "${jars[@]}"; do [ -f "/usr/share/java/$j.jar" ] || { echo "/usr/share/java/$j.jar still missing" >&2; exit 1; }; done
-fi
+# Each jar with the Debian package that installs it.
+jars=(xstream:libxstream-java jettison:libjettison-java jackson-core:libjackson2-core-java
+  jackson-databind:libjackson2-databind-java jackson-annotations:libjackson2-annotations-java
+  jackson-dataformat-xml:libjackson2-dataformat-xml-java woodstox-core:libwoodstox-java stax2-api:libstax2-api-java
+  xpp3:libxpp3-java)
+"$root/scripts/ensure-debian.sh" javac:openjdk-17-jdk-headless $(printf '/usr/share/java/%s ' "${jars[@]/:/.jar:}") >&2
+jars=("${jars[@]%%:*}")
 cp=$(printf '/usr/share/java/%s.jar:' "${jars[@]}")
 out="$root/dist/oracle"
 stamp="$out/.sources.sha256"

@@ -10,34 +10,19 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { zipDirectory } from '../../src/platform/package/zip'
 import { MALFORMED_KINDS, firstAnswer, type MalformedKind } from '../helpers/malformed-http'
-import { freePort } from '../helpers/nginx'
 import { Platform } from '../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
 import { PodNetwork } from '../helpers/pods'
+import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
 import { startDns } from '../helpers/dns'
 
 const run = promisify(execFile)
 const IMAGE = process.env.IGW_IMAGE ?? 'localhost/invocation-gateway:latest'
-const PODMAN = join(__dirname, '..', '..', '..', 'scripts', 'image', 'podman.sh')
 const TESTKIT = join(__dirname, '..', 'fixtures', 'testkit')
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const JSON_CT = { 'Content-Type': 'application/json' }
 const XML_ALPHA = { 'Content-Type': 'application/xml', 'X-PLATFORM-Sequence-Name': 'alphaParamArrayXmlInOutSequence' }
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
-
-async function podman(...args: string[]): Promise<string> {
-  const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
-  return stdout
-}
-
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    if (await check().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 async function post(base: string, path: string, body: string, headers: Record<string, string> = JSON_CT) {
   const r = await fetch(base + path, { method: 'POST', headers, body })
@@ -53,36 +38,10 @@ describe(`the image ${IMAGE} under podman`, () => {
   let upload = ''
 
   before(async () => {
-    ;[gateway, edge, admin] = [await freePort(), await freePort(), await freePort()]
-    base = `http://127.0.0.1:${gateway}`
-    upload = mkdtempSync(join(tmpdir(), 'image-upload-'))
-    chownSync(upload, 1000, 1000) // the image's user
-    await podman(
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--network',
-      'host',
-      '-e',
-      'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host=127.0.0.1',
-      '-e',
-      `PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=${gateway}`,
-      '-e',
-      'PLATFORM__EDGE__host=127.0.0.1',
-      '-e',
-      `PLATFORM__EDGE__port=${edge}`,
-      '-e',
-      'PLATFORM__ADMIN__host=127.0.0.1',
-      '-e',
-      `PLATFORM__ADMIN__port=${admin}`,
-      '-e',
-      'PLATFORM__PLATFORM__drainTimeoutMs=20000',
-      '-v',
-      `${upload}:/var/lib/invocation-gateway/upload`,
-      IMAGE
-    )
-    await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
+    ;({ base, edge, admin, upload } = await startPlatformContainer(name, IMAGE, [
+      'PLATFORM__PLATFORM__drainTimeoutMs=20000'
+    ]))
+    gateway = Number(new URL(base).port)
   })
 
   after(async () => {

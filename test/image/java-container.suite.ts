@@ -11,27 +11,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { zipDirectory } from '../../src/platform/package/zip'
-import { freePort } from '../helpers/nginx'
+import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
 import { builtPackage } from '../helpers/java-package'
 import { ROOT } from '../helpers/root'
 
 const run = promisify(execFile)
 const IMAGE = process.env.IGW_JAVA_IMAGE ?? 'localhost/invocation-gateway:java'
-const PODMAN = join(ROOT, 'scripts', 'image', 'podman.sh')
-
-async function podman(...args: string[]): Promise<string> {
-  const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
-  return stdout
-}
-
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    if (await check().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 async function post(base: string, path: string, body: string, headers: Record<string, string>) {
   const r = await fetch(base + path, { method: 'POST', headers, body })
@@ -44,34 +29,7 @@ describe(`the image ${IMAGE} with a Java microservice`, () => {
   let upload = ''
 
   before(async () => {
-    const [gateway, edge, admin] = [await freePort(), await freePort(), await freePort()]
-    base = `http://127.0.0.1:${gateway}`
-    upload = mkdtempSync(join(tmpdir(), 'java-image-upload-'))
-    chownSync(upload, 1000, 1000) // the image's user
-    await podman(
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--network',
-      'host',
-      '-e',
-      'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host=127.0.0.1',
-      '-e',
-      `PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=${gateway}`,
-      '-e',
-      'PLATFORM__EDGE__host=127.0.0.1',
-      '-e',
-      `PLATFORM__EDGE__port=${edge}`,
-      '-e',
-      'PLATFORM__ADMIN__host=127.0.0.1',
-      '-e',
-      `PLATFORM__ADMIN__port=${admin}`,
-      '-v',
-      `${upload}:/var/lib/invocation-gateway/upload`,
-      IMAGE
-    )
-    await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
+    ;({ base, upload } = await startPlatformContainer(name, IMAGE))
   })
 
   after(async () => {

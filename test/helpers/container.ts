@@ -1,0 +1,73 @@
+// The image suites' platform in a container (test/image/*.suite.ts): podman through the project's
+// wrapper (scripts/image/podman.sh: the settings this machine needs), the platform's ports on the
+// host's loopback, an upload directory mounted as an operator would.
+import { execFile } from 'node:child_process'
+import { chownSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { freePort } from './nginx'
+import { ROOT } from './root'
+
+const run = promisify(execFile)
+export const PODMAN = join(ROOT, 'scripts', 'image', 'podman.sh')
+
+export async function podman(...args: string[]): Promise<string> {
+  const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
+  return stdout
+}
+
+export async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (await check().catch(() => false)) return
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+export interface PlatformContainer {
+  /** The gateway's address, http://127.0.0.1:PORT. */
+  base: string
+  edge: number
+  admin: number
+  /** The host directory mounted as the container's upload directory (owned by the image's user). */
+  upload: string
+}
+
+/**
+ * A container of `image` named `name`, on the host's network, its gateway, edge and admin on free
+ * loopback ports; resolves once /readyz answers 200. `env` adds settings (NAME=value).
+ */
+export async function startPlatformContainer(
+  name: string,
+  image: string,
+  env: string[] = []
+): Promise<PlatformContainer> {
+  const [gateway, edge, admin] = [await freePort(), await freePort(), await freePort()]
+  const upload = mkdtempSync(join(tmpdir(), 'image-upload-'))
+  chownSync(upload, 1000, 1000) // the image's user
+  const settings = [
+    'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__host=127.0.0.1',
+    `PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=${gateway}`,
+    'PLATFORM__EDGE__host=127.0.0.1',
+    `PLATFORM__EDGE__port=${edge}`,
+    'PLATFORM__ADMIN__host=127.0.0.1',
+    `PLATFORM__ADMIN__port=${admin}`,
+    ...env
+  ]
+  await podman(
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    ...settings.flatMap((s) => ['-e', s]),
+    '-v',
+    `${upload}:/var/lib/invocation-gateway/upload`,
+    image
+  )
+  await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
+  return { base: `http://127.0.0.1:${gateway}`, edge, admin, upload }
+}
