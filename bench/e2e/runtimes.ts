@@ -14,6 +14,7 @@ import { allCases, type BenchCase } from './cases'
 import { sample, childrenOf } from './procstat'
 import { HOST_FILE, hostEnv } from '../../src/microservice/host/host-env'
 import { gcFlags } from '../../src/common/process/gc-flags'
+import { javaExecutable, javaHostEnv, javaInstanceArgs } from '../../src/microservice/host/java-host'
 
 const ROOT = join(__dirname, '..', '..', '..')
 
@@ -64,16 +65,17 @@ async function measure(url: string, rt: Runtime, bc: BenchCase, connections: num
 /** Spawns a host on its own and times it to its listening line; returns ms and its RSS then. */
 async function startUp(rt: Runtime, classPath: string): Promise<{ ms: number; rssMb: number }> {
   const socket = join(mkdtempSync(join(tmpdir(), 'bench-host-')), 'ms.sock')
-  const env = { ...hostEnv(), MICROSERVICE_LISTEN: `unix:${socket}`, MICROSERVICE_DRAIN_MS: '0' }
+  const listen = `unix:${socket}`
   const t0 = process.hrtime.bigint()
+  // As the platform starts each (src/platform/manager.ts), with the same heap, unmanaged.
   const child: ChildProcess =
     rt.name === 'java'
-      ? spawn('java', ['-Xmx1024m', '-cp', classPath, 'platform.host.Host', rt.dir], {
-          env,
+      ? spawn(javaExecutable(), javaInstanceArgs({ classPath, dir: rt.dir, heapMb: 1024, heapDumpDir: null }), {
+          env: javaHostEnv({ listen, secret: '', drainMs: '0', managed: false }),
           stdio: ['ignore', 'pipe', 'ignore']
         })
       : spawn(process.execPath, [...gcFlags(), '--max-old-space-size=1024', HOST_FILE, rt.dir], {
-          env,
+          env: { ...hostEnv(), MICROSERVICE_LISTEN: listen, MICROSERVICE_DRAIN_MS: '0' },
           stdio: ['ignore', 'pipe', 'ignore']
         })
   const ms = await new Promise<number>((resolve, reject) => {

@@ -7,22 +7,19 @@
 // describeMicroservice of dockit itself.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { ROOT } from '../helpers/root'
 import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { EXAMPLE_DIR } from '../helpers/platform'
 import { openApiErrors } from '../helpers/openapi'
-import { HOST_FILE, hostEnv } from '../../src/microservice/host/host-env'
+import { checkJavaPackage } from '../../src/microservice/host/java-host'
 import { generateDescription } from '../../src/platform/package/descriptions'
 import { describeMicroservice } from '../../src/microservice/host/openapi'
 import { SEQUENCES, type SequenceName } from '../../src/common/contract/vocabulary'
 import dockit, { KINDS } from '../fixtures/dockit'
 
-const run = promisify(execFile)
 const ALL = Object.keys(SEQUENCES) as SequenceName[]
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,28 +35,9 @@ function javaPackage(source: string, name: string): string {
   return builtPackage(source, join(scratch, name))
 }
 
-async function java(args: string[]): Promise<string> {
-  const home = process.env.JAVA_HOME
-  const launcher = home !== undefined && home !== '' ? join(home, 'bin', 'java') : 'java'
-  const { stdout } = await run(launcher, ['-cp', classPath, 'platform.host.Host', ...args], {
-    timeout: 120_000,
-    maxBuffer: 64 * 1024 * 1024
-  })
-  return stdout
-}
-
-async function describeJava(dir: string, sequence: SequenceName, apiId = 'ROA'): Promise<Doc> {
-  return JSON.parse(await java(['--describe', dir, sequence, apiId])) as Doc
-}
-
-/** What generateDescription runs for a node package, with any defaults. */
-async function describeNode(dir: string, sequence: SequenceName, apiId = 'ROA'): Promise<Doc> {
-  const { stdout } = await run(process.execPath, [HOST_FILE, '--describe', dir, sequence, apiId], {
-    env: hostEnv(),
-    timeout: 60_000,
-    maxBuffer: 64 * 1024 * 1024
-  })
-  return JSON.parse(stdout) as Doc
+/** The description the platform generates for the package in `dir` (generateDescription: the host it runs on). */
+async function described(dir: string, sequence: SequenceName, apiId: 'ROA' | 'RMC' = 'ROA'): Promise<Doc> {
+  return JSON.parse(await generateDescription(dir, { defaults: { sequence, apiId }, timeoutMs: 120_000 })) as Doc
 }
 
 /** The document as if the microservice were named `name`: the name is in the title, the server and the description. */
@@ -80,8 +58,8 @@ describe('the Java example described as the JavaScript example is', () => {
   before(async () => {
     javaDir = javaPackage(join(ROOT, 'examples', 'java-example'), 'java-example')
     for (const seq of ALL) {
-      javaDocs.set(seq, await describeJava(javaDir, seq))
-      node.set(seq, await describeNode(EXAMPLE_DIR, seq))
+      javaDocs.set(seq, await described(javaDir, seq))
+      node.set(seq, await described(EXAMPLE_DIR, seq))
     }
   })
 
@@ -113,8 +91,8 @@ describe('the Java example described as the JavaScript example is', () => {
   }
 
   test('RMC as the default API mode: X-PLATFORM-API-ID is required, as the JavaScript host has it', async () => {
-    const j = await describeJava(javaDir, 'alphaParamArrayJsonInOutSequence', 'RMC')
-    const n = await describeNode(EXAMPLE_DIR, 'alphaParamArrayJsonInOutSequence', 'RMC')
+    const j = await described(javaDir, 'alphaParamArrayJsonInOutSequence', 'RMC')
+    const n = await described(EXAMPLE_DIR, 'alphaParamArrayJsonInOutSequence', 'RMC')
     assert.deepEqual(await openApiErrors(j), [])
     assert.equal(j.paths['/calculator/multiply'].post.parameters[0].required, true)
     assert.deepEqual(renamed(j, 'java-example', 'example'), n)
@@ -128,7 +106,7 @@ describe('the Java example described as the JavaScript example is', () => {
       ['calculator']
     )
     // Not vacuous: the loaded microservice has them (--check lists every service and method).
-    const check = JSON.parse(await java(['--check', javaDir])) as {
+    const check = (await checkJavaPackage(classPath, javaDir, 256, 120_000)) as {
       services: Array<{ name: string; remotelyEnabled: boolean; methods: string[] }>
     }
     const internal = check.services.find((s) => s.name === 'internal')
@@ -139,11 +117,6 @@ describe('the Java example described as the JavaScript example is', () => {
       assert.equal(j.paths[`/calculator/${rmcOnly}`], undefined, rmcOnly)
     }
     assert.equal(j.paths['/internal/secret'], undefined)
-  })
-
-  test('the Node side is what the platform generates for the example (generateDescription)', async () => {
-    const n = JSON.parse(await generateDescription(EXAMPLE_DIR)) as Doc
-    assert.deepEqual(n, node.get('betaParamArrayJsonInOutSequence'))
   })
 })
 
@@ -319,7 +292,7 @@ describe('every kind dockit describes, from Java classes, as describeMicroservic
 
   for (const seq of ALL) {
     test(`${seq} as the default: valid, and equal to the JavaScript document but for Object's allowed classes`, async () => {
-      const j = await describeJava(javaDir, seq)
+      const j = await described(javaDir, seq)
       assert.deepEqual(await openApiErrors(j), [])
       const aliases = new Map(Object.entries(dockit.aliases ?? {}))
       const n = withoutAllowedClasses(
