@@ -1,4 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
+import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls'
+import type { TlsConfig } from '../gateway/config/config'
+import { loadCertificates, type Certificate, type CertificateSet } from '../gateway/http/certificates'
+import { CertificateRenewal } from '../gateway/http/certificate-renewal'
+import type { TlsEvents } from '../gateway/http/certificate-renewal'
 import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
 import { timingSafeEqual } from 'node:crypto'
@@ -33,13 +39,23 @@ export class AdminServer {
   private server: Server | null = null
   phase: Phase = 'starting'
   port = 0
+  /** ADMIN.tls's certificates served now (null: plain HTTP). */
+  certificates: CertificateSet | null = null
+  private renewal: CertificateRenewal | null = null
+  /** Contexts by server name (SNI), made again at each renewal. */
+  private named = new Map<string, SecureContext>()
+  events: TlsEvents = () => {}
 
   constructor(
     private readonly manager: MicroserviceManager,
     private readonly metrics: Registry | null = null,
     private readonly readyRequires: readonly string[] = [],
-    private readonly deploys: AdminDeploys | null = null
-  ) {}
+    private readonly deploys: AdminDeploys | null = null,
+    /** ADMIN.tls: HTTPS on the admin port (Node's TLS: minVersion and ciphers as configured). */
+    private readonly tls: TlsConfig | null = null
+  ) {
+    if (tls !== null) this.certificates = loadCertificates(tls)
+  }
 
   /** Why the platform is not ready, or null: starting, draining, or a required microservice unavailable. */
   notReady(): string | null {
@@ -117,7 +133,7 @@ export class AdminServer {
 
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      const server = createServer((req, res) => {
+      const serve = (req: IncomingMessage, res: ServerResponse): void => {
         const path = (req.url ?? '/').split('?')[0] ?? '/'
         if (req.method === 'POST' && this.deploys !== null) return this.write(req, res, path, this.deploys)
         if (req.method !== 'GET') return json(res, 405, { error: 'GET only' })
@@ -150,7 +166,32 @@ export class AdminServer {
           return
         }
         json(res, 404, { error: `no ${path}; try /healthz, /readyz, /status${metrics !== null ? ', /metrics' : ''}` })
-      })
+      }
+      const tls = this.tls
+      const set = this.certificates
+      const server =
+        tls === null || set === null
+          ? createServer(serve)
+          : createTlsServer(
+              {
+                ...this.secure(tls, set),
+                SNICallback: (name, done) => done(null, this.named.get(name.toLowerCase()))
+              },
+              serve
+            )
+      if (tls !== null && set !== null) {
+        this.renewal = new CertificateRenewal(
+          tls,
+          set,
+          (renewed) => {
+            ;(server as ReturnType<typeof createTlsServer>).setSecureContext(this.secure(tls, renewed))
+            this.certificates = renewed
+            return Promise.resolve(true)
+          },
+          this.events
+        )
+        this.renewal.start()
+      }
       this.server = server
       server.once('error', reject)
       server.listen(port, host, () => {
@@ -161,7 +202,21 @@ export class AdminServer {
   }
 
   close(): Promise<void> {
+    this.renewal?.stop()
     return new Promise((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())))
+  }
+
+  /** Node's options for the main certificate; the server names' contexts are made beside them. */
+  private secure(tls: TlsConfig, set: CertificateSet): SecureContextOptions {
+    const options = (c: Certificate): SecureContextOptions => ({
+      cert: c.certPem,
+      key: c.keyPem,
+      ...(c.passphrase !== undefined ? { passphrase: c.passphrase } : {}),
+      minVersion: tls.minVersion,
+      ...(tls.ciphers !== null ? { ciphers: tls.ciphers } : {})
+    })
+    this.named = new Map([...set.names].map(([name, c]) => [name.toLowerCase(), createSecureContext(options(c))]))
+    return options(set.main)
   }
 }
 

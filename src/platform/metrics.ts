@@ -12,8 +12,17 @@ export interface MetricSources {
   pool: InvokePool
   manager: MicroserviceManager
   deployer: Deployer
+  /** The certificates the TLS listeners serve now. */
+  certificates(): ServedCertificate[]
   /** Whether /readyz would answer 200. */
   ready(): boolean
+}
+
+/** A certificate a listener serves: its own (serverName '') or one chosen by SNI. */
+export interface ServedCertificate {
+  listener: string
+  serverName: string
+  validTo: Date
 }
 
 /** The counts of every listener thread, brought up to date once per scrape (`refresh`) and then read. */
@@ -179,6 +188,16 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     'Restarts of the instance with a larger heap after a memory error.',
     'counter',
     () => instances().map((i) => ({ labels: i.labels, value: i.st.memoryRestarts }))
+  )
+  scraped(
+    'igw_tls_certificate_expiration_timestamp_seconds',
+    'When each certificate a listener serves expires (seconds since the epoch); server_name "" is the one without SNI.',
+    'gauge',
+    () =>
+      s.certificates().map((c) => ({
+        labels: { listener: c.listener, server_name: c.serverName },
+        value: Math.floor(c.validTo.getTime() / 1000)
+      }))
   )
   scraped('igw_deploys_total', 'Uploaded packages, deployed or refused.', 'counter', () => [
     { labels: { result: 'deployed' }, value: s.deployer.deployed },

@@ -27,6 +27,9 @@ import { createMetricsRegistry, type CallTotals } from './metrics'
 import { ListenerThreads, type ThreadCounts } from './listeners/listener-threads'
 import { addedRoutes, type RouteStats } from '../gateway/invoke/call-telemetry'
 import pino, { type DestinationStream } from 'pino'
+import type { TlsEvents } from '../gateway/http/certificate-renewal'
+import type { CertificateSet } from '../gateway/http/certificates'
+import type { ServedCertificate } from './metrics'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -177,6 +180,7 @@ export class Platform {
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,
+          certificates: () => this.certificates(),
           ready: () => this.admin.notReady() === null
         })
       : null
@@ -184,12 +188,32 @@ export class Platform {
       this.manager,
       this.metrics,
       config.admin.readyRequires,
-      adminDeploys(config, this.deployer, this.directory.arrivals)
+      adminDeploys(config, this.deployer, this.directory.arrivals),
+      config.admin.enabled ? config.admin.tls : null
     )
     const descriptions = this.descriptions()
     this.descriptionsNow = descriptions
-    this.edge = config.edge.enabled ? new Edge(this.gateway, descriptions, config.edge.auth) : null
+    this.edge = config.edge.enabled ? new Edge(this.gateway, descriptions, config.edge.auth, config.edge.tls) : null
     this.gateway.index = () => this.index(descriptions)
+    const tls = this.logger.child({ component: 'tls' })
+    const tlsEvents: TlsEvents = (level, msg, fields) => tls[level](fields, msg)
+    for (const l of [this.gateway.listener, this.edge?.listener, this.admin]) if (l !== undefined) l.events = tlsEvents
+  }
+
+  /** Every certificate the listeners serve now (the main thread's view: its threads read the same files). */
+  private certificates(): ServedCertificate[] {
+    const listed = (listener: string, set: CertificateSet | null | undefined): ServedCertificate[] =>
+      set === null || set === undefined
+        ? []
+        : [
+            { listener, serverName: '', validTo: set.main.validTo },
+            ...[...set.names].map(([serverName, c]) => ({ listener, serverName, validTo: c.validTo }))
+          ]
+    return [
+      ...listed('gateway', this.gateway.listener.certificates),
+      ...listed('edge', this.edge?.listener.certificates),
+      ...listed('admin', this.admin.certificates)
+    ]
   }
 
   /** The edge's view of what is deployed: the current directory's description of each enabled microservice. */
@@ -306,9 +330,11 @@ export class Platform {
     await this.discovery.start()
     const g = listeners.gateway
     const e = listeners.edge
-    // Listener threads share a port only when it is named (see freePort).
-    if (this.config.gateway.threads > 1 && g.port === 0) g.port = await freePort(g.host)
-    if (e !== null && this.config.edge.threads > 1 && e.port === 0) e.port = await freePort(e.host)
+    // Listener threads, and a TLS listener's next App after a renewal, share a port only when it is
+    // named (see freePort).
+    const shared = (s: { threads: number; tls: unknown }): boolean => s.threads > 1 || s.tls !== null
+    if (shared(this.config.gateway) && g.port === 0) g.port = await freePort(g.host)
+    if (e !== null && shared(this.config.edge) && e.port === 0) e.port = await freePort(e.host)
     this.port = await listening(g, this.gateway.listen(g.host, g.port))
     if (e !== null) this.edgePort = await listening(e, this.edge!.listen(e))
     // The other listener threads join the ports the main thread listens on (SO_REUSEPORT).

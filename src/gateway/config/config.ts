@@ -47,10 +47,33 @@ export interface DispatchOptions {
   servingVersions: 'all' | 'newest'
 }
 
+/** A certificate and its key (PEM files), the key perhaps encrypted with a passphrase. */
+export interface TlsFiles {
+  certFile: string
+  keyFile: string
+  /** The environment variable holding the key's passphrase; null: the key is not encrypted. */
+  passphraseEnv: string | null
+}
+
+/** A listener's `tls` block: HTTPS instead of plain HTTP (docs/security.md, "TLS"). */
+export interface TlsConfig extends TlsFiles {
+  /** Where it is in the config (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.tls), for the errors that name it. */
+  at: string
+  minVersion: 'TLSv1.2' | 'TLSv1.3'
+  /** An OpenSSL cipher list for TLS 1.2 (TLS 1.3's suites are the library's); null: the library's. */
+  ciphers: string | null
+  /** Certificates chosen by the name a client asks for (SNI); any other name gets the one above. */
+  serverNames: Record<string, TlsFiles>
+  /** How often the files are looked at for a renewal. */
+  reloadIntervalMs: number
+}
+
 /** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
 export interface GatewayConfig {
   host: string
   port: number
+  /** HTTPS on this port; null: plain HTTP. */
+  tls: TlsConfig | null
   /**
    * Listener threads: each runs the request pipeline with its own uWS App on the same port (the
    * kernel spreads connections by SO_REUSEPORT) and its own connections to the instances; 1 serves
@@ -135,6 +158,7 @@ export interface EdgeSection {
   port: number
   /** Listener threads serving the edge's port, as ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads for the gateway's. */
   threads: number
+  tls: TlsConfig | null
   /** Microservices whose UI and description the edge serves (the "addons" of docs/contract.md); ["*"] for all. */
   swagger: string[]
   auth: EdgeAuthConfig
@@ -145,6 +169,7 @@ export interface AdminSection {
   enabled: boolean
   host: string
   port: number
+  tls: TlsConfig | null
   /** GET /metrics in Prometheus text format, and the counting behind it. */
   metrics: boolean
   /** Microservices without which the platform is not ready: /readyz is 503 while one is unavailable. */
@@ -456,6 +481,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     gateway: {
       host: str(http, 'host'),
       port: int(http, 'port'),
+      tls: parseTls(http, `${hp}.tls`),
       threads: threadCount(http),
       defaultSequenceName: seq,
       defaultApiId: apiId,
@@ -519,6 +545,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       enabled: bool(admin, 'enabled'),
       host: str(admin, 'host'),
       port: int(admin, 'port'),
+      tls: parseTls(admin, 'ADMIN.tls'),
       metrics: bool(admin, 'metrics'),
       readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
       deployTokenEnv: optionalString(admin, 'deployTokenEnv')
@@ -534,6 +561,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       host: str(edge, 'host'),
       port: int(edge, 'port'),
       threads: threadCount(edge),
+      tls: parseTls(edge, 'EDGE.tls'),
       swagger: strings(edge, 'swagger'),
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
@@ -603,6 +631,29 @@ function deepFreeze<T>(o: T): T {
 /** The built-in config file's values, for tests and tools that override a few keys. */
 export function defaultConfig(): PlatformConfig {
   return loadConfig(DEFAULT_CONFIG_FILE, {})
+}
+
+function tlsFiles(o: Section): TlsFiles {
+  return {
+    certFile: resolve(ROOT, str(o, 'certFile')),
+    keyFile: resolve(ROOT, str(o, 'keyFile')),
+    passphraseEnv: optionalString(o, 'passphraseEnv')
+  }
+}
+
+/** A listener's `tls` block, its paths resolved as every other path of the config; null when absent. */
+function parseTls(listener: Section, at: string): TlsConfig | null {
+  if (listener.tls === undefined || listener.tls === null) return null
+  const t = sub(listener, 'tls')
+  const names = (t.serverNames ?? {}) as Section
+  return {
+    at,
+    ...tlsFiles(t),
+    minVersion: t.minVersion === undefined ? 'TLSv1.2' : (t.minVersion as 'TLSv1.2' | 'TLSv1.3'),
+    ciphers: optionalString(t, 'ciphers'),
+    serverNames: Object.fromEntries(Object.keys(names).map((n) => [n, tlsFiles(sub(names, n))])),
+    reloadIntervalMs: t.reloadIntervalMs === undefined ? 10_000 : int(t, 'reloadIntervalMs')
+  }
 }
 
 /** A listener's `threads`: 1 when absent, the cores this process may use for "auto". */

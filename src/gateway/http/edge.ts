@@ -2,7 +2,7 @@ import { newRequestId } from '../invoke/request-id'
 import { descriptionPaths, edgeIndexPage, escapeHtml } from './front-pages'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { closeApp, Listener } from './uws'
+import { Listener } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-names'
 import { bounded } from '../invoke/echo'
@@ -13,7 +13,7 @@ import { copyHead, remoteAddress } from './copy-head'
 import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/call-head'
 import type { Authentication } from '../invoke/interfaces'
-import type { EdgeAuthConfig } from '../config/config'
+import type { EdgeAuthConfig, TlsConfig } from '../config/config'
 import type { Gateway } from './server'
 import { declareEdgeSecurity } from '../../common/contract/openapi-security'
 
@@ -41,8 +41,7 @@ export interface EdgeOptions {
  * nginx-config`). What it serves follows deploys at once: descriptions are looked up per request.
  */
 export class Edge {
-  readonly app: TemplatedApp
-  private readonly listener: Listener
+  readonly listener: Listener
 
   private readonly auth: Authenticator
   /** Each microservice's description as served (with this edge's security), and the text it came from. */
@@ -51,27 +50,29 @@ export class Edge {
   constructor(
     private readonly gateway: Gateway,
     private readonly descriptions: Descriptions,
-    private readonly authConfig: EdgeAuthConfig = NO_CREDENTIALS
+    private readonly authConfig: EdgeAuthConfig = NO_CREDENTIALS,
+    /** EDGE.tls: HTTPS on the edge's port; null: plain HTTP. */
+    tls: TlsConfig | null = null
   ) {
     this.auth = new Authenticator(authConfig)
-    this.app = gateway.uws.App()
-    this.listener = new Listener(gateway.uws, this.app, 'the edge')
+    this.listener = new Listener(gateway.uws, (app) => this.routes(app), 'the edge', tls)
+  }
+
+  private routes(app: TemplatedApp): void {
     // /_eapi/ELASTIC_HTTP/{microservice}/{svc}/{method} → /{microservice}/{svc}/{method}; anything shorter reaches the
     // pipeline as a short path and gets its ROUTE_NOT_FOUND problem.
     const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
-    this.app.any(EDGE_API_PREFIX, call)
-    this.app.any(`${EDGE_API_PREFIX}/*`, call)
-    this.app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:microservice/openapi.json`, (res, req) =>
+    app.any(EDGE_API_PREFIX, call)
+    app.any(`${EDGE_API_PREFIX}/*`, call)
+    app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
+    app.get(`${SWAGGER_PREFIX}/:microservice/openapi.json`, (res, req) =>
       this.description(res, req.getParameter(0) ?? '')
     )
-    this.app.get(`${SWAGGER_PREFIX}/:microservice/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:microservice`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
-    this.app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
-    this.app.get('/', (res) =>
-      this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names()))
-    )
-    this.app.any('/*', (res, req) => {
+    app.get(`${SWAGGER_PREFIX}/:microservice/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
+    app.get(`${SWAGGER_PREFIX}/:microservice`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
+    app.get('/', (res) => this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names())))
+    app.any('/*', (res, req) => {
       const url = req.getUrl()
       this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: notServed(url) })
     })
@@ -167,8 +168,7 @@ export class Edge {
   }
 
   close(): void {
-    this.stopListening()
-    closeApp(this.app)
+    this.listener.close()
   }
 }
 

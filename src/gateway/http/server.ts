@@ -4,7 +4,7 @@ import { copyHead, remoteAddress } from './copy-head'
 import { writeAnswer } from './respond'
 import { uwsSupportError } from './uws-support'
 import { InternalError } from '../../common/errors/internal'
-import { closeApp, loadUws, Listener } from './uws'
+import { loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
 import { Calls, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
@@ -20,11 +20,10 @@ export interface DrainPlan {
 
 /** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
 export class Gateway implements HttpPort<HttpResponse> {
-  readonly app: TemplatedApp
   /** The uWS module, loaded with this gateway's header limit (the edge listens with it too). */
   readonly uws: ReturnType<typeof loadUws>
   readonly calls: Calls<HttpResponse>
-  private readonly listener: Listener
+  readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
   /**
@@ -46,12 +45,14 @@ export class Gateway implements HttpPort<HttpResponse> {
     const trusted = peerMatcher(config.trust.trustedPeers)
     this.trusts = (res) => trusted(remoteAddress(res))
     this.uws = loadUws(config.maxHeaderBytes)
-    this.app = this.uws.App()
-    this.listener = new Listener(this.uws, this.app, 'the gateway')
+    this.listener = new Listener(this.uws, (app) => this.routes(app), 'the gateway', config.tls)
+  }
+
+  private routes(app: TemplatedApp): void {
     const call = (res: HttpResponse, req: HttpRequest): void => startCall(this.calls, this.trusts, res, req)
-    this.app.any('/*', call)
+    app.any('/*', call)
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
-    this.app.get('/', (res, req) => {
+    app.get('/', (res, req) => {
       const index = this.index
       if (index === null) return call(res, req)
       const now = index()
@@ -140,7 +141,7 @@ export class Gateway implements HttpPort<HttpResponse> {
       }
       calls.onQuiet()
     })
-    closeApp(this.app)
+    this.listener.close()
   }
 }
 

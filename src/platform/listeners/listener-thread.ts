@@ -5,7 +5,6 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { Gateway } from '../../gateway/http/server'
 import { Edge, type Descriptions } from '../../gateway/http/edge'
 import { DescriptionFiles } from '../package/descriptions'
-import { closeApp } from '../../gateway/http/uws'
 import { InvokePool } from '../../gateway/pool/pool'
 import { MicroserviceDirectory } from '../../gateway/dispatch/directory'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
@@ -65,11 +64,14 @@ const descriptions: Descriptions = {
   },
   names: () => [...described.keys()].filter((n) => descriptions.get(n) !== null).sort()
 }
-const edge = start.edge === null ? null : new Edge(gateway, descriptions, config.edge.auth)
+const edge = start.edge === null ? null : new Edge(gateway, descriptions, config.edge.auth, config.edge.tls)
+const tls = logger.child({ component: 'tls', thread: start.thread })
+gateway.listener.events = (level, msg, fields) => tls[level](fields, msg)
+if (edge !== null) edge.listener.events = gateway.listener.events
 
 /** Closes what listens (the gateway's App, and the edge's), at once. */
 function closeApps(): void {
-  closeApp(gateway.app)
+  gateway.listener.close()
   edge?.close()
 }
 

@@ -1,0 +1,146 @@
+// A listener's certificates (its `tls` block): read and checked before anything listens with them, at
+// start and at each renewal, so that a bad file is refused with the key that names it and the reason
+// rather than by the TLS library's handshake failures later. docs/security.md, "TLS".
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError, type TlsConfig, type TlsFiles } from '../config/config'
+import { errorMessage } from '../../common/errors/internal'
+
+/** One certificate with its key, checked: what a handshake will present. */
+export interface Certificate {
+  /** The config key it comes from (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.tls, ….serverNames.NAME). */
+  at: string
+  files: TlsFiles
+  /** PEM text of the certificate chain and the key, as read and checked. */
+  certPem: string
+  keyPem: string
+  passphrase: string | undefined
+  subject: string
+  validTo: Date
+  fingerprint: string
+}
+
+/** A listener's certificates: the one without a server name, and one per server name (SNI). */
+export interface CertificateSet {
+  main: Certificate
+  names: Map<string, Certificate>
+}
+
+/** Every certificate of the block read and checked; a ConfigError naming the key otherwise. */
+export function loadCertificates(
+  tls: TlsConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  now = Date.now()
+): CertificateSet {
+  const names = new Map<string, Certificate>()
+  for (const [name, files] of Object.entries(tls.serverNames))
+    names.set(name, loadCertificate(`${tls.at}.serverNames.${name}`, files, env, now))
+  return { main: loadCertificate(tls.at, tls, env, now), names }
+}
+
+/**
+ * A stamp of the block's files (device, inode, size and modification time of each, through symbolic
+ * links): it changes when a file is replaced in place, renamed over, or when a mounted Secret's
+ * `..data` link moves, as cert-manager and certbot renew.
+ */
+export function filesStamp(tls: TlsConfig): string {
+  const files = [tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile])
+  return files
+    .map((file) => {
+      try {
+        const s = statSync(file)
+        return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code ?? 'error'
+      }
+    })
+    .join(' ')
+}
+
+function loadCertificate(at: string, files: TlsFiles, env: NodeJS.ProcessEnv, now: number): Certificate {
+  let passphrase: string | undefined
+  if (files.passphraseEnv !== null) {
+    passphrase = env[files.passphraseEnv]
+    if (passphrase === undefined)
+      throw new ConfigError(`${at}.passphraseEnv: the environment variable ${files.passphraseEnv} is not set`)
+  }
+  const certPem = readPem(`${at}.certFile`, files.certFile)
+  let cert: X509Certificate
+  try {
+    cert = new X509Certificate(certPem)
+  } catch (err) {
+    throw new ConfigError(`${at}.certFile: ${files.certFile} is not a PEM certificate (${errorMessage(err)})`)
+  }
+  const validTo = new Date(cert.validTo)
+  const validFrom = new Date(cert.validFrom)
+  if (validTo.getTime() <= now)
+    throw new ConfigError(
+      `${at}.certFile: ${files.certFile} expired on ${validTo.toISOString()} (${cert.subject.replace(/\n/g, ', ')})`
+    )
+  if (validFrom.getTime() > now)
+    throw new ConfigError(`${at}.certFile: ${files.certFile} is not valid before ${validFrom.toISOString()}`)
+  const keyPem = readPem(`${at}.keyFile`, files.keyFile)
+  let key: KeyObject
+  try {
+    key = createPrivateKey({ key: keyPem, format: 'pem', ...(passphrase !== undefined ? { passphrase } : {}) })
+  } catch (err) {
+    const why = errorMessage(err)
+    throw new ConfigError(
+      `${at}.keyFile: ${files.keyFile} is not a private key${/passphrase|decrypt|bad/i.test(why) ? ' that this passphrase opens' : ''} (${why})`
+    )
+  }
+  if (!cert.checkPrivateKey(key))
+    throw new ConfigError(`${at}.keyFile: ${files.keyFile} does not match the certificate in ${files.certFile}`)
+  return {
+    at,
+    files,
+    certPem,
+    keyPem,
+    passphrase,
+    subject: cert.subject.replace(/\n/g, ', '),
+    validTo,
+    fingerprint: cert.fingerprint256
+  }
+}
+
+function readPem(at: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not readable (permission denied)' : errorMessage(err)
+    throw new ConfigError(`${at}: ${file}: ${why}`)
+  }
+}
+
+/** The option names uWS reads a certificate by (it takes files, not PEM text). */
+export interface UwsCertificateFiles {
+  cert_file_name: string
+  key_file_name: string
+  passphrase?: string
+}
+
+/**
+ * Runs `use` with the checked PEM text in files only this user may read, removed right after: uWS
+ * reads certificates by file name, and a file being renewed could otherwise change between the check
+ * and uWS's read (a certificate with the previous key).
+ */
+export function withPemFiles<T>(cert: Certificate, use: (files: UwsCertificateFiles) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'igw-tls-'))
+  try {
+    const certFile = join(dir, 'cert.pem')
+    const keyFile = join(dir, 'key.pem')
+    writeFileSync(certFile, cert.certPem, { mode: 0o600 })
+    writeFileSync(keyFile, cert.keyPem, { mode: 0o600 })
+    return use({
+      cert_file_name: certFile,
+      key_file_name: keyFile,
+      ...(cert.passphrase !== undefined ? { passphrase: cert.passphrase } : {})
+    })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

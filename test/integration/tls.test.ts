@@ -1,0 +1,306 @@
+// HTTPS on the gateway, edge and admin listeners (their `tls` blocks) against a real platform, with real
+// clients: Node's https and tls, curl and openssl s_client. Versions refused, SNI, hostile handshakes,
+// and certificates renewed under load without a failed call (docs/security.md, "TLS").
+import { test, describe, before } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { readFileSync, renameSync, copyFileSync } from 'node:fs'
+import { connect as tcpConnect, type Socket } from 'node:net'
+import { Agent, request } from 'node:https'
+import { connect as tlsConnect } from 'node:tls'
+import { X509Certificate } from 'node:crypto'
+import { promisify } from 'node:util'
+import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import { Platform } from '../../src/platform/platform'
+import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
+import { CertificateMaker, type Made } from '../helpers/certificates'
+
+const run = promisify(execFile)
+
+let certs: CertificateMaker
+let main: Made
+let other: Made
+
+before(() => {
+  certs = new CertificateMaker()
+  main = certs.make('main', ['gateway.test', 'localhost'])
+  other = certs.make('other', ['other.test'])
+})
+
+function tlsBlock(files: Made, extra: { [k: string]: Json } = {}): { [k: string]: Json } {
+  return { certFile: files.certFile, keyFile: files.keyFile, ...extra }
+}
+
+async function start(overrides: { [k: string]: Json }): Promise<Platform> {
+  const platform = new Platform(testConfig(overrides), TEST_PLATFORM_OPTIONS)
+  await platform.start([EXAMPLE_DIR])
+  return platform
+}
+
+interface Answer {
+  status: number
+  text: string
+}
+
+function post(port: number, path: string, body: string, agent: Agent, servername = 'gateway.test'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        servername,
+        ca: readFileSync(certs.caFile),
+        headers: { 'Content-Type': 'application/json' }
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      }
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** The certificate a new connection is given for `servername` (its fingerprint and subject CN). */
+function presented(port: number, servername?: string): Promise<{ fingerprint: string; cn: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port, ...(servername ? { servername } : {}), rejectUnauthorized: false },
+      () => {
+        const c = socket.getPeerCertificate()
+        socket.end()
+        resolve({ fingerprint: c.fingerprint256, cn: String(c.subject.CN) })
+      }
+    )
+    socket.on('error', reject)
+  })
+}
+
+function fingerprint(file: string): string {
+  return new X509Certificate(readFileSync(file)).fingerprint256
+}
+
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** s_client's transcript of one handshake (it exits at once: stdin is empty). */
+async function sClient(port: number, args: string[]): Promise<string> {
+  try {
+    const r = await run('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, ...args], { timeout: 10000 })
+    return r.stdout + r.stderr
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string }
+    return `${e.stdout ?? ''}${e.stderr ?? ''}`
+  }
+}
+
+describe('TLS on the listeners', () => {
+  test('HTTPS on the gateway, edge and admin; TLS 1.0 and 1.1 refused by the server; plain HTTP gets no answer', async () => {
+    const platform = await start({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } },
+      EDGE: { enabled: true, tls: tlsBlock(main) },
+      ADMIN: { tls: tlsBlock(main) }
+    })
+    const agent = new Agent({ keepAlive: true })
+    try {
+      const a = await post(platform.port, '/example/calculator/multiply', '{"a":6,"b":7}', agent)
+      assert.deepEqual(a, { status: 200, text: '{"result":42}' })
+      // curl, trusting the test CA, over the gateway's name.
+      const curl = await run('curl', [
+        '-s',
+        '--cacert',
+        certs.caFile,
+        '--resolve',
+        `gateway.test:${platform.edgePort}:127.0.0.1`,
+        `https://gateway.test:${platform.edgePort}/`
+      ])
+      assert.match(curl.stdout, /example/)
+      const admin = await run('curl', [
+        '-s',
+        '--cacert',
+        certs.caFile,
+        '--resolve',
+        `gateway.test:${platform.adminPort}:127.0.0.1`,
+        `https://gateway.test:${platform.adminPort}/healthz`
+      ])
+      assert.match(admin.stdout, /"status":"alive"/)
+      for (const port of [platform.port, platform.edgePort, platform.adminPort]) {
+        // A client willing to speak 1.0 or 1.1 (security level 0 lets OpenSSL 3 offer them): the
+        // server answers with a protocol_version alert. 1.2 from the same client is accepted.
+        for (const old of ['-tls1', '-tls1_1']) {
+          const t = await sClient(port, [old, '-cipher', 'DEFAULT@SECLEVEL=0'])
+          assert.match(t, /alert protocol version|unsupported protocol|no protocols available/i, `${port} ${old}: ${t}`)
+          assert.match(t, /Cipher is \(NONE\)/, t)
+        }
+        assert.match(await sClient(port, ['-tls1_2', '-cipher', 'DEFAULT@SECLEVEL=0']), /Protocol\s*: TLSv1\.2/)
+      }
+      // Plain HTTP on the TLS port: no HTTP answer.
+      const plain = await fetch(`http://127.0.0.1:${platform.port}/example/calculator/multiply`, {
+        method: 'POST',
+        body: '{"a":1,"b":1}',
+        signal: AbortSignal.timeout(5000)
+      }).then(
+        (r) => `HTTP ${r.status}`,
+        (err: Error) => `failed: ${err.name}`
+      )
+      assert.match(plain, /^failed/)
+      // The expiry of each served certificate, by listener.
+      const m = parsePrometheusTextFormat(
+        (
+          await run('curl', [
+            '-s',
+            '--cacert',
+            certs.caFile,
+            '--resolve',
+            `gateway.test:${platform.adminPort}:127.0.0.1`,
+            `https://gateway.test:${platform.adminPort}/metrics`
+          ])
+        ).stdout
+      ) as Array<{ name: string; metrics: Array<{ value: string; labels: Record<string, string> }> }>
+      const expiry = m.find((f) => f.name === 'igw_tls_certificate_expiration_timestamp_seconds')?.metrics ?? []
+      const validTo = Math.floor(new Date(new X509Certificate(readFileSync(main.certFile)).validTo).getTime() / 1000)
+      assert.deepEqual(expiry.map((s) => [s.labels.listener, s.labels.server_name, Number(s.value)]).sort(), [
+        ['admin', '', validTo],
+        ['edge', '', validTo],
+        ['gateway', '', validTo]
+      ])
+    } finally {
+      agent.destroy()
+      await platform.stop(0, 0)
+    }
+  })
+
+  test('SNI picks the certificate; calls under a server name are answered; an unknown name gets the default', async () => {
+    const platform = await start({
+      ENTRY_POINTS: {
+        WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main, { serverNames: { 'other.test': tlsBlock(other) } }) }
+      }
+    })
+    const agent = new Agent({ keepAlive: true })
+    try {
+      assert.equal((await presented(platform.port, 'other.test')).cn, 'other.test')
+      assert.equal((await presented(platform.port, 'gateway.test')).cn, 'gateway.test')
+      assert.equal((await presented(platform.port, 'unknown.test')).cn, 'gateway.test')
+      assert.equal((await presented(platform.port)).cn, 'gateway.test')
+      assert.match(await sClient(platform.port, ['-servername', 'other.test']), /subject=CN\s*=\s*other\.test/)
+      for (const name of ['other.test', 'gateway.test']) {
+        const a = await post(platform.port, '/example/calculator/multiply', '{"a":2,"b":21}', agent, name)
+        assert.deepEqual(a, { status: 200, text: '{"result":42}' }, name)
+      }
+    } finally {
+      agent.destroy()
+      await platform.stop(0, 0)
+    }
+  })
+
+  test('garbage and half-finished handshakes on the TLS port leave the gateway answering others', async () => {
+    const platform = await start({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } } })
+    const sockets: Socket[] = []
+    const agent = new Agent({ keepAlive: false })
+    try {
+      const open = (): Promise<Socket> =>
+        new Promise((resolve, reject) => {
+          const s = tcpConnect(platform.port, '127.0.0.1', () => resolve(s))
+          s.on('error', () => {})
+          s.once('error', reject)
+          s.resume()
+          sockets.push(s)
+        })
+      // A TLS record header that announces a 512-byte ClientHello, then 40 bytes of it, held open.
+      const half = Buffer.concat([
+        Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]),
+        Buffer.alloc(29, 7)
+      ])
+      for (let k = 0; k < 16; k++)
+        (await open()).write(k % 2 === 0 ? half : Buffer.from(`GARBAGE ${'x'.repeat(k * 100)}\r\n\r\n`))
+      // Garbage ends in an alert or a close; a half handshake waits. Meanwhile others are served.
+      const answers = await Promise.all(
+        Array.from({ length: 32 }, (_, k) =>
+          post(platform.port, '/example/calculator/multiply', `{"a":${k},"b":2}`, agent)
+        )
+      )
+      answers.forEach((a, k) => assert.deepEqual(a, { status: 200, text: `{"result":${k * 2}}` }))
+      const garbage = sockets.filter((_, k) => k % 2 === 1)
+      await until('every garbage connection closed by the gateway', () =>
+        garbage.every((s) => s.destroyed || s.readableEnded)
+      )
+    } finally {
+      for (const s of sockets) s.destroy()
+      agent.destroy()
+      await platform.stop(0, 0)
+    }
+  })
+
+  for (const threads of [1, 2])
+    test(`a certificate renewed under 16 keep-alive clients (threads ${threads}): 0 failed calls, new connections get it, a bad renewal refused`, async () => {
+      // The listeners' files are copies this test replaces, as certbot and cert-manager do (rename over).
+      const live = certs.make(`live-${threads}`, ['gateway.test'])
+      const next = certs.make(`next-${threads}`, ['gateway.test'], { days: 60 })
+      const block = tlsBlock(live, { reloadIntervalMs: 50 })
+      const platform = await start({
+        ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { threads, tls: block } },
+        ADMIN: { tls: block }
+      })
+      const agent = new Agent({ keepAlive: true, maxSockets: 16 })
+      let stop = false
+      const failures: string[] = []
+      let answered = 0
+      const client = async (id: number): Promise<void> => {
+        for (let k = 0; !stop; k++) {
+          try {
+            const a = await post(platform.port, '/example/calculator/multiply', `{"a":${id},"b":${k}}`, agent)
+            if (a.status !== 200 || a.text !== `{"result":${id * k}}`) failures.push(`${a.status} ${a.text}`)
+            else answered++
+          } catch (err) {
+            failures.push((err as Error).message)
+          }
+        }
+      }
+      const load = Promise.all(Array.from({ length: 16 }, (_, id) => client(id)))
+      try {
+        const before = fingerprint(live.certFile)
+        await until('load under way', () => answered > 200)
+        assert.equal((await presented(platform.port, 'gateway.test')).fingerprint, before)
+        // The new certificate first, then its key: between the two renames the pair does not match
+        // and is refused; the next look takes the whole pair.
+        copyFileSync(next.certFile, `${live.certFile}.new`)
+        copyFileSync(next.keyFile, `${live.keyFile}.new`)
+        renameSync(`${live.certFile}.new`, live.certFile)
+        await new Promise((r) => setTimeout(r, 150))
+        renameSync(`${live.keyFile}.new`, live.keyFile)
+        const after = fingerprint(next.certFile)
+        // Every thread's App is renewed: several new connections (spread by the kernel) all see it.
+        await until('new connections get the renewed certificate', async () => {
+          const seen = await Promise.all(Array.from({ length: 8 }, () => presented(platform.port, 'gateway.test')))
+          return seen.every((s) => s.fingerprint === after)
+        })
+        assert.equal((await presented(platform.adminPort, 'gateway.test')).fingerprint, after)
+        const renewedAt = answered
+        await until('calls go on after the renewal', () => answered > renewedAt + 200)
+        // A broken renewal (a key that is not the certificate's) is refused: the renewed one stays.
+        copyFileSync(other.keyFile, `${live.keyFile}.new`)
+        renameSync(`${live.keyFile}.new`, live.keyFile)
+        await new Promise((r) => setTimeout(r, 300))
+        assert.equal((await presented(platform.port, 'gateway.test')).fingerprint, after)
+        const a = await post(platform.port, '/example/calculator/multiply', '{"a":3,"b":3}', new Agent())
+        assert.equal(a.status, 200)
+      } finally {
+        stop = true
+        await load
+        agent.destroy()
+        await platform.stop(0, 0)
+      }
+      assert.deepEqual(failures, [])
+      assert.ok(answered > 400, `${answered} calls`)
+    })
+})
