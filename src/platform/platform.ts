@@ -28,7 +28,8 @@ import { ListenerThreads, type ThreadCounts } from './listeners/listener-threads
 import { addedRoutes, type RouteStats } from '../gateway/invoke/call-telemetry'
 import pino, { type DestinationStream } from 'pino'
 import type { TlsEvents } from '../gateway/http/certificate-renewal'
-import type { CertificateSet } from '../gateway/http/certificates'
+import { loadTlsClient, type CertificateSet } from '../gateway/http/certificates'
+import type { TlsClient } from '../common/protocol/endpoint'
 import type { ServedCertificate } from './metrics'
 
 export interface PlatformOptions {
@@ -73,6 +74,8 @@ export class Platform {
   readonly metrics: Registry | null
   private readonly log: EventLog
   private descriptionsNow: Descriptions | null = null
+  /** Each remote instance's TLS, its files read and checked when the platform is made (refused then). */
+  private readonly remoteTls: Map<RemoteInstance, TlsClient>
 
   constructor(
     readonly config: PlatformConfig,
@@ -84,6 +87,9 @@ export class Platform {
       return (msg, fields) => (fields === undefined ? child[level](msg) : child[level](fields, msg))
     }
     this.log = events('platform', 'info')
+    this.remoteTls = new Map(
+      config.microservices.remote.flatMap((r) => (r.tls === null ? [] : [[r, loadTlsClient(r.tls)] as const]))
+    )
     const pf = config.platform
     const gatewayThreads = config.gateway.threads
     const edgeThreads = config.edge.enabled ? config.edge.threads : 0
@@ -168,7 +174,8 @@ export class Platform {
       this.directory,
       config.microservices.discovery.map((d) => ({
         ...d,
-        secret: remoteSecret({ name: d.name, secretEnv: d.secretEnv })
+        secret: remoteSecret({ name: d.name, secretEnv: d.secretEnv }),
+        tls: d.tls === null ? null : loadTlsClient(d.tls)
       })),
       config.microservices.dnsServers,
       events('discovery', 'info')
@@ -322,7 +329,7 @@ export class Platform {
     for (const r of this.config.microservices.remote)
       this.directory.register(
         r.name,
-        { host: r.host, port: r.port },
+        { host: r.host, port: r.port, ...(r.tls !== null ? { tls: this.remoteTls.get(r)! } : {}) },
         `${r.name}@${r.host}:${r.port}`,
         {},
         remoteSecret(r)

@@ -22,6 +22,8 @@ import { gcFlags } from '../../common/process/gc-flags'
  * `microservice host DIR --listen tcp:HOST:PORT --secret-env NAME`: a microservice host on its own
  * (the process a platform starts for each instance), for a platform elsewhere to reach over TCP. The
  * shared secret is read from the environment variable NAME, never from the command line.
+ * `--listen tls:HOST:PORT --tls-cert F --tls-key F [--tls-ca F]`: the same over TLS, with the
+ * gateways' certificates required and verified against the CAs of --tls-ca (docs/security.md).
  */
 export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASSPATH_FILE): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -30,12 +32,22 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
     options: {
       listen: { type: 'string', default: 'tcp:0.0.0.0:7000' },
       'secret-env': { type: 'string' },
-      'drain-ms': { type: 'string' }
+      'drain-ms': { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-ca': { type: 'string' }
     }
   })
   const dir = positionals[0]
   if (dir === undefined || positionals.length > 1)
-    throw new CliError('usage: microservice host <dir> [--listen tcp:HOST:PORT] [--secret-env NAME] [--drain-ms MS]')
+    throw new CliError(
+      'usage: microservice host <dir> [--listen tcp:HOST:PORT | tls:HOST:PORT --tls-cert F --tls-key F [--tls-ca F]] [--secret-env NAME] [--drain-ms MS]'
+    )
+  const tls = values.listen.startsWith('tls:')
+  if (tls && (values['tls-cert'] === undefined || values['tls-key'] === undefined))
+    throw new CliError(`--listen ${values.listen}: TLS needs --tls-cert and --tls-key (PEM files)`)
+  if (!tls && [values['tls-cert'], values['tls-key'], values['tls-ca']].some((v) => v !== undefined))
+    throw new CliError('--tls-cert, --tls-key and --tls-ca go with --listen tls:HOST:PORT')
   const drain = values['drain-ms']
   if (drain !== undefined && !/^\d+$/.test(drain))
     throw new CliError(`--drain-ms ${drain}: a whole number of milliseconds (how long a SIGTERM waits for calls)`)
@@ -46,12 +58,16 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
       `--secret-env ${secretEnv}: the environment variable ${secretEnv} holds no secret`,
       'IGW_SECRET_MISSING'
     )
-  if (secretEnv === undefined && !/^tcp:(127\.|localhost:|\[::1\])/.test(values.listen))
+  if (secretEnv === undefined && !/^(tcp|tls):(127\.|localhost:|\[::1\])/.test(values.listen))
     console.error(
       `microservice host: listening on ${values.listen} without a shared secret; anyone who reaches it can call it (use --secret-env)`
     )
   const abs = resolve(dir)
   const java = javaConfigOf(abs)
+  if (java !== null && tls)
+    throw new CliError(
+      `microservice host: ${abs} is a Java package; the Java host does not speak TLS yet (listen on tcp: behind a TLS tunnel)`
+    )
   let heapMb = 0
   if (java !== null) {
     const limit = cgroupMemoryLimit()
@@ -76,7 +92,14 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
             ...hostEnv(),
             MICROSERVICE_LISTEN: values.listen,
             MICROSERVICE_SECRET: secret,
-            ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain })
+            ...(drain === undefined ? {} : { MICROSERVICE_DRAIN_MS: drain }),
+            ...(tls
+              ? {
+                  MICROSERVICE_TLS_CERT_FILE: resolve(values['tls-cert']!),
+                  MICROSERVICE_TLS_KEY_FILE: resolve(values['tls-key']!),
+                  ...(values['tls-ca'] !== undefined ? { MICROSERVICE_TLS_CA_FILE: resolve(values['tls-ca']) } : {})
+                }
+              : {})
           }
         })
   // A signal to this process alone is passed on; a terminal's reaches both, and the host stops once.

@@ -2,7 +2,23 @@
  * Where a microservice instance listens: a Unix domain socket (local instances: reachable only by
  * processes that may open the file, and cheaper than loopback TCP) or a TCP address (remote ones).
  */
-export type Endpoint = { readonly path: string } | { readonly host: string; readonly port: number }
+export type Endpoint =
+  { readonly path: string } | { readonly host: string; readonly port: number; readonly tls?: TlsClient }
+
+/**
+ * The internal protocol over TLS to an instance on another host (docs/security.md, "Between hosts"):
+ * PEM text, read and checked when the platform starts, so that it crosses to listener threads as is.
+ */
+export interface TlsClient {
+  /** The CAs that sign the instances' certificates (the system's are not trusted for this). */
+  readonly ca: string
+  /** The gateway's own certificate and key, for an instance that asks for one (mutual TLS). */
+  readonly cert: string | null
+  readonly key: string | null
+  readonly passphrase: string | null
+  /** The name the instance's certificate must hold; null: the host it is reached at. */
+  readonly serverName: string | null
+}
 
 export function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
   if ('path' in a) return 'path' in b && a.path === b.path
@@ -10,7 +26,7 @@ export function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
 }
 
 export function endpointText(e: Endpoint): string {
-  return 'path' in e ? `unix:${e.path}` : `${e.host}:${e.port}`
+  return 'path' in e ? `unix:${e.path}` : `${e.tls !== undefined ? 'tls:' : ''}${e.host}:${e.port}`
 }
 
 /** `unix:/run/x.sock`, `tcp:127.0.0.2:0` or `127.0.0.2:7000` → an endpoint; null when it is neither. */

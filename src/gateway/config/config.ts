@@ -201,6 +201,19 @@ export interface RemoteInstance {
    * gets the same secret as MICROSERVICE_SECRET. Null: an unauthenticated connection (not advised).
    */
   secretEnv: string | null
+  /** The internal protocol over TLS to it; null: plain TCP. */
+  tls: TlsClientFiles | null
+}
+
+/** MICROSERVICES.remote[].tls, .discovery[].tls: the instance's CAs, and the gateway's own pair for mutual TLS. */
+export interface TlsClientFiles {
+  /** Where it is in the config (MICROSERVICES.remote[0].tls), for the errors that name it. */
+  at: string
+  caFile: string
+  certFile: string | null
+  keyFile: string | null
+  passphraseEnv: string | null
+  serverName: string | null
 }
 
 /**
@@ -213,6 +226,7 @@ export interface DiscoveredMicroservice {
   port: number | null
   srv: boolean
   secretEnv: string | null
+  tls: TlsClientFiles | null
   /** How often the name is resolved again (faster while an instance is disconnected). */
   intervalMs: number
 }
@@ -566,11 +580,12 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
     },
     microservices: {
-      remote: ((section.remote ?? []) as Section[]).map((o) => ({
+      remote: ((section.remote ?? []) as Section[]).map((o, k) => ({
         name: str(o, 'name'),
         host: str(o, 'host'),
         port: int(o, 'port'),
-        secretEnv: optionalString(o, 'secretEnv')
+        secretEnv: optionalString(o, 'secretEnv'),
+        tls: parseTlsClient(o, `MICROSERVICES.remote[${k}].tls`)
       })),
       discovery: ((section.discovery ?? []) as Section[]).map((o, k) => {
         const at = `MICROSERVICES.discovery[${k}]`
@@ -583,6 +598,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
           port,
           srv,
           secretEnv: optionalString(o, 'secretEnv'),
+          tls: parseTlsClient(o, `${at}.tls`),
           intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
         }
       }),
@@ -654,6 +670,23 @@ function parseTls(listener: Section, at: string): TlsConfig | null {
     serverNames: Object.fromEntries(Object.keys(names).map((n) => [n, tlsFiles(sub(names, n))])),
     reloadIntervalMs: t.reloadIntervalMs === undefined ? 10_000 : int(t, 'reloadIntervalMs')
   }
+}
+
+function parseTlsClient(entry: Section, at: string): TlsClientFiles | null {
+  if (entry.tls === undefined || entry.tls === null) return null
+  const t = sub(entry, 'tls')
+  const file = (key: string): string | null => (t[key] === undefined ? null : resolve(ROOT, str(t, key)))
+  const tls = {
+    at,
+    caFile: resolve(ROOT, str(t, 'caFile')),
+    certFile: file('certFile'),
+    keyFile: file('keyFile'),
+    passphraseEnv: optionalString(t, 'passphraseEnv'),
+    serverName: optionalString(t, 'serverName')
+  }
+  if ((tls.certFile === null) !== (tls.keyFile === null))
+    throw new ConfigError(`${at}: certFile and keyFile go together (the gateway's own pair, for mutual TLS)`)
+  return tls
 }
 
 /** A listener's `threads`: 1 when absent, the cores this process may use for "auto". */

@@ -1,4 +1,5 @@
-import { connect, type Socket } from 'node:net'
+import { connect, isIP, type Socket } from 'node:net'
+import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
 import { FramedSocket } from '../../common/protocol/framed-socket'
 import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../common/protocol/frame'
 import { gateway } from '../../common/protocol/generated/gateway'
@@ -49,13 +50,25 @@ export class BackendConnection {
     /** The shared secret of an instance reached over TCP: the handshake proves it both ways. */
     private readonly secret: string | null = null
   ) {
-    this.socket = connect('path' in endpoint ? { path: endpoint.path } : { host: endpoint.host, port: endpoint.port })
+    this.socket = connectTo(endpoint)
+    // A certificate that does not verify (or ours refused by the instance) is a refusal with its
+    // reason, shown in status as a failed handshake is, not a connection that merely dropped.
+    if (!('path' in endpoint) && endpoint.tls !== undefined)
+      this.socket.once('error', (err: NodeJS.ErrnoException) => {
+        // A system error (ECONNREFUSED, ECONNRESET) is a connection that failed; anything else before
+        // the protocol's handshake is done is TLS's verdict: a certificate, or an alert from the
+        // instance (under TLS 1.3 it judges our certificate after our side has finished).
+        const tlsVerdict = err.code === undefined || !/^E[A-Z]+$/.test(err.code)
+        if (tlsVerdict && (this.state === 'connecting' || this.state === 'handshaking'))
+          this.refuse(`TLS: ${err.code ?? 'handshake failed'}: ${err.message}`)
+      })
     this.socket.setTimeout(owner.connectTimeoutMs, () => {
       if (this.state === 'handshaking' && this.secret !== null)
         this.refuse('it sent no Challenge: it does not ask for the shared secret')
       else this.close(new Error(`no connection and handshake within ${owner.connectTimeoutMs} ms`))
     })
-    this.socket.once('connect', () => {
+    const tls = !('path' in endpoint) && endpoint.tls !== undefined
+    this.socket.once(tls ? 'secureConnect' : 'connect', () => {
       // The timeout stays until the handshake is done: a peer that never completes it is dropped.
       this.state = 'handshaking'
       // With a secret, the microservice speaks first (its Challenge); without one, Hello goes now.
@@ -207,4 +220,23 @@ export class BackendConnection {
     this.owner.onClosed(this, error)
     if (calls.length > 0) this.owner.onIdle()
   }
+}
+
+/** A Unix socket, a TCP connection, or TLS over TCP verified against the entry's CAs. */
+function connectTo(endpoint: Endpoint): Socket {
+  if ('path' in endpoint) return connect({ path: endpoint.path })
+  const tls = endpoint.tls
+  if (tls === undefined) return connect({ host: endpoint.host, port: endpoint.port })
+  const name = tls.serverName ?? (isIP(endpoint.host) === 0 ? endpoint.host : undefined)
+  return tlsConnect({
+    host: endpoint.host,
+    port: endpoint.port,
+    ca: tls.ca,
+    ...(tls.cert !== null && tls.key !== null ? { cert: tls.cert, key: tls.key } : {}),
+    ...(tls.passphrase !== null ? { passphrase: tls.passphrase } : {}),
+    // An address is checked against the certificate's IP entries; a name, against its DNS entries.
+    ...(name !== undefined ? { servername: name } : {}),
+    checkServerIdentity: (host, cert) => checkServerIdentity(name ?? host, cert),
+    minVersion: 'TLSv1.2'
+  })
 }

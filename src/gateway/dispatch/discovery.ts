@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises'
-import type { Endpoint } from '../../common/protocol/endpoint'
+import type { Endpoint, TlsClient } from '../../common/protocol/endpoint'
 import type { EventLog } from '../../common/observability/log'
 import { errorMessage } from '../../common/errors/internal'
 import type { MicroserviceDirectory } from './directory'
@@ -11,6 +11,8 @@ export interface DiscoveryTarget {
   port: number | null
   srv: boolean
   secret: string | null
+  /** The internal protocol over TLS: an instance's certificate holds the name looked up (or tls.serverName). */
+  tls: TlsClient | null
   intervalMs: number
 }
 
@@ -154,7 +156,11 @@ export class DnsDiscovery {
   }
 
   private async lookup(t: DiscoveryTarget): Promise<Endpoint[]> {
-    if (!t.srv) return (await this.addresses(t.dns)).map((host) => ({ host, port: t.port! }))
+    // Found by address, an instance is verified by the name it was found under (a pod's certificate
+    // names its Service, not its address).
+    const at = (host: string, port: number, name: string): Endpoint =>
+      t.tls === null ? { host, port } : { host, port, tls: { ...t.tls, serverName: t.tls.serverName ?? name } }
+    if (!t.srv) return (await this.addresses(t.dns)).map((host) => at(host, t.port!, t.dns))
     let records
     try {
       records = await this.resolver.resolveSrv(t.dns)
@@ -163,7 +169,7 @@ export class DnsDiscovery {
       throw err
     }
     const out: Endpoint[] = []
-    for (const r of records) for (const host of await this.addresses(r.name)) out.push({ host, port: r.port })
+    for (const r of records) for (const host of await this.addresses(r.name)) out.push(at(host, r.port, r.name))
     return out
   }
 

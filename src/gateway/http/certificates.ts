@@ -5,7 +5,8 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, type TlsConfig, type TlsFiles } from '../config/config'
+import { ConfigError, type TlsClientFiles, type TlsConfig, type TlsFiles } from '../config/config'
+import type { TlsClient } from '../../common/protocol/endpoint'
 import { errorMessage } from '../../common/errors/internal'
 
 /** One certificate with its key, checked: what a handshake will present. */
@@ -57,6 +58,39 @@ export function filesStamp(tls: TlsConfig): string {
       }
     })
     .join(' ')
+}
+
+/**
+ * The PEM text a gateway connects to an instance with over TLS (MICROSERVICES.remote[].tls), each file
+ * checked: the CAs parse as certificates, the gateway's own pair as loadCertificates checks it.
+ */
+export function loadTlsClient(
+  files: TlsClientFiles,
+  env: NodeJS.ProcessEnv = process.env,
+  now = Date.now()
+): TlsClient {
+  const ca = readPem(`${files.at}.caFile`, files.caFile)
+  try {
+    new X509Certificate(ca)
+  } catch (err) {
+    throw new ConfigError(`${files.at}.caFile: ${files.caFile} is not a PEM certificate (${errorMessage(err)})`)
+  }
+  const own =
+    files.certFile === null || files.keyFile === null
+      ? null
+      : loadCertificate(
+          files.at,
+          { certFile: files.certFile, keyFile: files.keyFile, passphraseEnv: files.passphraseEnv },
+          env,
+          now
+        )
+  return {
+    ca,
+    cert: own?.certPem ?? null,
+    key: own?.keyPem ?? null,
+    passphrase: own?.passphrase ?? null,
+    serverName: files.serverName
+  }
 }
 
 function loadCertificate(at: string, files: TlsFiles, env: NodeJS.ProcessEnv, now: number): Certificate {

@@ -9,7 +9,9 @@ import { loadMicroservice } from './load-microservice'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { describeMicroservice, SHIPPED_DEFAULTS, type CallDefaults } from './openapi'
 import { isApiMode, isSequenceName } from '../../common/contract/vocabulary'
-import { MicroserviceServer } from './microservice-server'
+import { MicroserviceServer, type TlsServerOptions } from './microservice-server'
+import { readFileSync } from 'node:fs'
+import { createSecureContext } from 'node:tls'
 import { bindHost } from '../sdk/availability'
 import { parseEndpoint, endpointText, type Endpoint } from '../../common/protocol/endpoint'
 
@@ -24,14 +26,49 @@ export interface PlatformMessage {
   type: 'stop'
 }
 
-/** Where to listen: MICROSERVICE_LISTEN (`unix:/path` or `tcp:host:port`), else loopback TCP, any port. */
-function listenTarget(): Endpoint {
+/**
+ * Where to listen: MICROSERVICE_LISTEN (`unix:/path`, `tcp:host:port`, or `tls:host:port` with
+ * MICROSERVICE_TLS_CERT_FILE, MICROSERVICE_TLS_KEY_FILE and, for mutual TLS, MICROSERVICE_TLS_CA_FILE),
+ * else loopback TCP, any port.
+ */
+function listenTarget(): { endpoint: Endpoint; tls: TlsServerOptions | null } {
   const spec = process.env.MICROSERVICE_LISTEN
-  if (spec === undefined || spec === '') return { host: '127.0.0.1', port: 0 }
-  const e = parseEndpoint(spec)
-  if (e === null)
-    throw new InternalError('IGW_HOST_SETTING', `MICROSERVICE_LISTEN '${spec}' is neither unix:/path nor tcp:host:port`)
-  return e
+  if (spec === undefined || spec === '') return { endpoint: { host: '127.0.0.1', port: 0 }, tls: null }
+  const tls = spec.startsWith('tls:')
+  const e = parseEndpoint(tls ? `tcp:${spec.slice(4)}` : spec)
+  if (e === null || (tls && 'path' in e))
+    throw new InternalError(
+      'IGW_HOST_SETTING',
+      `MICROSERVICE_LISTEN '${spec}' is neither unix:/path, tcp:host:port nor tls:host:port`
+    )
+  return { endpoint: e, tls: tls ? tlsServerFiles() : null }
+}
+
+function tlsServerFiles(): TlsServerOptions {
+  const read = (variable: string, needed: boolean): string | null => {
+    const file = process.env[variable] ?? ''
+    if (file === '') {
+      if (!needed) return null
+      throw new InternalError('IGW_HOST_SETTING', `MICROSERVICE_LISTEN tls: needs ${variable} (a PEM file)`)
+    }
+    try {
+      return readFileSync(file, 'utf8')
+    } catch (err) {
+      throw new InternalError('IGW_HOST_SETTING', `${variable} ${file}: ${errorMessage(err)}`)
+    }
+  }
+  const options = {
+    cert: read('MICROSERVICE_TLS_CERT_FILE', true)!,
+    key: read('MICROSERVICE_TLS_KEY_FILE', true)!,
+    ca: read('MICROSERVICE_TLS_CA_FILE', false)
+  }
+  try {
+    // A pair that does not match, or a file that is not PEM, refused here with OpenSSL's reason.
+    createSecureContext({ cert: options.cert, key: options.key, ...(options.ca !== null ? { ca: options.ca } : {}) })
+  } catch (err) {
+    throw new InternalError('IGW_HOST_SETTING', `MICROSERVICE_TLS_CERT_FILE and _KEY_FILE: ${errorMessage(err)}`)
+  }
+  return options
 }
 
 /**
@@ -97,10 +134,11 @@ async function main(): Promise<void> {
     stats: server.stats
   })
   await server.warmUp()
-  const endpoint = await server.listen(listenTarget())
+  const target = listenTarget()
+  const endpoint = await server.listen(target.endpoint, target.tls)
   const msg: HostMessage = { type: 'listening', name: config.name, endpoint }
   console.log(
-    `microservice ${config.name} ${config.version} listening on ${endpointText(endpoint)} (pid ${process.pid}, old-space limit ${oldSpaceLimitMb()} MB)`
+    `microservice ${config.name} ${config.version} listening on ${target.tls !== null ? 'tls:' : ''}${endpointText(endpoint)} (pid ${process.pid}, old-space limit ${oldSpaceLimitMb()} MB)`
   )
   if (process.send !== undefined) process.send(msg)
 

@@ -1,7 +1,16 @@
 import { WaitQueue } from './wait-queue'
 import { createServer, type Server, type Socket } from 'node:net'
+import { createServer as createTlsServer } from 'node:tls'
 import { chmodSync, rmSync } from 'node:fs'
 import type { Endpoint } from '../../common/protocol/endpoint'
+
+/** The internal protocol over TLS (`--listen tls:HOST:PORT`): PEM text of the host's pair, and the gateways' CAs. */
+export interface TlsServerOptions {
+  cert: string
+  key: string
+  /** The CAs that sign the gateways' certificates: with them, a gateway must present one (mutual TLS). */
+  ca: string | null
+}
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
 import type { AddressInfo } from 'node:net'
 import { FramedSocket } from '../../common/protocol/framed-socket'
@@ -182,12 +191,25 @@ export class MicroserviceServer {
    * Listens on a Unix socket (made readable and writable by its owner only) or a TCP address;
    * resolves with where it listens (the TCP port filled in).
    */
-  listen(endpoint: Endpoint = { host: '127.0.0.1', port: 0 }): Promise<Endpoint> {
+  listen(endpoint: Endpoint = { host: '127.0.0.1', port: 0 }, tls: TlsServerOptions | null = null): Promise<Endpoint> {
     return new Promise((resolve, reject) => {
-      const server = createServer((socket) => {
+      const accept = (socket: Socket): void => {
         const conn = new RuntimeConnection(socket, this)
         this.connections.add(conn)
-      })
+      }
+      const server: Server =
+        tls === null
+          ? createServer(accept)
+          : createTlsServer(
+              {
+                cert: tls.cert,
+                key: tls.key,
+                minVersion: 'TLSv1.2',
+                // With CAs, only a gateway whose certificate they sign gets past the handshake.
+                ...(tls.ca !== null ? { ca: tls.ca, requestCert: true, rejectUnauthorized: true } : {})
+              },
+              accept
+            )
       this.server = server
       server.once('error', reject)
       const backlog = this.options.settings.backlog > 0 ? this.options.settings.backlog : undefined

@@ -1,0 +1,207 @@
+// The internal protocol over mutual TLS between hosts: `microservice host DIR --listen tls:… --tls-cert
+// --tls-key --tls-ca` as on another machine, a platform that lists it in MICROSERVICES.remote with its
+// CA and the gateway's own certificate. A relay in between records what crosses the wire (the capture).
+import { test, describe, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, connect, type Server, type Socket } from 'node:net'
+import { join } from 'node:path'
+import { Platform } from '../../src/platform/platform'
+import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, until, type Json } from '../helpers/platform'
+import { freePort } from '../helpers/nginx'
+import { CertificateMaker, type Made } from '../helpers/certificates'
+
+const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
+const SECRET_ENV = 'IGW_TEST_TLS_SECRET'
+
+interface Host {
+  child: ChildProcess
+  port: number
+  out: () => string
+}
+
+async function host(args: string[]): Promise<Host> {
+  const port = await freePort()
+  const tls = args.length > 0
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'host',
+      EXAMPLE_DIR,
+      '--listen',
+      `${tls ? 'tls' : 'tcp'}:127.0.0.1:${port}`,
+      '--secret-env',
+      SECRET_ENV,
+      ...args
+    ],
+    { env: { ...process.env, [SECRET_ENV]: 'a secret for the TLS test' }, stdio: ['ignore', 'pipe', 'pipe'] }
+  )
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  await until(() => out.includes('listening on'), 15000, `the host to listen: ${out}`)
+  return { child, port, out: () => out }
+}
+
+function stopHost(h: Host | undefined): Promise<void> {
+  if (h === undefined || h.child.exitCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    h.child.once('exit', () => resolve())
+    h.child.kill('SIGTERM')
+  })
+}
+
+/** A TCP relay to `port` that keeps every byte it carries, both ways: what a capture on the wire sees. */
+async function relay(port: number): Promise<{ port: number; wire: () => Buffer; close: () => void }> {
+  const chunks: Buffer[] = []
+  const sockets = new Set<Socket>()
+  const server: Server = createServer((a) => {
+    const b = connect(port, '127.0.0.1')
+    for (const s of [a, b]) {
+      sockets.add(s)
+      s.on('error', () => {})
+      s.on('close', () => (a.destroy(), b.destroy()))
+    }
+    a.on('data', (d: Buffer) => (chunks.push(d), b.write(d)))
+    b.on('data', (d: Buffer) => (chunks.push(d), a.write(d)))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const at = (server.address() as { port: number }).port
+  return {
+    port: at,
+    wire: () => Buffer.concat(chunks),
+    close: () => {
+      for (const s of sockets) s.destroy()
+      server.close()
+    }
+  }
+}
+
+let certs: CertificateMaker
+let stranger: CertificateMaker
+let hostCert: Made
+let gatewayCert: Made
+let strangerHost: Made
+
+before(() => {
+  certs = new CertificateMaker()
+  stranger = new CertificateMaker()
+  hostCert = certs.make('host', ['example.internal'])
+  gatewayCert = certs.make('gateway', ['gateway.internal'])
+  strangerHost = stranger.make('stranger', ['example.internal'])
+})
+
+async function platformFor(remote: Array<{ [k: string]: Json }>): Promise<{ platform: Platform; url: string }> {
+  process.env[SECRET_ENV] = 'a secret for the TLS test'
+  const platform = new Platform(
+    testConfig({
+      MICROSERVICES: {
+        remote: remote.map((r) => ({ name: 'example', host: '127.0.0.1', secretEnv: SECRET_ENV, ...r }))
+      }
+    }),
+    TEST_PLATFORM_OPTIONS
+  )
+  return { platform, url: `http://127.0.0.1:${await platform.start([])}` }
+}
+
+const mutual = (): { [k: string]: Json } => ({
+  caFile: certs.caFile,
+  certFile: gatewayCert.certFile,
+  keyFile: gatewayCert.keyFile,
+  serverName: 'example.internal'
+})
+
+describe('the internal protocol over TLS between hosts', () => {
+  let tlsHost: Host
+  let plainHost: Host
+  before(async () => {
+    tlsHost = await host(['--tls-cert', hostCert.certFile, '--tls-key', hostCert.keyFile, '--tls-ca', certs.caFile])
+    plainHost = await host([])
+  })
+  after(async () => {
+    await stopHost(tlsHost)
+    await stopHost(plainHost)
+  })
+
+  test('mutual TLS: calls answered, and nothing of them readable on the wire (plain TCP, as a check, is)', async () => {
+    assert.match(tlsHost.out(), /listening on tls:127\.0\.0\.1:/)
+    const wires: Record<string, Buffer> = {}
+    for (const [kind, h, tls] of [
+      ['tls', tlsHost, mutual()],
+      ['plain', plainHost, null]
+    ] as const) {
+      const capture = await relay(h.port)
+      const p = await platformFor([{ port: capture.port, ...(tls !== null ? { tls } : {}) }])
+      try {
+        await until(() => p.platform.manager.statusOf('example')?.unavailable === null, 15000, `${kind} connected`)
+        for (let k = 0; k < 20; k++) {
+          const r = await post(p.url, '/example/calculator/multiply', `{"a":${k + 31337},"b":2}`)
+          assert.deepEqual([r.status, r.text], [200, `{"result":${(k + 31337) * 2}}`])
+        }
+        wires[kind] = capture.wire()
+      } finally {
+        await p.platform.stop(0, 0)
+        capture.close()
+      }
+    }
+    // The method's name, an argument and an answer: in the clear over TCP, nowhere over TLS.
+    for (const text of ['multiply', '31337', '62674'])
+      assert.ok(wires.plain!.includes(text), `the capture sees ${text} over plain TCP`)
+    for (const text of ['multiply', 'calculator', '31337', '62674'])
+      assert.ok(!wires.tls!.includes(text), `${text} readable over TLS`)
+    assert.ok(wires.tls!.length > 2000, 'the TLS capture carried the calls')
+  })
+
+  test('refused with the reason in status: a host whose certificate no trusted CA signed; a gateway without its own certificate', async () => {
+    const untrusted = await host(['--tls-cert', strangerHost.certFile, '--tls-key', strangerHost.keyFile])
+    const p = await platformFor([
+      { port: untrusted.port, tls: mutual() },
+      { port: tlsHost.port, tls: { caFile: certs.caFile, serverName: 'example.internal' } },
+      { port: tlsHost.port + 0, host: 'localhost', tls: { caFile: certs.caFile } }
+    ])
+    try {
+      const byId = (): Map<string, { state: string; message: string }> =>
+        new Map((p.platform.manager.statusOf('example')?.instances ?? []).map((i) => [i.id, i]))
+      const refused = (id: string): boolean => /refused/.test(byId().get(id)?.message ?? '')
+      const ids = [
+        `example@127.0.0.1:${untrusted.port}`,
+        `example@127.0.0.1:${tlsHost.port}`,
+        `example@localhost:${tlsHost.port}`
+      ]
+      await until(() => ids.every(refused), 15000, `all refused: ${JSON.stringify([...byId()])}`)
+      const [bad, noCert, wrongName] = ids.map((id) => byId().get(id)!)
+      assert.equal(bad!.state, 'disconnected')
+      assert.match(
+        bad!.message,
+        /the handshake was refused \(TLS: (UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY): /
+      )
+      assert.match(noCert!.message, /the handshake was refused \(TLS: ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED/)
+      assert.match(wrongName!.message, /the handshake was refused \(TLS: ERR_TLS_CERT_ALTNAME_INVALID: .*localhost/)
+      const r = await post(p.url, '/example/calculator/multiply', '{"a":1,"b":2}')
+      assert.equal(r.status, 503)
+    } finally {
+      await p.platform.stop(0, 0)
+      await stopHost(untrusted)
+    }
+  })
+
+  test('the host refuses a TLS listen without its files, and a pair that does not match, with the reason', async () => {
+    const run = (args: string[]): Promise<{ code: number | null; out: string }> =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [CLI, 'host', EXAMPLE_DIR, '--listen', 'tls:127.0.0.1:0', ...args], {
+          stdio: ['ignore', 'pipe', 'pipe']
+        })
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+        child.on('exit', (code) => resolve({ code, out }))
+      })
+    const none = await run([])
+    assert.notEqual(none.code, 0)
+    assert.match(none.out, /TLS needs --tls-cert and --tls-key/)
+    const mismatch = await run(['--tls-cert', hostCert.certFile, '--tls-key', gatewayCert.keyFile])
+    assert.notEqual(mismatch.code, 0)
+    assert.match(mismatch.out, /MICROSERVICE_TLS_CERT_FILE and _KEY_FILE: .*key values mismatch/)
+  })
+})
