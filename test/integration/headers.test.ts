@@ -139,6 +139,34 @@ describe('headers, CORS and the call context', () => {
     assert.equal(ctx.locale, null, 'the first Locale is empty: no locale')
   })
 
+  test('a client that asks to close is told so (Connection: close), and the connection ends; others stay open', async () => {
+    const port = Number(new URL(p.url).port)
+    /** One request on a connection of its own; what came back until the server closed or 500 ms passed. */
+    const exchange = (connection: string): Promise<{ text: string; closed: boolean }> =>
+      new Promise((resolve, reject) => {
+        const request =
+          'POST /example/calculator/multiply HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          `${connection}Content-Length: 13\r\n\r\n{"a":6,"b":7}`
+        let text = ''
+        const socket = connect(port, '127.0.0.1', () => socket.write(request))
+        const timer = setTimeout(() => (socket.destroy(), resolve({ text, closed: false })), 500)
+        socket.on('data', (d: Buffer) => (text += d.toString()))
+        socket.on('end', () => (clearTimeout(timer), resolve({ text, closed: true })))
+        socket.on('error', reject)
+      })
+    // uWS closes for "close" alone but writes nothing; a list holding "close" it closes and answers for.
+    for (const asked of ['close', 'CLOSE ', 'keep-alive, Close']) {
+      const closing = await exchange(`Connection: ${asked}\r\n`)
+      assert.match(closing.text, /^HTTP\/1\.1 200 /, asked)
+      assert.equal(closing.text.match(/\r\nconnection: close\r\n/gi)?.length, 1, `${asked}: ${closing.text}`)
+      assert.equal(closing.closed, true, asked)
+    }
+    const open = await exchange('Connection: keep-alive\r\n')
+    assert.match(open.text, /^HTTP\/1\.1 200 /)
+    assert.doesNotMatch(open.text, /connection: close/i)
+    assert.equal(open.closed, false)
+  })
+
   test('the call context in alpha JSON (Jettison mapped lists)', async () => {
     const r = await post(p.url, '/example/diagnostics/context', '[]', {
       'Content-Type': 'application/json',

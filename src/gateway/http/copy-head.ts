@@ -53,7 +53,8 @@ const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
       ['x-platform-ip', 'ip'],
       ['origin', 'origin'],
       ['traceparent', 'traceparent'],
-      ['tracestate', 'tracestate']
+      ['tracestate', 'tracestate'],
+      ['connection', 'connection']
     ] as Array<[string, HeaderField]>
   ).map(([name, field], k) => [name, [field, k]])
 )

@@ -23,6 +23,8 @@ export interface CallHead {
   /** W3C Trace Context headers, as sent ('' when absent). */
   readonly traceparent: string
   readonly tracestate: string
+  /** The Connection header, as sent ('' when absent). */
+  readonly connection: string
   /**
    * False when the request carries identity headers (IDENTITY_HEADERS) from a peer not trusted to
    * send them: the pipeline then drops or refuses them (ENTRY_POINTS…trust.untrustedIdentity).
@@ -58,6 +60,7 @@ export function blankHead(method: string, url: string): MutableHead {
     origin: '',
     traceparent: '',
     tracestate: '',
+    connection: '',
     identityTrusted: true,
     conflictingLength: false
   }

@@ -36,6 +36,9 @@ const CANCEL_GRACE_MS = 1000
 const LARGE_BODY_MIN = 64 * 1024
 const LARGE_BODIES_KEPT = 64 * 1024 * 1024
 
+/** The close option in a Connection header (a comma-separated token list, any case). */
+const CLOSE = /(?:^|,)\s*close\s*(?:,|$)/i
+
 /** The calls of one gateway and what they share: settings, the pool, the backends, the HTTP port, counters. */
 export class Calls<R> {
   readonly cors: CorsPolicy
@@ -482,6 +485,14 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   private write(answer: Answer): void {
     if (this.aborted || this.answered) return
+    // A client that asks to close is told so (RFC 9112 §9.6: the server SHOULD send "close"). uWS
+    // closes after the answer when the header is "close" alone, but then writes no header (a client
+    // that sees none takes the connection for open; wrk counts the close as a read error); a list
+    // that holds "close" it does not see, and `close` makes it close and write the header itself.
+    if (this.head.connection !== '' && CLOSE.test(this.head.connection))
+      answer = /^close\s*$/i.test(this.head.connection)
+        ? { ...answer, headers: [...(answer.headers ?? []), 'Connection', 'close'] }
+        : { ...answer, close: true }
     this.answered = true
     this.calls.answered++
     const o = this.calls.observer
