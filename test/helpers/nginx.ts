@@ -4,8 +4,8 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { createServer } from 'node:net'
-import { nginxEdgeConfig, type EdgeNode } from '../../src/platform/manifests/nginx'
+import { connect, createServer } from 'node:net'
+import { nginxEdgeConfig, type EdgeNode, type NginxEdgeOptions } from '../../src/platform/manifests/nginx'
 import { ROOT } from './root'
 
 export function ensureNginx(): string {
@@ -54,23 +54,27 @@ export interface RunningNginx {
 
 export async function startNginx(
   nodes: EdgeNode[],
-  limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 }
+  limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 },
+  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls'> = {}
 ): Promise<RunningNginx> {
   const bin = ensureNginx()
   const prefix = mkdtempSync(join(tmpdir(), 'nginx-edge-'))
   for (const d of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(join(prefix, d))
   const port = await freePort()
-  const config = nginxEdgeConfig({ nodes, listen: `127.0.0.1:${port}`, ...limits, standalone: { prefix } })
+  const config = nginxEdgeConfig({ nodes, listen: `127.0.0.1:${port}`, ...limits, ...tls, standalone: { prefix } })
   // As root, nginx's workers run as nobody: they must be able to use the temporary directories.
   const text = process.getuid?.() === 0 ? `user root;\n${config}` : config
   writeFileSync(join(prefix, 'nginx.conf'), text)
   execFileSync(bin, ['-t', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'pipe' })
   const child: ChildProcess = spawn(bin, ['-p', prefix, '-c', join(prefix, 'nginx.conf')], { stdio: 'ignore' })
-  const url = `http://127.0.0.1:${port}`
+  const url = `${tls.tls ? 'https' : 'http'}://127.0.0.1:${port}`
   const deadline = Date.now() + 10000
   for (;;) {
     try {
-      await fetch(`${url}/`)
+      await new Promise<void>((resolve, reject) => {
+        const s = connect(port, '127.0.0.1', () => (s.destroy(), resolve()))
+        s.once('error', reject)
+      })
       break
     } catch {
       if (Date.now() > deadline)

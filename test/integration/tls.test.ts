@@ -14,6 +14,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
 import { CertificateMaker, type Made } from '../helpers/certificates'
+import { startNginx } from '../helpers/nginx'
 
 const run = promisify(execFile)
 
@@ -284,7 +285,10 @@ describe('TLS on the listeners', () => {
           const seen = await Promise.all(Array.from({ length: 8 }, () => presented(platform.port, 'gateway.test')))
           return seen.every((s) => s.fingerprint === after)
         })
-        assert.equal((await presented(platform.adminPort, 'gateway.test')).fingerprint, after)
+        await until(
+          'the admin listener serves it too',
+          async () => (await presented(platform.adminPort, 'gateway.test')).fingerprint === after
+        )
         const renewedAt = answered
         await until('calls go on after the renewal', () => answered > renewedAt + 200)
         // A broken renewal (a key that is not the certificate's) is refused: the renewed one stays.
@@ -303,4 +307,62 @@ describe('TLS on the listeners', () => {
       assert.deepEqual(failures, [])
       assert.ok(answered > 400, `${answered} calls`)
     })
+
+  test('the generated nginx edge terminates TLS for clients and verifies the nodes it reaches over TLS', async () => {
+    const platform = await start({
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } },
+      EDGE: { enabled: true, tls: tlsBlock(main) }
+    })
+    const node = { host: '127.0.0.1', gatewayPort: platform.port, edgePort: platform.edgePort }
+    const limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 }
+    const edgeCert = certs.make('edge', ['edge.test'])
+    const nginx = await startNginx([node], limits, {
+      tls: { certFile: edgeCert.certFile, keyFile: edgeCert.keyFile },
+      upstreamTls: { caFile: certs.caFile, serverName: 'gateway.test' }
+    })
+    // The same nodes, but nginx told to trust another CA: it refuses them, and says so.
+    const wrong = await startNginx([node], limits, {
+      upstreamTls: { caFile: new CertificateMaker().caFile, serverName: 'gateway.test' }
+    })
+    try {
+      const port = new URL(nginx.url).port
+      const call = await run('curl', [
+        '-s',
+        '--cacert',
+        certs.caFile,
+        '--resolve',
+        `edge.test:${port}:127.0.0.1`,
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        '{"a":6,"b":7}',
+        `https://edge.test:${port}/_eapi/ELASTIC_HTTP/example/calculator/multiply`
+      ])
+      assert.equal(call.stdout, '{"result":42}')
+      const ui = await run('curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--cacert',
+        certs.caFile,
+        '--resolve',
+        `edge.test:${port}:127.0.0.1`,
+        `https://edge.test:${port}/_swagger/example/openapi.json`
+      ])
+      assert.equal(ui.stdout, '200')
+      const refused = await fetch(`${wrong.url}/_eapi/ELASTIC_HTTP/example/calculator/multiply`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"a":6,"b":7}'
+      })
+      assert.equal(refused.status, 502)
+      assert.match(wrong.errors(), /upstream SSL certificate verify error/)
+    } finally {
+      await wrong.stop()
+      await nginx.stop()
+      await platform.stop(0, 0)
+    }
+  })
 })

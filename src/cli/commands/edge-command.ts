@@ -15,11 +15,27 @@ export function edgeCommand(config: PlatformConfig, args: string[]): number {
       listen: { type: 'string', default: '8000' },
       out: { type: 'string' },
       standalone: { type: 'string' },
-      'max-header-bytes': { type: 'string', default: '8192' }
+      'max-header-bytes': { type: 'string', default: '8192' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'upstream-tls-ca': { type: 'string' },
+      'upstream-tls-name': { type: 'string' }
     }
   })
+  const cert = values['tls-cert']
+  const key = values['tls-key']
+  if ((cert === undefined) !== (key === undefined))
+    throw new CliError('--tls-cert and --tls-key go together: the certificate nginx presents to clients and its key')
+  const ca = values['upstream-tls-ca']
+  const name = values['upstream-tls-name']
+  if ((ca === undefined) !== (name === undefined))
+    throw new CliError(
+      "--upstream-tls-ca and --upstream-tls-name go together: the CAs that sign the nodes' certificates and the name those hold"
+    )
   if (positionals[0] !== 'nginx-config')
-    throw new CliError('usage: microservice edge nginx-config [--node host:port[:edgePort]]...')
+    throw new CliError(
+      'usage: microservice edge nginx-config [--node host:port[:edgePort]]... [--tls-cert F --tls-key F] [--upstream-tls-ca F --upstream-tls-name NAME]'
+    )
   const maxHeaderBytes = Number(values['max-header-bytes'])
   if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
     throw new CliError('--max-header-bytes: a whole number of bytes, at least 1024')
@@ -30,6 +46,8 @@ export function edgeCommand(config: PlatformConfig, args: string[]): number {
     maxBodyBytes: config.gateway.maxBodyBytes,
     executingTimeoutMs: config.gateway.executingTimeoutMs,
     maxHeaderBytes,
+    tls: cert !== undefined && key !== undefined ? { certFile: resolve(cert), keyFile: resolve(key) } : null,
+    upstreamTls: ca !== undefined && name !== undefined ? { caFile: resolve(ca), serverName: name } : null,
     standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
   })
   if (values.out === undefined) process.stdout.write(text)

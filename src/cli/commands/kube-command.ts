@@ -13,12 +13,14 @@ export function kubeCommand(args: string[]): number {
       out: { type: 'string' },
       namespace: { type: 'string', default: DEFAULT_KUBE_OPTIONS.namespace },
       image: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image },
-      microservice: { type: 'string', multiple: true }
+      microservice: { type: 'string', multiple: true },
+      'tls-secret': { type: 'string' },
+      'internal-tls-secret': { type: 'string' }
     }
   })
   if (positionals[0] !== 'manifests' || positionals.length > 1)
     throw new CliError(
-      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...'
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]... [--tls-secret NAME] [--internal-tls-secret NAME]'
     )
   const microservices =
     values.microservice === undefined
@@ -33,7 +35,9 @@ export function kubeCommand(args: string[]): number {
     ...DEFAULT_KUBE_OPTIONS,
     namespace: values.namespace,
     image: values.image,
-    microservices
+    microservices,
+    tlsSecret: values['tls-secret'] ?? null,
+    internalTlsSecret: values['internal-tls-secret'] ?? null
   })
   if (values.out === undefined) {
     for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)

@@ -25,6 +25,17 @@ export interface KubeOptions {
   secretName: string
   /** PLATFORM.drainGraceMs + drainTimeoutMs of the gateway, in seconds; the pod's grace period exceeds it. */
   drainSeconds: number
+  /**
+   * A kubernetes.io/tls Secret (tls.crt, tls.key; cert-manager writes one) for HTTPS on the gateway's
+   * and the edge's ports; null: plain HTTP behind the Ingress. Renewals are taken up without a restart.
+   */
+  tlsSecret: string | null
+  /**
+   * A Secret with ca.crt, tls.crt and tls.key for the internal protocol over mutual TLS: the
+   * microservice pods serve with the pair and require a gateway certificate ca.crt signs; the gateway
+   * presents the same pair and verifies each pod by its Service's name, which the certificate holds.
+   */
+  internalTlsSecret: string | null
 }
 
 export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
@@ -36,8 +47,13 @@ export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
   ],
   microservicePort: 7000,
   secretName: 'invocation-gateway-internal',
-  drainSeconds: 35
+  drainSeconds: 35,
+  tlsSecret: null,
+  internalTlsSecret: null
 })
+
+const TLS_DIR = '/etc/invocation-gateway/tls'
+const INTERNAL_TLS_DIR = '/etc/invocation-gateway/internal-tls'
 
 type Manifest = Record<string, unknown>
 
@@ -67,9 +83,31 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
     name: m.name,
     dns: `${m.name}-instances.${o.namespace}.svc.cluster.local`,
     port: o.microservicePort,
-    secretEnv: 'MICROSERVICE_SECRET'
+    secretEnv: 'MICROSERVICE_SECRET',
+    ...(o.internalTlsSecret !== null
+      ? {
+          tls: {
+            caFile: `${INTERNAL_TLS_DIR}/ca.crt`,
+            certFile: `${INTERNAL_TLS_DIR}/tls.crt`,
+            keyFile: `${INTERNAL_TLS_DIR}/tls.key`
+          }
+        }
+      : {})
   }))
   const tmp = { name: 'tmp', emptyDir: {} }
+  // Mounted Secrets: their files are replaced (a `..data` link that moves) when the Secret changes.
+  const secretVolume = (name: string, secret: string | null): Manifest[] =>
+    secret === null ? [] : [{ name, secret: { secretName: secret } }]
+  const mount = (name: string, secret: string | null, path: string): Manifest[] =>
+    secret === null ? [] : [{ name, mountPath: path, readOnly: true }]
+  const listenerTls = JSON.stringify({ certFile: `${TLS_DIR}/tls.crt`, keyFile: `${TLS_DIR}/tls.key` })
+  const httpsEnv =
+    o.tlsSecret === null
+      ? []
+      : [
+          { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: listenerTls },
+          { name: 'PLATFORM__EDGE__tls', value: listenerTls }
+        ]
   const gateway: Manifest[] = [
     {
       apiVersion: 'apps/v1',
@@ -98,7 +136,8 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
                   secretEnv,
                   { name: 'PLATFORM__PLATFORM__bootstrap', value: '[]' },
                   { name: 'PLATFORM__MICROSERVICES__discovery', value: JSON.stringify(discovery) },
-                  { name: 'PLATFORM__LOGGING__accessLog', value: 'true' }
+                  { name: 'PLATFORM__LOGGING__accessLog', value: 'true' },
+                  ...httpsEnv
                 ],
                 readinessProbe: { httpGet: { path: '/readyz', port: 'admin' }, periodSeconds: 2, failureThreshold: 1 },
                 livenessProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 10, failureThreshold: 3 },
@@ -107,11 +146,18 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
                 securityContext: NON_ROOT,
                 volumeMounts: [
                   { name: 'data', mountPath: '/var/lib/invocation-gateway' },
-                  { name: 'tmp', mountPath: '/tmp' }
+                  { name: 'tmp', mountPath: '/tmp' },
+                  ...mount('tls', o.tlsSecret, TLS_DIR),
+                  ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
                 ]
               }
             ],
-            volumes: [{ name: 'data', emptyDir: {} }, tmp]
+            volumes: [
+              { name: 'data', emptyDir: {} },
+              tmp,
+              ...secretVolume('tls', o.tlsSecret),
+              ...secretVolume('internal-tls', o.internalTlsSecret)
+            ]
           }
         }
       }
@@ -137,7 +183,12 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
     {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'Ingress',
-      metadata: { name: 'gateway', labels: labels('gateway') },
+      metadata: {
+        name: 'gateway',
+        labels: labels('gateway'),
+        // The gateway's ports speak HTTPS: ingress-nginx must too (other controllers have their own word).
+        ...(o.tlsSecret !== null ? { annotations: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' } } : {})
+      },
       spec: {
         rules: [
           {
@@ -188,7 +239,17 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
                     command: ['node', '/app/bin/microservice', 'host', m.dir],
                     args: [
                       '--listen',
-                      `tcp:0.0.0.0:${o.microservicePort}`,
+                      `${o.internalTlsSecret !== null ? 'tls' : 'tcp'}:0.0.0.0:${o.microservicePort}`,
+                      ...(o.internalTlsSecret !== null
+                        ? [
+                            '--tls-cert',
+                            `${INTERNAL_TLS_DIR}/tls.crt`,
+                            '--tls-key',
+                            `${INTERNAL_TLS_DIR}/tls.key`,
+                            '--tls-ca',
+                            `${INTERNAL_TLS_DIR}/ca.crt`
+                          ]
+                        : []),
                       '--secret-env',
                       'MICROSERVICE_SECRET',
                       '--drain-ms',
@@ -204,10 +265,13 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
                     lifecycle: { preStop: { exec: { command: ['sleep', String(MICROSERVICE_PRE_STOP_S)] } } },
                     resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
                     securityContext: NON_ROOT,
-                    volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }]
+                    volumeMounts: [
+                      { name: 'tmp', mountPath: '/tmp' },
+                      ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
+                    ]
                   }
                 ],
-                volumes: [tmp]
+                volumes: [tmp, ...secretVolume('internal-tls', o.internalTlsSecret)]
               }
             }
           }
@@ -227,7 +291,7 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
   }
   files.set(
     'kustomization.yaml',
-    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n` +
+    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n${tlsSecretsComment(o)}` +
       stringify({
         apiVersion: 'kustomize.config.k8s.io/v1beta1',
         kind: 'Kustomization',
@@ -237,6 +301,23 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
   )
   files.set('namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
   return files
+}
+
+/** How the operator makes the TLS Secrets (cert-manager makes both kinds), for the kustomization's comment. */
+function tlsSecretsComment(o: KubeOptions): string {
+  const lines: string[] = []
+  if (o.tlsSecret !== null)
+    lines.push(
+      `# The Secret '${o.tlsSecret}' (kubernetes.io/tls: tls.crt, tls.key) holds the gateway's and edge's HTTPS certificate:`,
+      `#   kubectl -n ${o.namespace} create secret tls ${o.tlsSecret} --cert=tls.crt --key=tls.key`
+    )
+  if (o.internalTlsSecret !== null)
+    lines.push(
+      `# The Secret '${o.internalTlsSecret}' (ca.crt, tls.crt, tls.key) holds the internal protocol's mutual TLS; the`,
+      `# certificate names every microservice's Service (NAME-instances.${o.namespace}.svc.cluster.local):`,
+      `#   kubectl -n ${o.namespace} create secret generic ${o.internalTlsSecret} --from-file=ca.crt --from-file=tls.crt --from-file=tls.key`
+    )
+  return lines.map((l) => `${l}\n`).join('')
 }
 
 function yamlDocs(docs: Manifest[]): string {

@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
@@ -23,8 +23,8 @@ function kubectl(): string {
   return 'kubectl'
 }
 
-function rendered(): Obj[] {
-  const text = execFileSync(kubectl(), ['kustomize', DIR], { encoding: 'utf8' })
+function rendered(dir = DIR): Obj[] {
+  const text = execFileSync(kubectl(), ['kustomize', dir], { encoding: 'utf8' })
   return parseAllDocuments(text).map((d) => d.toJSON() as Obj)
 }
 
@@ -104,6 +104,47 @@ test('the parts fit: discovery names, probes, grace periods, the Secret, non-roo
   assert.equal(container.securityContext.allowPrivilegeEscalation, false)
   assert.equal(find('PodDisruptionBudget', 'gateway').spec.minAvailable, 1)
   assert.ok(existsSync(join(DIR, 'kustomization.yaml')))
+})
+
+test('with TLS Secrets: the gateway mounts both and its config parses; each microservice serves the internal protocol over mutual TLS', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-tls-'))
+  const files = kubernetesManifests({
+    ...DEFAULT_KUBE_OPTIONS,
+    tlsSecret: 'gateway-tls',
+    internalTlsSecret: 'internal-tls'
+  })
+  for (const [name, text] of files) writeFileSync(join(dir, name), text)
+  const objects = rendered(dir)
+  for (const o of objects) {
+    const Model = await model(o)
+    assert.doesNotThrow(() => new Model(o).validate(), `${o.kind}/${o.metadata.name}`)
+  }
+  const find = (kind: string, name: string): Obj => objects.find((o) => o.kind === kind && o.metadata.name === name)!
+  const gateway = find('Deployment', 'gateway').spec.template.spec
+  const container = gateway.containers[0]
+  const secretOf = (spec: Obj, volume: string): string =>
+    spec.volumes.find((v: Obj) => v.name === volume)?.secret?.secretName as string
+  assert.equal(secretOf(gateway, 'tls'), 'gateway-tls')
+  assert.equal(secretOf(gateway, 'internal-tls'), 'internal-tls')
+  // The container's environment over the shipped config: valid, HTTPS on both ports, TLS to each instance.
+  const env = Object.fromEntries((container.env as Obj[]).filter((e) => 'value' in e).map((e) => [e.name, e.value]))
+  const config = loadConfig(DEFAULT_CONFIG_FILE, env)
+  assert.equal(config.gateway.tls?.certFile, '/etc/invocation-gateway/tls/tls.crt')
+  assert.equal(config.edge.tls?.keyFile, '/etc/invocation-gateway/tls/tls.key')
+  for (const d of config.microservices.discovery)
+    assert.equal(d.tls?.caFile, '/etc/invocation-gateway/internal-tls/ca.crt')
+  const mounted = (spec: Obj, path: string): boolean =>
+    spec.containers[0].volumeMounts.some((m: Obj) => path.startsWith(`${String(m.mountPath)}/`) && m.readOnly === true)
+  assert.ok(mounted(gateway, config.gateway.tls!.certFile))
+  assert.ok(mounted(gateway, config.microservices.discovery[0]!.tls!.certFile!))
+  assert.equal(find('Ingress', 'gateway').metadata.annotations['nginx.ingress.kubernetes.io/backend-protocol'], 'HTTPS')
+  const ms = find('Deployment', 'example').spec.template.spec
+  const args = ms.containers[0].args as string[]
+  assert.match(args[args.indexOf('--listen') + 1]!, /^tls:0\.0\.0\.0:7000$/)
+  for (const flag of ['--tls-cert', '--tls-key', '--tls-ca'])
+    assert.ok(mounted(ms, args[args.indexOf(flag) + 1]!), flag)
+  assert.equal(secretOf(ms, 'internal-tls'), 'internal-tls')
+  assert.match(files.get('kustomization.yaml')!, /create secret tls gateway-tls/)
 })
 
 test('the manifest commands of the README and docs/kubernetes.md, as written there: their output renders and validates, with the images they name', async () => {
