@@ -22,7 +22,7 @@ function ensure(pairs: string[]): void {
 }
 
 /** Resolves once something accepts connections on the port (the proxies print nothing when ready). */
-async function listening(port: number, child: ChildProcess, what: string): Promise<void> {
+export async function listening(port: number, child: ChildProcess, what: string): Promise<void> {
   const deadline = Date.now() + 10000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode} before it listened`)

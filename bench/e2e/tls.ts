@@ -28,11 +28,11 @@
 import { execFileSync, fork, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:https'
-import { connect } from 'node:net'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { allCases, type BenchCase } from './cases'
+import { listening } from './c-proxies'
 import { childrenOf, RssWatch, sample } from './procstat'
 import { reaped } from './reap'
 import { commitOf, freePort, startGateway, type ProcessCost } from './run'
@@ -255,25 +255,6 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
         })
     )
   )
-}
-
-/** Resolves once something accepts connections on the port (nginx prints nothing when ready). */
-async function listening(port: number, child: ChildProcess, what: string): Promise<void> {
-  const deadline = Date.now() + 10000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode} before it listened`)
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1')
-      s.once('connect', () => {
-        s.destroy()
-        resolve(true)
-      })
-      s.once('error', () => resolve(false))
-    })
-    if (ok) return
-    if (Date.now() > deadline) throw new Error(`${what} is not listening on ${port} within 10 s`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 /** The bare uWebSockets.js server of bench/e2e/ceiling.ts, one thread, plain HTTP: nginx's upstream. */

@@ -42,7 +42,9 @@ export interface PlatformContainer {
 export async function startPlatformContainer(
   name: string,
   image: string,
-  env: string[] = []
+  env: string[] = [],
+  /** More volumes (HOST:CONTAINER[:ro]). */
+  volumes: string[] = []
 ): Promise<PlatformContainer> {
   const [gateway, edge, admin] = [await freePort(), await freePort(), await freePort()]
   const upload = mkdtempSync(join(tmpdir(), 'image-upload-'))
@@ -66,6 +68,7 @@ export async function startPlatformContainer(
     ...settings.flatMap((s) => ['-e', s]),
     '-v',
     `${upload}:/var/lib/invocation-gateway/upload`,
+    ...volumes.flatMap((v) => ['-v', v]),
     image
   )
   await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)

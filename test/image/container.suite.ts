@@ -15,6 +15,10 @@ import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
 import { PodNetwork } from '../helpers/pods'
 import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
 import { startDns } from '../helpers/dns'
+import { CertificateMaker } from '../helpers/certificates'
+import { connect as tlsConnect } from 'node:tls'
+import { request as httpsRequest } from 'node:https'
+import { chmodSync, copyFileSync } from 'node:fs'
 
 const run = promisify(execFile)
 const IMAGE = process.env.IGW_IMAGE ?? 'localhost/invocation-gateway:latest'
@@ -215,5 +219,100 @@ describe(`the image ${IMAGE} under podman`, () => {
     assert.ok(Date.now() - t0 < 20_000, `${Date.now() - t0} ms`)
     const logs = await run(PODMAN, ['logs', name]).then((r) => r.stdout + r.stderr)
     assert.match(logs, /SIGTERM: draining/)
+  })
+})
+
+// HTTPS on the image's Node 24 and uWebSockets.js 20.57 build: a call, TLS 1.1 refused, and a
+// certificate renewed in the mounted directory (as a Secret's files change) taken up without a restart.
+describe(`the image ${IMAGE} with TLS on the gateway`, () => {
+  const name = `igw-image-tls-${process.pid}`
+  const certs = new CertificateMaker()
+  const dir = mkdtempSync(join(tmpdir(), 'image-tls-'))
+  let base = ''
+  const presented = (port: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const s = tlsConnect({ host: '127.0.0.1', port, servername: 'gateway.test', rejectUnauthorized: false }, () => {
+        resolve(s.getPeerCertificate().fingerprint256)
+        s.end()
+      })
+      s.on('error', reject)
+    })
+
+  before(async () => {
+    const first = certs.make('first', ['gateway.test'])
+    chmodSync(dir, 0o755) // mounted: the image's user must reach the files
+    for (const [from, to] of [
+      [first.certFile, 'tls.crt'],
+      [first.keyFile, 'tls.key']
+    ] as const) {
+      copyFileSync(from, join(dir, to))
+      chmodSync(join(dir, to), 0o644) // the image's user reads the mounted files
+    }
+    const tls = JSON.stringify({
+      certFile: '/etc/igw-tls/tls.crt',
+      keyFile: '/etc/igw-tls/tls.key',
+      reloadIntervalMs: 100
+    })
+    ;({ base } = await startPlatformContainer(
+      name,
+      IMAGE,
+      [`PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls=${tls}`],
+      [`${dir}:/etc/igw-tls:ro`]
+    ))
+  })
+
+  after(async () => {
+    await podman('rm', '-f', '-v', name).catch(() => '')
+  })
+
+  test('a call over HTTPS; TLS 1.1 refused; a renewed certificate served to new connections', async () => {
+    const port = Number(new URL(base).port)
+    const call = (): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const req = httpsRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            servername: 'gateway.test',
+            path: '/example/calculator/multiply',
+            method: 'POST',
+            ca: readFileSync(certs.caFile),
+            headers: JSON_CT
+          },
+          (res) => {
+            let text = ''
+            res.on('data', (d: Buffer) => (text += d.toString()))
+            res.on('end', () => resolve(`${res.statusCode} ${text}`))
+          }
+        )
+        req.on('error', reject)
+        req.end('{"a":6,"b":7}')
+      })
+    assert.equal(await call(), '200 {"result":42}')
+    const old = await run('openssl', [
+      's_client',
+      '-connect',
+      `127.0.0.1:${port}`,
+      '-tls1_1',
+      '-cipher',
+      'DEFAULT@SECLEVEL=0'
+    ]).then(
+      (r) => r.stdout + r.stderr,
+      (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`
+    )
+    assert.match(old, /alert protocol version/i)
+    const before = await presented(port)
+    const next = certs.make('next', ['gateway.test'], { days: 60 })
+    for (const [from, to] of [
+      [next.certFile, 'tls.crt'],
+      [next.keyFile, 'tls.key']
+    ] as const) {
+      copyFileSync(from, join(dir, `${to}.new`))
+      chmodSync(join(dir, `${to}.new`), 0o644)
+      renameSync(join(dir, `${to}.new`), join(dir, to))
+    }
+    await until('the renewed certificate served', 10_000, async () => (await presented(port)) !== before)
+    assert.equal(await call(), '200 {"result":42}')
+    assert.match(await podman('logs', name), /tls: renewed certificates served/)
   })
 })

@@ -3,54 +3,26 @@
 // CA and the gateway's own certificate. A relay in between records what crosses the wire (the capture).
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, until, type Json } from '../helpers/platform'
-import { freePort } from '../helpers/nginx'
+import { startRemoteHost, stopRemoteHost, type RemoteHost } from '../helpers/remote-host'
 import { CertificateMaker, type Made } from '../helpers/certificates'
 
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_TLS_SECRET'
 
-interface Host {
-  child: ChildProcess
-  port: number
-  out: () => string
+type Host = RemoteHost
+const SECRET = 'a secret for the TLS test'
+
+/** A host of the example: over TLS with `args` (its --tls-* files), over plain TCP without. */
+function host(args: string[]): Promise<Host> {
+  return startRemoteHost(EXAMPLE_DIR, SECRET_ENV, SECRET, { scheme: args.length > 0 ? 'tls' : 'tcp', args })
 }
 
-async function host(args: string[]): Promise<Host> {
-  const port = await freePort()
-  const tls = args.length > 0
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      'host',
-      EXAMPLE_DIR,
-      '--listen',
-      `${tls ? 'tls' : 'tcp'}:127.0.0.1:${port}`,
-      '--secret-env',
-      SECRET_ENV,
-      ...args
-    ],
-    { env: { ...process.env, [SECRET_ENV]: 'a secret for the TLS test' }, stdio: ['ignore', 'pipe', 'pipe'] }
-  )
-  let out = ''
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-  await until(() => out.includes('listening on'), 15000, `the host to listen: ${out}`)
-  return { child, port, out: () => out }
-}
-
-function stopHost(h: Host | undefined): Promise<void> {
-  if (h === undefined || h.child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    h.child.once('exit', () => resolve())
-    h.child.kill('SIGTERM')
-  })
-}
+const stopHost = stopRemoteHost
 
 /** A TCP relay to `port` that keeps every byte it carries, both ways: what a capture on the wire sees. */
 async function relay(port: number): Promise<{ port: number; wire: () => Buffer; close: () => void }> {
@@ -93,7 +65,7 @@ before(() => {
 })
 
 async function platformFor(remote: Array<{ [k: string]: Json }>): Promise<{ platform: Platform; url: string }> {
-  process.env[SECRET_ENV] = 'a secret for the TLS test'
+  process.env[SECRET_ENV] = SECRET
   const platform = new Platform(
     testConfig({
       MICROSERVICES: {

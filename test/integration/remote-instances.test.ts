@@ -5,50 +5,27 @@
 // handshake says why; DISPATCH.servingVersions "newest" sends calls only to the newest version.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { promisify } from 'node:util'
 import { Platform } from '../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, exampleAt, post, testConfig, until } from '../helpers/platform'
-import { freePort } from '../helpers/nginx'
+import { startRemoteHost, stopRemoteHost, type RemoteHost } from '../helpers/remote-host'
 
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_REMOTE_SECRET'
 const SECRET = 'a shared secret for the remote-instance test'
 
-interface Host {
-  child: ChildProcess
-  port: number
-  out: () => string
-}
+type Host = RemoteHost
 
 /** `microservice host DIR --listen tcp:127.0.0.1:PORT --secret-env …`, waited for until it listens. */
-async function host(dir: string, secret: string): Promise<Host> {
-  const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    [CLI, 'host', dir, '--listen', `tcp:127.0.0.1:${port}`, '--secret-env', SECRET_ENV],
-    {
-      env: { ...process.env, [SECRET_ENV]: secret },
-      stdio: ['ignore', 'pipe', 'pipe']
-    }
-  )
-  let out = ''
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-  await until(() => out.includes('listening on'), 15000, `the host of ${dir} to listen: ${out}`)
-  return { child, port, out: () => out }
+function host(dir: string, secret: string): Promise<Host> {
+  return startRemoteHost(dir, SECRET_ENV, secret)
 }
 
-function stopHost(h: Host | undefined): Promise<void> {
-  if (h === undefined || h.child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    h.child.once('exit', () => resolve())
-    h.child.kill('SIGTERM')
-  })
-}
+const stopHost = stopRemoteHost
 
 async function platformWith(
   hosts: Host[],
