@@ -18,9 +18,9 @@ export async function startRemoteHost(
   dir: string,
   secretEnv: string,
   secret: string,
-  options: { scheme?: 'tcp' | 'tls'; args?: string[] } = {}
+  options: { scheme?: 'tcp' | 'tls'; args?: string[]; env?: NodeJS.ProcessEnv; port?: number } = {}
 ): Promise<RemoteHost> {
-  const port = await freePort()
+  const port = options.port ?? (await freePort())
   const child = spawn(
     process.execPath,
     [
@@ -33,7 +33,7 @@ export async function startRemoteHost(
       secretEnv,
       ...(options.args ?? [])
     ],
-    { env: { ...process.env, [secretEnv]: secret }, stdio: ['ignore', 'pipe', 'pipe'] }
+    { env: { ...process.env, ...options.env, [secretEnv]: secret }, stdio: ['ignore', 'pipe', 'pipe'] }
   )
   let out = ''
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()))

@@ -5,6 +5,9 @@ import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createServer, connect, type Server, type Socket } from 'node:net'
+import { copyFileSync, mkdtempSync, renameSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { connect as tlsConnect } from 'node:tls'
 import { join } from 'node:path'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, until, type Json } from '../helpers/platform'
@@ -18,14 +21,44 @@ type Host = RemoteHost
 const SECRET = 'a secret for the TLS test'
 
 /** A host of the example: over TLS with `args` (its --tls-* files), over plain TCP without. */
-function host(args: string[]): Promise<Host> {
-  return startRemoteHost(EXAMPLE_DIR, SECRET_ENV, SECRET, { scheme: args.length > 0 ? 'tls' : 'tcp', args })
+function host(args: string[], more: { env?: NodeJS.ProcessEnv; port?: number } = {}): Promise<Host> {
+  return startRemoteHost(EXAMPLE_DIR, SECRET_ENV, SECRET, { scheme: args.length > 0 ? 'tls' : 'tcp', args, ...more })
+}
+
+/** Copies of a pair under fixed names in a directory of their own, for a test to renew in place. */
+function live(pair: Made): Made {
+  const dir = mkdtempSync(join(tmpdir(), 'live-tls-'))
+  const out = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: pair.caFile }
+  renew(out, pair)
+  return out
+}
+
+/** Renews `at` with `pair` as cert-manager does: each file written aside, then renamed over. */
+function renew(at: Made, pair: Made): void {
+  for (const [from, to] of [
+    [pair.certFile, at.certFile],
+    [pair.keyFile, at.keyFile]
+  ] as const) {
+    copyFileSync(from, `${to}.new`)
+    renameSync(`${to}.new`, to)
+  }
+}
+
+/** The fingerprint of the certificate a new TLS connection to `port` is given. */
+function presented(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = tlsConnect({ host: '127.0.0.1', port, servername: 'example.internal', rejectUnauthorized: false }, () => {
+      resolve(s.getPeerCertificate().fingerprint256)
+      s.end()
+    })
+    s.on('error', reject)
+  })
 }
 
 const stopHost = stopRemoteHost
 
 /** A TCP relay to `port` that keeps every byte it carries, both ways: what a capture on the wire sees. */
-async function relay(port: number): Promise<{ port: number; wire: () => Buffer; close: () => void }> {
+async function relay(port: number): Promise<{ port: number; wire: () => Buffer; cut: () => void; close: () => void }> {
   const chunks: Buffer[] = []
   const sockets = new Set<Socket>()
   const server: Server = createServer((a) => {
@@ -43,6 +76,11 @@ async function relay(port: number): Promise<{ port: number; wire: () => Buffer; 
   return {
     port: at,
     wire: () => Buffer.concat(chunks),
+    /** Every connection through it dropped, as a network fault would; it goes on listening. */
+    cut: () => {
+      for (const s of sockets) s.destroy()
+      sockets.clear()
+    },
     close: () => {
       for (const s of sockets) s.destroy()
       server.close()
@@ -155,6 +193,46 @@ describe('the internal protocol over TLS between hosts', () => {
     } finally {
       await p.platform.stop(0, 0)
       await stopHost(untrusted)
+    }
+  })
+
+  test('renewed files on both sides, without a restart: the host serves its new certificate, the gateway presents its new one', async () => {
+    const hostFiles = live(hostCert)
+    const gatewayFiles = live(gatewayCert)
+    const args = ['--tls-cert', hostFiles.certFile, '--tls-key', hostFiles.keyFile, '--tls-ca', certs.caFile]
+    const env = { MICROSERVICE_TLS_RELOAD_MS: '100' }
+    const renewing = await host(args, { env })
+    const wire = await relay(renewing.port)
+    const p = await platformFor([
+      { port: wire.port, tls: { ...mutual(), certFile: gatewayFiles.certFile, keyFile: gatewayFiles.keyFile } }
+    ])
+    const id = `example@127.0.0.1:${wire.port}`
+    const status = (): { state: string; message: string } | undefined =>
+      p.platform.manager.statusOf('example')?.instances.find((i) => i.id === id)
+    try {
+      await until(() => status()?.state === 'connected', 15000, 'connected')
+      const before = await presented(renewing.port)
+      renew(hostFiles, certs.make('host-next', ['example.internal'], { days: 60 }))
+      await until(
+        async () => (await presented(renewing.port)) !== before,
+        10000,
+        'the host serves its renewed certificate'
+      )
+      assert.match(renewing.out(), /renewed TLS files served to new connections/)
+      assert.equal((await post(p.url, '/example/calculator/multiply', '{"a":4,"b":5}')).text, '{"result":20}')
+      // The gateway's pair renewed with one the host does not trust: the next connection (after a
+      // network fault) presents it and is refused, which only the renewed pair can cause.
+      renew(gatewayFiles, stranger.make('gateway-next', ['gateway.internal']))
+      wire.cut()
+      await until(() => /refused/.test(status()?.message ?? ''), 15000, `refused: ${JSON.stringify(status())}`)
+      assert.match(
+        status()!.message,
+        /TLS: it closed the connection right after the TLS handshake, before a word: it does not take this gateway's certificate/
+      )
+    } finally {
+      await p.platform.stop(0, 0)
+      wire.close()
+      await stopHost(renewing)
     }
   })
 

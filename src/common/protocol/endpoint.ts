@@ -7,14 +7,15 @@ export type Endpoint =
 
 /**
  * The internal protocol over TLS to an instance on another host (docs/security.md, "Between hosts"):
- * PEM text, read and checked when the platform starts, so that it crosses to listener threads as is.
+ * PEM files, checked when the platform starts and read again at a connection when they have changed
+ * (a renewal reaches new connections without a restart).
  */
 export interface TlsClient {
   /** The CAs that sign the instances' certificates (the system's are not trusted for this). */
-  readonly ca: string
+  readonly caFile: string
   /** The gateway's own certificate and key, for an instance that asks for one (mutual TLS). */
-  readonly cert: string | null
-  readonly key: string | null
+  readonly certFile: string | null
+  readonly keyFile: string | null
   readonly passphrase: string | null
   /** The name the instance's certificate must hold; null: the host it is reached at. */
   readonly serverName: string | null

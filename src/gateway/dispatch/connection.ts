@@ -1,10 +1,13 @@
-import { connect, isIP, type Socket } from 'node:net'
-import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
+import { connect, isIP, Socket } from 'node:net'
+import { checkServerIdentity, connect as tlsConnect, createSecureContext, type SecureContextOptions } from 'node:tls'
+import { readFileSync } from 'node:fs'
+import { filesStamp } from '../../common/tls/file-stamp'
+import { errorMessage } from '../../common/errors/internal'
 import { FramedSocket } from '../../common/protocol/framed-socket'
 import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../common/protocol/frame'
 import { gateway } from '../../common/protocol/generated/gateway'
 import type { PendingCall } from './pending'
-import type { Endpoint } from '../../common/protocol/endpoint'
+import type { Endpoint, TlsClient } from '../../common/protocol/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
 import type { Failure } from '../../common/errors/codes'
 
@@ -41,6 +44,8 @@ export class BackendConnection {
 
   /** Our nonce, while an authenticated handshake is under way. */
   private clientNonce: Uint8Array | null = null
+  /** Refused already: reported once, with the more precise reason. */
+  private refused = false
   private serverNonce: Uint8Array | null = null
 
   constructor(
@@ -133,6 +138,7 @@ export class BackendConnection {
 
   private refuse(why: string): void {
     this.clientNonce = null // reported here, not again when the socket closes
+    this.refused = true
     this.owner.onRefused(this, why)
     this.close(new Error(why))
   }
@@ -206,6 +212,19 @@ export class BackendConnection {
     // The microservice closed the connection after our proof (it checks it and says nothing more).
     if (this.state === 'handshaking' && this.clientNonce !== null)
       this.owner.onRefused(this, 'it closed the connection after our Hello: it holds a different shared secret')
+    // Under TLS 1.3 a server judges our certificate after our side has finished, and Node's server
+    // closes without an alert when it does not take it (measured): the first frame never comes.
+    else if (
+      this.state === 'handshaking' &&
+      !this.refused &&
+      this.serverNonce === null &&
+      !('path' in this.endpoint) &&
+      this.endpoint.tls
+    )
+      this.owner.onRefused(
+        this,
+        "TLS: it closed the connection right after the TLS handshake, before a word: it does not take this gateway's certificate (not signed by a CA it trusts)"
+      )
     this.state = 'closed'
     const calls = [...this.inflight.values()]
     this.inflight.clear()
@@ -227,16 +246,52 @@ function connectTo(endpoint: Endpoint): Socket {
   if ('path' in endpoint) return connect({ path: endpoint.path })
   const tls = endpoint.tls
   if (tls === undefined) return connect({ host: endpoint.host, port: endpoint.port })
+  let pem: SecureContextOptions
+  try {
+    pem = clientPem(tls)
+  } catch (err) {
+    // Files that went missing or bad since the start, with nothing read before: a refusal that says so.
+    const s = new Socket()
+    process.nextTick(() => s.destroy(Object.assign(new Error(errorMessage(err)), { code: 'ERR_TLS_FILES' })))
+    return s
+  }
   const name = tls.serverName ?? (isIP(endpoint.host) === 0 ? endpoint.host : undefined)
   return tlsConnect({
     host: endpoint.host,
     port: endpoint.port,
-    ca: tls.ca,
-    ...(tls.cert !== null && tls.key !== null ? { cert: tls.cert, key: tls.key } : {}),
-    ...(tls.passphrase !== null ? { passphrase: tls.passphrase } : {}),
+    ...pem,
     // An address is checked against the certificate's IP entries; a name, against its DNS entries.
     ...(name !== undefined ? { servername: name } : {}),
     checkServerIdentity: (host, cert) => checkServerIdentity(name ?? host, cert),
     minVersion: 'TLSv1.2'
   })
+}
+
+/** The PEM text of each client setting, with the stamp of the files it was read from. */
+const clientPems = new Map<string, { stamp: string; pem: SecureContextOptions }>()
+
+/**
+ * The CAs and the gateway's own pair as the files hold them now: read again when their stamp has
+ * changed (a renewal), checked as a context before use; a renewal half written (a certificate
+ * beside the old key) keeps what was read before until it is whole.
+ */
+function clientPem(tls: TlsClient): SecureContextOptions {
+  const files = [tls.caFile, ...(tls.certFile !== null && tls.keyFile !== null ? [tls.certFile, tls.keyFile] : [])]
+  const key = files.join('\0')
+  const stamp = filesStamp(files)
+  const hit = clientPems.get(key)
+  if (hit?.stamp === stamp) return hit.pem
+  try {
+    const pem: SecureContextOptions = {
+      ca: readFileSync(tls.caFile, 'utf8'),
+      ...(files.length === 3 ? { cert: readFileSync(files[1]!, 'utf8'), key: readFileSync(files[2]!, 'utf8') } : {}),
+      ...(tls.passphrase !== null ? { passphrase: tls.passphrase } : {})
+    }
+    createSecureContext(pem)
+    clientPems.set(key, { stamp, pem })
+    return pem
+  } catch (err) {
+    if (hit !== undefined) return hit.pem
+    throw err
+  }
 }

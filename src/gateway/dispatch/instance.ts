@@ -213,6 +213,8 @@ export class InstanceClient implements ConnectionOwner {
 
   onRefused(conn: BackendConnection, why: string): void {
     this.refusal = why
+    // A host that said GoAway and came back refusing us: the refusal is the news now.
+    this.goneAway = null
     this.refresh()
     this.log(`dispatch: refused microservice '${this.name}' at ${endpointText(conn.endpoint)}: ${why}`, {
       event: 'refused',

@@ -2,7 +2,7 @@
 // every reloadIntervalMs (a stat of each, through links) and, once changed, read and checked whole
 // before they are served. docs/security.md, "TLS".
 import type { TlsConfig } from '../config/config'
-import { filesStamp, loadCertificates, type CertificateSet } from './certificates'
+import { tlsFilesStamp, loadCertificates, type CertificateSet } from './certificates'
 import { errorMessage } from '../../common/errors/internal'
 
 /** What a listener tells the platform's log about its certificates (renewals, refusals). */
@@ -22,7 +22,7 @@ export class CertificateRenewal {
     private readonly serve: (set: CertificateSet) => Promise<boolean>,
     private readonly events: TlsEvents
   ) {
-    this.stamp = filesStamp(tls)
+    this.stamp = tlsFilesStamp(tls)
   }
 
   start(): void {
@@ -38,7 +38,7 @@ export class CertificateRenewal {
   /** One look at the files; resolves when a change found has been served or refused. */
   async look(): Promise<void> {
     if (this.busy) return
-    const stamp = filesStamp(this.tls)
+    const stamp = tlsFilesStamp(this.tls)
     if (stamp === this.stamp || stamp === this.refused) return
     this.busy = true
     try {

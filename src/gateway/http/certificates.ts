@@ -2,7 +2,8 @@
 // start and at each renewal, so that a bad file is refused with the key that names it and the reason
 // rather than by the TLS library's handshake failures later. docs/security.md, "TLS".
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { filesStamp } from '../../common/tls/file-stamp'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type TlsClientFiles, type TlsConfig, type TlsFiles } from '../config/config'
@@ -41,28 +42,14 @@ export function loadCertificates(
   return { main: loadCertificate(tls.at, tls, env, now), names }
 }
 
-/**
- * A stamp of the block's files (device, inode, size and modification time of each, through symbolic
- * links): it changes when a file is replaced in place, renamed over, or when a mounted Secret's
- * `..data` link moves, as cert-manager and certbot renew.
- */
-export function filesStamp(tls: TlsConfig): string {
-  const files = [tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile])
-  return files
-    .map((file) => {
-      try {
-        const s = statSync(file)
-        return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code ?? 'error'
-      }
-    })
-    .join(' ')
+/** The stamp of the block's files (common/tls/file-stamp.ts): a renewal changes it. */
+export function tlsFilesStamp(tls: TlsConfig): string {
+  return filesStamp([tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile]))
 }
 
 /**
- * The PEM text a gateway connects to an instance with over TLS (MICROSERVICES.remote[].tls), each file
- * checked: the CAs parse as certificates, the gateway's own pair as loadCertificates checks it.
+ * The files a gateway connects to an instance with over TLS (MICROSERVICES.remote[].tls), each checked
+ * now: the CAs parse as certificates, the gateway's own pair as loadCertificates checks it.
  */
 export function loadTlsClient(
   files: TlsClientFiles,
@@ -85,9 +72,9 @@ export function loadTlsClient(
           now
         )
   return {
-    ca,
-    cert: own?.certPem ?? null,
-    key: own?.keyPem ?? null,
+    caFile: files.caFile,
+    certFile: files.certFile,
+    keyFile: files.keyFile,
     passphrase: own?.passphrase ?? null,
     serverName: files.serverName
   }

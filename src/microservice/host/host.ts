@@ -12,6 +12,7 @@ import { isApiMode, isSequenceName } from '../../common/contract/vocabulary'
 import { MicroserviceServer, type TlsServerOptions } from './microservice-server'
 import { readFileSync } from 'node:fs'
 import { createSecureContext } from 'node:tls'
+import { filesStamp } from '../../common/tls/file-stamp'
 import { bindHost } from '../sdk/availability'
 import { parseEndpoint, endpointText, type Endpoint } from '../../common/protocol/endpoint'
 
@@ -42,6 +43,41 @@ function listenTarget(): { endpoint: Endpoint; tls: TlsServerOptions | null } {
       `MICROSERVICE_LISTEN '${spec}' is neither unix:/path, tcp:host:port nor tls:host:port`
     )
   return { endpoint: e, tls: tls ? tlsServerFiles() : null }
+}
+
+/** The TLS variables' files (MICROSERVICE_TLS_*_FILE), for the stamp that tells a renewal. */
+function tlsFileNames(): string[] {
+  return ['MICROSERVICE_TLS_CERT_FILE', 'MICROSERVICE_TLS_KEY_FILE', 'MICROSERVICE_TLS_CA_FILE']
+    .map((v) => process.env[v] ?? '')
+    .filter((f) => f !== '')
+}
+
+/**
+ * Renewed TLS files taken up without a restart (a mounted Secret that cert-manager renews): looked at
+ * every MICROSERVICE_TLS_RELOAD_MS (10 s), read and checked whole before new connections get them; a
+ * renewal half written is said once and looked at again.
+ */
+function renewTlsFiles(server: MicroserviceServer, name: string): void {
+  const ms = Number(process.env.MICROSERVICE_TLS_RELOAD_MS ?? '10000')
+  let stamp = filesStamp(tlsFileNames())
+  let refused = ''
+  setInterval(
+    () => {
+      const now = filesStamp(tlsFileNames())
+      if (now === stamp || now === refused) return
+      try {
+        server.renewTls(tlsServerFiles())
+        stamp = now
+        console.log(`microservice ${name}: renewed TLS files served to new connections`)
+      } catch (err) {
+        refused = now
+        console.error(
+          `microservice ${name}: renewed TLS files refused, the current ones served on: ${errorMessage(err)}`
+        )
+      }
+    },
+    Number.isInteger(ms) && ms > 0 ? ms : 10000
+  ).unref()
 }
 
 function tlsServerFiles(): TlsServerOptions {
@@ -141,6 +177,7 @@ async function main(): Promise<void> {
     `microservice ${config.name} ${config.version} listening on ${target.tls !== null ? 'tls:' : ''}${endpointText(endpoint)} (pid ${process.pid}, old-space limit ${oldSpaceLimitMb()} MB)`
   )
   if (process.send !== undefined) process.send(msg)
+  if (target.tls !== null) renewTlsFiles(server, config.name)
 
   let stopping = false
   const stop = (): void => {

@@ -1,8 +1,18 @@
 import { WaitQueue } from './wait-queue'
 import { createServer, type Server, type Socket } from 'node:net'
-import { createServer as createTlsServer } from 'node:tls'
+import { createServer as createTlsServer, type Server as TlsServer, type TlsOptions } from 'node:tls'
 import { chmodSync, rmSync } from 'node:fs'
 import type { Endpoint } from '../../common/protocol/endpoint'
+
+/** The server's TLS options; with CAs, only a gateway whose certificate they sign gets past the handshake. */
+function secureOptions(tls: TlsServerOptions): TlsOptions {
+  return {
+    cert: tls.cert,
+    key: tls.key,
+    minVersion: 'TLSv1.2',
+    ...(tls.ca !== null ? { ca: tls.ca, requestCert: true, rejectUnauthorized: true } : {})
+  }
+}
 
 /** The internal protocol over TLS (`--listen tls:HOST:PORT`): PEM text of the host's pair, and the gateways' CAs. */
 export interface TlsServerOptions {
@@ -197,19 +207,7 @@ export class MicroserviceServer {
         const conn = new RuntimeConnection(socket, this)
         this.connections.add(conn)
       }
-      const server: Server =
-        tls === null
-          ? createServer(accept)
-          : createTlsServer(
-              {
-                cert: tls.cert,
-                key: tls.key,
-                minVersion: 'TLSv1.2',
-                // With CAs, only a gateway whose certificate they sign gets past the handshake.
-                ...(tls.ca !== null ? { ca: tls.ca, requestCert: true, rejectUnauthorized: true } : {})
-              },
-              accept
-            )
+      const server: Server = tls === null ? createServer(accept) : createTlsServer(secureOptions(tls), accept)
       this.server = server
       server.once('error', reject)
       const backlog = this.options.settings.backlog > 0 ? this.options.settings.backlog : undefined
@@ -225,6 +223,13 @@ export class MicroserviceServer {
         )
       }
     })
+  }
+
+  /** Renewed TLS files: new connections get them, open ones keep theirs (listen with `tls` first). */
+  renewTls(tls: TlsServerOptions): void {
+    // setSecureContext sets requestCert and rejectUnauthorized again from what it is given: without
+    // them here, a renewal would stop asking gateways for a certificate (tested).
+    ;(this.server as TlsServer | null)?.setSecureContext(secureOptions(tls))
   }
 
   /**

@@ -4,7 +4,7 @@ import { test, describe, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { copyFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { filesStamp, loadCertificates, type CertificateSet } from '../../../../src/gateway/http/certificates'
+import { tlsFilesStamp, loadCertificates, type CertificateSet } from '../../../../src/gateway/http/certificates'
 import { CertificateRenewal } from '../../../../src/gateway/http/certificate-renewal'
 import type { TlsConfig } from '../../../../src/gateway/config/config'
 import { Platform } from '../../../../src/platform/platform'
@@ -144,12 +144,12 @@ describe('renewal', () => {
       },
       (level, msg) => events.push(`${level} ${msg}`)
     )
-    const stamp = filesStamp(tls)
+    const stamp = tlsFilesStamp(tls)
     await renewal.look()
     assert.equal(served.length, 0, 'nothing changed')
     copyFileSync(next.certFile, `${live.certFile}.new`)
     renameSync(`${live.certFile}.new`, live.certFile)
-    assert.notEqual(filesStamp(tls), stamp)
+    assert.notEqual(tlsFilesStamp(tls), stamp)
     await renewal.look()
     await renewal.look()
     assert.equal(served.length, 0)
