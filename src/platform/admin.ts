@@ -3,7 +3,8 @@ import { createServer as createTlsServer } from 'node:https'
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls'
 import type { TlsConfig } from '../gateway/config/config'
 import { loadCertificates, type Certificate, type CertificateSet } from '../gateway/http/certificates'
-import { CertificateRenewal, type TlsEvents } from '../gateway/http/certificate-renewal'
+import { certificateRenewal, type TlsEvents } from '../gateway/http/certificate-renewal'
+import type { FileRenewal } from '../common/tls/file-renewal'
 import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
 import { timingSafeEqual } from 'node:crypto'
@@ -40,7 +41,7 @@ export class AdminServer {
   port = 0
   /** ADMIN.tls's certificates served now (null: plain HTTP). */
   certificates: CertificateSet | null = null
-  private renewal: CertificateRenewal | null = null
+  private renewal: FileRenewal<CertificateSet> | null = null
   /** Contexts by server name (SNI), made again at each renewal. */
   private named = new Map<string, SecureContext>()
   events: TlsEvents = () => {}
@@ -179,13 +180,13 @@ export class AdminServer {
               serve
             )
       if (tls !== null && set !== null) {
-        this.renewal = new CertificateRenewal(
+        this.renewal = certificateRenewal(
           tls,
           set,
           (renewed) => {
             ;(server as ReturnType<typeof createTlsServer>).setSecureContext(this.secure(tls, renewed))
             this.certificates = renewed
-            return Promise.resolve(true)
+            return true
           },
           this.events
         )

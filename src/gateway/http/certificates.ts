@@ -3,7 +3,6 @@
 // rather than by the TLS library's handshake failures later. docs/security.md, "TLS".
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { filesStamp } from '../../common/tls/file-stamp'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, type TlsClientFiles, type TlsConfig, type TlsFiles } from '../config/config'
@@ -40,11 +39,6 @@ export function loadCertificates(
   for (const [name, files] of Object.entries(tls.serverNames))
     names.set(name, loadCertificate(`${tls.at}.serverNames.${name}`, files, env, now))
   return { main: loadCertificate(tls.at, tls, env, now), names }
-}
-
-/** The stamp of the block's files (common/tls/file-stamp.ts): a renewal changes it. */
-export function tlsFilesStamp(tls: TlsConfig): string {
-  return filesStamp([tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile]))
 }
 
 /**

@@ -2,7 +2,8 @@ import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { errorMessage, InternalError } from '../../common/errors/internal'
 import { ConfigError, type TlsConfig } from '../config/config'
 import { loadCertificates, withPemFiles, type CertificateSet } from './certificates'
-import { CertificateRenewal, type TlsEvents } from './certificate-renewal'
+import { certificateRenewal, type TlsEvents } from './certificate-renewal'
+import type { FileRenewal } from '../../common/tls/file-renewal'
 
 type Uws = typeof import('uWebSockets.js')
 
@@ -41,7 +42,7 @@ export function closeApp(app: TemplatedApp): void {
 
 /**
  * One listening port of the gateway or the edge, plain or TLS, served by uWS Apps made by `routes`.
- * With TLS, a renewed certificate (CertificateRenewal) is taken up by a new App listening on the same
+ * With TLS, a renewed certificate (certificate-renewal.ts) is taken up by a new App listening on the same
  * port (SO_REUSEPORT) before the old one stops listening: uWS 20.30 cannot change the certificate of an
  * App without SNI (docs/security.md, "TLS"). The old App serves its open connections on until they
  * end or the listener closes.
@@ -55,7 +56,7 @@ export class Listener {
   port = 0
   /** The certificates served now (null: plain HTTP). */
   certificates: CertificateSet | null = null
-  private renewal: CertificateRenewal | null = null
+  private renewal: FileRenewal<CertificateSet> | null = null
   events: TlsEvents = () => {}
 
   constructor(
@@ -80,7 +81,7 @@ export class Listener {
       this.socket = socket
       this.port = this.uws.us_socket_local_port(socket)
       if (this.tls !== null && this.certificates !== null) {
-        this.renewal = new CertificateRenewal(this.tls, this.certificates, (set) => this.renew(set), this.events)
+        this.renewal = certificateRenewal(this.tls, this.certificates, (set) => this.renew(set), this.events)
         this.renewal.start()
       }
       return this.port

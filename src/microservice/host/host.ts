@@ -12,7 +12,7 @@ import { isApiMode, isSequenceName } from '../../common/contract/vocabulary'
 import { MicroserviceServer, type TlsServerOptions } from './microservice-server'
 import { readFileSync } from 'node:fs'
 import { createSecureContext } from 'node:tls'
-import { filesStamp } from '../../common/tls/file-stamp'
+import { FileRenewal } from '../../common/tls/file-renewal'
 import { bindHost } from '../sdk/availability'
 import { parseEndpoint, endpointText, type Endpoint } from '../../common/protocol/endpoint'
 
@@ -54,30 +54,26 @@ function tlsFileNames(): string[] {
 
 /**
  * Renewed TLS files taken up without a restart (a mounted Secret that cert-manager renews): looked at
- * every MICROSERVICE_TLS_RELOAD_MS (10 s), read and checked whole before new connections get them; a
- * renewal half written is said once and looked at again.
+ * every MICROSERVICE_TLS_RELOAD_MS (10 s), read and checked whole before new connections get them.
  */
 function renewTlsFiles(server: MicroserviceServer, name: string): void {
   const ms = Number(process.env.MICROSERVICE_TLS_RELOAD_MS ?? '10000')
-  let stamp = filesStamp(tlsFileNames())
-  let refused = ''
-  setInterval(
-    () => {
-      const now = filesStamp(tlsFileNames())
-      if (now === stamp || now === refused) return
-      try {
-        server.renewTls(tlsServerFiles())
-        stamp = now
-        console.log(`microservice ${name}: renewed TLS files served to new connections`)
-      } catch (err) {
-        refused = now
+  new FileRenewal<TlsServerOptions>(
+    {
+      files: tlsFileNames,
+      load: tlsServerFiles,
+      serve: (tls) => {
+        server.renewTls(tls)
+        return true
+      },
+      served: () => console.log(`microservice ${name}: renewed TLS files served to new connections`),
+      refused: (err) =>
         console.error(
           `microservice ${name}: renewed TLS files refused, the current ones served on: ${errorMessage(err)}`
         )
-      }
     },
     Number.isInteger(ms) && ms > 0 ? ms : 10000
-  ).unref()
+  ).start()
 }
 
 function tlsServerFiles(): TlsServerOptions {

@@ -4,8 +4,9 @@ import { test, describe, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { copyFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { tlsFilesStamp, loadCertificates, type CertificateSet } from '../../../../src/gateway/http/certificates'
-import { CertificateRenewal } from '../../../../src/gateway/http/certificate-renewal'
+import { loadCertificates, type CertificateSet } from '../../../../src/gateway/http/certificates'
+import { filesStamp } from '../../../../src/common/tls/file-stamp'
+import { certificateRenewal } from '../../../../src/gateway/http/certificate-renewal'
 import type { TlsConfig } from '../../../../src/gateway/config/config'
 import { Platform } from '../../../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, testConfig } from '../../../helpers/platform'
@@ -135,7 +136,7 @@ describe('renewal', () => {
     const tls = block(live)
     const served: CertificateSet[] = []
     const events: string[] = []
-    const renewal = new CertificateRenewal(
+    const renewal = certificateRenewal(
       tls,
       loadCertificates(tls),
       (set) => {
@@ -144,12 +145,12 @@ describe('renewal', () => {
       },
       (level, msg) => events.push(`${level} ${msg}`)
     )
-    const stamp = tlsFilesStamp(tls)
+    const stamp = filesStamp([tls.certFile, tls.keyFile])
     await renewal.look()
     assert.equal(served.length, 0, 'nothing changed')
     copyFileSync(next.certFile, `${live.certFile}.new`)
     renameSync(`${live.certFile}.new`, live.certFile)
-    assert.notEqual(tlsFilesStamp(tls), stamp)
+    assert.notEqual(filesStamp([tls.certFile, tls.keyFile]), stamp)
     await renewal.look()
     await renewal.look()
     assert.equal(served.length, 0)
