@@ -134,8 +134,15 @@ export class Listener {
     return true
   }
 
+  /** Listens with `app`: kept among the Apps when it listens, closed at once when it cannot. */
   private listenWith(app: TemplatedApp, port: number): Promise<us_listen_socket | false> {
-    return new Promise((resolve) => app.listen(this.host, port, (token) => resolve(token)))
+    return new Promise((resolve) =>
+      app.listen(this.host, port, (token) => {
+        if (token === false) closeApp(app)
+        else this.apps.push(app)
+        resolve(token)
+      })
+    )
   }
 
   /** An App with the routes, plain or with the certificates served now (one per server name). */
@@ -161,7 +168,6 @@ export class Listener {
       withPemFiles(cert, (files) => app.addServerName(name, files))
       this.routes(app.domain(name))
     }
-    this.apps.push(app)
     return app
   }
 }
