@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { connect as tlsConnect } from 'node:tls'
 import { ROOT } from './root'
 
 let ensured = false
@@ -110,4 +111,19 @@ export class CertificateMaker {
     )
     return { certFile, keyFile, caFile: this.caFile }
   }
+}
+
+/** The certificate a new TLS connection to 127.0.0.1:`port` is given for `servername`: its fingerprint and CN. */
+export function presented(port: number, servername?: string): Promise<{ fingerprint: string; cn: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port, ...(servername !== undefined ? { servername } : {}), rejectUnauthorized: false },
+      () => {
+        const c = socket.getPeerCertificate()
+        socket.end()
+        resolve({ fingerprint: c.fingerprint256, cn: String(c.subject.CN) })
+      }
+    )
+    socket.on('error', reject)
+  })
 }

@@ -15,8 +15,7 @@ import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
 import { PodNetwork } from '../helpers/pods'
 import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
 import { startDns } from '../helpers/dns'
-import { CertificateMaker } from '../helpers/certificates'
-import { connect as tlsConnect } from 'node:tls'
+import { CertificateMaker, presented } from '../helpers/certificates'
 import { request as httpsRequest } from 'node:https'
 import { chmodSync, copyFileSync } from 'node:fs'
 
@@ -229,15 +228,6 @@ describe(`the image ${IMAGE} with TLS on the gateway`, () => {
   const certs = new CertificateMaker()
   const dir = mkdtempSync(join(tmpdir(), 'image-tls-'))
   let base = ''
-  const presented = (port: number): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const s = tlsConnect({ host: '127.0.0.1', port, servername: 'gateway.test', rejectUnauthorized: false }, () => {
-        resolve(s.getPeerCertificate().fingerprint256)
-        s.end()
-      })
-      s.on('error', reject)
-    })
-
   before(async () => {
     const first = certs.make('first', ['gateway.test'])
     chmodSync(dir, 0o755) // mounted: the image's user must reach the files
@@ -301,7 +291,7 @@ describe(`the image ${IMAGE} with TLS on the gateway`, () => {
       (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}`
     )
     assert.match(old, /alert protocol version/i)
-    const before = await presented(port)
+    const before = (await presented(port, 'gateway.test')).fingerprint
     const next = certs.make('next', ['gateway.test'], { days: 60 })
     for (const [from, to] of [
       [next.certFile, 'tls.crt'],
@@ -311,7 +301,11 @@ describe(`the image ${IMAGE} with TLS on the gateway`, () => {
       chmodSync(join(dir, `${to}.new`), 0o644)
       renameSync(join(dir, `${to}.new`), join(dir, to))
     }
-    await until('the renewed certificate served', 10_000, async () => (await presented(port)) !== before)
+    await until(
+      'the renewed certificate served',
+      10_000,
+      async () => (await presented(port, 'gateway.test')).fingerprint !== before
+    )
     assert.equal(await call(), '200 {"result":42}')
     assert.match(await podman('logs', name), /tls: renewed certificates served/)
   })

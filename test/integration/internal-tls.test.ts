@@ -7,12 +7,11 @@ import { spawn } from 'node:child_process'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { copyFileSync, mkdtempSync, renameSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { connect as tlsConnect } from 'node:tls'
 import { join } from 'node:path'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, until, type Json } from '../helpers/platform'
 import { startRemoteHost, stopRemoteHost, type RemoteHost } from '../helpers/remote-host'
-import { CertificateMaker, type Made } from '../helpers/certificates'
+import { CertificateMaker, presented, type Made } from '../helpers/certificates'
 
 const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 const SECRET_ENV = 'IGW_TEST_TLS_SECRET'
@@ -42,17 +41,6 @@ function renew(at: Made, pair: Made): void {
     copyFileSync(from, `${to}.new`)
     renameSync(`${to}.new`, to)
   }
-}
-
-/** The fingerprint of the certificate a new TLS connection to `port` is given. */
-function presented(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = tlsConnect({ host: '127.0.0.1', port, servername: 'example.internal', rejectUnauthorized: false }, () => {
-      resolve(s.getPeerCertificate().fingerprint256)
-      s.end()
-    })
-    s.on('error', reject)
-  })
 }
 
 const stopHost = stopRemoteHost
@@ -211,10 +199,10 @@ describe('the internal protocol over TLS between hosts', () => {
       p.platform.manager.statusOf('example')?.instances.find((i) => i.id === id)
     try {
       await until(() => status()?.state === 'connected', 15000, 'connected')
-      const before = await presented(renewing.port)
+      const before = (await presented(renewing.port, 'example.internal')).fingerprint
       renew(hostFiles, certs.make('host-next', ['example.internal'], { days: 60 }))
       await until(
-        async () => (await presented(renewing.port)) !== before,
+        async () => (await presented(renewing.port, 'example.internal')).fingerprint !== before,
         10000,
         'the host serves its renewed certificate'
       )

@@ -92,22 +92,16 @@ describe('java packages', () => {
   test('refused with the reason: no jar, no context, a class the context names that is not there, a bean that throws, an overloaded method', async () => {
     const noJar = javaPackageVariant(calc, () => {})
     rmSync(join(noJar, 'calc.jar'))
-    const missingClass = javaPackageVariant(calc, (c) => {
-      c.version = '1.0.1'
-      c.applicationContext = 'META-INF/missing-class.xml'
-    })
-    const exploding = javaPackageVariant(calc, (c) => {
-      c.version = '1.0.2'
-      c.applicationContext = 'META-INF/exploding.xml'
-    })
-    const noContext = javaPackageVariant(calc, (c) => {
-      c.version = '1.0.3'
-      c.applicationContext = 'META-INF/nowhere.xml'
-    })
-    const overloaded = javaPackageVariant(calc, (c) => {
-      c.version = '1.0.4'
-      c.applicationContext = 'META-INF/overloaded.xml'
-    })
+    /** The package with another version and Spring context (each a context file of the fixture's jar, or none). */
+    const withContext = (version: string, context: string): string =>
+      javaPackageVariant(calc, (c) => {
+        c.version = version
+        c.applicationContext = `META-INF/${context}`
+      })
+    const missingClass = withContext('1.0.1', 'missing-class.xml')
+    const exploding = withContext('1.0.2', 'exploding.xml')
+    const noContext = withContext('1.0.3', 'nowhere.xml')
+    const overloaded = withContext('1.0.4', 'overloaded.xml')
     const cases: Array<[string, string, RegExp]> = [
       [noJar, 'no-jar', /^refused no-jar\.zip: calc\.jar, the jar named in microservice\.json, is not in the package$/],
       [

@@ -7,13 +7,12 @@ import { execFile } from 'node:child_process'
 import { readFileSync, renameSync, copyFileSync } from 'node:fs'
 import { connect as tcpConnect, type Socket } from 'node:net'
 import { Agent, request } from 'node:https'
-import { connect as tlsConnect } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
 import { promisify } from 'node:util'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
-import { CertificateMaker, type Made } from '../helpers/certificates'
+import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, until, type Json } from '../helpers/platform'
+import { CertificateMaker, presented, type Made } from '../helpers/certificates'
 import { startNginx } from '../helpers/nginx'
 
 const run = promisify(execFile)
@@ -67,31 +66,15 @@ function post(port: number, path: string, body: string, agent: Agent, servername
   })
 }
 
-/** The certificate a new connection is given for `servername` (its fingerprint and subject CN). */
-function presented(port: number, servername?: string): Promise<{ fingerprint: string; cn: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: '127.0.0.1', port, ...(servername ? { servername } : {}), rejectUnauthorized: false },
-      () => {
-        const c = socket.getPeerCertificate()
-        socket.end()
-        resolve({ fingerprint: c.fingerprint256, cn: String(c.subject.CN) })
-      }
-    )
-    socket.on('error', reject)
-  })
-}
-
 function fingerprint(file: string): string {
   return new X509Certificate(readFileSync(file)).fingerprint256
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
+/** curl to https://NAME:PORT/PATH on 127.0.0.1, trusting the test CA: what it printed. */
+async function curl(name: string, port: number | string, path: string, extra: string[] = []): Promise<string> {
+  const url = `https://${name}:${port}${path}`
+  return (await run('curl', ['-s', '--cacert', certs.caFile, '--resolve', `${name}:${port}:127.0.0.1`, ...extra, url]))
+    .stdout
 }
 
 /** s_client's transcript of one handshake (it exits at once: stdin is empty). */
@@ -117,24 +100,8 @@ describe('TLS on the listeners', () => {
       const a = await post(platform.port, '/example/calculator/multiply', '{"a":6,"b":7}', agent)
       assert.deepEqual(a, { status: 200, text: '{"result":42}' })
       // curl, trusting the test CA, over the gateway's name.
-      const curl = await run('curl', [
-        '-s',
-        '--cacert',
-        certs.caFile,
-        '--resolve',
-        `gateway.test:${platform.edgePort}:127.0.0.1`,
-        `https://gateway.test:${platform.edgePort}/`
-      ])
-      assert.match(curl.stdout, /example/)
-      const admin = await run('curl', [
-        '-s',
-        '--cacert',
-        certs.caFile,
-        '--resolve',
-        `gateway.test:${platform.adminPort}:127.0.0.1`,
-        `https://gateway.test:${platform.adminPort}/healthz`
-      ])
-      assert.match(admin.stdout, /"status":"alive"/)
+      assert.match(await curl('gateway.test', platform.edgePort, '/'), /example/)
+      assert.match(await curl('gateway.test', platform.adminPort, '/healthz'), /"status":"alive"/)
       for (const port of [platform.port, platform.edgePort, platform.adminPort]) {
         // A client willing to speak 1.0 or 1.1 (security level 0 lets OpenSSL 3 offer them): the
         // server answers with a protocol_version alert. 1.2 from the same client is accepted.
@@ -156,18 +123,10 @@ describe('TLS on the listeners', () => {
       )
       assert.match(plain, /^failed/)
       // The expiry of each served certificate, by listener.
-      const m = parsePrometheusTextFormat(
-        (
-          await run('curl', [
-            '-s',
-            '--cacert',
-            certs.caFile,
-            '--resolve',
-            `gateway.test:${platform.adminPort}:127.0.0.1`,
-            `https://gateway.test:${platform.adminPort}/metrics`
-          ])
-        ).stdout
-      ) as Array<{ name: string; metrics: Array<{ value: string; labels: Record<string, string> }> }>
+      const m = parsePrometheusTextFormat(await curl('gateway.test', platform.adminPort, '/metrics')) as Array<{
+        name: string
+        metrics: Array<{ value: string; labels: Record<string, string> }>
+      }>
       const expiry = m.find((f) => f.name === 'igw_tls_certificate_expiration_timestamp_seconds')?.metrics ?? []
       const validTo = Math.floor(new Date(new X509Certificate(readFileSync(main.certFile)).validTo).getTime() / 1000)
       assert.deepEqual(expiry.map((s) => [s.labels.listener, s.labels.server_name, Number(s.value)]).sort(), [
@@ -232,8 +191,10 @@ describe('TLS on the listeners', () => {
       )
       answers.forEach((a, k) => assert.deepEqual(a, { status: 200, text: `{"result":${k * 2}}` }))
       const garbage = sockets.filter((_, k) => k % 2 === 1)
-      await until('every garbage connection closed by the gateway', () =>
-        garbage.every((s) => s.destroyed || s.readableEnded)
+      await until(
+        () => garbage.every((s) => s.destroyed || s.readableEnded),
+        10000,
+        'every garbage connection closed by the gateway'
       )
     } finally {
       for (const s of sockets) s.destroy()
@@ -270,7 +231,7 @@ describe('TLS on the listeners', () => {
       const load = Promise.all(Array.from({ length: 16 }, (_, id) => client(id)))
       try {
         const before = fingerprint(live.certFile)
-        await until('load under way', () => answered > 200)
+        await until(() => answered > 200, 10000, 'load under way')
         assert.equal((await presented(platform.port, 'gateway.test')).fingerprint, before)
         // The new certificate first, then its key: between the two renames the pair does not match
         // and is refused; the next look takes the whole pair.
@@ -281,16 +242,21 @@ describe('TLS on the listeners', () => {
         renameSync(`${live.keyFile}.new`, live.keyFile)
         const after = fingerprint(next.certFile)
         // Every thread's App is renewed: several new connections (spread by the kernel) all see it.
-        await until('new connections get the renewed certificate', async () => {
-          const seen = await Promise.all(Array.from({ length: 8 }, () => presented(platform.port, 'gateway.test')))
-          return seen.every((s) => s.fingerprint === after)
-        })
         await until(
-          'the admin listener serves it too',
-          async () => (await presented(platform.adminPort, 'gateway.test')).fingerprint === after
+          async () => {
+            const seen = await Promise.all(Array.from({ length: 8 }, () => presented(platform.port, 'gateway.test')))
+            return seen.every((s) => s.fingerprint === after)
+          },
+          10000,
+          'new connections get the renewed certificate'
+        )
+        await until(
+          async () => (await presented(platform.adminPort, 'gateway.test')).fingerprint === after,
+          10000,
+          'the admin listener serves it too'
         )
         const renewedAt = answered
-        await until('calls go on after the renewal', () => answered > renewedAt + 200)
+        await until(() => answered > renewedAt + 200, 10000, 'calls go on after the renewal')
         // A broken renewal (a key that is not the certificate's) is refused: the renewed one stays.
         copyFileSync(other.keyFile, `${live.keyFile}.new`)
         renameSync(`${live.keyFile}.new`, live.keyFile)
@@ -326,32 +292,15 @@ describe('TLS on the listeners', () => {
     })
     try {
       const port = new URL(nginx.url).port
-      const call = await run('curl', [
-        '-s',
-        '--cacert',
-        certs.caFile,
-        '--resolve',
-        `edge.test:${port}:127.0.0.1`,
+      const call = await curl('edge.test', port, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', [
         '-H',
         'Content-Type: application/json',
         '-d',
-        '{"a":6,"b":7}',
-        `https://edge.test:${port}/_eapi/ELASTIC_HTTP/example/calculator/multiply`
+        '{"a":6,"b":7}'
       ])
-      assert.equal(call.stdout, '{"result":42}')
-      const ui = await run('curl', [
-        '-s',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        '--cacert',
-        certs.caFile,
-        '--resolve',
-        `edge.test:${port}:127.0.0.1`,
-        `https://edge.test:${port}/_swagger/example/openapi.json`
-      ])
-      assert.equal(ui.stdout, '200')
+      assert.equal(call, '{"result":42}')
+      const ui = curl('edge.test', port, '/_swagger/example/openapi.json', ['-o', '/dev/null', '-w', '%{http_code}'])
+      assert.equal(await ui, '200')
       const refused = await fetch(`${wrong.url}/_eapi/ELASTIC_HTTP/example/calculator/multiply`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
