@@ -242,9 +242,19 @@ describe('TLS on the listeners', () => {
         renameSync(`${live.keyFile}.new`, live.keyFile)
         const after = fingerprint(next.certFile)
         // Every thread's App is renewed: several new connections (spread by the kernel) all see it.
+        // A probe that lands in the old socket's accept queue in the instant of a swap is reset by
+        // Linux (docs/security.md, "TLS": seen once at 2 threads); such a probe is counted, not
+        // taken for a failed call: the calls above are the keep-alive clients'.
+        let resets = 0
+        const probe = (): Promise<{ fingerprint: string }> =>
+          presented(platform.port, 'gateway.test').catch((err: NodeJS.ErrnoException) => {
+            if (err.code !== 'ECONNRESET') throw err
+            resets++
+            return { fingerprint: '' }
+          })
         await until(
           async () => {
-            const seen = await Promise.all(Array.from({ length: 8 }, () => presented(platform.port, 'gateway.test')))
+            const seen = await Promise.all(Array.from({ length: 8 }, probe))
             return seen.every((s) => s.fingerprint === after)
           },
           10000,
@@ -255,6 +265,7 @@ describe('TLS on the listeners', () => {
           10000,
           'the admin listener serves it too'
         )
+        assert.ok(resets <= 2, `${resets} new connections reset during the swaps`)
         const renewedAt = answered
         await until(() => answered > renewedAt + 200, 10000, 'calls go on after the renewal')
         // A broken renewal (a key that is not the certificate's) is refused: the renewed one stays.
