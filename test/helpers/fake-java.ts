@@ -41,8 +41,18 @@ const log = path.join(dir, 'fake-java.log')
 const pick = (k) => (process.env[k] === undefined ? null : process.env[k])
 const env = {}
 for (const k of ['MICROSERVICE_LISTEN', 'MICROSERVICE_SECRET', 'MICROSERVICE_MANAGED', 'MICROSERVICE_DRAIN_MS']) env[k] = pick(k)
-fs.appendFileSync(log, JSON.stringify({ pid: process.pid, args, env }) + '\\n')
 const ended = (how) => fs.appendFileSync(log, JSON.stringify({ pid: process.pid, end: how }) + '\\n')
+const managed = process.env.MICROSERVICE_MANAGED === '1'
+// Before the run is logged: a test that sees the run may signal it at once (a handler installed later
+// lost that race once, and the stand-in died of the signal).
+if (tool === null)
+  for (const signal of ['SIGTERM', 'SIGINT'])
+    process.on(signal, () => {
+      if (managed) return console.log(signal + ': left to the platform')
+      ended('signal ' + signal)
+      process.exit(0)
+    })
+fs.appendFileSync(log, JSON.stringify({ pid: process.pid, args, env }) + '\\n')
 const file = path.join(dir, 'fake-java.json')
 const script = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}
 const config = JSON.parse(fs.readFileSync(path.join(dir, 'microservice.json'), 'utf8'))
@@ -76,13 +86,6 @@ if (script.oom !== undefined && xmx < script.oom.belowMb)
     console.log('Terminating due to java.lang.OutOfMemoryError: Java heap space')
     process.exit(3)
   }, script.oom.afterMs)
-const managed = process.env.MICROSERVICE_MANAGED === '1'
-for (const signal of ['SIGTERM', 'SIGINT'])
-  process.on(signal, () => {
-    if (managed) return console.log(signal + ': left to the platform')
-    ended('signal ' + signal)
-    process.exit(0)
-  })
 // Deaf, it stays up whatever its stdin does: only SIGKILL ends it.
 if (script.deaf) setInterval(() => {}, 1000)
 if (managed) {
