@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
-import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls'
-import type { TlsConfig } from '../gateway/config/config'
+import { createSecureContext, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls'
+import { ConfigError, type TlsConfig } from '../gateway/config/config'
 import { loadCertificates, type Certificate, type CertificateSet } from '../gateway/http/certificates'
 import { certificateRenewal, type TlsEvents } from '../gateway/http/certificate-renewal'
 import type { FileRenewal } from '../common/tls/file-renewal'
@@ -54,6 +54,10 @@ export class AdminServer {
     /** ADMIN.tls: HTTPS on the admin port (Node's TLS: minVersion and ciphers as configured). */
     private readonly tls: TlsConfig | null = null
   ) {
+    if (tls?.clientCertificates?.trusted.length)
+      throw new ConfigError(
+        `${tls.clientCertificates.at}.trusted: the admin listener takes no identity headers; with mode "require", its CAs alone say who may connect`
+      )
     if (tls !== null) this.certificates = loadCertificates(tls)
   }
 
@@ -191,6 +195,12 @@ export class AdminServer {
           this.events
         )
         this.renewal.start()
+        // "request": Node keeps a connection whose certificate does not verify (rejectUnauthorized is
+        // off so that one without a certificate is kept); uWS ends it, and so does this listener.
+        if (tls.clientCertificates?.mode === 'request')
+          server.on('secureConnection', (socket: TLSSocket) => {
+            if (!socket.authorized && Object.keys(socket.getPeerCertificate()).length > 0) socket.destroy()
+          })
       }
       this.server = server
       server.once('error', reject)
@@ -213,7 +223,11 @@ export class AdminServer {
       key: c.keyPem,
       ...(c.passphrase !== undefined ? { passphrase: c.passphrase } : {}),
       minVersion: tls.minVersion,
-      ...(tls.ciphers !== null ? { ciphers: tls.ciphers } : {})
+      ...(tls.ciphers !== null ? { ciphers: tls.ciphers } : {}),
+      // Given again at each renewal: setSecureContext resets what it is not given.
+      ...(set.clientCa !== null
+        ? { ca: set.clientCa, requestCert: true, rejectUnauthorized: tls.clientCertificates?.mode === 'require' }
+        : {})
     })
     this.named = new Map([...set.names].map(([name, c]) => [name.toLowerCase(), createSecureContext(options(c))]))
     return options(set.main)

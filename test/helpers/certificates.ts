@@ -59,11 +59,19 @@ export class CertificateMaker {
   /**
    * A certificate for `names` (DNS names; 127.0.0.1 is always there) signed by this maker's CA;
    * `days` negative: already expired. `key`: P-256 (default) or RSA 2048; `passphrase` encrypts the key.
+   * `subject` replaces the CN (`/O=Acme/CN=billing`); `uris` adds URI names (`spiffe://test/edge`).
    */
   make(
     file: string,
     names: string[],
-    options: { days?: number; key?: 'ec' | 'rsa'; passphrase?: string; cn?: string } = {}
+    options: {
+      days?: number
+      key?: 'ec' | 'rsa'
+      passphrase?: string
+      cn?: string
+      subject?: string
+      uris?: string[]
+    } = {}
   ): Made {
     const certFile = join(this.dir, `${file}.crt`)
     const keyFile = join(this.dir, `${file}.key`)
@@ -83,11 +91,12 @@ export class CertificateMaker {
         '-out',
         csr,
         '-subj',
-        `/CN=${options.cn ?? names[0] ?? file}`
+        options.subject ?? `/CN=${options.cn ?? names[0] ?? file}`
       ],
       this.dir
     )
-    writeFileSync(ext, `subjectAltName=${[...names.map((n) => `DNS:${n}`), 'IP:127.0.0.1'].join(',')}\n`)
+    const altNames = [...names.map((n) => `DNS:${n}`), 'IP:127.0.0.1', ...(options.uris ?? []).map((u) => `URI:${u}`)]
+    writeFileSync(ext, `subjectAltName=${altNames.join(',')}\n`)
     openssl(
       [
         'x509',

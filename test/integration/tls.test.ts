@@ -163,6 +163,41 @@ describe('TLS on the listeners', () => {
     }
   })
 
+  test('the admin listener (Node TLS) with client certificates: "require" ends a handshake without one, "request" does not', async () => {
+    const stranger = new CertificateMaker() // another CA: its certificates do not chain to ours
+    const client = certs.make('ops', ['ops.test'], { cn: 'ops' })
+    const foreign = stranger.make('foreign', ['ops.test'])
+    const healthz = (port: number, files: Made | null) =>
+      curl(
+        'gateway.test',
+        port,
+        '/healthz',
+        files === null ? [] : ['--cert', files.certFile, '--key', files.keyFile]
+      ).then(
+        (out) => out,
+        (err: { code?: number }) => `curl exit ${err.code}`
+      )
+    for (const mode of ['require', 'request'] as const) {
+      const platform = await start({
+        ADMIN: { tls: tlsBlock(main, { clientCertificates: { mode, caFile: certs.caFile } }) }
+      })
+      try {
+        assert.match(await healthz(platform.adminPort, client), /"status":"alive"/, mode)
+        // Node's TLS: a certificate from another CA ends the handshake in both modes; none, only under require.
+        assert.match(await healthz(platform.adminPort, foreign), /^curl exit (35|56)$/, `${mode}: foreign`)
+        if (mode === 'require') assert.match(await healthz(platform.adminPort, null), /^curl exit (35|56)$/)
+        else assert.match(await healthz(platform.adminPort, null), /"status":"alive"/)
+        // s_client names the CA the server asks certificates of.
+        assert.match(
+          await sClient(platform.adminPort, ['-servername', 'gateway.test']),
+          /Acceptable client certificate CA names\s*\n\s*CN\s*=\s*igw test CA/
+        )
+      } finally {
+        await platform.stop(0, 0)
+      }
+    }
+  })
+
   test('garbage and half-finished handshakes on the TLS port leave the gateway answering others', async () => {
     const platform = await start({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } } })
     const sockets: Socket[] = []

@@ -24,6 +24,7 @@ export const codes = {
   BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
   PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
   UNTRUSTED_IDENTITY: { status: 403, title: 'Identity or privilege headers from a peer not trusted to send them' },
+  CLIENT_CERTIFICATE_REQUIRED: { status: 403, title: 'This listener requires a client certificate' },
   UNAUTHENTICATED: { status: 401, title: 'The credential is missing, invalid or expired' },
   MICROSERVICE_UNAVAILABLE: { status: 503, title: 'The microservice is unavailable' },
   OVERLOADED: { status: 503, title: 'The gateway is saturated' },

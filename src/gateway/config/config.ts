@@ -66,6 +66,25 @@ export interface TlsConfig extends TlsFiles {
   serverNames: Record<string, TlsFiles>
   /** How often the files are looked at for a renewal. */
   reloadIntervalMs: number
+  /** Client certificates (`clientCertificates`); null: none asked for (mode "off"). */
+  clientCertificates: ClientCertificates | null
+}
+
+/**
+ * A listener's `tls.clientCertificates` (docs/security.md, "Client certificates"): the CAs a client's
+ * certificate must chain to, whether one is asked for or required, and the names that make a peer
+ * trusted to send identity headers, as a trusted address is.
+ */
+export interface ClientCertificates {
+  at: string
+  /** request: verified when sent; require: a call without one is refused (403 CLIENT_CERTIFICATE_REQUIRED). */
+  mode: 'request' | 'require'
+  caFile: string
+  /**
+   * `CN=edge`, `O=Acme,CN=edge` (subject attributes, each present) or `DNS:…`, `URI:…`,
+   * `IP Address:…`, `email:…` (one subject alternative name).
+   */
+  trusted: string[]
 }
 
 /** ENTRY_POINTS → WEB_SERVICE_FACADE_HTTP. */
@@ -137,6 +156,11 @@ export interface EdgeAuthConfig {
   required: boolean
   /** API keys, sent as X-API-Key: the SHA-256 of the key (hex), never the key itself. */
   apiKeys: Array<{ sha256: string; user: string; privileges: string[]; clientApplicationName?: string }>
+  /**
+   * Client certificates (EDGE.tls.clientCertificates verifies them): a certificate with the name
+   * `match` (as tls.clientCertificates.trusted writes names) is this identity.
+   */
+  certificates: Array<{ match: string; user: string; privileges: string[]; clientApplicationName?: string }>
   /** JWT bearer tokens (Authorization: Bearer …); one of jwksFile, publicKeyFile, secretEnv. */
   jwt: {
     jwksFile: string | null
@@ -304,7 +328,16 @@ function parseEdgeAuth(a: Section): EdgeAuthConfig {
     if ([jwt.jwksFile, jwt.publicKeyFile, jwt.secretEnv].filter((x) => x !== null).length !== 1)
       throw new ConfigError('EDGE.auth.jwt: name exactly one of jwksFile, publicKeyFile, secretEnv')
   }
-  return { required: a.required === undefined ? false : bool(a, 'required'), apiKeys, jwt }
+  const certificates = ((a.certificates ?? []) as Section[]).map((o) => {
+    const app = optionalString(o, 'clientApplicationName')
+    return {
+      match: str(o, 'match'),
+      user: str(o, 'user'),
+      privileges: strings(o, 'privileges'),
+      ...(app !== null ? { clientApplicationName: app } : {})
+    }
+  })
+  return { required: a.required === undefined ? false : bool(a, 'required'), apiKeys, certificates, jwt }
 }
 
 /**
@@ -668,7 +701,24 @@ function parseTls(listener: Section, at: string): TlsConfig | null {
     minVersion: t.minVersion === undefined ? 'TLSv1.2' : (t.minVersion as 'TLSv1.2' | 'TLSv1.3'),
     ciphers: optionalString(t, 'ciphers'),
     serverNames: Object.fromEntries(Object.keys(names).map((n) => [n, tlsFiles(sub(names, n))])),
-    reloadIntervalMs: t.reloadIntervalMs === undefined ? 10_000 : int(t, 'reloadIntervalMs')
+    reloadIntervalMs: t.reloadIntervalMs === undefined ? 10_000 : int(t, 'reloadIntervalMs'),
+    clientCertificates: parseClientCertificates(t, `${at}.clientCertificates`)
+  }
+}
+
+function parseClientCertificates(t: Section, at: string): ClientCertificates | null {
+  if (t.clientCertificates === undefined || t.clientCertificates === null) return null
+  const c = sub(t, 'clientCertificates')
+  if (c.mode === 'off') return null
+  if (c.caFile === undefined)
+    throw new ConfigError(
+      `${at}.caFile: the CAs a client certificate must chain to are needed with mode "${str(c, 'mode')}"`
+    )
+  return {
+    at,
+    mode: str(c, 'mode') as ClientCertificates['mode'],
+    caFile: resolve(ROOT, str(c, 'caFile')),
+    trusted: c.trusted === undefined ? [] : strings(c, 'trusted')
   }
 }
 

@@ -4,11 +4,12 @@ import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
 import type { EdgeAuthConfig } from '../config/config'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
+import { certificateMatcher, type CertificateMatcher } from './peer-certificates'
 
 type Verifier = (token: string) => Promise<JWTPayload>
 
 /** An edge without EDGE.auth: anonymous calls only. */
-export const NO_CREDENTIALS: EdgeAuthConfig = { apiKeys: [], jwt: null, required: false }
+export const NO_CREDENTIALS: EdgeAuthConfig = { apiKeys: [], certificates: [], jwt: null, required: false }
 
 /**
  * The edge's Authentication: API keys (stored as SHA-256 hashes, never in clear) and JWT bearer
@@ -19,12 +20,21 @@ export const NO_CREDENTIALS: EdgeAuthConfig = { apiKeys: [], jwt: null, required
 export class Authenticator implements Authentication {
   readonly challenge = 'Bearer, ApiKey header="X-API-Key"'
   private readonly keys: Array<{ hash: Buffer; principal: Principal }>
+  private readonly certificates: Array<{ matches: CertificateMatcher; principal: Principal }>
   private readonly verifier: Promise<Verifier> | null = null
   /** Whether any credential can be accepted here; an edge configured with none refuses them all. */
   private readonly takesCredentials: boolean
 
   constructor(private readonly config: EdgeAuthConfig = NO_CREDENTIALS) {
     this.takesCredentials = config.apiKeys.length > 0 || config.jwt !== null || config.required
+    this.certificates = config.certificates.map((c) => ({
+      matches: certificateMatcher([c.match]),
+      principal: {
+        user: c.user,
+        privilegeNames: [...c.privileges],
+        clientApplicationName: c.clientApplicationName ?? ''
+      }
+    }))
     this.keys = config.apiKeys.map((k) => ({
       hash: Buffer.from(k.sha256, 'hex'),
       principal: {
@@ -38,7 +48,15 @@ export class Authenticator implements Authentication {
 
   authenticate(c: Credentials): AuthOutcome | Promise<AuthOutcome> {
     if (c.apiKey === '' && c.authorization === '') {
-      return this.config.required ? { refused: 'a credential is required (X-API-Key or Authorization: Bearer)' } : null
+      // A client certificate is the credential of a call that presents no other (an API key or a
+      // token names who calls more narrowly than the connection's certificate).
+      const peer = c.certificate
+      if (peer !== null) for (const k of this.certificates) if (k.matches(peer)) return k.principal
+      return this.config.required
+        ? {
+            refused: `a credential is required (X-API-Key, Authorization: Bearer${this.certificates.length > 0 ? ' or a client certificate named in EDGE.auth.certificates' : ''})`
+          }
+        : null
     }
     if (!this.takesCredentials) return { refused: 'this edge accepts no credentials' }
     if (c.apiKey !== '') return this.apiKey(c.apiKey) ?? { refused: 'the API key is not known' }

@@ -19,7 +19,10 @@ export function certificateRenewal(
   let before = current.main
   return new FileRenewal<CertificateSet>(
     {
-      files: () => [tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile]),
+      files: () => [
+        ...[tls, ...Object.values(tls.serverNames)].flatMap((f) => [f.certFile, f.keyFile]),
+        ...(tls.clientCertificates !== null ? [tls.clientCertificates.caFile] : [])
+      ],
       load: () => loadCertificates(tls),
       serve,
       served: (set) => {

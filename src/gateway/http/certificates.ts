@@ -27,6 +27,8 @@ export interface Certificate {
 export interface CertificateSet {
   main: Certificate
   names: Map<string, Certificate>
+  /** The CAs client certificates must chain to (tls.clientCertificates.caFile), PEM; null: none asked for. */
+  clientCa: string | null
 }
 
 /** Every certificate of the block read and checked; a ConfigError naming the key otherwise. */
@@ -38,7 +40,23 @@ export function loadCertificates(
   const names = new Map<string, Certificate>()
   for (const [name, files] of Object.entries(tls.serverNames))
     names.set(name, loadCertificate(`${tls.at}.serverNames.${name}`, files, env, now))
-  return { main: loadCertificate(tls.at, tls, env, now), names }
+  const clients = tls.clientCertificates
+  return {
+    main: loadCertificate(tls.at, tls, env, now),
+    names,
+    clientCa: clients === null ? null : readCa(`${clients.at}.caFile`, clients.caFile)
+  }
+}
+
+/** A CA file's PEM text, checked to hold a certificate. */
+function readCa(at: string, file: string): string {
+  const ca = readPem(at, file)
+  try {
+    new X509Certificate(ca)
+  } catch (err) {
+    throw new ConfigError(`${at}: ${file} is not a PEM certificate (${errorMessage(err)})`)
+  }
+  return ca
 }
 
 /**
@@ -50,12 +68,7 @@ export function loadTlsClient(
   env: NodeJS.ProcessEnv = process.env,
   now = Date.now()
 ): TlsClient {
-  const ca = readPem(`${files.at}.caFile`, files.caFile)
-  try {
-    new X509Certificate(ca)
-  } catch (err) {
-    throw new ConfigError(`${files.at}.caFile: ${files.caFile} is not a PEM certificate (${errorMessage(err)})`)
-  }
+  readCa(`${files.at}.caFile`, files.caFile)
   const own =
     files.certFile === null || files.keyFile === null
       ? null
@@ -136,6 +149,8 @@ export interface UwsCertificateFiles {
   cert_file_name: string
   key_file_name: string
   passphrase?: string
+  /** The CAs a client certificate is verified against; uWS then asks every client for one. */
+  ca_file_name?: string
 }
 
 /**
@@ -143,17 +158,24 @@ export interface UwsCertificateFiles {
  * reads certificates by file name, and a file being renewed could otherwise change between the check
  * and uWS's read (a certificate with the previous key).
  */
-export function withPemFiles<T>(cert: Certificate, use: (files: UwsCertificateFiles) => T): T {
+export function withPemFiles<T>(
+  cert: Certificate,
+  use: (files: UwsCertificateFiles) => T,
+  clientCa: string | null = null
+): T {
   const dir = mkdtempSync(join(tmpdir(), 'igw-tls-'))
   try {
     const certFile = join(dir, 'cert.pem')
     const keyFile = join(dir, 'key.pem')
     writeFileSync(certFile, cert.certPem, { mode: 0o600 })
     writeFileSync(keyFile, cert.keyPem, { mode: 0o600 })
+    const caFile = join(dir, 'ca.pem')
+    if (clientCa !== null) writeFileSync(caFile, clientCa, { mode: 0o600 })
     return use({
       cert_file_name: certFile,
       key_file_name: keyFile,
-      ...(cert.passphrase !== undefined ? { passphrase: cert.passphrase } : {})
+      ...(cert.passphrase !== undefined ? { passphrase: cert.passphrase } : {}),
+      ...(clientCa !== null ? { ca_file_name: caFile } : {})
     })
   } finally {
     rmSync(dir, { recursive: true, force: true })

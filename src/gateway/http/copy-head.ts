@@ -1,5 +1,5 @@
 import type { HttpRequest } from 'uWebSockets.js'
-import { blankHead, claimsIdentity, type CallHead } from '../invoke/call-head'
+import { blankHead, claimsIdentity, type CallHead, type MutableHead } from '../invoke/call-head'
 
 /**
  * The head of a uWS request, copied out at once: uWS's HttpRequest is valid only during the route
@@ -14,7 +14,7 @@ export function copyHead<R>(
   res: R,
   trusts: (res: R) => boolean,
   url: string = req.getUrl()
-): CallHead {
+): MutableHead {
   const head = blankHead(req.getMethod(), url)
   let seen = 0
   req.forEach((name, value) => {
@@ -33,7 +33,10 @@ export function copyHead<R>(
   return head
 }
 
-type HeaderField = Exclude<keyof CallHead, 'method' | 'url' | 'identityTrusted' | 'conflictingLength'>
+type HeaderField = Exclude<
+  keyof CallHead,
+  'method' | 'url' | 'identityTrusted' | 'conflictingLength' | 'certificateMissing'
+>
 
 /** Header name (lower case, as uWS gives it) → the head's field and a bit for "already seen". */
 const HEADER_FIELDS = new Map<string, [HeaderField, number]>(

@@ -13,9 +13,18 @@ import { copyHead, remoteAddress } from './copy-head'
 import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/call-head'
 import type { Authentication } from '../invoke/interfaces'
-import type { EdgeAuthConfig, TlsConfig } from '../config/config'
+import { ConfigError, type EdgeAuthConfig, type TlsConfig } from '../config/config'
+import { PeerCertificates, peerPem } from './peer-certificates'
 import type { Gateway } from './server'
 import { declareEdgeSecurity } from '../../common/contract/openapi-security'
+
+/** What the edge reads of a client's certificate for a call. */
+export interface EdgeClients {
+  /** EDGE.tls.clientCertificates.mode "require": a call without one is refused. */
+  requires: boolean
+  /** Parsed certificates, when EDGE.auth.certificates names identities by them. */
+  peers: PeerCertificates | null
+}
 
 /** Where the edge finds a microservice's description; the platform implements it from its deployments. */
 export interface Descriptions {
@@ -44,6 +53,8 @@ export class Edge {
   readonly listener: Listener
 
   private readonly auth: Authenticator
+  /** What the edge reads of client certificates (EDGE.tls.clientCertificates); null: none asked for. */
+  private readonly clients: EdgeClients | null = null
   /** Each microservice's description as served (with this edge's security), and the text it came from. */
   private readonly served = new Map<string, { from: string; text: string }>()
 
@@ -55,7 +66,22 @@ export class Edge {
     tls: TlsConfig | null = null
   ) {
     this.auth = new Authenticator(authConfig)
+    const clients = tls?.clientCertificates ?? null
+    if (clients !== null && clients.trusted.length > 0)
+      throw new ConfigError(
+        `${clients.at}.trusted: the edge takes no identity headers from anyone; name certificates and the identities they stand for in EDGE.auth.certificates`
+      )
+    if (clients === null && authConfig.certificates.length > 0)
+      throw new ConfigError(
+        'EDGE.auth.certificates: the edge asks for client certificates only with EDGE.tls.clientCertificates (mode "request" or "require" and the CAs to verify them)'
+      )
     this.listener = new Listener(gateway.uws, (app) => this.routes(app), 'the edge', tls)
+    // Read only when something uses them: a required certificate, or identities by certificate.
+    if (clients !== null)
+      this.clients = {
+        requires: clients.mode === 'require',
+        peers: authConfig.certificates.length > 0 ? new PeerCertificates() : null
+      }
   }
 
   private routes(app: TemplatedApp): void {
@@ -84,7 +110,7 @@ export class Edge {
    * authentication stage, sets the user and privileges.
    */
   private call(res: HttpResponse, req: HttpRequest): void {
-    startEdgeCall(this.gateway.calls, this.auth, res, req)
+    startEdgeCall(this.gateway.calls, this.auth, res, req, this.clients)
   }
 
   private page(res: HttpResponse, requested: string): void {
@@ -180,9 +206,11 @@ export function startEdgeCall(
   calls: Calls<HttpResponse>,
   auth: Authentication,
   res: HttpResponse,
-  req: HttpRequest
+  req: HttpRequest,
+  clients: EdgeClients | null = null
 ): void {
   const url = req.getUrl().slice(EDGE_API_PREFIX.length)
+  const pem = clients === null ? '' : peerPem(res)
   const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
   const head: CallHead = {
     ...claimed,
@@ -191,12 +219,14 @@ export function startEdgeCall(
     sessionId: '',
     clientApplicationName: '',
     privilegeNames: '',
-    identityTrusted: true
+    identityTrusted: true,
+    certificateMissing: clients !== null && clients.requires && pem === ''
   }
   const credentials = {
     by: auth,
     apiKey: req.getHeader('x-api-key'),
-    authorization: req.getHeader('authorization')
+    authorization: req.getHeader('authorization'),
+    certificate: clients?.peers?.of(pem) ?? null
   }
   const inv = new Invocation(calls, res, head, credentials)
   res.onAborted(() => inv.onAborted())

@@ -6,6 +6,7 @@ import { uwsSupportError } from './uws-support'
 import { InternalError } from '../../common/errors/internal'
 import { loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
+import { certificateMatcher, PeerCertificates, peerPem } from './peer-certificates'
 import { Calls, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/interfaces'
@@ -26,6 +27,8 @@ export class Gateway implements HttpPort<HttpResponse> {
   readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
+  /** tls.clientCertificates.mode "require": a call whose peer sent no certificate is refused. */
+  private readonly requiresCertificate: boolean
   /**
    * What `GET /` answers (set by the platform; a listener thread asks the main thread for it);
    * without it, `GET /` is a call like any other (405).
@@ -42,14 +45,27 @@ export class Gateway implements HttpPort<HttpResponse> {
     const unsupported = uwsSupportError()
     if (unsupported !== null) throw new InternalError('IGW_UWS', unsupported)
     this.calls = new Calls(config, preparer, backends, this, shared)
-    const trusted = peerMatcher(config.trust.trustedPeers)
-    this.trusts = (res) => trusted(remoteAddress(res))
     this.uws = loadUws(config.maxHeaderBytes)
     this.listener = new Listener(this.uws, (app) => this.routes(app), 'the gateway', config.tls)
+    const trusted = peerMatcher(config.trust.trustedPeers)
+    const clients = config.tls?.clientCertificates ?? null
+    this.requiresCertificate = clients?.mode === 'require'
+    if (clients === null || clients.trusted.length === 0) this.trusts = (res) => trusted(remoteAddress(res))
+    else {
+      // A trusted address or a trusted certificate; the certificate is read only when an address is not.
+      const peers = new PeerCertificates()
+      const named = certificateMatcher(clients.trusted)
+      this.trusts = (res) => {
+        if (trusted(remoteAddress(res))) return true
+        const peer = peers.of(peerPem(res))
+        return peer !== null && named(peer)
+      }
+    }
   }
 
   private routes(app: TemplatedApp): void {
-    const call = (res: HttpResponse, req: HttpRequest): void => startCall(this.calls, this.trusts, res, req)
+    const call = (res: HttpResponse, req: HttpRequest): void =>
+      startCall(this.calls, this.trusts, res, req, this.requiresCertificate)
     app.any('/*', call)
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
     app.get('/', (res, req) => {
@@ -165,9 +181,12 @@ export function startCall(
   calls: Calls<HttpResponse>,
   trusts: (res: HttpResponse) => boolean,
   res: HttpResponse,
-  req: HttpRequest
+  req: HttpRequest,
+  requiresCertificate = false
 ): void {
-  const inv = new Invocation(calls, res, copyHead(req, res, trusts))
+  const head = copyHead(req, res, trusts)
+  if (requiresCertificate && peerPem(res) === '') head.certificateMissing = true
+  const inv = new Invocation(calls, res, head)
   // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
   res.onAborted(() => inv.onAborted())
   inv.begin()

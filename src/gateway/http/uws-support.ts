@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 
 /**
  * uWebSockets.js ships one native binary per Node ABI, and a build loads on another Node only to fail
@@ -17,8 +17,8 @@ const NODE_MAJOR_OF_ABI: Readonly<Record<string, number>> = {
   '147': 26
 }
 
-/** The Node ABIs (process.versions.modules) the installed uWS build has a binary for on this platform. */
-export function installedUwsAbis(platform: string = process.platform, arch: string = process.arch): string[] {
+/** The installed uWS build's binaries (file paths) for this platform. */
+function uwsBinaries(platform: string, arch: string): string[] {
   let main: string
   try {
     main = require.resolve('uWebSockets.js')
@@ -27,9 +27,28 @@ export function installedUwsAbis(platform: string = process.platform, arch: stri
   }
   // The official layout keeps the binaries beside uws.js; the 20.30 package in binaries/ beside src/.
   const dirs = [dirname(main), join(dirname(main), '..', 'binaries')].filter((d) => existsSync(d))
-  const files = dirs.flatMap((d) => readdirSync(d))
   const prefix = `uws_${platform}_${arch}_`
-  return files.filter((f) => f.startsWith(prefix) && f.endsWith('.node')).map((f) => f.slice(prefix.length, -5))
+  return dirs.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => f.startsWith(prefix) && f.endsWith('.node'))
+      .map((f) => join(d, f))
+  )
+}
+
+/** The Node ABIs (process.versions.modules) the installed uWS build has a binary for on this platform. */
+export function installedUwsAbis(platform: string = process.platform, arch: string = process.arch): string[] {
+  const prefix = `uws_${platform}_${arch}_`
+  return uwsBinaries(platform, arch).map((f) => basename(f).slice(prefix.length, -5))
+}
+
+/**
+ * Whether this Node's uWS binary gives JavaScript the peer's certificate (`res.getX509Certificate()`,
+ * in the 20.5x builds; not in the host's 20.30, docs/security.md "Client certificates"). Looked up in
+ * the binary, since a response object exists only during a request.
+ */
+export function uwsReadsPeerCertificates(): boolean {
+  const file = uwsBinaries(process.platform, process.arch).find((f) => f.endsWith(`_${process.versions.modules}.node`))
+  return file !== undefined && readFileSync(file).includes('getX509Certificate')
 }
 
 export function uwsSupportError(

@@ -3,6 +3,7 @@ import { errorMessage, InternalError } from '../../common/errors/internal'
 import { ConfigError, type TlsConfig } from '../config/config'
 import { loadCertificates, withPemFiles, type CertificateSet } from './certificates'
 import { certificateRenewal, type TlsEvents } from './certificate-renewal'
+import { uwsBuild, uwsReadsPeerCertificates } from './uws-support'
 import type { FileRenewal } from '../../common/tls/file-renewal'
 
 type Uws = typeof import('uWebSockets.js')
@@ -70,6 +71,10 @@ export class Listener {
     if (tls.minVersion !== 'TLSv1.2')
       throw new ConfigError(
         `${tls.at}.minVersion: uWebSockets.js always accepts TLS 1.2 and 1.3 and has no setting for the lowest version; only "TLSv1.2" can be honoured on ${who}'s listener`
+      )
+    if (tls.clientCertificates !== null && !uwsReadsPeerCertificates())
+      throw new ConfigError(
+        `${tls.clientCertificates.at}: this uWebSockets.js build (${uwsBuild().version}) cannot give the gateway a client's certificate (no getX509Certificate; the 20.5x builds, as in the image, have it), so it can neither require one nor trust by one. Use the image, or mode "off" here`
       )
     this.certificates = loadCertificates(tls)
   }
@@ -151,21 +156,25 @@ export class Listener {
     let app: TemplatedApp
     if (set === null || this.tls === null) app = this.uws.App()
     else {
-      app = withPemFiles(set.main, (files) => {
-        try {
-          return this.uws.SSLApp({ ...files, ...(this.tls?.ciphers ? { ssl_ciphers: this.tls.ciphers } : {}) })
-        } catch {
-          throw new ConfigError(
-            `${set.main.at}: uWebSockets.js could not make a TLS context of ${set.main.files.certFile}, ${set.main.files.keyFile}${this.tls?.ciphers ? ` and the ciphers '${this.tls.ciphers}'` : ''}`
-          )
-        }
-      })
+      app = withPemFiles(
+        set.main,
+        (files) => {
+          try {
+            return this.uws.SSLApp({ ...files, ...(this.tls?.ciphers ? { ssl_ciphers: this.tls.ciphers } : {}) })
+          } catch {
+            throw new ConfigError(
+              `${set.main.at}: uWebSockets.js could not make a TLS context of ${set.main.files.certFile}, ${set.main.files.keyFile}${this.tls?.ciphers ? ` and the ciphers '${this.tls.ciphers}'` : ''}`
+            )
+          }
+        },
+        set.clientCa
+      )
     }
     this.routes(app)
     // A server name's connections are routed by its own router in uWS, which `domain` selects; it
     // comes last so that the routes above stay the App's own.
     for (const [name, cert] of set?.names ?? []) {
-      withPemFiles(cert, (files) => app.addServerName(name, files))
+      withPemFiles(cert, (files) => app.addServerName(name, files), set?.clientCa ?? null)
       this.routes(app.domain(name))
     }
     return app

@@ -35,6 +35,12 @@ export interface CallHead {
    * the first one; RFC 9112 §6.3 says such a message is a 400 and its connection is closed.
    */
   readonly conflictingLength: boolean
+  /**
+   * True when the listener requires a client certificate (tls.clientCertificates.mode "require") and
+   * the peer sent none: uWS cannot end such a handshake, so the call is refused (403
+   * CLIENT_CERTIFICATE_REQUIRED).
+   */
+  readonly certificateMissing: boolean
 }
 
 /** A head as an adapter fills it in. */
@@ -62,7 +68,8 @@ export function blankHead(method: string, url: string): MutableHead {
     tracestate: '',
     connection: '',
     identityTrusted: true,
-    conflictingLength: false
+    conflictingLength: false,
+    certificateMissing: false
   }
 }
 

@@ -73,6 +73,18 @@ export interface Credentials {
   readonly by: Authentication
   readonly apiKey: string
   readonly authorization: string
+  /** The peer's verified client certificate (EDGE.tls.clientCertificates); null: none sent or none asked for. */
+  readonly certificate: PeerCertificate | null
+}
+
+/** What a verified client certificate says about its holder (http/peer-certificates.ts reads it). */
+export interface PeerCertificate {
+  /** The subject as `O=Acme, CN=edge`. */
+  readonly subject: string
+  /** Each subject attribute as `KEY=value` (`CN=edge`). */
+  readonly attributes: ReadonlySet<string>
+  /** Each subject alternative name as `DNS:edge.internal`, `URI:spiffe://…`, `IP Address:10.0.0.1`, `email:…`. */
+  readonly altNames: readonly string[]
 }
 
 /** A request at its end, as an observer (metrics, access log, tracing) reads it. */

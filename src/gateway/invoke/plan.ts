@@ -52,6 +52,11 @@ export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequence
  */
 export function planCall(head: CallHead, settings: PlanSettings, backends: Backends): CallPlan | Refusal {
   let format: BodyFormat = 'json'
+  if (head.certificateMissing)
+    return refuse(format, {
+      code: 'CLIENT_CERTIFICATE_REQUIRED',
+      detail: 'connect with a client certificate signed by a CA this listener trusts (tls.clientCertificates)'
+    })
   if (head.conflictingLength)
     return refuse(format, {
       code: 'MALFORMED_REQUEST',

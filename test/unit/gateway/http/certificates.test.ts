@@ -31,6 +31,7 @@ function block(files: Partial<TlsConfig> & { certFile: string; keyFile: string }
     ciphers: null,
     serverNames: {},
     reloadIntervalMs: 1000,
+    clientCertificates: null,
     ...files
   }
 }
@@ -126,6 +127,70 @@ describe('certificates checked at start', () => {
       /EDGE\.tls\.minVersion: uWebSockets\.js always accepts TLS 1\.2 and 1\.3/
     )
     assert.throws(() => testConfig({ ADMIN: { tls: { certFile: good.certFile } } }), /ADMIN\.tls.*keyFile/)
+  })
+})
+
+describe('client certificates (tls.clientCertificates)', () => {
+  const withClients = (clientCertificates: unknown, at: 'ENTRY_POINTS' | 'EDGE' | 'ADMIN' = 'ENTRY_POINTS') => {
+    const tls = { certFile: good.certFile, keyFile: good.keyFile, clientCertificates }
+    return testConfig(
+      at === 'ENTRY_POINTS'
+        ? { ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls } } }
+        : at === 'EDGE'
+          ? { EDGE: { enabled: true, tls } }
+          : { ADMIN: { tls } }
+    )
+  }
+  const HTTP = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.tls.clientCertificates'
+
+  test('read with the key that names them; "off" is none; the CA file checked with the rest', () => {
+    const on = withClients({ mode: 'require', caFile: certs.caFile, trusted: ['URI:spiffe://acme/edge'] })
+    assert.deepEqual(on.gateway.tls?.clientCertificates, {
+      at: HTTP,
+      mode: 'require',
+      caFile: certs.caFile,
+      trusted: ['URI:spiffe://acme/edge']
+    })
+    assert.equal(withClients({ mode: 'off' }).gateway.tls?.clientCertificates, null)
+    assert.throws(() => withClients({ mode: 'request' }), new RegExp(`${HTTP}\\.caFile: the CAs`))
+    assert.throws(() => withClients({ mode: 'maybe', caFile: certs.caFile }), /clientCertificates\.mode/)
+    assert.throws(
+      () => withClients({ mode: 'request', caFile: certs.caFile, trusted: ['edge'] }),
+      /clientCertificates\.trusted\.0: must match pattern .*got "edge"/
+    )
+    const set = loadCertificates(on.gateway.tls!)
+    assert.match(set.clientCa ?? '', /BEGIN CERTIFICATE/)
+    const notPem = join(certs.dir, 'not-a-ca.pem')
+    writeFileSync(notPem, 'hello')
+    assert.throws(
+      () => loadCertificates(withClients({ mode: 'request', caFile: notPem }).gateway.tls!),
+      new RegExp(`${HTTP}\\.caFile: .*not-a-ca\\.pem is not a PEM certificate`)
+    )
+  })
+
+  test('refused where they cannot work, with the reason', () => {
+    const start = (config: ReturnType<typeof testConfig>) => () => new Platform(config, TEST_PLATFORM_OPTIONS)
+    // The host's uWS 20.30 gives JavaScript no peer certificate (the image's 20.57 does).
+    assert.throws(
+      start(withClients({ mode: 'require', caFile: certs.caFile })),
+      new RegExp(`${HTTP}: this uWebSockets\\.js build \\(20\\.30.*cannot give the gateway a client's certificate`)
+    )
+    assert.throws(
+      start(withClients({ mode: 'request', caFile: certs.caFile, trusted: ['CN=edge'] }, 'EDGE')),
+      /EDGE\.tls\.clientCertificates\.trusted: the edge takes no identity headers/
+    )
+    assert.throws(
+      start(
+        testConfig({
+          EDGE: { enabled: true, auth: { certificates: [{ match: 'CN=billing', user: 'billing', privileges: [] }] } }
+        })
+      ),
+      /EDGE\.auth\.certificates: the edge asks for client certificates only with EDGE\.tls\.clientCertificates/
+    )
+    assert.throws(
+      start(withClients({ mode: 'require', caFile: certs.caFile, trusted: ['CN=ops'] }, 'ADMIN')),
+      /ADMIN\.tls\.clientCertificates\.trusted: the admin listener takes no identity headers/
+    )
   })
 })
 

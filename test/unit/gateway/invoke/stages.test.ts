@@ -386,7 +386,7 @@ describe('authentication, the first stage for a listener that takes credentials'
     const calls = new Calls({ ...config, ...over }, inline, backends(backend), port)
     const auth = new SlowVerifier()
     const call = (chunks: string[], h: Partial<CallHead>, apiKey = '', authorization = ''): Invocation<string[]> => {
-      const inv = new Invocation(calls, chunks, head(h), { by: auth, apiKey, authorization })
+      const inv = new Invocation(calls, chunks, head(h), { by: auth, apiKey, authorization, certificate: null })
       inv.begin()
       return inv
     }
