@@ -4,8 +4,9 @@
 #      upload into the mounted directory, the CLI, the admin endpoints, malformed requests directly
 #      on :8082, SIGTERM;
 #   2. part of the suite on the image's Node 24 and uWebSockets.js build, in a container that
-#      mounts this checkout: the conformance vectors, the SPEC matrix, the error table and the
-#      malformed-request cases.
+#      mounts this checkout: the conformance vectors, the SPEC matrix, the error table, the
+#      malformed-request cases, and client certificates on the uWS listeners (which need 20.5x's
+#      getX509Certificate: test/image/client-certificates.suite.ts).
 # Both go through scripts/test.mjs with --files (the suite is named *.suite.js so that npm test leaves
 # it out), under npm test's guards: a committed focus or skip is refused, each file has its time limit,
 # a skipped test fails the run, the count line closes each; with CI=true each writes its own JUnit
@@ -37,7 +38,7 @@ trap '"$here/podman.sh" rm -f "$holder" >/dev/null 2>&1 || true; rm -rf "$uws"' 
   --entrypoint node "$tag" scripts/test.mjs --no-coverage --name image-node24 --files \
   dist/test/conformance/vectors.test.js dist/test/conformance/characters.test.js \
   dist/test/integration/matrix.test.js dist/test/integration/errors.test.js \
-  dist/test/integration/malformed-http.test.js
+  dist/test/integration/malformed-http.test.js dist/test/image/client-certificates.suite.js
 
 echo "== the image for Java microservices under podman"
 java_tag=localhost/invocation-gateway:java-test

@@ -10,7 +10,12 @@ import { ROOT } from './root'
 let ensured = false
 function openssl(args: string[], cwd: string): void {
   if (!ensured) {
-    execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'openssl:openssl'], { stdio: 'inherit' })
+    // The image (where the uWS 20.57 suite runs) has openssl but no bash to run the installer with.
+    try {
+      execFileSync('openssl', ['version'], { stdio: 'ignore' })
+    } catch {
+      execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'openssl:openssl'], { stdio: 'inherit' })
+    }
     ensured = true
   }
   execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })

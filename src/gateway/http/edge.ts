@@ -15,6 +15,7 @@ import type { CallHead } from '../invoke/call-head'
 import type { Authentication } from '../invoke/interfaces'
 import { ConfigError, type EdgeAuthConfig, type TlsConfig } from '../config/config'
 import { PeerCertificates, peerPem } from './peer-certificates'
+import { CERTIFICATE_REQUIRED } from '../invoke/plan'
 import type { Gateway } from './server'
 import { declareEdgeSecurity } from '../../common/contract/openapi-security'
 
@@ -90,18 +91,45 @@ export class Edge {
     const call = (res: HttpResponse, req: HttpRequest): void => this.call(res, req)
     app.any(EDGE_API_PREFIX, call)
     app.any(`${EDGE_API_PREFIX}/*`, call)
-    app.get(`${SWAGGER_PREFIX}/~ui/:file`, (res, req) => this.asset(res, req.getParameter(0) ?? ''))
-    app.get(`${SWAGGER_PREFIX}/:microservice/openapi.json`, (res, req) =>
-      this.description(res, req.getParameter(0) ?? '')
+    // Under a required client certificate, the pages and descriptions are refused as calls are.
+    const page = (serve: (res: HttpResponse, req: HttpRequest) => void) =>
+      this.clients?.requires !== true
+        ? serve
+        : (res: HttpResponse, req: HttpRequest): void => {
+            if (peerPem(res) !== '') serve(res, req)
+            else this.problem(res, { code: 'CLIENT_CERTIFICATE_REQUIRED', detail: CERTIFICATE_REQUIRED })
+          }
+    app.get(
+      `${SWAGGER_PREFIX}/~ui/:file`,
+      page((res, req) => this.asset(res, req.getParameter(0) ?? ''))
     )
-    app.get(`${SWAGGER_PREFIX}/:microservice/init.js`, (res, req) => this.init(res, req.getParameter(0) ?? ''))
-    app.get(`${SWAGGER_PREFIX}/:microservice`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
-    app.get(`${SWAGGER_PREFIX}/:microservice/`, (res, req) => this.page(res, req.getParameter(0) ?? ''))
-    app.get('/', (res) => this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names())))
-    app.any('/*', (res, req) => {
-      const url = req.getUrl()
-      this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: notServed(url) })
-    })
+    app.get(
+      `${SWAGGER_PREFIX}/:microservice/openapi.json`,
+      page((res, req) => this.description(res, req.getParameter(0) ?? ''))
+    )
+    app.get(
+      `${SWAGGER_PREFIX}/:microservice/init.js`,
+      page((res, req) => this.init(res, req.getParameter(0) ?? ''))
+    )
+    app.get(
+      `${SWAGGER_PREFIX}/:microservice`,
+      page((res, req) => this.page(res, req.getParameter(0) ?? ''))
+    )
+    app.get(
+      `${SWAGGER_PREFIX}/:microservice/`,
+      page((res, req) => this.page(res, req.getParameter(0) ?? ''))
+    )
+    app.get(
+      '/',
+      page((res) => this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names())))
+    )
+    app.any(
+      '/*',
+      page((res, req) => {
+        const url = req.getUrl()
+        this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: notServed(url) })
+      })
+    )
   }
 
   /**

@@ -70,7 +70,8 @@ export class Gateway implements HttpPort<HttpResponse> {
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
     app.get('/', (res, req) => {
       const index = this.index
-      if (index === null) return call(res, req)
+      // Under a required client certificate, the index is refused as a call is (by the call's plan).
+      if (index === null || (this.requiresCertificate && peerPem(res) === '')) return call(res, req)
       const now = index()
       if (!(now instanceof Promise)) return writeIndex(res, now)
       let aborted = false

@@ -45,6 +45,10 @@ export interface Refusal {
 
 export type PlanSettings = Pick<GatewayConfig, 'defaultApiId' | 'defaultSequenceName' | 'maxBodyBytes' | 'trust'>
 
+/** The detail of CLIENT_CERTIFICATE_REQUIRED, on calls and on the edge's pages. */
+export const CERTIFICATE_REQUIRED =
+  'connect with a client certificate signed by a CA this listener trusts (tls.clientCertificates)'
+
 /**
  * The checks that need no body, in a fixed order: method, route, media types,
  * mode, sequence, then the catalog (404/400 without a round trip) and the declared size. A pure
@@ -55,7 +59,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
   if (head.certificateMissing)
     return refuse(format, {
       code: 'CLIENT_CERTIFICATE_REQUIRED',
-      detail: 'connect with a client certificate signed by a CA this listener trusts (tls.clientCertificates)'
+      detail: CERTIFICATE_REQUIRED
     })
   if (head.conflictingLength)
     return refuse(format, {

@@ -9,7 +9,7 @@ import { filesStamp } from '../../../../src/common/tls/file-stamp'
 import { certificateRenewal } from '../../../../src/gateway/http/certificate-renewal'
 import type { TlsConfig } from '../../../../src/gateway/config/config'
 import { Platform } from '../../../../src/platform/platform'
-import { TEST_PLATFORM_OPTIONS, testConfig } from '../../../helpers/platform'
+import { TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../../../helpers/platform'
 import { CertificateMaker, type Made } from '../../../helpers/certificates'
 
 const AT = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.tls'
@@ -131,7 +131,7 @@ describe('certificates checked at start', () => {
 })
 
 describe('client certificates (tls.clientCertificates)', () => {
-  const withClients = (clientCertificates: unknown, at: 'ENTRY_POINTS' | 'EDGE' | 'ADMIN' = 'ENTRY_POINTS') => {
+  const withClients = (clientCertificates: Json, at: 'ENTRY_POINTS' | 'EDGE' | 'ADMIN' = 'ENTRY_POINTS') => {
     const tls = { certFile: good.certFile, keyFile: good.keyFile, clientCertificates }
     return testConfig(
       at === 'ENTRY_POINTS'
