@@ -22,5 +22,6 @@ export const callContext: fc.Arbitrary<gateway.ICallContext> = fc.record({
   clientApplicationName: maybe,
   ip: maybe,
   traceparent: maybe,
-  tracestate: maybe
+  tracestate: maybe,
+  certificateSubject: maybe
 })

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { request, type RequestOptions } from 'node:https'
 import { Platform } from '../../src/platform/platform'
 import { uwsReadsPeerCertificates } from '../../src/gateway/http/uws-support'
-import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
+import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
 import { CertificateMaker, type Made } from '../helpers/certificates'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
@@ -84,7 +84,7 @@ function user(a: Answer | string): string | null {
 
 async function start(overrides: { [k: string]: Json }): Promise<Platform> {
   const platform = new Platform(testConfig(overrides), TEST_PLATFORM_OPTIONS)
-  await platform.start([EXAMPLE_DIR])
+  await platform.start([EXAMPLE_DIR, TESTKIT_DIR])
   return platform
 }
 
@@ -137,6 +137,18 @@ describe('the gateway requiring a client certificate, trusting one by its URI', 
     // Without a claim, a verified certificate is simply a caller.
     assert.equal(user(await call(platform.port, CONTEXT, plain)), null)
   })
+
+  test("the verified subject reaches the method's context; a claimed one does not replace it", async () => {
+    const subject = (client: Made, headers: Record<string, string> = {}) =>
+      call(platform.port, '/testkit/misc/certificate', client, { headers }).then((a) => {
+        assert.ok(typeof a !== 'string' && a.status === 200, JSON.stringify(a))
+        return JSON.parse(a.text) as string
+      })
+    assert.equal(await subject(plain), 'CN=plain.internal')
+    const forged = { 'X-PLATFORM-Certificate-Subject': 'CN=root' }
+    assert.equal(await subject(plain, forged), 'CN=plain.internal')
+    assert.equal(await subject(edge, forged), 'CN=edge.internal', 'even from the trusted certificate')
+  })
 })
 
 describe('the edge taking a certificate as a credential (EDGE.auth.certificates)', () => {
@@ -168,6 +180,8 @@ describe('the edge taking a certificate as a credential (EDGE.auth.certificates)
     assert.ok(typeof a !== 'string' && a.status === 200, JSON.stringify(a))
     const c = JSON.parse(a.text) as { user: string; privilegeNames: string[]; privileged: boolean }
     assert.deepEqual([c.user, c.privilegeNames], ['billing', ['admin']])
+    const subject = await call(platform.edgePort, '/_eapi/ELASTIC_HTTP/testkit/misc/certificate', billing)
+    assert.deepEqual(subject, { status: 200, text: '"CN=billing,O=Acme"' })
     assert.equal(
       user(await call(platform.edgePort, CONTEXT, plain, { headers: { 'X-PLATFORM-User': 'mallory' } })),
       null

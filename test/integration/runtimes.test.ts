@@ -299,6 +299,20 @@ const ROWS: Row[] = [
     body: '["a","b"]',
     headers: RMC_JSON,
     expect: { status: 200, text: '"ab"' }
+  },
+  {
+    name: 'the subject of a client certificate a trusted TLS terminator verified reaches the method',
+    path: '/{testkit}/misc/certificate',
+    body: '[]',
+    headers: { ...RMC_JSON, 'X-PLATFORM-Certificate-Subject': 'CN=billing,O=Acme' },
+    expect: { status: 200, text: '"CN=billing,O=Acme"' }
+  },
+  {
+    name: 'no client certificate: an empty subject',
+    path: '/{testkit}/misc/certificate',
+    body: '[]',
+    headers: RMC_JSON,
+    expect: { status: 200, text: '""' }
   }
 ]
 

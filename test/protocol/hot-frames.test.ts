@@ -136,10 +136,10 @@ test('the other frames, and frames with what the reader does not expect, read as
 
 test("an Invoke's context with a field the reader does not know reads as protobufjs reads it", () => {
   const inv = message(encodeFrame({ invoke: { id: 1, method: 'm', context: { user: 'u' } } }))
-  // invoke: 1a L [08 01] [1a 01 'm'] [3a 03 [2a 01 'u']] → add field 10 (0x52) to the context
+  // invoke: 1a L [08 01] [1a 01 'm'] [3a 03 [2a 01 'u']] → add field 11 (0x5a) to the context
   const at = inv.indexOf(0x3a, 2)
   const context = inv.subarray(at + 2, at + 2 + inv[at + 1]!)
-  const grown = Buffer.concat([context, Buffer.from([0x52, 0x01, 0x78])])
+  const grown = Buffer.concat([context, Buffer.from([0x5a, 0x01, 0x78])])
   const body = Buffer.concat([inv.subarray(2, at), Buffer.from([0x3a, grown.length]), grown])
   const frame = Buffer.concat([Buffer.from([0x1a, body.length]), body])
   sameAsProtobufjs(frame)

@@ -36,5 +36,7 @@ export const IDENTITY_HEADERS = [
   'X-PLATFORM-User',
   'X-PLATFORM-Session-ID',
   'X-PLATFORM-Client-Application-Name',
-  'X-PLATFORM-Privilege-Names'
+  'X-PLATFORM-Privilege-Names',
+  // The subject of a client certificate a TLS terminator in front (the generated nginx) verified.
+  'X-PLATFORM-Certificate-Subject'
 ] as const

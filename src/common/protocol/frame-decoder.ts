@@ -188,8 +188,11 @@ function readContext(b: FastBuffer, end: number): gateway.CallContext | null {
       case ContextField.Traceparent:
         c.traceparent = s
         break
-      default: // ContextField.Tracestate, the last
+      case ContextField.Tracestate:
         c.tracestate = s
+        break
+      default: // ContextField.CertificateSubject, the last
+        c.certificateSubject = s
     }
   }
   return c

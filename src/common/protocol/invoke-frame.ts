@@ -64,7 +64,7 @@ function stringField(key: number, s: string): Uint8Array {
 }
 
 /**
- * The context's strings in field order (1 … 9; 2, the repeated privilege names, is written apart)
+ * The context's strings in field order (1 … 10; 2, the repeated privilege names, is written apart)
  * and their UTF-8 lengths: scratch space reused by every frame (a frame is written in one go), as
  * two arrays made per frame were a measurable part of writeInvoke's time (docs/performance.md).
  */
@@ -82,6 +82,7 @@ function measureContext(c: gateway.ICallContext): number {
   strings[ContextField.Ip - 1] = c.ip
   strings[ContextField.Traceparent - 1] = c.traceparent
   strings[ContextField.Tracestate - 1] = c.tracestate
+  strings[ContextField.CertificateSubject - 1] = c.certificateSubject
   let length = 0
   for (let k = 0; k < CONTEXT_FIELDS; k++) {
     const s = strings[k]

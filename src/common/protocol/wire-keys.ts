@@ -33,9 +33,10 @@ export const enum ContextField {
   ClientApplicationName = 6,
   Ip = 7,
   Traceparent = 8,
-  Tracestate = 9
+  Tracestate = 9,
+  CertificateSubject = 10
 }
-export const CONTEXT_FIELDS = 9
+export const CONTEXT_FIELDS = 10
 export const CONTEXT_PRIVILEGE_NAME_FIELD = ContextField.PrivilegeNames
 
 export function contextKey(field: number): number {

@@ -29,7 +29,12 @@ export function copyHead<R>(
     head[field[0]] = value
   })
   // The peer is looked up only when it claims something (a benchmark's requests never do).
-  if (claimsIdentity(head) && !trusts(res)) head.identityTrusted = false
+  if (claimsIdentity(head) && !trusts(res)) {
+    head.identityTrusted = false
+    // Dropped here rather than with the other claims: the listener's own verified certificate may
+    // set it after (server.ts), and that one holds whoever the peer is.
+    head.certificateSubject = ''
+  }
   return head
 }
 
@@ -54,6 +59,7 @@ const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
       ['x-platform-user', 'user'],
       ['x-platform-client-application-name', 'clientApplicationName'],
       ['x-platform-ip', 'ip'],
+      ['x-platform-certificate-subject', 'certificateSubject'],
       ['origin', 'origin'],
       ['traceparent', 'traceparent'],
       ['tracestate', 'tracestate'],

@@ -14,18 +14,10 @@ import { Authenticator, NO_CREDENTIALS } from './authenticate'
 import type { CallHead } from '../invoke/call-head'
 import type { Authentication } from '../invoke/interfaces'
 import { ConfigError, type EdgeAuthConfig, type TlsConfig } from '../config/config'
-import { PeerCertificates, peerPem } from './peer-certificates'
+import { ClientCertificateReader } from './peer-certificates'
 import { CERTIFICATE_REQUIRED } from '../invoke/plan'
 import type { Gateway } from './server'
 import { declareEdgeSecurity } from '../../common/contract/openapi-security'
-
-/** What the edge reads of a client's certificate for a call. */
-export interface EdgeClients {
-  /** EDGE.tls.clientCertificates.mode "require": a call without one is refused. */
-  requires: boolean
-  /** Parsed certificates, when EDGE.auth.certificates names identities by them. */
-  peers: PeerCertificates | null
-}
 
 /** Where the edge finds a microservice's description; the platform implements it from its deployments. */
 export interface Descriptions {
@@ -54,8 +46,8 @@ export class Edge {
   readonly listener: Listener
 
   private readonly auth: Authenticator
-  /** What the edge reads of client certificates (EDGE.tls.clientCertificates); null: none asked for. */
-  private readonly clients: EdgeClients | null = null
+  /** EDGE.tls.clientCertificates; null: none asked for. */
+  private readonly clients: ClientCertificateReader | null = null
   /** Each microservice's description as served (with this edge's security), and the text it came from. */
   private readonly served = new Map<string, { from: string; text: string }>()
 
@@ -77,12 +69,7 @@ export class Edge {
         'EDGE.auth.certificates: the edge asks for client certificates only with EDGE.tls.clientCertificates (mode "request" or "require" and the CAs to verify them)'
       )
     this.listener = new Listener(gateway.uws, (app) => this.routes(app), 'the edge', tls)
-    // Read only when something uses them: a required certificate, or identities by certificate.
-    if (clients !== null)
-      this.clients = {
-        requires: clients.mode === 'require',
-        peers: authConfig.certificates.length > 0 ? new PeerCertificates() : null
-      }
+    if (clients !== null) this.clients = new ClientCertificateReader(clients)
   }
 
   private routes(app: TemplatedApp): void {
@@ -92,11 +79,12 @@ export class Edge {
     app.any(EDGE_API_PREFIX, call)
     app.any(`${EDGE_API_PREFIX}/*`, call)
     // Under a required client certificate, the pages and descriptions are refused as calls are.
+    const clients = this.clients
     const page = (serve: (res: HttpResponse, req: HttpRequest) => void) =>
-      this.clients?.requires !== true
+      clients?.requires !== true
         ? serve
         : (res: HttpResponse, req: HttpRequest): void => {
-            if (peerPem(res) !== '') serve(res, req)
+            if (clients.read(res) !== null) serve(res, req)
             else this.problem(res, { code: 'CLIENT_CERTIFICATE_REQUIRED', detail: CERTIFICATE_REQUIRED })
           }
     app.get(
@@ -235,10 +223,10 @@ export function startEdgeCall(
   auth: Authentication,
   res: HttpResponse,
   req: HttpRequest,
-  clients: EdgeClients | null = null
+  clients: ClientCertificateReader | null = null
 ): void {
   const url = req.getUrl().slice(EDGE_API_PREFIX.length)
-  const pem = clients === null ? '' : peerPem(res)
+  const peer = clients === null ? null : clients.read(res)
   const claimed = copyHead(req, res, TRUST_NOBODY, url === '' ? '/' : url)
   const head: CallHead = {
     ...claimed,
@@ -248,13 +236,14 @@ export function startEdgeCall(
     clientApplicationName: '',
     privilegeNames: '',
     identityTrusted: true,
-    certificateMissing: clients !== null && clients.requires && pem === ''
+    certificateMissing: clients !== null && clients.requires && peer === null,
+    certificateSubject: peer?.subject ?? ''
   }
   const credentials = {
     by: auth,
     apiKey: req.getHeader('x-api-key'),
     authorization: req.getHeader('authorization'),
-    certificate: clients?.peers?.of(pem) ?? null
+    certificate: peer
   }
   const inv = new Invocation(calls, res, head, credentials)
   res.onAborted(() => inv.onAborted())

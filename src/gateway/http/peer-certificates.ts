@@ -4,6 +4,7 @@
 import { X509Certificate } from 'node:crypto'
 import type { HttpResponse } from 'uWebSockets.js'
 import type { PeerCertificate } from '../invoke/interfaces'
+import type { ClientCertificates } from '../config/config'
 
 /** What a certificate name in the config matches: one SAN, or every listed subject attribute. */
 export type CertificateMatcher = (peer: PeerCertificate) => boolean
@@ -35,7 +36,8 @@ export function parsePeerCertificate(pem: string): PeerCertificate | null {
   }
   const attributes = cert.subject.split('\n').filter((a) => a !== '')
   return {
-    subject: attributes.join(', '),
+    // RFC 4514 order (the last RDN first), as nginx's $ssl_client_s_dn and Java's X500Principal write it.
+    subject: [...attributes].reverse().join(','),
     attributes: new Set(attributes),
     altNames: splitAltNames(cert.subjectAltName ?? '')
   }
@@ -84,6 +86,31 @@ export class PeerCertificates {
       this.parsed.set(pem, peer)
     }
     return peer
+  }
+}
+
+/**
+ * A uWS listener's client certificates (tls.clientCertificates), read once per call: whether one is
+ * required, and whether one makes its peer trusted to send identity headers.
+ */
+export class ClientCertificateReader {
+  readonly requires: boolean
+  private readonly named: CertificateMatcher
+  private readonly peers = new PeerCertificates()
+
+  constructor(config: ClientCertificates) {
+    this.requires = config.mode === 'require'
+    this.named = certificateMatcher(config.trusted)
+  }
+
+  /** The call's verified certificate; null when none was sent. Only during the request's callback. */
+  read(res: HttpResponse): PeerCertificate | null {
+    return this.peers.of(peerPem(res))
+  }
+
+  /** Whether the certificate names one of tls.clientCertificates.trusted. */
+  trusts(peer: PeerCertificate): boolean {
+    return this.named(peer)
   }
 }
 

@@ -6,7 +6,8 @@ import { uwsSupportError } from './uws-support'
 import { InternalError } from '../../common/errors/internal'
 import { loadUws, Listener } from './uws'
 import { peerMatcher } from '../config/peers'
-import { certificateMatcher, PeerCertificates, peerPem } from './peer-certificates'
+import { ClientCertificateReader } from './peer-certificates'
+import type { MutableHead } from '../invoke/call-head'
 import { Calls, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/interfaces'
@@ -27,8 +28,8 @@ export class Gateway implements HttpPort<HttpResponse> {
   readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
   readonly trusts: (res: HttpResponse) => boolean
-  /** tls.clientCertificates.mode "require": a call whose peer sent no certificate is refused. */
-  private readonly requiresCertificate: boolean
+  /** tls.clientCertificates; null: none asked for. */
+  private readonly clients: ClientCertificateReader | null
   /**
    * What `GET /` answers (set by the platform; a listener thread asks the main thread for it);
    * without it, `GET /` is a call like any other (405).
@@ -48,30 +49,21 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.uws = loadUws(config.maxHeaderBytes)
     this.listener = new Listener(this.uws, (app) => this.routes(app), 'the gateway', config.tls)
     const trusted = peerMatcher(config.trust.trustedPeers)
+    this.trusts = (res) => trusted(remoteAddress(res))
     const clients = config.tls?.clientCertificates ?? null
-    this.requiresCertificate = clients?.mode === 'require'
-    if (clients === null || clients.trusted.length === 0) this.trusts = (res) => trusted(remoteAddress(res))
-    else {
-      // A trusted address or a trusted certificate; the certificate is read only when an address is not.
-      const peers = new PeerCertificates()
-      const named = certificateMatcher(clients.trusted)
-      this.trusts = (res) => {
-        if (trusted(remoteAddress(res))) return true
-        const peer = peers.of(peerPem(res))
-        return peer !== null && named(peer)
-      }
-    }
+    this.clients = clients === null ? null : new ClientCertificateReader(clients)
   }
 
   private routes(app: TemplatedApp): void {
     const call = (res: HttpResponse, req: HttpRequest): void =>
-      startCall(this.calls, this.trusts, res, req, this.requiresCertificate)
+      startCall(this.calls, this.trusts, res, req, this.clients)
     app.any('/*', call)
     // Not a call (no microservice in the path): a newcomer's first request, answered with what is here.
     app.get('/', (res, req) => {
       const index = this.index
       // Under a required client certificate, the index is refused as a call is (by the call's plan).
-      if (index === null || (this.requiresCertificate && peerPem(res) === '')) return call(res, req)
+      if (index === null || (this.clients?.requires === true && this.clients.read(res) === null))
+        return call(res, req)
       const now = index()
       if (!(now instanceof Promise)) return writeIndex(res, now)
       let aborted = false
@@ -173,6 +165,9 @@ function writeIndex(res: HttpResponse, index: GatewayIndex): void {
   })
 }
 
+/** The peer a trusted client certificate names may send identity headers, whatever its address. */
+const TRUST_ALL = (): boolean => true
+
 /**
  * A call on the gateway's listener: the head copied out of uWS's request (valid only in this
  * callback), then the pipeline. Exported for the per-call stage loop (bench/gateway-stage-loop.ts),
@@ -183,10 +178,17 @@ export function startCall(
   trusts: (res: HttpResponse) => boolean,
   res: HttpResponse,
   req: HttpRequest,
-  requiresCertificate = false
+  clients: ClientCertificateReader | null = null
 ): void {
-  const head = copyHead(req, res, trusts)
-  if (requiresCertificate && peerPem(res) === '') head.certificateMissing = true
+  let head: MutableHead
+  if (clients === null) head = copyHead(req, res, trusts)
+  else {
+    // The certificate is read once: for the requirement, the trust and the call's context.
+    const peer = clients.read(res)
+    head = copyHead(req, res, peer !== null && clients.trusts(peer) ? TRUST_ALL : trusts)
+    if (peer !== null) head.certificateSubject = peer.subject
+    else head.certificateMissing = clients.requires
+  }
   const inv = new Invocation(calls, res, head)
   // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
   res.onAborted(() => inv.onAborted())

@@ -41,6 +41,11 @@ export interface CallHead {
    * CLIENT_CERTIFICATE_REQUIRED).
    */
   readonly certificateMissing: boolean
+  /**
+   * The subject of the client certificate the listener verified, or that a trusted peer (a TLS
+   * terminator in front) sent as X-PLATFORM-Certificate-Subject; '' when none. For the call's context.
+   */
+  readonly certificateSubject: string
 }
 
 /** A head as an adapter fills it in. */
@@ -69,13 +74,21 @@ export function blankHead(method: string, url: string): MutableHead {
     connection: '',
     identityTrusted: true,
     conflictingLength: false,
-    certificateMissing: false
+    certificateMissing: false,
+    certificateSubject: ''
   }
 }
 
 /** Whether a head carries any identity or privilege header. */
 export function claimsIdentity(h: CallHead): boolean {
-  return h.ip !== '' || h.user !== '' || h.sessionId !== '' || h.clientApplicationName !== '' || h.privilegeNames !== ''
+  return (
+    h.ip !== '' ||
+    h.user !== '' ||
+    h.sessionId !== '' ||
+    h.clientApplicationName !== '' ||
+    h.privilegeNames !== '' ||
+    h.certificateSubject !== ''
+  )
 }
 
 export { PLATFORM_HEADERS } from '../../common/contract/http-names'

@@ -79,7 +79,7 @@ export interface Credentials {
 
 /** What a verified client certificate says about its holder (http/peer-certificates.ts reads it). */
 export interface PeerCertificate {
-  /** The subject as `O=Acme, CN=edge`. */
+  /** The subject as RFC 4514 writes it, the most specific name first: `CN=edge,O=Acme`. */
   readonly subject: string
   /** Each subject attribute as `KEY=value` (`CN=edge`). */
   readonly attributes: ReadonlySet<string>

@@ -368,7 +368,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
             clientApplicationName: h.clientApplicationName === '' ? null : h.clientApplicationName,
             ip: h.ip === '' ? this.clientAddress() : h.ip,
             traceparent: this.traceparent === '' ? null : this.traceparent,
-            tracestate: this.tracestate === '' ? null : this.tracestate
+            tracestate: this.tracestate === '' ? null : this.tracestate,
+            certificateSubject: h.certificateSubject === '' ? null : h.certificateSubject
           }
         : // Claims from an untrusted peer are dropped: only what the socket says is kept.
           {
@@ -380,7 +381,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
             clientApplicationName: null,
             ip: this.clientAddress(),
             traceparent: this.traceparent === '' ? null : this.traceparent,
-            tracestate: this.tracestate === '' ? null : this.tracestate
+            tracestate: this.tracestate === '' ? null : this.tracestate,
+            certificateSubject: h.certificateSubject === '' ? null : h.certificateSubject
           },
       timeoutMs: this.calls.config.executingTimeoutMs + CANCEL_GRACE_MS,
       maxDepth: this.calls.config.maxDepth

@@ -90,7 +90,7 @@ export function planCall(head: CallHead, settings: PlanSettings, backends: Backe
     return refuse(format, {
       code: 'UNTRUSTED_IDENTITY',
       detail:
-        'X-PLATFORM-IP, -User, -Session-ID, -Client-Application-Name and -Privilege-Names are accepted only from trusted peers (the edge, configured proxies)'
+        'X-PLATFORM-IP, -User, -Session-ID, -Client-Application-Name, -Privilege-Names and -Certificate-Subject are accepted only from trusted peers (the edge, configured proxies)'
     })
   }
   const apiId = head.apiId === '' ? settings.defaultApiId : head.apiId

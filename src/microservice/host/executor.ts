@@ -117,7 +117,8 @@ export class Executor {
       clientApplicationName: c.clientApplicationName ?? null,
       ip: c.ip ?? null,
       traceparent: c.traceparent ?? null,
-      tracestate: c.tracestate ?? null
+      tracestate: c.tracestate ?? null,
+      certificateSubject: c.certificateSubject ?? null
     }
     // Asked for every call, with or without names: a resolver may decide by user or address as well.
     const privileged = this.resolver(c.privilegeNames, base)
@@ -133,6 +134,7 @@ export class Executor {
       base.ip,
       base.traceparent,
       base.tracestate,
+      base.certificateSubject,
       privileged,
       ex
     )
@@ -246,6 +248,7 @@ export class ExecutionContext implements CallContext {
     readonly ip: string | null,
     readonly traceparent: string | null,
     readonly tracestate: string | null,
+    readonly certificateSubject: string | null,
     readonly privileged: boolean,
     private readonly execution: SignalSource
   ) {}

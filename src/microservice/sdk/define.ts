@@ -17,6 +17,13 @@ export interface CallContext {
    */
   readonly traceparent: string | null
   readonly tracestate: string | null
+  /**
+   * The subject of the client certificate verified for the call, RFC 4514 order (`CN=billing,O=Acme`):
+   * by the gateway's or the edge's listener (tls.clientCertificates), or by a TLS terminator in front
+   * that the gateway trusts (X-PLATFORM-Certificate-Subject, as the generated nginx sends it); null
+   * without one.
+   */
+  readonly certificateSubject: string | null
   /** The permission resolver's verdict on privilegeNames. */
   readonly privileged: boolean
   /** Aborted when the call is cancelled by the gateway or passes the executing timeout. */

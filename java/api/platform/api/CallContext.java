@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 public final class CallContext {
   private static final ThreadLocal<CallContext> CURRENT = new ThreadLocal<>();
   private static final CallContext NONE =
-      new CallContext(null, Collections.emptyList(), null, null, null, null, null, null, null, false);
+      new CallContext(null, Collections.emptyList(), null, null, null, null, null, null, null, null, false);
 
   private final String locale;
   private final List<String> privilegeNames;
@@ -23,10 +23,19 @@ public final class CallContext {
   private final String ip;
   private final String traceparent;
   private final String tracestate;
+  private final String certificateSubject;
   private final boolean privileged;
 
+  /** A context without a client certificate (the constructor of the versions before certificateSubject). */
   public CallContext(String locale, List<String> privilegeNames, String requestId, String sessionId, String user,
       String clientApplicationName, String ip, String traceparent, String tracestate, boolean privileged) {
+    this(locale, privilegeNames, requestId, sessionId, user, clientApplicationName, ip, traceparent, tracestate, null,
+        privileged);
+  }
+
+  public CallContext(String locale, List<String> privilegeNames, String requestId, String sessionId, String user,
+      String clientApplicationName, String ip, String traceparent, String tracestate, String certificateSubject,
+      boolean privileged) {
     this.locale = locale;
     this.privilegeNames = Collections.unmodifiableList(privilegeNames);
     this.requestId = requestId;
@@ -36,6 +45,7 @@ public final class CallContext {
     this.ip = ip;
     this.traceparent = traceparent;
     this.tracestate = tracestate;
+    this.certificateSubject = certificateSubject;
     this.privileged = privileged;
   }
 
@@ -60,7 +70,7 @@ public final class CallContext {
   /** The same context, with the permission resolver's verdict. */
   public CallContext withPrivileged(boolean verdict) {
     return new CallContext(locale, privilegeNames, requestId, sessionId, user, clientApplicationName, ip, traceparent,
-        tracestate, verdict);
+        tracestate, certificateSubject, verdict);
   }
 
   public String getLocale() { return locale; }
@@ -72,5 +82,11 @@ public final class CallContext {
   public String getIp() { return ip; }
   public String getTraceparent() { return traceparent; }
   public String getTracestate() { return tracestate; }
+  /**
+   * The subject of the client certificate verified for the call, RFC 4514 order ("CN=billing,O=Acme"):
+   * by the gateway's or the edge's listener, or by a TLS terminator in front that the gateway trusts;
+   * null without one.
+   */
+  public String getCertificateSubject() { return certificateSubject; }
   public boolean isPrivileged() { return privileged; }
 }

@@ -50,7 +50,8 @@ final class Invoker {
         c.hasRequestId() ? c.getRequestId() : null, c.hasSessionId() ? c.getSessionId() : null,
         c.hasUser() ? c.getUser() : null, c.hasClientApplicationName() ? c.getClientApplicationName() : null,
         c.hasIp() ? c.getIp() : null, c.hasTraceparent() ? c.getTraceparent() : null,
-        c.hasTracestate() ? c.getTracestate() : null, false);
+        c.hasTracestate() ? c.getTracestate() : null, c.hasCertificateSubject() ? c.getCertificateSubject() : null,
+        false);
     // Asked for every call, with or without names: a resolver may decide by user or address as well.
     boolean privileged = ms.resolver.isPrivileged(base.getPrivilegeNames(), base);
     if (Microservice.needsPrivilege(m) && !privileged)

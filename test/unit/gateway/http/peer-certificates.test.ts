@@ -22,7 +22,7 @@ before(() => {
 })
 
 test('a certificate read as its subject and its alternative names', () => {
-  assert.equal(edge.subject, 'O=Acme, OU=Edge, CN=edge')
+  assert.equal(edge.subject, 'CN=edge,OU=Edge,O=Acme')
   assert.deepEqual([...edge.attributes], ['O=Acme', 'OU=Edge', 'CN=edge'])
   assert.deepEqual(edge.altNames, ['DNS:Edge.Internal', 'IP Address:127.0.0.1', 'URI:spiffe://acme/edge'])
   assert.equal(parsePeerCertificate('not a certificate'), null)
