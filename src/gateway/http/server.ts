@@ -62,8 +62,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     app.get('/', (res, req) => {
       const index = this.index
       // Under a required client certificate, the index is refused as a call is (by the call's plan).
-      if (index === null || (this.clients?.requires === true && this.clients.read(res) === null))
-        return call(res, req)
+      if (index === null || (this.clients?.requires === true && this.clients.read(res) === null)) return call(res, req)
       const now = index()
       if (!(now instanceof Promise)) return writeIndex(res, now)
       let aborted = false
