@@ -55,7 +55,7 @@ export interface RunningNginx {
 export async function startNginx(
   nodes: EdgeNode[],
   limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 },
-  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls'> = {}
+  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls' | 'clientCertificates'> = {}
 ): Promise<RunningNginx> {
   const bin = ensureNginx()
   const prefix = mkdtempSync(join(tmpdir(), 'nginx-edge-'))

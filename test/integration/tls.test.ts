@@ -11,7 +11,8 @@ import { X509Certificate } from 'node:crypto'
 import { promisify } from 'node:util'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS, testConfig, until, type Json } from '../helpers/platform'
+import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, until, type Json } from '../helpers/platform'
+import { parsePeerCertificate } from '../../src/gateway/http/peer-certificates'
 import { CertificateMaker, presented, type Made } from '../helpers/certificates'
 import { startNginx } from '../helpers/nginx'
 
@@ -357,6 +358,44 @@ describe('TLS on the listeners', () => {
     } finally {
       await wrong.stop()
       await nginx.stop()
+      await platform.stop(0, 0)
+    }
+  })
+
+  test('the generated nginx edge verifies client certificates and hands the gateway their subject', async () => {
+    // The nodes trust nginx's address (loopback, the default) for the identity headers.
+    const platform = new Platform(testConfig({}), TEST_PLATFORM_OPTIONS)
+    await platform.start([EXAMPLE_DIR, TESTKIT_DIR])
+    const node = { host: '127.0.0.1', gatewayPort: platform.port, edgePort: platform.edgePort }
+    const edgeCert = certs.make('edge-front', ['edge.test'])
+    const client = certs.make('client', ['client.test'], { subject: '/O=Acme/CN=billing' })
+    const foreign = new CertificateMaker().make('foreign-client', ['client.test'])
+    const front = (mode: 'require' | 'request') =>
+      startNginx([node], undefined, {
+        tls: { certFile: edgeCert.certFile, keyFile: edgeCert.keyFile },
+        clientCertificates: { caFile: certs.caFile, mode }
+      })
+    const [required, requested] = [await front('require'), await front('request')]
+    const subject = (url: string, files: Made | null, forged = false) =>
+      curl('edge.test', new URL(url).port, '/_eapi/ELASTIC_HTTP/testkit/misc/certificate', [
+        ...(files === null ? [] : ['--cert', files.certFile, '--key', files.keyFile]),
+        ...['-H', 'Content-Type: application/json', '-H', 'X-PLATFORM-API-ID: RMC', '-d', '[]'],
+        ...(forged ? ['-H', 'X-PLATFORM-Certificate-Subject: CN=root'] : []),
+        ...['-w', ' %{http_code}']
+      ])
+    try {
+      assert.equal(await subject(required.url, client), '"CN=billing,O=Acme" 200')
+      assert.equal(await subject(required.url, client, true), '"CN=billing,O=Acme" 200', 'a forged one replaced')
+      assert.match(await subject(required.url, null), /"code":"CLIENT_CERTIFICATE_REQUIRED".* 403$/)
+      assert.match(await subject(required.url, foreign), /does not verify.*"code":"CLIENT_CERTIFICATE_REQUIRED".* 403$/)
+      assert.equal(await subject(requested.url, null, true), '"" 200', 'none, and a forged one dropped')
+      assert.equal(await subject(requested.url, client), '"CN=billing,O=Acme" 200')
+      // The subject nginx writes is the one the gateway's own listener writes (parsePeerCertificate).
+      const own = parsePeerCertificate(readFileSync(client.certFile, 'utf8'))!
+      assert.equal(own.subject, 'CN=billing,O=Acme')
+    } finally {
+      await required.stop()
+      await requested.stop()
       await platform.stop(0, 0)
     }
   })

@@ -19,7 +19,9 @@ export function edgeCommand(config: PlatformConfig, args: string[]): number {
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'upstream-tls-ca': { type: 'string' },
-      'upstream-tls-name': { type: 'string' }
+      'upstream-tls-name': { type: 'string' },
+      'client-ca': { type: 'string' },
+      'client-certificates': { type: 'string' }
     }
   })
   const cert = values['tls-cert']
@@ -32,9 +34,17 @@ export function edgeCommand(config: PlatformConfig, args: string[]): number {
     throw new CliError(
       "--upstream-tls-ca and --upstream-tls-name go together: the CAs that sign the nodes' certificates and the name those hold"
     )
+  const clientCa = values['client-ca']
+  const clientMode = values['client-certificates'] ?? (clientCa === undefined ? undefined : 'require')
+  if (clientMode !== undefined && clientMode !== 'request' && clientMode !== 'require')
+    throw new CliError(`--client-certificates ${clientMode}: "require" (a call without one is refused) or "request"`)
+  if (clientMode !== undefined && clientCa === undefined)
+    throw new CliError("--client-certificates needs --client-ca: the CAs that sign the clients' certificates")
+  if (clientCa !== undefined && cert === undefined)
+    throw new CliError('--client-ca needs --tls-cert and --tls-key: nginx asks for client certificates over TLS')
   if (positionals[0] !== 'nginx-config')
     throw new CliError(
-      'usage: microservice edge nginx-config [--node host:port[:edgePort]]... [--tls-cert F --tls-key F] [--upstream-tls-ca F --upstream-tls-name NAME]'
+      'usage: microservice edge nginx-config [--node host:port[:edgePort]]... [--tls-cert F --tls-key F [--client-ca F [--client-certificates require|request]]] [--upstream-tls-ca F --upstream-tls-name NAME]'
     )
   const maxHeaderBytes = Number(values['max-header-bytes'])
   if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
@@ -47,6 +57,10 @@ export function edgeCommand(config: PlatformConfig, args: string[]): number {
     executingTimeoutMs: config.gateway.executingTimeoutMs,
     maxHeaderBytes,
     tls: cert !== undefined && key !== undefined ? { certFile: resolve(cert), keyFile: resolve(key) } : null,
+    clientCertificates:
+      clientCa !== undefined
+        ? { caFile: resolve(clientCa), mode: clientMode === 'request' ? 'request' : 'require' }
+        : null,
     upstreamTls: ca !== undefined && name !== undefined ? { caFile: resolve(ca), serverName: name } : null,
     standalone: values.standalone === undefined ? null : { prefix: resolve(values.standalone) }
   })

@@ -1,0 +1,41 @@
+// `microservice edge nginx-config`'s TLS flags: what goes together, and what the file then holds (the
+// nginx running it is tested in test/integration/tls.test.ts).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { edgeCommand } from '../../../../src/cli/commands/edge-command'
+import { defaultConfig } from '../../../../src/gateway/config/config'
+
+const TLS = ['--tls-cert', '/etc/edge/tls.crt', '--tls-key', '/etc/edge/tls.key']
+
+function written(args: string[]): string {
+  const out = join(mkdtempSync(join(tmpdir(), 'edge-command-')), 'edge.conf')
+  assert.equal(edgeCommand(defaultConfig(), ['nginx-config', '--out', out, ...args]), 0)
+  return readFileSync(out, 'utf8')
+}
+
+test('client certificates: required by default with --client-ca, or requested; the verified subject sent on', () => {
+  const required = written([...TLS, '--client-ca', '/etc/edge/clients-ca.crt'])
+  assert.match(required, /ssl_client_certificate \/etc\/edge\/clients-ca\.crt;\n\s*ssl_verify_client on;/)
+  assert.match(required, /map \$ssl_client_verify \$igw_certificate_subject \{\n\s*SUCCESS \$ssl_client_s_dn;/)
+  assert.match(required, /proxy_set_header X-PLATFORM-Certificate-Subject \$igw_certificate_subject;/)
+  assert.match(required, /error_page 496 = @certificate_missing;/)
+  const requested = written([...TLS, '--client-ca', '/ca.crt', '--client-certificates', 'request'])
+  assert.match(requested, /ssl_verify_client optional;/)
+  // Without client certificates, a client's claimed subject never travels on.
+  const plain = written(TLS)
+  assert.doesNotMatch(plain, /ssl_client_certificate|igw_certificate_subject/)
+  assert.match(plain, /proxy_set_header X-PLATFORM-Certificate-Subject "";/)
+})
+
+test('what goes together, said', () => {
+  const refused = (args: string[], why: RegExp) => assert.throws(() => written(args), why)
+  refused(['--client-ca', '/ca.crt'], /--client-ca needs --tls-cert and --tls-key/)
+  refused([...TLS, '--client-certificates', 'require'], /--client-certificates needs --client-ca/)
+  refused(
+    [...TLS, '--client-ca', '/ca.crt', '--client-certificates', 'maybe'],
+    /--client-certificates maybe: "require"/
+  )
+})
