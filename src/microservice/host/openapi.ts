@@ -228,7 +228,7 @@ function byStatus(list: readonly ErrorCode[]): Array<[number, ErrorCode[]]> {
  * Why the description offers four of the nine X-PLATFORM headers: it is served by the edge, which
  * removes the identity headers every outside client sends (README, "Trust").
  */
-const IDENTITY_NOTE = `Through the edge, ${IDENTITY_HEADERS.join(', ')} are not taken from the caller: the edge sets the user, session, application and privilege names from a credential (X-API-Key or a bearer token, when the platform accepts them) and the IP from the connection.`
+const IDENTITY_NOTE = `Through the edge, ${IDENTITY_HEADERS.join(', ')} are not taken from the caller: the edge sets the user, session, application and privilege names from a credential (X-API-Key, a bearer token or a client certificate, when the platform accepts them) and the IP from the connection.`
 
 /** The headers a caller through the edge may set (the identity headers are the edge's to set). */
 function headerParameters(defaults: CallDefaults): Json[] {

@@ -76,6 +76,7 @@ final class Description {
       {"BODY_TOO_LARGE", 413, "The body is larger than the configured limit"},
       {"PRIVILEGE_DENIED", 403, "The method needs a privileged call"},
       {"UNTRUSTED_IDENTITY", 403, "Identity or privilege headers from a peer not trusted to send them"},
+      {"CLIENT_CERTIFICATE_REQUIRED", 403, "This listener requires a client certificate"},
       {"UNAUTHENTICATED", 401, "The credential is missing, invalid or expired"},
       {"MICROSERVICE_UNAVAILABLE", 503, "The microservice is unavailable"},
       {"OVERLOADED", 503, "The gateway is saturated"},
@@ -94,11 +95,13 @@ final class Description {
 
   /** The headers that claim who is calling: the edge sets them (http-names.ts IDENTITY_HEADERS). */
   private static final List<String> IDENTITY_HEADERS = List.of("X-PLATFORM-IP", "X-PLATFORM-User",
-      "X-PLATFORM-Session-ID", "X-PLATFORM-Client-Application-Name", "X-PLATFORM-Privilege-Names");
+      "X-PLATFORM-Session-ID", "X-PLATFORM-Client-Application-Name", "X-PLATFORM-Privilege-Names",
+      "X-PLATFORM-Certificate-Subject");
 
   private static final String IDENTITY_NOTE = "Through the edge, " + String.join(", ", IDENTITY_HEADERS)
       + " are not taken from the caller: the edge sets the user, session, application and privilege names from a"
-      + " credential (X-API-Key or a bearer token, when the platform accepts them) and the IP from the connection.";
+      + " credential (X-API-Key, a bearer token or a client certificate, when the platform accepts them) and the IP"
+      + " from the connection.";
 
   /** The extension on an XML media type that holds its example as the serializer writes it. */
   static final String SERIALIZED_EXAMPLE = "x-serialized-example";
