@@ -41,14 +41,21 @@ export function installedUwsAbis(platform: string = process.platform, arch: stri
   return uwsBinaries(platform, arch).map((f) => basename(f).slice(prefix.length, -5))
 }
 
+/** The binary is looked at once per process: the gateway's and the edge's listeners (and threads) ask. */
+let readsPeerCertificates: boolean | null = null
+
 /**
  * Whether this Node's uWS binary gives JavaScript the peer's certificate (`res.getX509Certificate()`,
  * in the 20.5x builds; not in the host's 20.30, docs/security.md "Client certificates"). Looked up in
  * the binary, since a response object exists only during a request.
  */
 export function uwsReadsPeerCertificates(): boolean {
-  const file = uwsBinaries(process.platform, process.arch).find((f) => f.endsWith(`_${process.versions.modules}.node`))
-  return file !== undefined && readFileSync(file).includes('getX509Certificate')
+  if (readsPeerCertificates === null) {
+    const abi = `_${process.versions.modules}.node`
+    const file = uwsBinaries(process.platform, process.arch).find((f) => f.endsWith(abi))
+    readsPeerCertificates = file !== undefined && readFileSync(file).includes('getX509Certificate')
+  }
+  return readsPeerCertificates
 }
 
 export function uwsSupportError(

@@ -74,7 +74,7 @@ export class Listener {
       )
     if (tls.clientCertificates !== null && !uwsReadsPeerCertificates())
       throw new ConfigError(
-        `${tls.clientCertificates.at}: this uWebSockets.js build (${uwsBuild().version}) cannot give the gateway a client's certificate (no getX509Certificate; the 20.5x builds, as in the image, have it), so it can neither require one nor trust by one. Use the image, or mode "off" here`
+        `${tls.clientCertificates.at}: this uWebSockets.js build (${uwsBuild().version}) cannot show ${who} a client's certificate (no getX509Certificate; the 20.5x builds, as in the image, have it), so it can neither require one nor trust by one. Use the image, or a TLS terminator in front that verifies them (microservice edge nginx-config --client-ca), or mode "off" here`
       )
     this.certificates = loadCertificates(tls)
   }

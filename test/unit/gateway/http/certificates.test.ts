@@ -173,7 +173,7 @@ describe('client certificates (tls.clientCertificates)', () => {
     // The host's uWS 20.30 gives JavaScript no peer certificate (the image's 20.57 does).
     assert.throws(
       start(withClients({ mode: 'require', caFile: certs.caFile })),
-      new RegExp(`${HTTP}: this uWebSockets\\.js build \\(20\\.30.*cannot give the gateway a client's certificate`)
+      new RegExp(`${HTTP}: this uWebSockets\\.js build \\(20\\.30.*cannot show the gateway a client's certificate`)
     )
     assert.throws(
       start(withClients({ mode: 'request', caFile: certs.caFile, trusted: ['CN=edge'] }, 'EDGE')),
