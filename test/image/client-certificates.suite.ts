@@ -82,6 +82,15 @@ function user(a: Answer | string): string | null {
   return (JSON.parse(a.text) as { user: string | null }).user
 }
 
+/** A listener's tls block: the server's certificate, client certificates verified by the test CA. */
+function tlsBlock(mode: 'request' | 'require', trusted: string[] = []): { [k: string]: Json } {
+  return {
+    certFile: server.certFile,
+    keyFile: server.keyFile,
+    clientCertificates: { mode, caFile: certs.caFile, trusted }
+  }
+}
+
 async function start(overrides: { [k: string]: Json }): Promise<Platform> {
   const platform = new Platform(testConfig(overrides), TEST_PLATFORM_OPTIONS)
   await platform.start([EXAMPLE_DIR, TESTKIT_DIR])
@@ -95,16 +104,14 @@ test('this uWebSockets.js build gives JavaScript the peer certificate', () => {
 describe('the gateway requiring a client certificate, trusting one by its URI', () => {
   let platform: Platform
   before(async () => {
-    const files = (m: Made): { [k: string]: Json } => ({ certFile: m.certFile, keyFile: m.keyFile })
     platform = await start({
       ENTRY_POINTS: {
         WEB_SERVICE_FACADE_HTTP: {
           // Loopback is not trusted by address here: only the certificate can make a peer trusted.
           trust: { trustedPeers: [], untrustedIdentity: 'drop' },
           tls: {
-            ...files(server),
-            serverNames: { 'other.test': files(named) },
-            clientCertificates: { mode: 'require', caFile: certs.caFile, trusted: ['URI:spiffe://test/edge'] }
+            ...tlsBlock('require', ['URI:spiffe://test/edge']),
+            serverNames: { 'other.test': { certFile: named.certFile, keyFile: named.keyFile } }
           }
         }
       }
@@ -157,11 +164,7 @@ describe('the edge taking a certificate as a credential (EDGE.auth.certificates)
     platform = await start({
       EDGE: {
         enabled: true,
-        tls: {
-          certFile: server.certFile,
-          keyFile: server.keyFile,
-          clientCertificates: { mode: 'request', caFile: certs.caFile }
-        },
+        tls: tlsBlock('request'),
         auth: {
           required: false,
           apiKeys: [],
@@ -197,11 +200,7 @@ describe('the edge requiring a client certificate', () => {
     platform = await start({
       EDGE: {
         enabled: true,
-        tls: {
-          certFile: server.certFile,
-          keyFile: server.keyFile,
-          clientCertificates: { mode: 'require', caFile: certs.caFile }
-        }
+        tls: tlsBlock('require')
       }
     })
   })

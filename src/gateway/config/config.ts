@@ -151,16 +151,23 @@ export interface PlatformSection {
 }
 
 /** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
+/** Who a credential of EDGE.auth (an API key, a client certificate) stands for. */
+export interface EdgeIdentity {
+  user: string
+  privileges: string[]
+  clientApplicationName?: string
+}
+
 export interface EdgeAuthConfig {
   /** Refuse (401) a call to /_eapi that presents no credential. */
   required: boolean
   /** API keys, sent as X-API-Key: the SHA-256 of the key (hex), never the key itself. */
-  apiKeys: Array<{ sha256: string; user: string; privileges: string[]; clientApplicationName?: string }>
+  apiKeys: Array<EdgeIdentity & { sha256: string }>
   /**
    * Client certificates (EDGE.tls.clientCertificates verifies them): a certificate with the name
    * `match` (as tls.clientCertificates.trusted writes names) is this identity.
    */
-  certificates: Array<{ match: string; user: string; privileges: string[]; clientApplicationName?: string }>
+  certificates: Array<EdgeIdentity & { match: string }>
   /** JWT bearer tokens (Authorization: Bearer …); one of jwksFile, publicKeyFile, secretEnv. */
   jwt: {
     jwksFile: string | null
@@ -302,16 +309,18 @@ const bool = (o: Section, key: string): boolean => o[key] as boolean
 const optionalString = (o: Section, key: string): string | null => (o[key] ?? null) as string | null
 const sub = (o: Section, key: string): Section => o[key] as Section
 
+/** The identity fields of an EDGE.auth entry (apiKeys[], certificates[]). */
+function edgeIdentity(o: Section): EdgeIdentity {
+  const app = optionalString(o, 'clientApplicationName')
+  return {
+    user: str(o, 'user'),
+    privileges: strings(o, 'privileges'),
+    ...(app !== null ? { clientApplicationName: app } : {})
+  }
+}
+
 function parseEdgeAuth(a: Section): EdgeAuthConfig {
-  const apiKeys = ((a.apiKeys ?? []) as Section[]).map((o) => {
-    const app = optionalString(o, 'clientApplicationName')
-    return {
-      sha256: str(o, 'sha256'),
-      user: str(o, 'user'),
-      privileges: strings(o, 'privileges'),
-      ...(app !== null ? { clientApplicationName: app } : {})
-    }
-  })
+  const apiKeys = ((a.apiKeys ?? []) as Section[]).map((o) => ({ sha256: str(o, 'sha256'), ...edgeIdentity(o) }))
   let jwt: EdgeAuthConfig['jwt'] = null
   if (a.jwt !== undefined && a.jwt !== null) {
     const j = sub(a, 'jwt')
@@ -328,15 +337,10 @@ function parseEdgeAuth(a: Section): EdgeAuthConfig {
     if ([jwt.jwksFile, jwt.publicKeyFile, jwt.secretEnv].filter((x) => x !== null).length !== 1)
       throw new ConfigError('EDGE.auth.jwt: name exactly one of jwksFile, publicKeyFile, secretEnv')
   }
-  const certificates = ((a.certificates ?? []) as Section[]).map((o) => {
-    const app = optionalString(o, 'clientApplicationName')
-    return {
-      match: str(o, 'match'),
-      user: str(o, 'user'),
-      privileges: strings(o, 'privileges'),
-      ...(app !== null ? { clientApplicationName: app } : {})
-    }
-  })
+  const certificates = ((a.certificates ?? []) as Section[]).map((o) => ({
+    match: str(o, 'match'),
+    ...edgeIdentity(o)
+  }))
   return { required: a.required === undefined ? false : bool(a, 'required'), apiKeys, certificates, jwt }
 }
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
-import type { EdgeAuthConfig } from '../config/config'
+import type { EdgeAuthConfig, EdgeIdentity } from '../config/config'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
 import { certificateMatcher, type CertificateMatcher } from './peer-certificates'
@@ -29,20 +29,9 @@ export class Authenticator implements Authentication {
     this.takesCredentials = config.apiKeys.length > 0 || config.jwt !== null || config.required
     this.certificates = config.certificates.map((c) => ({
       matches: certificateMatcher([c.match]),
-      principal: {
-        user: c.user,
-        privilegeNames: [...c.privileges],
-        clientApplicationName: c.clientApplicationName ?? ''
-      }
+      principal: principalOf(c)
     }))
-    this.keys = config.apiKeys.map((k) => ({
-      hash: Buffer.from(k.sha256, 'hex'),
-      principal: {
-        user: k.user,
-        privilegeNames: [...k.privileges],
-        clientApplicationName: k.clientApplicationName ?? ''
-      }
-    }))
+    this.keys = config.apiKeys.map((k) => ({ hash: Buffer.from(k.sha256, 'hex'), principal: principalOf(k) }))
     if (config.jwt !== null) this.verifier = loadVerifier(config.jwt)
   }
 
@@ -92,6 +81,11 @@ export class Authenticator implements Authentication {
       return { refused: `the bearer token is not accepted: ${errorMessage(err)}` }
     }
   }
+}
+
+/** The principal an EDGE.auth entry stands for. */
+function principalOf(e: EdgeIdentity): Principal {
+  return { user: e.user, privilegeNames: [...e.privileges], clientApplicationName: e.clientApplicationName ?? '' }
 }
 
 async function loadVerifier(jwt: NonNullable<EdgeAuthConfig['jwt']>): Promise<Verifier> {

@@ -122,7 +122,7 @@ type CertifiedResponse = HttpResponse & { getX509Certificate(): string | ArrayBu
  * callback. uWS has verified it against the listener's CAs in the handshake: one that does not chain
  * to them ends the handshake. Only on a build with `getX509Certificate` (uws-support.ts).
  */
-export function peerPem(res: HttpResponse): string {
+function peerPem(res: HttpResponse): string {
   const pem = (res as CertifiedResponse).getX509Certificate()
   return typeof pem === 'string' ? pem : Buffer.from(pem).toString('latin1')
 }
