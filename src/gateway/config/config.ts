@@ -150,7 +150,6 @@ export interface PlatformSection {
   localTransport: 'unix' | 'tcp'
 }
 
-/** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
 /** Who a credential of EDGE.auth (an API key, a client certificate) stands for. */
 export interface EdgeIdentity {
   user: string
@@ -158,6 +157,7 @@ export interface EdgeIdentity {
   clientApplicationName?: string
 }
 
+/** EDGE.auth: credentials the edge turns into X-PLATFORM-User and -Privilege-Names. */
 export interface EdgeAuthConfig {
   /** Refuse (401) a call to /_eapi that presents no credential. */
   required: boolean
