@@ -39,7 +39,7 @@ module.exports = {
       ['contract', 'errors', 'observability', 'bytes', 'process'],
       ['json', 'xml', 'protocol']
     ]),
-    ...layered('gateway', [['config'], ['pool', 'dispatch'], ['invoke'], ['http']]),
+    ...layered('gateway', [['config'], ['pool', 'dispatch', 'admission'], ['invoke'], ['http']]),
     {
       name: 'serializers-stand-alone',
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',

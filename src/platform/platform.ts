@@ -31,6 +31,7 @@ import type { TlsEvents } from '../gateway/http/certificate-renewal'
 import { loadTlsClient, type CertificateSet } from '../gateway/http/certificates'
 import type { TlsClient } from '../common/protocol/endpoint'
 import type { ServedCertificate } from './metrics'
+import { RateLimiter } from '../gateway/admission/rate-limits'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -103,6 +104,8 @@ export class Platform {
     })
     this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'info'), pf.drainTimeoutMs)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
+    const limiter = config.rateLimits.rules.length > 0 ? new RateLimiter(config.rateLimits) : null
+    this.gateway.calls.limiter = limiter
     const metricsOn = config.admin.enabled && config.admin.metrics
     const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null
     this.telemetry = new CallTelemetry(metricsOn, accessLog)
@@ -116,6 +119,7 @@ export class Platform {
             edgeThreads,
             descriptions: () => this.describedDirectories(),
             bounds: this.gateway.calls.bounds.shared,
+            limits: limiter?.store.shared ?? null,
             directory: this.directory,
             metrics: metricsOn,
             accessLog,
@@ -184,6 +188,7 @@ export class Platform {
       ? createMetricsRegistry({
           calls: this.callTotals(),
           gateway: this.gateway.calls.bounds,
+          limits: limiter,
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,

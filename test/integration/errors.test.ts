@@ -442,13 +442,15 @@ describe('coverage of the error table', () => {
     // The trust boundary's codes are produced, with their problem bodies, in trust.test.ts;
     // MALFORMED_REQUEST needs raw bytes on a socket (malformed-http.test.ts); SERVLET_MICROSERVICE a
     // servletApp package (servlet.test.ts); CLIENT_CERTIFICATE_REQUIRED a listener that sees client
-    // certificates (the image's uWS in client-certificates.suite.ts, the generated nginx in tls.test.ts).
+    // certificates (the image's uWS in client-certificates.suite.ts, the generated nginx in tls.test.ts);
+    // RATE_LIMITED a platform with RATE_LIMITS rules (rate-limits.test.ts).
     const elsewhere = new Set([
       'UNTRUSTED_IDENTITY',
       'UNAUTHENTICATED',
       'MALFORMED_REQUEST',
       'SERVLET_MICROSERVICE',
-      'CLIENT_CERTIFICATE_REQUIRED'
+      'CLIENT_CERTIFICATE_REQUIRED',
+      'RATE_LIMITED'
     ])
     const missing = Object.keys(codes).filter((c) => !seen.has(c) && !elsewhere.has(c))
     assert.deepEqual(missing, [])

@@ -27,7 +27,10 @@ describe('headers, CORS and the call context', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), '*')
     assert.equal(res.headers.get('access-control-allow-methods'), 'POST, OPTIONS')
     assert.equal(res.headers.get('access-control-max-age'), '600')
-    assert.equal(res.headers.get('access-control-expose-headers'), 'X-PLATFORM-Request-ID')
+    assert.equal(
+      res.headers.get('access-control-expose-headers'),
+      'X-PLATFORM-Request-ID, Retry-After, RateLimit-Policy, RateLimit'
+    )
     const allowed = res.headers.get('access-control-allow-headers')!.split(', ')
     // The identity and privilege headers only when cors.allowIdentityHeaders (trust.test.ts).
     const expected = [
@@ -52,7 +55,10 @@ describe('headers, CORS and the call context', () => {
       Origin: 'https://app.example'
     })
     assert.equal(r.headers.get('access-control-allow-origin'), '*')
-    assert.equal(r.headers.get('access-control-expose-headers'), 'X-PLATFORM-Request-ID')
+    assert.equal(
+      r.headers.get('access-control-expose-headers'),
+      'X-PLATFORM-Request-ID, Retry-After, RateLimit-Policy, RateLimit'
+    )
   })
 
   test('the request id is echoed when sent and generated (unique) when not', async () => {

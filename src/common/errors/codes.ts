@@ -26,6 +26,7 @@ export const codes = {
   UNTRUSTED_IDENTITY: { status: 403, title: 'Identity or privilege headers from a peer not trusted to send them' },
   CLIENT_CERTIFICATE_REQUIRED: { status: 403, title: 'This listener requires a client certificate' },
   UNAUTHENTICATED: { status: 401, title: 'The credential is missing, invalid or expired' },
+  RATE_LIMITED: { status: 429, title: 'A rate limit or quota of the caller is used up' },
   MICROSERVICE_UNAVAILABLE: { status: 503, title: 'The microservice is unavailable' },
   OVERLOADED: { status: 503, title: 'The gateway is saturated' },
   BACKEND_CONNECTION_LOST: { status: 502, title: 'The connection to the microservice was lost during the call' },

@@ -262,8 +262,34 @@ export interface DiscoveredMicroservice {
   intervalMs: number
 }
 
+/** A rule of RATE_LIMITS: the calls it matches, what it counts them by, and its limit. */
+export interface RateRule {
+  /** Named in the RateLimit fields, the metrics and the 429's detail. */
+  name: string
+  /** null: any. */
+  match: { microservice: string | null; service: string | null; method: string | null; apiId: ApiMode | null }
+  /**
+   * identity: the authenticated user (an API key's, a token's subject, a trusted peer's
+   * X-PLATFORM-User), else the client certificate's subject, else the address; address: the client's
+   * address (a trusted peer's X-PLATFORM-IP); shared: one count for every caller.
+   */
+  key: 'identity' | 'address' | 'shared'
+  /** A token bucket (`rate` a second, up to `burst` at once) or a quota (`count` a window). */
+  limit: { kind: 'bucket'; rate: number; burst: number } | { kind: 'window'; count: number; windowSeconds: number }
+}
+
+/** RATE_LIMITS: who may call how often (docs/rate-limits.md). */
+export interface RateLimitsSection {
+  rules: RateRule[]
+  /** Keys each rule counts at once; past it, a rule forgets the least used of the keys it probes. */
+  maxKeys: number
+  /** RateLimit-Policy and RateLimit on every call a rule matches, not only on 429s. */
+  headers: boolean
+}
+
 export interface PlatformConfig {
   gateway: GatewayConfig
+  rateLimits: RateLimitsSection
   pool: PoolOptions
   dispatch: DispatchOptions
   platform: PlatformSection
@@ -529,6 +555,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const tracing = sub(http, 'tracing')
   const instances = (pf.instances ?? {}) as Section
   const config: PlatformConfig = {
+    rateLimits: parseRateLimits((raw.RATE_LIMITS ?? { rules: [] }) as Section),
     gateway: {
       host: str(http, 'host'),
       port: int(http, 'port'),
@@ -741,6 +768,43 @@ function parseTlsClient(entry: Section, at: string): TlsClientFiles | null {
   if ((tls.certFile === null) !== (tls.keyFile === null))
     throw new ConfigError(`${at}: certFile and keyFile go together (the gateway's own pair, for mutual TLS)`)
   return tls
+}
+
+function parseRateLimits(o: Section): RateLimitsSection {
+  const names = new Set<string>()
+  const rules = ((o.rules ?? []) as Section[]).map((r, k): RateRule => {
+    const at = `RATE_LIMITS.rules[${k}]`
+    const name = str(r, 'name')
+    if (names.has(name)) throw new ConfigError(`${at}.name: '${name}' names another rule too`)
+    names.add(name)
+    const m = (r.match ?? {}) as Section
+    const bucket = r.rate !== undefined
+    if (bucket === (r.count !== undefined))
+      throw new ConfigError(`${at}: give either rate (and burst) or count (and windowSeconds)`)
+    if (bucket && r.windowSeconds !== undefined) throw new ConfigError(`${at}.windowSeconds: goes with count, not rate`)
+    if (!bucket && r.burst !== undefined) throw new ConfigError(`${at}.burst: goes with rate, not count`)
+    if (!bucket && r.windowSeconds === undefined)
+      throw new ConfigError(`${at}.windowSeconds: the window count is counted in is needed with count`)
+    const rate = bucket ? (r.rate as number) : 0
+    return {
+      name,
+      match: {
+        microservice: optionalString(m, 'microservice'),
+        service: optionalString(m, 'service'),
+        method: optionalString(m, 'method'),
+        apiId: optionalString(m, 'apiId') as ApiMode | null
+      },
+      key: (r.key ?? 'identity') as RateRule['key'],
+      limit: bucket
+        ? { kind: 'bucket', rate, burst: r.burst === undefined ? Math.max(1, Math.ceil(rate)) : int(r, 'burst') }
+        : { kind: 'window', count: int(r, 'count'), windowSeconds: int(r, 'windowSeconds') }
+    }
+  })
+  return {
+    rules,
+    maxKeys: o.maxKeys === undefined ? 65536 : int(o, 'maxKeys'),
+    headers: o.headers === undefined ? true : bool(o, 'headers')
+  }
 }
 
 /** A listener's `threads`: 1 when absent, the cores this process may use for "auto". */

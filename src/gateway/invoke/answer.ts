@@ -35,7 +35,8 @@ export function allowedHeaders(identity: boolean): string {
   )
   return ['Content-Type', 'Accept', ...names].join(', ')
 }
-export const EXPOSED_HEADERS = 'X-PLATFORM-Request-ID'
+/** What a page may read of an answer: the request id, and when to call again (docs/rate-limits.md). */
+export const EXPOSED_HEADERS = 'X-PLATFORM-Request-ID, Retry-After, RateLimit-Policy, RateLimit'
 
 export interface CorsPolicy {
   /** '*' allows any origin. */

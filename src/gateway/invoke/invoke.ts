@@ -13,6 +13,7 @@ import { splitNames, type CallHead } from './call-head'
 import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
 import { CallBounds } from './bounds'
+import { RateLimited, type LimitKeys, type RateLimiter } from '../admission/rate-limits'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type {
   AuthOutcome,
@@ -61,6 +62,8 @@ export class Calls<R> {
   onQuiet: (() => void) | null = null
   /** Metrics, the access log, tracing: null costs nothing per request. */
   observer: CallObserver | null = null
+  /** RATE_LIMITS: null when there are no rules, and then nothing is counted. */
+  limiter: RateLimiter | null = null
   /** The calls that are out, by their executing timeout. */
   readonly deadlines: DeadlineList
   /** Buffers for the bodies a worker splits, used again once their frame is written. */
@@ -111,7 +114,7 @@ export class Calls<R> {
  * large body) → dispatch → settle → answer. Every field is set in the constructor, so all
  * invocations share one hidden class.
  */
-export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline {
+export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline, LimitKeys {
   callId = 0
   connection: PendingCall['connection'] = null
   /** In the deadline list of Calls while the call is out (the executing timeout). */
@@ -143,6 +146,8 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   bytesIn = 0
   bytesOut = 0
   private address: string | null = null
+  /** The RateLimit fields (and a 429's Retry-After) every answer to this call carries; null: none. */
+  private limitFields: string[] | null = null
 
   constructor(
     private readonly calls: Calls<R>,
@@ -249,6 +254,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private proceed(plan: CallPlan, body?: Uint8Array): void {
     const calls = this.calls
     this.plan = plan
+    if (calls.limiter !== null && !this.withinLimits(calls.limiter, plan)) {
+      if (body !== undefined) calls.largeBodies.release(body)
+      return
+    }
     if (!this.admit(plan.declaredLength)) return
     if (body !== undefined) {
       // Read already, so counted whatever the bound: it is in memory either way.
@@ -263,6 +272,33 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       calls.largeBodies
     )
     calls.http.readBody(this.res, this)
+  }
+
+  /** Stage 1c: the rate limits the call matches count it, or refuse it (429) before its body is read. */
+  private withinLimits(limiter: RateLimiter, plan: CallPlan): boolean {
+    const method = plan.method
+    const verdict = limiter.check(plan.microservice, method.service, method.name, plan.mode, this)
+    if (verdict === null) return true
+    if (!(verdict instanceof RateLimited)) {
+      this.limitFields = verdict
+      return true
+    }
+    this.limitFields = verdict.headers
+    this.fail(verdict.failure)
+    return false
+  }
+
+  limitUser(): string {
+    return this.head.identityTrusted ? this.head.user : ''
+  }
+
+  limitCertificate(): string {
+    return this.head.certificateSubject
+  }
+
+  limitAddress(): string {
+    const h = this.head
+    return h.identityTrusted && h.ip !== '' ? h.ip : this.clientAddress()
   }
 
   /** Counts the request against maxInFlight and its declared body against maxBodyBytesInFlight, or refuses it. */
@@ -472,7 +508,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       body,
       requestId: this.requestId,
       origin: this.head.origin,
-      headers: null,
+      headers: this.limitFields,
       close: false
     })
   }
@@ -482,6 +518,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     const answer = problemAnswer(f, format, this.requestId, this.head.origin, this.calls.retryAfter)
     if (f.code === 'UNAUTHENTICATED' && this.credentials !== null)
       answer.headers = [...(answer.headers ?? []), 'WWW-Authenticate', this.credentials.by.challenge]
+    if (this.limitFields !== null) answer.headers = [...(answer.headers ?? []), ...this.limitFields]
     this.write(answer)
   }
 

@@ -24,6 +24,8 @@ export interface ListenerStart {
   descriptions: Array<[name: string, dir: string]>
   /** The bounds' shared memory (src/gateway/invoke/bounds.ts). */
   bounds: SharedArrayBuffer
+  /** The rate limits' counts (src/gateway/admission/limit-store.ts); null when RATE_LIMITS has no rules. */
+  limits: SharedArrayBuffer | null
   /** The directory's state when the thread was made; its changes follow as messages. */
   directory: DirectoryEvent[]
   /** Whether the thread counts calls for /metrics, and writes the access log. */

@@ -14,6 +14,7 @@ import { tracingActive } from '../../common/observability/tracing'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
+import { RateLimiter } from '../../gateway/admission/rate-limits'
 
 const port = parentPort!
 const start = workerData as ListenerStart
@@ -51,6 +52,7 @@ const directory = new MicroserviceDirectory(config.dispatch, events('dispatch'),
 directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
 for (const e of start.directory) directory.apply(e)
 const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
+if (start.limits !== null) gateway.calls.limiter = new RateLimiter(config.rateLimits, start.limits)
 const telemetry = new CallTelemetry(start.metrics, accessLog)
 if (start.metrics || accessLog !== null || tracingActive()) gateway.calls.observer = telemetry
 

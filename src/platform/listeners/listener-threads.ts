@@ -33,6 +33,8 @@ export interface ListenerThreadsOptions {
   descriptions: () => Array<[name: string, dir: string]>
   /** The main pipeline's bounds, shared. */
   bounds: SharedArrayBuffer
+  /** The rate limits' counts, shared; null when RATE_LIMITS has no rules. */
+  limits: SharedArrayBuffer | null
   directory: MicroserviceDirectory
   metrics: boolean
   /** Where the threads' access-log chunks go (the main thread's sink), null when the access log is off. */
@@ -233,6 +235,7 @@ export class ListenerThreads implements DirectoryFollowers {
       edge: thread < o.edgeThreads ? this.edgeAt : null,
       descriptions: thread < o.edgeThreads ? o.descriptions() : [],
       bounds: o.bounds,
+      limits: o.limits,
       directory: o.directory.snapshot(),
       metrics: o.metrics,
       accessLog: o.accessLog !== null,

@@ -78,6 +78,7 @@ final class Description {
       {"UNTRUSTED_IDENTITY", 403, "Identity or privilege headers from a peer not trusted to send them"},
       {"CLIENT_CERTIFICATE_REQUIRED", 403, "This listener requires a client certificate"},
       {"UNAUTHENTICATED", 401, "The credential is missing, invalid or expired"},
+      {"RATE_LIMITED", 429, "A rate limit or quota of the caller is used up"},
       {"MICROSERVICE_UNAVAILABLE", 503, "The microservice is unavailable"},
       {"OVERLOADED", 503, "The gateway is saturated"},
       {"BACKEND_CONNECTION_LOST", 502, "The connection to the microservice was lost during the call"},
@@ -91,7 +92,8 @@ final class Description {
   private static final List<String> ROA_ERRORS = List.of("UNAUTHENTICATED", "MALFORMED_BODY", "BAD_ARGUMENT",
       "UNKNOWN_API_ID", "UNKNOWN_SEQUENCE", "UNKNOWN_MICROSERVICE", "UNKNOWN_SERVICE", "UNKNOWN_METHOD",
       "FORMAT_MISMATCH", "BODY_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "SEQUENCE_FORMAT_MISMATCH", "METHOD_FAILED",
-      "INTERNAL", "BACKEND_CONNECTION_LOST", "MICROSERVICE_UNAVAILABLE", "OVERLOADED", "EXECUTION_TIMEOUT");
+      "INTERNAL", "BACKEND_CONNECTION_LOST", "MICROSERVICE_UNAVAILABLE", "OVERLOADED", "EXECUTION_TIMEOUT",
+      "RATE_LIMITED");
 
   /** The headers that claim who is calling: the edge sets them (http-names.ts IDENTITY_HEADERS). */
   private static final List<String> IDENTITY_HEADERS = List.of("X-PLATFORM-IP", "X-PLATFORM-User",
