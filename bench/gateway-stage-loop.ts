@@ -1,11 +1,11 @@
 // The gateway's per-call path alone, in a loop, for counting its instructions
-// (bench/stage-instructions.ts), in the three ways the CPU gate calls it: straight, through the edge,
-// and with the access log and metrics on. The listener's own entry points (startCall, startEdgeCall)
-// run on request and response objects shaped as uWS's: the head copied, the call planned, the body
-// read, the arguments split and the Invoke frame encoded inline, the Result frame decoded, the answer
+// (bench/stage-instructions.ts), in the ways the CPU gate calls it: straight, through the edge,
+// with the access log and metrics on; and, counted on request, with one rate-limit rule that
+// matches every call. The listener's own entry points (startCall, startEdgeCall) run on request and
+// response objects shaped as uWS's: the head copied, the call planned, the body read, the arguments split and the Invoke frame encoded inline, the Result frame decoded, the answer
 // written. Not in the count: uWS's native code, the sockets and the dispatch directory's pick of a
 // connection (what they cost moves with the machine; the CPU part of the gate measures them).
-//   node --single-threaded gateway-stage-loop.js <microservice dir> call|edge|observed <warm-up calls>
+//   node --single-threaded gateway-stage-loop.js <microservice dir> call|edge|observed|limited <warm-up calls>
 // prints "warm"; then for each line "N" on stdin makes N calls of that profile and prints "done".
 import { createInterface } from 'node:readline'
 import { resolve } from 'node:path'
@@ -26,6 +26,7 @@ import { writeAnswer } from '../src/gateway/http/respond'
 import { remoteAddress } from '../src/gateway/http/copy-head'
 import { peerMatcher } from '../src/gateway/config/peers'
 import { CallTelemetry } from '../src/gateway/invoke/call-telemetry'
+import { RateLimiter } from '../src/gateway/admission/rate-limits'
 import type { ByteLineSink } from '../src/common/observability/line-writer'
 import { EDGE_API_PREFIX } from '../src/common/contract/http-names'
 import { encodeResultFrame } from '../src/common/protocol/result-frame'
@@ -173,16 +174,31 @@ const auth = new Authenticator()
 const plain = pipeline()
 const observed = pipeline()
 observed.observer = new CallTelemetry(true, new DiscardedLines())
+/** One rule every call matches, by identity (the address here), that never refuses: its fields are written. */
+const limited = pipeline()
+limited.limiter = new RateLimiter({
+  rules: [
+    {
+      name: 'per-caller',
+      match: { microservice: null, service: null, method: null, apiId: null },
+      key: 'identity',
+      limit: { kind: 'bucket', rate: 1e9, burst: 1e9 }
+    }
+  ],
+  maxKeys: 65536,
+  headers: true
+})
 
-type Profile = 'call' | 'edge' | 'observed'
+type Profile = 'call' | 'edge' | 'observed' | 'limited'
 const CALLS: Record<Profile, (res: Response) => void> = {
   call: (res) => startCall(plain, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
   edge: (res) => startEdgeCall(plain, auth, res as unknown as HttpResponse, viaEdge as unknown as HttpRequest),
-  observed: (res) => startCall(observed, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest)
+  observed: (res) => startCall(observed, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
+  limited: (res) => startCall(limited, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest)
 }
 
 const call = CALLS[profile]
-if (call === undefined) throw new Error(`no profile ${profile}: call, edge or observed`)
+if (call === undefined) throw new Error(`no profile ${profile}: call, edge, observed or limited`)
 
 function calls(n: number): void {
   for (let k = 0; k < n; k++) {

@@ -6,6 +6,7 @@
 // same instructions whatever the machine's load: the count moves when the code does. The gate
 // compares each with the baseline's (bench/gate.ts).
 //   node dist/bench/stage-instructions.js [--rounds 3] [--calls 2000] [--warmup 20000] [--dist DIR] [--json FILE]
+//     [--stages 'gateway call,gateway limited'] (also: gateway limited, a call that one rate-limit rule counts)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -29,13 +30,18 @@ export const STAGES = [
   { name: 'gateway observed', loop: 'gateway-stage-loop.js', profile: 'observed' }
 ] as const
 
+/** Stages counted on request (--stages), outside the gate: the call path with one rate-limit rule. */
+const OTHER_STAGES = [{ name: 'gateway limited', loop: 'gateway-stage-loop.js', profile: 'limited' }] as const
+
+type Stage = (typeof STAGES)[number] | (typeof OTHER_STAGES)[number]
+
 const SETTLING_ROUNDS = 3
 
 export type StageName = (typeof STAGES)[number]['name']
 export const STAGE_NAMES: readonly StageName[] = STAGES.map((s) => s.name)
 
 export interface StageResult {
-  stage: StageName
+  stage: Stage['name']
   /** The median round's instructions per call. */
   instructions: number
   rounds: number[]
@@ -49,16 +55,16 @@ export interface StageOptions {
   warmup: number
 }
 
-/** Every stage counted, the microservice host's first. */
-export async function measureStages(o: StageOptions): Promise<StageResult[]> {
+/** Every stage of the gate counted (or those named), the microservice host's first. */
+export async function measureStages(o: StageOptions, stages: readonly Stage[] = STAGES): Promise<StageResult[]> {
   execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'valgrind:valgrind'], { stdio: 'inherit' })
   const results: StageResult[] = []
-  for (const s of STAGES) results.push(await countStage(s, o))
+  for (const s of stages) results.push(await countStage(s, o))
   return results
 }
 
 /** One stage's loop under callgrind: warmed up, then `rounds` counted rounds of `calls`. */
-async function countStage(s: (typeof STAGES)[number], o: StageOptions): Promise<StageResult> {
+async function countStage(s: Stage, o: StageOptions): Promise<StageResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'bench-stage-'))
   let child: ChildProcess | null = null
   try {
@@ -106,12 +112,19 @@ async function countStage(s: (typeof STAGES)[number], o: StageOptions): Promise<
 }
 
 async function main(): Promise<void> {
-  const results = await measureStages({
-    dist: resolve(arg('dist', join(__dirname, '..'))),
-    rounds: Number(arg('rounds', '3')),
-    calls: Number(arg('calls', '2000')),
-    warmup: Number(arg('warmup', '20000'))
-  })
+  const all: readonly Stage[] = [...STAGES, ...OTHER_STAGES]
+  const named = arg('stages', STAGE_NAMES.join(',')).split(',')
+  const unknown = named.filter((n) => !all.some((s) => s.name === n))
+  if (unknown.length > 0) throw new Error(`no stage ${unknown.join(', ')}: ${all.map((s) => s.name).join(', ')}`)
+  const results = await measureStages(
+    {
+      dist: resolve(arg('dist', join(__dirname, '..'))),
+      rounds: Number(arg('rounds', '3')),
+      calls: Number(arg('calls', '2000')),
+      warmup: Number(arg('warmup', '20000'))
+    },
+    all.filter((s) => named.includes(s.name))
+  )
   for (const r of results)
     console.log(
       `${r.stage.padEnd(16)} ${Math.round(r.instructions)} instructions per call (rounds ${r.rounds.map((x) => Math.round(x)).join(', ')})`

@@ -108,7 +108,8 @@ function relaunch(flags: string[]): void {
     process.on(signal, () => {
       if (!fresh(signal)) return
       try {
-        process.kill(-child.pid!, signal)
+        // SIGHUP asks the platform to read its config again: for it alone, not its instances.
+        process.kill(signal === 'SIGHUP' ? child.pid! : -child.pid!, signal)
       } catch {
         // The platform has exited already; its exit ends this process.
       }
@@ -189,6 +190,11 @@ async function run(config: PlatformConfig): Promise<void> {
       }
     )
   }
+  // SIGHUP: the config read again, and what may change without a restart applied (docs/operating.md,
+  // "Reload"); the platform's log says what changed, or why the new config was refused.
+  process.on('SIGHUP', () => {
+    if (!stopping) void platform.reload()
+  })
   // Run in this process (no relaunch: `npm start` on a machine whose flags need none), one signal
   // can arrive twice here as it does at a relauncher.
   const fresh = signalFilter()

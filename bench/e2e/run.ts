@@ -302,6 +302,10 @@ export async function startGateway(
       ...(process.env.IGW_BENCH_METRICS === 'true'
         ? { PLATFORM__ADMIN__enabled: 'true', PLATFORM__ADMIN__port: '0', PLATFORM__ADMIN__metrics: 'true' }
         : {}),
+      // RATE_LIMITS.rules as JSON (bench/e2e/limits.ts measures what they cost).
+      ...(process.env.IGW_BENCH_RATE_LIMITS === undefined
+        ? {}
+        : { PLATFORM__RATE_LIMITS__rules: process.env.IGW_BENCH_RATE_LIMITS }),
       ...env
     },
     /(gateway listening)/,

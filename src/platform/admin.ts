@@ -13,8 +13,9 @@ import type { MicroserviceManager } from './manager'
 import type { Deployer, UploadResult } from './package/deployer'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
 import { errorMessage } from '../common/errors/internal'
+import type { ReloadOutcome } from './reload'
 
-/** Deploys over the network: the deployer and the bearer token that allows them. */
+/** Deploys and reloads over the network: the deployer, the reload, and the bearer token that allows them. */
 export interface AdminDeploys {
   deployer: Deployer
   /** Microservices a rollout announces before they reach this node (calls for them wait). */
@@ -22,6 +23,8 @@ export interface AdminDeploys {
   token: string
   /** The largest package accepted (PLATFORM.unpack.maxTotalBytes). */
   maxBytes: number
+  /** Reads the config again and applies what changes without a restart (Platform.reload). */
+  reload(): Promise<ReloadOutcome>
 }
 
 export type Phase = 'starting' | 'ready' | 'draining'
@@ -78,12 +81,23 @@ export class AdminServer {
    *   POST /microservices/{name}/expect?seconds=N
    *                                          a new microservice is on its way: its calls wait here up
    *                                          to N seconds for it instead of answering 404 (0 withdraws)
+   *   POST /reload                           the config read again, as SIGHUP does (src/platform/reload.ts):
+   *                                          200 with what changed, or 422 with why it was refused
    * with Authorization: Bearer <ADMIN.deployTokenEnv's token>; each answers the verdict as JSON.
    */
   private write(req: IncomingMessage, res: ServerResponse, path: string, d: AdminDeploys): void {
     if (!sameToken(req.headers.authorization ?? '', `Bearer ${d.token}`)) {
       req.resume()
-      return json(res, 401, { error: 'a deploy needs Authorization: Bearer <the token in ADMIN.deployTokenEnv>' })
+      return json(res, 401, {
+        error: `${path === '/reload' ? 'a reload' : 'a deploy'} needs Authorization: Bearer <the token in ADMIN.deployTokenEnv>`
+      })
+    }
+    if (path === '/reload') {
+      req.resume()
+      return void d.reload().then(
+        (o) => json(res, o.applied ? 200 : 422, o),
+        (err: unknown) => json(res, 500, { applied: false, reason: errorMessage(err) })
+      )
     }
     const verdict = (p: Promise<UploadResult>): void =>
       void p.then(
@@ -118,7 +132,7 @@ export class AdminServer {
     if (path !== '/deploy') {
       req.resume()
       return json(res, 404, {
-        error: `no POST ${path}; try /deploy, /microservices/{name}/rollback or /microservices/{name}/expect`
+        error: `no POST ${path}; try /deploy, /reload, /microservices/{name}/rollback or /microservices/{name}/expect`
       })
     }
     const chunks: Buffer[] = []

@@ -10,8 +10,8 @@ export interface MetricSources {
   /** The calls' counts, one set of totals over every listener thread. */
   calls: CallTotals
   gateway: { readonly inFlight: number; readonly bodyBytes: number }
-  /** RATE_LIMITS' counts (shared by every listener thread); null when there are no rules. */
-  limits: RateLimiter | null
+  /** RATE_LIMITS' counts (shared by every listener thread) as they are now; null when there are no rules. */
+  limits(): RateLimiter | null
   pool: InvokePool
   manager: MicroserviceManager
   deployer: Deployer
@@ -139,27 +139,27 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     { labels: {}, value: s.calls.restarts }
   ])
 
-  const limits = s.limits
-  if (limits !== null) {
-    const totals = (): Array<{ rule: string; allowed: number; limited: number; evicted: number }> =>
-      limits.names.map((rule, k) => ({ rule, ...limits.store.totals(k) }))
-    scraped(
-      'igw_rate_limit_calls_total',
-      'Calls a rate-limit rule matched, by rule and decision (allowed, or limited: answered 429 RATE_LIMITED).',
-      'counter',
-      () =>
-        totals().flatMap((t) => [
-          { labels: { rule: t.rule, decision: 'allowed' }, value: t.allowed },
-          { labels: { rule: t.rule, decision: 'limited' }, value: t.limited }
-        ])
-    )
-    scraped(
-      'igw_rate_limit_evictions_total',
-      'Keys a rule forgot to count a new one (more keys at once than RATE_LIMITS.maxKeys): their counts started again.',
-      'counter',
-      () => totals().map((t) => ({ labels: { rule: t.rule }, value: t.evicted }))
-    )
+  // Registered with no rules too: a reload may add some.
+  const totals = (): Array<{ rule: string; allowed: number; limited: number; evicted: number }> => {
+    const limits = s.limits()
+    return limits === null ? [] : limits.names.map((rule, k) => ({ rule, ...limits.store.totals(k) }))
   }
+  scraped(
+    'igw_rate_limit_calls_total',
+    'Calls a rate-limit rule matched, by rule and decision (allowed, or limited: answered 429 RATE_LIMITED).',
+    'counter',
+    () =>
+      totals().flatMap((t) => [
+        { labels: { rule: t.rule, decision: 'allowed' }, value: t.allowed },
+        { labels: { rule: t.rule, decision: 'limited' }, value: t.limited }
+      ])
+  )
+  scraped(
+    'igw_rate_limit_evictions_total',
+    'Keys a rule forgot to count a new one (more keys at once than RATE_LIMITS.maxKeys): their counts started again.',
+    'counter',
+    () => totals().map((t) => ({ labels: { rule: t.rule }, value: t.evicted }))
+  )
 
   const gauge = (name: string, help: string, read: () => number): void => {
     new Gauge({

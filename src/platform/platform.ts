@@ -5,7 +5,7 @@ import { Gateway } from '../gateway/http/server'
 import { Edge, type Descriptions } from '../gateway/http/edge'
 import { descriptionPaths, type GatewayIndex } from '../gateway/http/front-pages'
 import { productVersion } from '../common/contract/product-version'
-import { InternalError } from '../common/errors/internal'
+import { InternalError, errorMessage } from '../common/errors/internal'
 import { DescriptionFiles } from './package/descriptions'
 import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
@@ -17,7 +17,8 @@ import { Deployer } from './package/deployer'
 import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../microservice/host/package-config'
-import type { PlatformConfig, RemoteInstance } from '../gateway/config/config'
+import { loadConfig, type PlatformConfig, type RemoteInstance } from '../gateway/config/config'
+import { applyReload, planReload, type ReloadOutcome, type ReloadPlan } from './reload'
 import type { Registry } from 'prom-client'
 import { createLogger, type EventLog, type Logger, type LogLevel } from '../common/observability/log'
 import { stdoutLines, type LineSink } from '../common/observability/line-writer'
@@ -46,6 +47,8 @@ export interface PlatformOptions {
   logger?: Logger
   /** Where the access log goes when LOGGING.accessLog (default: stdout, in 64 KiB or 50 ms batches). */
   accessLog?: LineSink
+  /** The config a reload reads (default: loadConfig(): $PLATFORM_CONFIG or config/platform.json, and the env). */
+  reloadConfig?: () => PlatformConfig
 }
 
 /**
@@ -74,12 +77,15 @@ export class Platform {
   /** Prometheus metrics, served by the admin listener on /metrics (null when ADMIN.metrics is off). */
   readonly metrics: Registry | null
   private readonly log: EventLog
+  /** Reloads one after another (SIGHUP and POST /reload may come together). */
+  private reloads: Promise<unknown> = Promise.resolve()
   private descriptionsNow: Descriptions | null = null
   /** Each remote instance's TLS, its files read and checked when the platform is made (refused then). */
   private readonly remoteTls: Map<RemoteInstance, TlsClient>
 
   constructor(
-    readonly config: PlatformConfig,
+    /** As it runs: a reload replaces it (RELOADABLE's parts only). */
+    public config: PlatformConfig,
     private readonly options: PlatformOptions = {}
   ) {
     this.logger = options.logger ?? createLogger(config.logging.level)
@@ -188,7 +194,7 @@ export class Platform {
       ? createMetricsRegistry({
           calls: this.callTotals(),
           gateway: this.gateway.calls.bounds,
-          limits: limiter,
+          limits: () => this.gateway.calls.limiter,
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,
@@ -200,7 +206,7 @@ export class Platform {
       this.manager,
       this.metrics,
       config.admin.readyRequires,
-      adminDeploys(config, this.deployer, this.directory.arrivals),
+      adminDeploys(config, this.deployer, this.directory.arrivals, () => this.reload()),
       config.admin.enabled ? config.admin.tls : null
     )
     const descriptions = this.descriptions()
@@ -210,6 +216,50 @@ export class Platform {
     const tls = this.logger.child({ component: 'tls' })
     const tlsEvents: TlsEvents = (level, msg, fields) => tls[level](fields, msg)
     for (const l of [this.gateway.listener, this.edge?.listener, this.admin]) if (l !== undefined) l.events = tlsEvents
+  }
+
+  /**
+   * Reads the config again and applies what may change without a restart (src/platform/reload.ts,
+   * RELOADABLE) on every listener thread. A config that does not load, or that a listener would
+   * refuse, is refused whole and the running one stays. Calls in progress finish as they started.
+   */
+  reload(): Promise<ReloadOutcome> {
+    const next = this.reloads.then(() => this.reloadNow())
+    this.reloads = next
+    return next
+  }
+
+  private async reloadNow(): Promise<ReloadOutcome> {
+    let plan: ReloadPlan
+    let limiter: RateLimiter | null
+    try {
+      plan = planReload(this.config, (this.options.reloadConfig ?? (() => loadConfig()))())
+      limiter =
+        plan.config.rateLimits.rules.length > 0
+          ? RateLimiter.carriedOver(plan.config.rateLimits, this.gateway.calls.limiter)
+          : null
+      applyReload(this.gateway, this.edge, plan.config, limiter?.store.shared ?? null)
+    } catch (err) {
+      const reason = errorMessage(err)
+      this.logger.warn(
+        { component: 'platform', event: 'reload-refused', reason },
+        `reload refused, the running config kept: ${reason}`
+      )
+      return { applied: false, reason }
+    }
+    this.config = plan.config
+    const failed = (await this.threads?.reload(plan.config, limiter?.store.shared ?? null)) ?? []
+    for (const f of failed)
+      this.logger.error(
+        { component: 'platform', event: 'reload-failed', ...f },
+        `listener thread ${f.thread} could not apply the reload: ${f.error}`
+      )
+    const { changed, needsRestart } = plan
+    this.log(
+      `reloaded: ${changed.length === 0 ? 'nothing changed' : changed.join(', ')}${needsRestart.length === 0 ? '' : `; a restart applies ${needsRestart.join(', ')}`}`,
+      { event: 'reloaded', changed, needsRestart }
+    )
+    return { applied: true, changed, needsRestart }
   }
 
   /** Every certificate the listeners serve now (the main thread's view: its threads read the same files). */
@@ -438,7 +488,12 @@ function echoInstance(log: Logger): (instance: string, line: string, stderr: boo
   return (instance, line, stderr) => (stderr ? log.warn({ instance }, line) : log.info({ instance }, line))
 }
 
-function adminDeploys(config: PlatformConfig, deployer: Deployer, arrivals: Arrivals): AdminDeploys | null {
+function adminDeploys(
+  config: PlatformConfig,
+  deployer: Deployer,
+  arrivals: Arrivals,
+  reload: () => Promise<ReloadOutcome>
+): AdminDeploys | null {
   const env = config.admin.deployTokenEnv
   if (env === null) return null
   const token = process.env[env] ?? ''
@@ -447,7 +502,7 @@ function adminDeploys(config: PlatformConfig, deployer: Deployer, arrivals: Arri
       'IGW_SECRET_MISSING',
       `ADMIN.deployTokenEnv: the environment variable ${env} holds no token`
     )
-  return { deployer, arrivals, token, maxBytes: config.platform.unpack.maxTotalBytes }
+  return { deployer, arrivals, token, maxBytes: config.platform.unpack.maxTotalBytes, reload }
 }
 
 function remoteSecret(r: Pick<RemoteInstance, 'name' | 'secretEnv'>): string | null {

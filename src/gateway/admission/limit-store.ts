@@ -109,6 +109,22 @@ export class LimitStore {
     return slot
   }
 
+  /**
+   * Takes rule `from`'s table of `old` as rule `table`'s (same size): its keys, their numbers and its
+   * totals. A reload keeps what an unchanged rule has counted (src/platform/reload.ts).
+   */
+  carry(old: LimitStore, from: number, table: number): void {
+    const size = this.sizes[table]!
+    if (old.sizes[from] !== size) throw new RangeError('a table is carried over to one of its own size')
+    const src = old.starts[from]!
+    const dst = this.starts[table]!
+    old.lock()
+    this.values.set(old.values.subarray(src * 2, (src + size) * 2), dst * 2)
+    this.hashes.set(old.hashes.subarray(src * 2, (src + size) * 2), dst * 2)
+    this.counters.set(old.counters.subarray(from * COUNTERS, (from + 1) * COUNTERS), table * COUNTERS)
+    old.unlock()
+  }
+
   /** Counts a decision of rule `table` (under the lock). */
   count(table: number, limited: boolean): void {
     this.counters[table * COUNTERS + (limited ? 1 : 0)]!++
@@ -123,18 +139,4 @@ export class LimitStore {
     this.unlock()
     return out
   }
-}
-
-/** A key's 64-bit hash as two words, never both 0 (an empty slot): FNV-1a and a multiply-xorshift. */
-export function hashKey(kind: number, key: string): [hi: number, lo: number] {
-  let a = Math.imul(0x811c9dc5 ^ kind, 0x01000193)
-  let b = Math.imul(0x9747b28c ^ kind, 0x5bd1e995)
-  for (let k = 0; k < key.length; k++) {
-    const c = key.charCodeAt(k)
-    a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x5bd1e995)
-    b ^= b >>> 15
-  }
-  b = Math.imul(b ^ (b >>> 13), 0x5bd1e995)
-  return [a >>> 0, ((b ^ (b >>> 15)) | 1) >>> 0]
 }

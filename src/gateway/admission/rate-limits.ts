@@ -1,7 +1,7 @@
 import type { ApiMode } from '../../common/contract/vocabulary'
 import type { Failure } from '../../common/errors/codes'
 import type { RateLimitsSection, RateRule } from '../config/config'
-import { LimitStore, hashKey, type SlotMeaning } from './limit-store'
+import { LimitStore, type SlotMeaning } from './limit-store'
 
 /** What a rule counts a call by (RateRule.key), as the pipeline knows the call. */
 export interface LimitKeys {
@@ -179,10 +179,16 @@ function slotsFor(rule: RateRule, maxKeys: number): number {
 export class RateLimiter {
   readonly store: LimitStore
   private readonly rules: Rule[]
-  /** The rules a call matched, and their slots: reused by every call (one JavaScript thread). */
-  private readonly matched: Rule[] = []
-  private readonly slots: number[] = []
-  private readonly hashes: number[] = []
+  /**
+   * The rules a call matched (the first `count`), their keys' hashes and their slots: reused by every
+   * call, as one JavaScript thread makes one call at a time.
+   */
+  private readonly matched: Rule[]
+  private count = 0
+  private readonly his: Uint32Array
+  private readonly los: Uint32Array
+  private readonly slots: Int32Array
+  private readonly keys: KeyHashes = new KeyHashes()
 
   constructor(
     readonly config: RateLimitsSection,
@@ -190,10 +196,33 @@ export class RateLimiter {
     private readonly clock: () => number = Date.now
   ) {
     this.rules = config.rules.map((r, k) => new Rule(k, r))
+    const n = this.rules.length
+    this.matched = new Array<Rule>(n)
+    this.his = new Uint32Array(n)
+    this.los = new Uint32Array(n)
+    this.slots = new Int32Array(n)
     this.store = new LimitStore(
       config.rules.map((r) => ({ slots: slotsFor(r, config.maxKeys) })),
       shared
     )
+  }
+
+  /**
+   * The limiter of a reloaded config: a rule of `previous` with the same name, key, kind of limit and
+   * table size goes on with what it counted (its numbers may have changed); any other starts afresh.
+   */
+  static carriedOver(config: RateLimitsSection, previous: RateLimiter | null): RateLimiter {
+    const next = new RateLimiter(config)
+    if (previous === null) return next
+    for (const rule of next.rules) {
+      const c = rule.config
+      const old = previous.rules.find(
+        (r) => r.config.name === c.name && r.config.key === c.key && r.config.limit.kind === c.limit.kind
+      )
+      if (old !== undefined && slotsFor(old.config, previous.config.maxKeys) === slotsFor(rule.config, config.maxKeys))
+        next.store.carry(previous.store, old.table, rule.table)
+    }
+    return next
   }
 
   /** The rules' names, in the order of the config (for the metrics). */
@@ -213,36 +242,33 @@ export class RateLimiter {
     keys: LimitKeys
   ): string[] | RateLimited | null {
     const matched = this.matched
-    const slots = this.slots
-    const hashes = this.hashes
-    matched.length = 0
-    slots.length = 0
-    hashes.length = 0
-    for (const r of this.rules) if (r.matches(microservice, service, method, mode)) matched.push(r)
-    if (matched.length === 0) return null
+    let n = 0
+    for (const r of this.rules) if (r.matches(microservice, service, method, mode)) matched[n++] = r
+    this.count = n
+    if (n === 0) return null
     // The keys' hashes first: hashing holds no lock.
-    let identity: [number, number] | null = null
-    let address: [number, number] | null = null
-    for (const r of matched) {
-      let h: [number, number]
-      if (r.config.key === 'shared') h = [1, 1]
-      else if (r.config.key === 'address') h = address ??= hashKey(KIND_ADDRESS, keys.limitAddress())
-      else h = identity ??= identityHash(keys)
-      hashes.push(h[0], h[1])
+    const his = this.his
+    const los = this.los
+    this.keys.start(keys)
+    for (let k = 0; k < n; k++) {
+      this.keys.of(matched[k]!.config.key)
+      his[k] = this.keys.hi
+      los[k] = this.keys.lo
     }
     const store = this.store
     const v = store.values
+    const slots = this.slots
     const now = this.clock()
     let refused = false
     store.lock()
-    for (let k = 0; k < matched.length; k++) {
+    for (let k = 0; k < n; k++) {
       const r = matched[k]!
-      const slot = store.find(r.table, hashes[2 * k]!, hashes[2 * k + 1]!, r.meaning, now)
-      slots.push(slot * 2)
-      if (!r.meaning.allows(r.meaning.level(v, slot * 2, now, store.fresh))) refused = true
+      const at = store.find(r.table, his[k]!, los[k]!, r.meaning, now) * 2
+      slots[k] = at
+      if (!r.meaning.allows(r.meaning.level(v, at, now, store.fresh))) refused = true
     }
     let retry = 0
-    for (let k = 0; k < matched.length; k++) {
+    for (let k = 0; k < n; k++) {
       const r = matched[k]!
       const at = slots[k]!
       if (!refused) {
@@ -254,17 +280,18 @@ export class RateLimiter {
       }
     }
     const fields = refused || this.config.headers ? this.fields(now) : null
+    let limits = ''
+    if (refused)
+      for (let k = 0; k < n; k++)
+        if (!matched[k]!.meaning.allows(v[slots[k]!]!))
+          limits = limits === '' ? matched[k]!.config.name : `${limits}, ${matched[k]!.config.name}`
     store.unlock()
     if (!refused) return fields
-    const limits = matched
-      .filter((r, k) => !r.meaning.allows(v[slots[k]!]!))
-      .map((r) => r.config.name)
-      .join(', ')
-    const headers = ['Retry-After', String(retry), ...fields!]
-    return new RateLimited(
-      { code: 'RATE_LIMITED', detail: `over the rate limit ${limits}; try again in ${retry} s` },
-      headers
-    )
+    return new RateLimited({ code: 'RATE_LIMITED', detail: `over the rate limit ${limits}; try again in ${retry} s` }, [
+      'Retry-After',
+      String(retry),
+      ...fields!
+    ])
   }
 
   /** RateLimit-Policy and RateLimit for the rules matched (under the lock: the slots' numbers are read). */
@@ -272,7 +299,7 @@ export class RateLimiter {
     const v = this.store.values
     let policy = ''
     let limit = ''
-    for (let k = 0; k < this.matched.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       const r = this.matched[k]!
       const at = this.slots[k]!
       const item = `${r.quoted};r=${Math.max(0, r.meaning.remaining(v, at))};t=${r.meaning.reset(v, at, now)}`
@@ -283,11 +310,73 @@ export class RateLimiter {
   }
 }
 
-/** The key "identity": the user, else the certificate's subject, else the address. */
-function identityHash(keys: LimitKeys): [number, number] {
-  const user = keys.limitUser()
-  if (user !== '') return hashKey(KIND_USER, user)
-  const subject = keys.limitCertificate()
-  if (subject !== '') return hashKey(KIND_CERTIFICATE, subject)
-  return hashKey(KIND_ADDRESS, keys.limitAddress())
+/** The hashes of a call's keys, each made once per call. */
+class KeyHashes {
+  hi = 0
+  lo = 0
+  private from: LimitKeys | null = null
+  private identity = false
+  private address = false
+  private identityHi = 0
+  private identityLo = 0
+  private addressHi = 0
+  private addressLo = 0
+
+  /** A new call. */
+  start(keys: LimitKeys): void {
+    this.from = keys
+    this.identity = false
+    this.address = false
+  }
+
+  /** Sets hi and lo to the hash of the call's key of this kind. */
+  of(kind: RateRule['key']): void {
+    if (kind === 'shared') {
+      this.hi = 1
+      this.lo = 1
+    } else if (kind === 'address') {
+      if (!this.address) {
+        this.hashed(KIND_ADDRESS, this.from!.limitAddress())
+        this.addressHi = this.hi
+        this.addressLo = this.lo
+        this.address = true
+      }
+      this.hi = this.addressHi
+      this.lo = this.addressLo
+    } else {
+      if (!this.identity) {
+        this.identified()
+        this.identityHi = this.hi
+        this.identityLo = this.lo
+        this.identity = true
+      }
+      this.hi = this.identityHi
+      this.lo = this.identityLo
+    }
+  }
+
+  /** The key "identity": the user, else the certificate's subject, else the address. */
+  private identified(): void {
+    const keys = this.from!
+    const user = keys.limitUser()
+    if (user !== '') return this.hashed(KIND_USER, user)
+    const subject = keys.limitCertificate()
+    if (subject !== '') return this.hashed(KIND_CERTIFICATE, subject)
+    this.hashed(KIND_ADDRESS, keys.limitAddress())
+  }
+
+  /** A key's 64-bit hash, never 0, 0 (an empty slot): FNV-1a and a multiply-xorshift, side by side. */
+  private hashed(kind: number, key: string): void {
+    let a = Math.imul(0x811c9dc5 ^ kind, 0x01000193)
+    let b = Math.imul(0x9747b28c ^ kind, 0x5bd1e995)
+    for (let k = 0; k < key.length; k++) {
+      const c = key.charCodeAt(k)
+      a = Math.imul(a ^ c, 0x01000193)
+      b = Math.imul(b ^ c, 0x5bd1e995)
+      b ^= b >>> 15
+    }
+    b = Math.imul(b ^ (b >>> 13), 0x5bd1e995)
+    this.hi = a >>> 0
+    this.lo = ((b ^ (b >>> 15)) | 1) >>> 0
+  }
 }

@@ -45,7 +45,7 @@ export interface EdgeOptions {
 export class Edge {
   readonly listener: Listener
 
-  private readonly auth: Authenticator
+  private auth: Authenticator
   /** EDGE.tls.clientCertificates; null: none asked for. */
   private readonly clients: ClientCertificateReader | null = null
   /** Each microservice's description as served (with this edge's security), and the text it came from. */
@@ -54,22 +54,28 @@ export class Edge {
   constructor(
     private readonly gateway: Gateway,
     private readonly descriptions: Descriptions,
-    private readonly authConfig: EdgeAuthConfig = NO_CREDENTIALS,
+    private authConfig: EdgeAuthConfig = NO_CREDENTIALS,
     /** EDGE.tls: HTTPS on the edge's port; null: plain HTTP. */
     tls: TlsConfig | null = null
   ) {
-    this.auth = new Authenticator(authConfig)
+    this.auth = edgeAuthenticator(authConfig, tls)
     const clients = tls?.clientCertificates ?? null
     if (clients !== null && clients.trusted.length > 0)
       throw new ConfigError(
         `${clients.at}.trusted: the edge takes no identity headers from anyone; name certificates and the identities they stand for in EDGE.auth.certificates`
       )
-    if (clients === null && authConfig.certificates.length > 0)
-      throw new ConfigError(
-        'EDGE.auth.certificates: the edge asks for client certificates only with EDGE.tls.clientCertificates (mode "request" or "require" and the CAs to verify them)'
-      )
     this.listener = new Listener(gateway.uws, (app) => this.routes(app), 'the edge', tls)
     if (clients !== null) this.clients = new ClientCertificateReader(clients)
+  }
+
+  /**
+   * EDGE.auth from a reload (src/platform/reload.ts): calls from now on are authenticated by it; one
+   * whose token is being verified finishes with the old. The descriptions are declared again.
+   */
+  reauthenticate(auth: Authenticator, config: EdgeAuthConfig): void {
+    this.auth = auth
+    this.authConfig = config
+    this.served.clear()
   }
 
   private routes(app: TemplatedApp): void {
@@ -212,6 +218,15 @@ export class Edge {
   close(): void {
     this.listener.close()
   }
+}
+
+/** The edge's Authenticator for EDGE.auth, refused when it names certificates the listener does not ask for. */
+export function edgeAuthenticator(auth: EdgeAuthConfig, tls: TlsConfig | null): Authenticator {
+  if ((tls?.clientCertificates ?? null) === null && auth.certificates.length > 0)
+    throw new ConfigError(
+      'EDGE.auth.certificates: the edge asks for client certificates only with EDGE.tls.clientCertificates (mode "request" or "require" and the CAs to verify them)'
+    )
+  return new Authenticator(auth)
 }
 
 /**

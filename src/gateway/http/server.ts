@@ -27,7 +27,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   readonly calls: Calls<HttpResponse>
   readonly listener: Listener
   /** Whether the peer of a request may send the identity headers (ENTRY_POINTS…trust.trustedPeers). */
-  readonly trusts: (res: HttpResponse) => boolean
+  trusts: (res: HttpResponse) => boolean
   /** tls.clientCertificates; null: none asked for. */
   private readonly clients: ClientCertificateReader | null
   /**
@@ -37,7 +37,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   index: (() => GatewayIndex | Promise<GatewayIndex>) | null = null
 
   constructor(
-    readonly config: GatewayConfig,
+    public config: GatewayConfig,
     preparer: Preparer,
     backends: Backends,
     /** The in-flight bounds' shared memory, when this gateway is one listener thread of several. */
@@ -48,8 +48,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     this.calls = new Calls(config, preparer, backends, this, shared)
     this.uws = loadUws(config.maxHeaderBytes)
     this.listener = new Listener(this.uws, (app) => this.routes(app), 'the gateway', config.tls)
-    const trusted = peerMatcher(config.trust.trustedPeers)
-    this.trusts = (res) => trusted(remoteAddress(res))
+    this.trusts = peerTrust(config)
     const clients = config.tls?.clientCertificates ?? null
     this.clients = clients === null ? null : new ClientCertificateReader(clients)
   }
@@ -72,6 +71,16 @@ export class Gateway implements HttpPort<HttpResponse> {
         () => aborted || res.cork(() => res.writeStatus('503 Service Unavailable').end())
       )
     })
+  }
+
+  /**
+   * The settings a reload may change (src/platform/reload.ts): trusted peers, untrustedIdentity and
+   * CORS. Requests from now on see them; a call in progress keeps what it was planned with.
+   */
+  reconfigure(config: GatewayConfig): void {
+    this.trusts = peerTrust(config)
+    this.config = config
+    this.calls.reconfigure(config)
   }
 
   /** Requests holding a body or a call right now. */
@@ -192,6 +201,11 @@ export function startCall(
   // uWS: onAborted must be set before the callback returns, or an abort crashes the process.
   res.onAborted(() => inv.onAborted())
   inv.begin()
+}
+
+function peerTrust(config: GatewayConfig): (res: HttpResponse) => boolean {
+  const trusted = peerMatcher(config.trust.trustedPeers)
+  return (res) => trusted(remoteAddress(res))
 }
 
 /** The body of a uWS request, chunk by chunk, to the pipeline's sink. */

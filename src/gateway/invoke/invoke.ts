@@ -42,7 +42,7 @@ const CLOSE = /(?:^|,)\s*close\s*(?:,|$)/i
 
 /** The calls of one gateway and what they share: settings, the pool, the backends, the HTTP port, counters. */
 export class Calls<R> {
-  readonly cors: CorsPolicy
+  cors: CorsPolicy
   readonly retryAfter: string
   /** Requests holding a body or a call right now, on this thread (the drain waits for these). */
   inFlight = 0
@@ -71,7 +71,7 @@ export class Calls<R> {
   private callIds = 0
 
   constructor(
-    readonly config: GatewayConfig,
+    public config: GatewayConfig,
     readonly preparer: Preparer,
     readonly backends: Backends,
     readonly http: HttpPort<R>,
@@ -83,6 +83,12 @@ export class Calls<R> {
     this.retryAfter = String(config.retryAfterSeconds)
     this.deadlines = new DeadlineList(config.executingTimeoutMs)
     this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
+  }
+
+  /** A reload's trust and CORS (Gateway.reconfigure); the bounds and the timeout stay as they started. */
+  reconfigure(config: GatewayConfig): void {
+    this.config = config
+    this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
   }
 
   /** Body bytes held by requests in progress on every thread. */

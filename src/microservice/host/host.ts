@@ -200,6 +200,8 @@ async function main(): Promise<void> {
       console.log(`${signal}: left to the platform, which stops this instance once its gateway has drained`)
     process.on('SIGTERM', later('SIGTERM'))
     process.on('SIGINT', later('SIGINT'))
+    // A reload of the platform's config (kill -HUP to its group) is the platform's, not this instance's end.
+    process.on('SIGHUP', () => console.log('SIGHUP: the platform reads its config again; this instance goes on'))
     process.on('message', (m: PlatformMessage) => {
       if (m.type === 'stop') stop()
     })

@@ -48,6 +48,8 @@ export type ToListener =
   | { type: 'closing' }
   /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */
   | { type: 'close' }
+  /** A reloaded config (src/platform/reload.ts) and the rate limits' new shared counts. */
+  | { type: 'reload'; id: number; config: PlatformConfig; limits: SharedArrayBuffer | null }
   /** Tests: the thread fails as an uncaught exception would make it. */
   | { type: 'fault' }
 
@@ -58,6 +60,8 @@ export type FromListener =
   | { type: 'idle'; id: number }
   | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
   | { type: 'index'; id: number }
+  /** The reload applied (error null), or why this thread could not. */
+  | { type: 'reloaded'; id: number; error: string | null }
   | { type: 'eject'; name: string; instance: string }
   /** One platform event, a whole JSON line. */
   | { type: 'log'; line: string }

@@ -15,6 +15,7 @@ import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 import { RateLimiter } from '../../gateway/admission/rate-limits'
+import { applyReload } from '../reload'
 
 const port = parentPort!
 const start = workerData as ListenerStart
@@ -171,6 +172,15 @@ port.on('message', (m: ToListener) => {
           post({ type: 'drained' })
           process.exit(0)
         })
+    case 'reload': {
+      let error: string | null = null
+      try {
+        applyReload(gateway, edge, m.config, m.limits)
+      } catch (err) {
+        error = errorMessage(err)
+      }
+      return post({ type: 'reloaded', id: m.id, error })
+    }
     case 'close':
       return fail(new Error('the platform was told to stop at once'))
     case 'fault':

@@ -89,8 +89,13 @@ export class ListenerThreads implements DirectoryFollowers {
   restarts = 0
   /** The last counts of threads that ended: still part of the totals. */
   private readonly retired: ThreadCounts[] = []
+  /** The config and the rate limits' counts a thread starts with: the last reload's. */
+  private config: PlatformConfig
+  private limits: SharedArrayBuffer | null
 
   constructor(private readonly o: ListenerThreadsOptions) {
+    this.config = o.config
+    this.limits = o.limits
     this.slots = new Array<Slot | null>(o.count).fill(null)
     this.streaks = new Array<number>(o.count).fill(0)
   }
@@ -129,6 +134,25 @@ export class ListenerThreads implements DirectoryFollowers {
     for (const { s, m } of answers)
       if (m !== null && m.type === 'counts') out.push({ thread: s.thread, answered: m.answered, routes: m.routes })
     return out
+  }
+
+  /**
+   * Every live thread applies a reloaded config (src/platform/reload.ts), and threads started later
+   * start with it; resolves with the threads that could not, and why.
+   */
+  async reload(
+    config: PlatformConfig,
+    limits: SharedArrayBuffer | null
+  ): Promise<Array<{ thread: number; error: string }>> {
+    this.config = config
+    this.limits = limits
+    const answers = await Promise.all(
+      this.live().map((s) => this.ask(s, { type: 'reload', id: 0, config, limits }).then((m) => ({ s, m })))
+    )
+    const failed: Array<{ thread: number; error: string }> = []
+    for (const { s, m } of answers)
+      if (m !== null && m.type === 'reloaded' && m.error !== null) failed.push({ thread: s.thread, error: m.error })
+    return failed
   }
 
   /** Every thread drains as the main thread does (DrainPlan) and ends; resolves once all have. */
@@ -229,13 +253,13 @@ export class ListenerThreads implements DirectoryFollowers {
     const o = this.o
     const thread = k + 1
     const start: ListenerStart = {
-      config: o.config,
+      config: this.config,
       thread,
       gateway: thread < o.gatewayThreads ? this.gatewayAt : null,
       edge: thread < o.edgeThreads ? this.edgeAt : null,
       descriptions: thread < o.edgeThreads ? o.descriptions() : [],
       bounds: o.bounds,
-      limits: o.limits,
+      limits: this.limits,
       directory: o.directory.snapshot(),
       metrics: o.metrics,
       accessLog: o.accessLog !== null,

@@ -75,11 +75,13 @@ public final class Host {
     long drain = Long.parseLong(env("MICROSERVICE_DRAIN_MS", managed ? "4000" : "20000"));
     // Before the listening line: whoever reads it may signal at once.
     CountDownLatch stop = new CountDownLatch(1);
-    for (String signal : new String[] {"TERM", "INT"}) {
+    // HUP, managed: the platform's reload reaching its whole process group; unmanaged, it stops as TERM.
+    for (String signal : new String[] {"TERM", "INT", "HUP"}) {
       Signal.handle(new Signal(signal), s -> {
         // Started by a platform: a signal to the whole process group reaches this process too, but the
         // gateway still has calls for it while it drains; the platform says when to stop.
-        if (managed) System.out.println("SIG" + signal + ": left to the platform, which stops this instance once its gateway has drained");
+        if (managed && signal.equals("HUP")) System.out.println("SIGHUP: the platform reads its config again; this instance goes on");
+        else if (managed) System.out.println("SIG" + signal + ": left to the platform, which stops this instance once its gateway has drained");
         else stop.countDown();
       });
     }

@@ -1,0 +1,85 @@
+// `npm run bench:limits`: what RATE_LIMITS costs a call. ROA beta JSON multiply at c=64 against
+// platforms that differ only in their rules, rounds alternating their order:
+//   none    no rules (the shipped config: nothing is counted);
+//   local   one rule every call matches, a token bucket by identity that never refuses;
+//   three   three such rules (a bucket, a per-minute and a per-day quota), each deciding every call.
+// Each run has its own ceiling, so drift shows in the gateway/ceiling ratio; the verdict compares
+// the gateway's CPU per call and p99 by mode, medians over rounds (target: local ≤ 1.05× none's CPU,
+// issue 47).
+import { run, type CaseResult } from './run'
+
+const MODES = {
+  none: null,
+  local: [{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }],
+  three: [
+    { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 },
+    { name: 'minute', key: 'address', count: 1e12, windowSeconds: 60 },
+    { name: 'day', key: 'shared', count: 1e12, windowSeconds: 86400 }
+  ]
+} as const
+type Mode = keyof typeof MODES
+
+function arg(name: string, fallback: string): string {
+  const k = process.argv.indexOf(`--${name}`)
+  return k > 0 ? process.argv[k + 1]! : fallback
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const cpuOf = (c: CaseResult): number => c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest ?? 0
+
+async function main(): Promise<void> {
+  const rounds = Number(arg('rounds', '5'))
+  const durationS = Number(arg('duration', '5'))
+  const modes = Object.keys(MODES) as Mode[]
+  const results = new Map<Mode, CaseResult[]>(modes.map((m) => [m, []]))
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? modes : [...modes].reverse()
+    for (const mode of order) {
+      const rules = MODES[mode]
+      if (rules === null) delete process.env.IGW_BENCH_RATE_LIMITS
+      else process.env.IGW_BENCH_RATE_LIMITS = JSON.stringify(rules)
+      const out = await run({
+        cases: ['roa-json'],
+        caseFile: null,
+        durationS,
+        connections: 64,
+        rounds: 1,
+        warmupS: 1,
+        floor: false,
+        target: null,
+        soakS: 0,
+        soakWarmupS: 0,
+        log: () => {}
+      })
+      const c = out.cases[0]!
+      if (c.gateway.non2xx > 0 || c.gateway.errors > 0)
+        throw new Error(`${mode}: ${c.gateway.non2xx} answers not 2xx, ${c.gateway.errors} errors`)
+      results.get(mode)!.push(c)
+      process.stderr.write(
+        `round ${r + 1}/${rounds} ${mode.padEnd(6)} ${c.gateway.rps.toFixed(0)} req/s, p99 ${c.gateway.latencyMs.p99.toFixed(2)} ms, gateway CPU ${(cpuOf(c) * 1000).toFixed(2)} µs/call\n`
+      )
+    }
+  }
+  const none = results.get('none')!
+  console.log(
+    'mode   | median req/s | median p99 ms | median gateway CPU µs/call | vs none (median of round ratios) | gateway/ceiling'
+  )
+  for (const mode of modes) {
+    const cs = results.get(mode)!
+    const paired = median(cs.map((c, k) => cpuOf(c) / cpuOf(none[k]!)))
+    console.log(
+      `${mode.padEnd(6)} | ${median(cs.map((c) => c.gateway.rps))
+        .toFixed(0)
+        .padStart(12)} | ${median(cs.map((c) => c.gateway.latencyMs.p99))
+        .toFixed(2)
+        .padStart(13)} | ${(median(cs.map(cpuOf)) * 1000).toFixed(2).padStart(26)} | ${paired
+        .toFixed(3)
+        .padStart(32)} | ${median(cs.map((c) => c.ratio)).toFixed(3)}`
+    )
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err)
+  process.exit(1)
+})
