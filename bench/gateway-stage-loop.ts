@@ -2,8 +2,9 @@
 // (bench/stage-instructions.ts), in the ways the CPU gate calls it: straight, through the edge,
 // with the access log and metrics on; and, counted on request, with one rate-limit rule that
 // matches every call. The listener's own entry points (startCall, startEdgeCall) run on request and
-// response objects shaped as uWS's: the head copied, the call planned, the body read, the arguments split and the Invoke frame encoded inline, the Result frame decoded, the answer
-// written. Not in the count: uWS's native code, the sockets and the dispatch directory's pick of a
+// response objects shaped as uWS's: the head copied, the call planned, the body read, the arguments
+// split and the Invoke frame encoded inline, the Result frame decoded, the answer written. Not in
+// the count: uWS's native code, the sockets and the dispatch directory's pick of a
 // connection (what they cost moves with the machine; the CPU part of the gate measures them).
 //   node --single-threaded gateway-stage-loop.js <microservice dir> call|edge|observed|limited <warm-up calls>
 // prints "warm"; then for each line "N" on stdin makes N calls of that profile and prints "done".

@@ -2,6 +2,7 @@
 // platforms that differ only in their rules, rounds alternating their order:
 //   none    no rules (the shipped config: nothing is counted);
 //   local   one rule every call matches, a token bucket by identity that never refuses;
+//   quiet   the same rule with RATE_LIMITS.headers off (its fields only on a 429);
 //   three   three such rules (a bucket, a per-minute and a per-day quota), each deciding every call.
 // Each run has its own ceiling, so drift shows in the gateway/ceiling ratio; the verdict compares
 // the gateway's CPU per call and p99 by mode, medians over rounds (target: local ≤ 1.05× none's CPU,
@@ -11,6 +12,7 @@ import { run, type CaseResult } from './run'
 const MODES = {
   none: null,
   local: [{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }],
+  quiet: [{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }],
   three: [
     { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 },
     { name: 'minute', key: 'address', count: 1e12, windowSeconds: 60 },
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       const rules = MODES[mode]
       if (rules === null) delete process.env.IGW_BENCH_RATE_LIMITS
       else process.env.IGW_BENCH_RATE_LIMITS = JSON.stringify(rules)
+      process.env.IGW_BENCH_RATE_LIMIT_HEADERS = mode === 'quiet' ? 'false' : 'true'
       const out = await run({
         cases: ['roa-json'],
         caseFile: null,

@@ -305,7 +305,10 @@ export async function startGateway(
       // RATE_LIMITS.rules as JSON (bench/e2e/limits.ts measures what they cost).
       ...(process.env.IGW_BENCH_RATE_LIMITS === undefined
         ? {}
-        : { PLATFORM__RATE_LIMITS__rules: process.env.IGW_BENCH_RATE_LIMITS }),
+        : {
+            PLATFORM__RATE_LIMITS__rules: process.env.IGW_BENCH_RATE_LIMITS,
+            PLATFORM__RATE_LIMITS__headers: process.env.IGW_BENCH_RATE_LIMIT_HEADERS ?? 'true'
+          }),
       ...env
     },
     /(gateway listening)/,

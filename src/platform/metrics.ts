@@ -2,6 +2,7 @@ import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type RouteStats } from '../gateway/invoke/call-telemetry'
 import type { InvokePool } from '../gateway/pool/pool'
 import type { RateLimiter } from '../gateway/admission/rate-limits'
+import type { Admission } from '../gateway/admission/concurrency'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './package/deployer'
 
@@ -12,6 +13,8 @@ export interface MetricSources {
   gateway: { readonly inFlight: number; readonly bodyBytes: number }
   /** RATE_LIMITS' counts (shared by every listener thread) as they are now; null when there are no rules. */
   limits(): RateLimiter | null
+  /** ADMISSION's adaptive limits on the main thread; null when off. */
+  admission(): Admission | null
   pool: InvokePool
   manager: MicroserviceManager
   deployer: Deployer
@@ -159,6 +162,28 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     'Keys a rule forgot to count a new one (more keys at once than RATE_LIMITS.maxKeys): their counts started again.',
     'counter',
     () => totals().map((t) => ({ labels: { rule: t.rule }, value: t.evicted }))
+  )
+
+  const methods = () => [...(s.admission()?.entries() ?? [])]
+  const labels = (e: ReturnType<typeof methods>[number]) => ({
+    microservice: e.microservice,
+    service: e.method.service,
+    method: e.method.name
+  })
+  scraped(
+    'igw_admission_limit',
+    "Each method's adaptive concurrency limit on the main listener thread (ADMISSION.adaptive): calls past it are refused 503 OVERLOADED.",
+    'gauge',
+    () => methods().map((e) => ({ labels: labels(e), value: e.limit.limit }))
+  )
+  scraped(
+    'igw_admission_unloaded_latency_seconds',
+    "Each method's unloaded round trip as its adaptive limit sees it (the least of the last two baseline periods).",
+    'gauge',
+    () =>
+      methods()
+        .filter((e) => Number.isFinite(e.limit.unloadedMs))
+        .map((e) => ({ labels: labels(e), value: e.limit.unloadedMs / 1000 }))
   )
 
   const gauge = (name: string, help: string, read: () => number): void => {

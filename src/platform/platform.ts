@@ -33,6 +33,7 @@ import { loadTlsClient, type CertificateSet } from '../gateway/http/certificates
 import type { TlsClient } from '../common/protocol/endpoint'
 import type { ServedCertificate } from './metrics'
 import { RateLimiter } from '../gateway/admission/rate-limits'
+import { Admission } from '../gateway/admission/concurrency'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -112,6 +113,7 @@ export class Platform {
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
     const limiter = config.rateLimits.rules.length > 0 ? new RateLimiter(config.rateLimits) : null
     this.gateway.calls.limiter = limiter
+    if (config.admission.adaptive) this.gateway.calls.admission = new Admission(config.admission)
     const metricsOn = config.admin.enabled && config.admin.metrics
     const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null
     this.telemetry = new CallTelemetry(metricsOn, accessLog)
@@ -195,6 +197,7 @@ export class Platform {
           calls: this.callTotals(),
           gateway: this.gateway.calls.bounds,
           limits: () => this.gateway.calls.limiter,
+          admission: () => this.gateway.calls.admission,
           pool: this.pool,
           manager: this.manager,
           deployer: this.deployer,

@@ -59,6 +59,7 @@ export function planReload(running: PlatformConfig, next: PlatformConfig): Reloa
 const SECTIONS: Record<keyof PlatformConfig, string> = {
   gateway: 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP',
   rateLimits: 'RATE_LIMITS',
+  admission: 'ADMISSION',
   pool: 'WORKER_POOL',
   dispatch: 'DISPATCH',
   platform: 'PLATFORM',

@@ -287,9 +287,29 @@ export interface RateLimitsSection {
   headers: boolean
 }
 
+/** ADMISSION: adaptive concurrency per microservice (docs/rate-limits.md, "Adaptive admission"). */
+export interface AdmissionSection {
+  adaptive: boolean
+  initialLimit: number
+  minLimit: number
+  maxLimit: number
+  /** Calls queue when the round trips' mean passes tolerance × the unloaded latency + slackMs. */
+  tolerance: number
+  slackMs: number
+  /** How often the limit is reconsidered. */
+  windowMs: number
+  /** The unloaded latency is the least round trip of the last two periods of this length. */
+  baselineMs: number
+  /** The share of the limit only priority calls may use. */
+  priorityShare: number
+  /** Calls shed last: from these users, or carrying one of these privilege names (trusted or authenticated). */
+  priority: { users: string[]; privilegeNames: string[] }
+}
+
 export interface PlatformConfig {
   gateway: GatewayConfig
   rateLimits: RateLimitsSection
+  admission: AdmissionSection
   pool: PoolOptions
   dispatch: DispatchOptions
   platform: PlatformSection
@@ -556,6 +576,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   const instances = (pf.instances ?? {}) as Section
   const config: PlatformConfig = {
     rateLimits: parseRateLimits((raw.RATE_LIMITS ?? { rules: [] }) as Section),
+    admission: parseAdmission(sub(raw, 'ADMISSION')),
     gateway: {
       host: str(http, 'host'),
       port: int(http, 'port'),
@@ -768,6 +789,27 @@ function parseTlsClient(entry: Section, at: string): TlsClientFiles | null {
   if ((tls.certFile === null) !== (tls.keyFile === null))
     throw new ConfigError(`${at}: certFile and keyFile go together (the gateway's own pair, for mutual TLS)`)
   return tls
+}
+
+function parseAdmission(o: Section): AdmissionSection {
+  const p = sub(o, 'priority')
+  const a: AdmissionSection = {
+    adaptive: bool(o, 'adaptive'),
+    initialLimit: int(o, 'initialLimit'),
+    minLimit: int(o, 'minLimit'),
+    maxLimit: int(o, 'maxLimit'),
+    tolerance: o.tolerance as number,
+    slackMs: o.slackMs as number,
+    windowMs: int(o, 'windowMs'),
+    baselineMs: int(o, 'baselineMs'),
+    priorityShare: o.priorityShare as number,
+    priority: { users: strings(p, 'users'), privilegeNames: strings(p, 'privilegeNames') }
+  }
+  if (a.minLimit > a.initialLimit || a.initialLimit > a.maxLimit)
+    throw new ConfigError(
+      `ADMISSION: minLimit (${a.minLimit}) <= initialLimit (${a.initialLimit}) <= maxLimit (${a.maxLimit}) is needed`
+    )
+  return a
 }
 
 function parseRateLimits(o: Section): RateLimitsSection {

@@ -14,6 +14,7 @@ import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } fr
 import { BodyReader } from './body'
 import { CallBounds } from './bounds'
 import { RateLimited, type LimitKeys, type RateLimiter } from '../admission/rate-limits'
+import type { AdaptiveLimit, Admission } from '../admission/concurrency'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type {
   AuthOutcome,
@@ -64,6 +65,8 @@ export class Calls<R> {
   observer: CallObserver | null = null
   /** RATE_LIMITS: null when there are no rules, and then nothing is counted. */
   limiter: RateLimiter | null = null
+  /** ADMISSION.adaptive: each microservice's adaptive limit on this thread; null when off. */
+  admission: Admission | null = null
   /** The calls that are out, by their executing timeout. */
   readonly deadlines: DeadlineList
   /** Buffers for the bodies a worker splits, used again once their frame is written. */
@@ -154,6 +157,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private address: string | null = null
   /** The RateLimit fields (and a 429's Retry-After) every answer to this call carries; null: none. */
   private limitFields: string[] | null = null
+  /** The microservice's adaptive limit this call is counted against (ADMISSION), until answered. */
+  private admitted: AdaptiveLimit | null = null
+  /** When the call was sent to the microservice (performance.now()), for the adaptive limit's samples. */
+  private sentAt = 0
 
   constructor(
     private readonly calls: Calls<R>,
@@ -260,7 +267,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private proceed(plan: CallPlan, body?: Uint8Array): void {
     const calls = this.calls
     this.plan = plan
-    if (calls.limiter !== null && !this.withinLimits(calls.limiter, plan)) {
+    if (
+      (calls.limiter !== null && !this.withinLimits(calls.limiter, plan)) ||
+      (calls.admission !== null && !this.admittedBy(calls.admission, plan))
+    ) {
       if (body !== undefined) calls.largeBodies.release(body)
       return
     }
@@ -291,6 +301,27 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     }
     this.limitFields = verdict.headers
     this.fail(verdict.failure)
+    return false
+  }
+
+  /** Stage 1d: the microservice's adaptive limit has room (ADMISSION), or the call is shed at once (503). */
+  private admittedBy(admission: Admission, plan: CallPlan): boolean {
+    const limit = admission.of(plan.microservice, plan.method)
+    const h = this.head
+    const p = admission.settings.priority
+    const priority =
+      h.identityTrusted &&
+      (p.users.length > 0 || p.privilegeNames.length > 0) &&
+      admission.isPriority(h.user, splitNames(h.privilegeNames))
+    if (limit.tryAcquire(priority)) {
+      this.admitted = limit
+      return true
+    }
+    const unloaded = limit.unloadedMs
+    this.fail({
+      code: 'OVERLOADED',
+      detail: `${plan.microservice}/${plan.method.service}/${plan.method.name} has ${limit.inFlight} calls in progress, its adaptive limit of ${Math.floor(limit.limit)}${Number.isFinite(unloaded) ? ` (round trips are slower than ${admission.settings.tolerance} × its ${unloaded.toFixed(1)} ms unloaded)` : ''}; try again after Retry-After`
+    })
     return false
   }
 
@@ -456,12 +487,18 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       return this.fail(r)
     }
     this.calls.deadlines.add(this)
+    if (this.admitted !== null) this.sentAt = performance.now()
     this.plan!.backend.send(this, frame)
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
   settle(outcome: CallOutcome): void {
     this.calls.deadlines.remove(this)
+    if (this.admitted !== null && !isFailure(outcome)) {
+      // A round trip the microservice answered (its value or its error): the adaptive limit's sample.
+      const now = performance.now()
+      this.admitted.sample(now - this.sentAt, now)
+    }
     if (this.aborted || this.answered) return
     if (isFailure(outcome)) return this.fail(outcome)
     const e = outcome.error as gateway.Error | null | undefined
@@ -477,6 +514,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** The executing timeout passed. */
   onDeadline(): void {
     if (this.aborted || this.answered) return
+    if (this.admitted !== null) this.admitted.sample(performance.now() - this.sentAt, performance.now())
     this.connection?.cancel(this)
     this.fail({
       code: 'EXECUTION_TIMEOUT',
@@ -570,6 +608,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   }
 
   private release(): void {
+    if (this.admitted !== null) {
+      this.admitted.release()
+      this.admitted = null
+    }
     if (!this.counted) return
     this.counted = false
     const calls = this.calls

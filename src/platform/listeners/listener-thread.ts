@@ -15,6 +15,7 @@ import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 import { RateLimiter } from '../../gateway/admission/rate-limits'
+import { Admission } from '../../gateway/admission/concurrency'
 import { applyReload } from '../reload'
 
 const port = parentPort!
@@ -54,6 +55,7 @@ directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
 for (const e of start.directory) directory.apply(e)
 const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
 if (start.limits !== null) gateway.calls.limiter = new RateLimiter(config.rateLimits, start.limits)
+if (config.admission.adaptive) gateway.calls.admission = new Admission(config.admission)
 const telemetry = new CallTelemetry(start.metrics, accessLog)
 if (start.metrics || accessLog !== null || tracingActive()) gateway.calls.observer = telemetry
 
