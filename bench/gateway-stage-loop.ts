@@ -183,11 +183,13 @@ limited.limiter = new RateLimiter({
       name: 'per-caller',
       match: { microservice: null, service: null, method: null, apiId: null },
       key: 'identity',
+      scope: 'node',
       limit: { kind: 'bucket', rate: 1e9, burst: 1e9 }
     }
   ],
   maxKeys: 65536,
-  headers: true
+  headers: true,
+  redis: null
 })
 
 type Profile = 'call' | 'edge' | 'observed' | 'limited'

@@ -145,7 +145,7 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   // Registered with no rules too: a reload may add some.
   const totals = (): Array<{ rule: string; allowed: number; limited: number; evicted: number }> => {
     const limits = s.limits()
-    return limits === null ? [] : limits.names.map((rule, k) => ({ rule, ...limits.store.totals(k) }))
+    return limits === null ? [] : limits.tables.map((t) => ({ rule: t.name, ...limits.store.totals(t.table) }))
   }
   scraped(
     'igw_rate_limit_calls_total',
@@ -162,6 +162,25 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     'Keys a rule forgot to count a new one (more keys at once than RATE_LIMITS.maxKeys): their counts started again.',
     'counter',
     () => totals().map((t) => ({ labels: { rule: t.rule }, value: t.evicted }))
+  )
+
+  scraped(
+    'igw_rate_limit_store_up',
+    "1 while RATE_LIMITS.redis answers for the cluster rules, 0 while they are counted without it (the main listener thread's connection).",
+    'gauge',
+    () => {
+      const counts = s.limits()?.counts ?? null
+      return counts === null ? [] : [{ labels: {}, value: counts.up }]
+    }
+  )
+  scraped(
+    'igw_rate_limit_store_failures_total',
+    'Calls of cluster rules decided without Redis (not connected, or no answer within RATE_LIMITS.redis.timeoutMs), on the main listener thread.',
+    'counter',
+    () => {
+      const counts = s.limits()?.counts ?? null
+      return counts === null ? [] : [{ labels: {}, value: counts.failures }]
+    }
   )
 
   const methods = () => [...(s.admission()?.entries() ?? [])]

@@ -32,7 +32,8 @@ import type { TlsEvents } from '../gateway/http/certificate-renewal'
 import { loadTlsClient, type CertificateSet } from '../gateway/http/certificates'
 import type { TlsClient } from '../common/protocol/endpoint'
 import type { ServedCertificate } from './metrics'
-import { RateLimiter } from '../gateway/admission/rate-limits'
+import { limiterFor, type RateLimiter } from '../gateway/admission/rate-limits'
+import { storeLog, type StoreEvents } from '../gateway/admission/shared-counts'
 import { Admission } from '../gateway/admission/concurrency'
 
 export interface PlatformOptions {
@@ -78,6 +79,8 @@ export class Platform {
   /** Prometheus metrics, served by the admin listener on /metrics (null when ADMIN.metrics is off). */
   readonly metrics: Registry | null
   private readonly log: EventLog
+  /** RATE_LIMITS.redis coming and going, as the main thread's connection sees it. */
+  private readonly storeEvents: StoreEvents
   /** Reloads one after another (SIGHUP and POST /reload may come together). */
   private reloads: Promise<unknown> = Promise.resolve()
   private descriptionsNow: Descriptions | null = null
@@ -95,6 +98,10 @@ export class Platform {
       return (msg, fields) => (fields === undefined ? child[level](msg) : child[level](fields, msg))
     }
     this.log = events('platform', 'info')
+    this.storeEvents = storeLog(
+      this.logger.child({ component: 'rate-limits' }),
+      () => this.config.rateLimits.redis?.onFailure ?? 'local'
+    )
     this.remoteTls = new Map(
       config.microservices.remote.flatMap((r) => (r.tls === null ? [] : [[r, loadTlsClient(r.tls)] as const]))
     )
@@ -111,7 +118,7 @@ export class Platform {
     })
     this.directory = new MicroserviceDirectory(config.dispatch, events('dispatch', 'info'), pf.drainTimeoutMs)
     this.gateway = new Gateway(config.gateway, this.pool, this.directory)
-    const limiter = config.rateLimits.rules.length > 0 ? new RateLimiter(config.rateLimits) : null
+    const limiter = limiterFor(config.rateLimits, null, null, this.storeEvents)
     this.gateway.calls.limiter = limiter
     if (config.admission.adaptive) this.gateway.calls.admission = new Admission(config.admission)
     const metricsOn = config.admin.enabled && config.admin.metrics
@@ -237,11 +244,8 @@ export class Platform {
     let limiter: RateLimiter | null
     try {
       plan = planReload(this.config, (this.options.reloadConfig ?? (() => loadConfig()))())
-      limiter =
-        plan.config.rateLimits.rules.length > 0
-          ? RateLimiter.carriedOver(plan.config.rateLimits, this.gateway.calls.limiter)
-          : null
-      applyReload(this.gateway, this.edge, plan.config, limiter?.store.shared ?? null)
+      limiter = limiterFor(plan.config.rateLimits, null, this.gateway.calls.limiter, this.storeEvents)
+      applyReload(this.gateway, this.edge, plan.config, limiter)
     } catch (err) {
       const reason = errorMessage(err)
       this.logger.warn(
@@ -480,6 +484,7 @@ export class Platform {
     await this.manager.stopAll()
     this.discovery.close()
     this.directory.close()
+    this.gateway.calls.limiter?.counts?.close()
     await this.pool.close()
     await this.admin.close()
     this.logger.flush()

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { PlatformConfig } from '../gateway/config/config'
 import type { Gateway } from '../gateway/http/server'
 import { edgeAuthenticator, type Edge } from '../gateway/http/edge'
-import { RateLimiter } from '../gateway/admission/rate-limits'
+import type { RateLimiter } from '../gateway/admission/rate-limits'
 
 /**
  * What a reload (SIGHUP, POST /reload on the admin listener) applies to a running platform, by its
@@ -93,17 +93,16 @@ export type ReloadOutcome =
 
 /**
  * Applies a reloaded config to one thread's listeners (the main thread's, or a listener thread's):
- * checked first, so a refusal changes nothing. `limits` is the limiter's shared memory the main thread
- * made (null: no rules).
+ * checked first, so a refusal changes nothing. `limiter` is the thread's for the new RATE_LIMITS
+ * (limiterFor).
  */
 export function applyReload(
   gateway: Gateway,
   edge: Edge | null,
   config: PlatformConfig,
-  limits: SharedArrayBuffer | null
+  limiter: RateLimiter | null
 ): void {
   const auth = edge === null ? null : edgeAuthenticator(config.edge.auth, config.edge.tls)
-  const limiter = limits === null ? null : new RateLimiter(config.rateLimits, limits)
   gateway.reconfigure(config.gateway)
   gateway.calls.limiter = limiter
   if (edge !== null && auth !== null) edge.reauthenticate(auth, config.edge.auth)

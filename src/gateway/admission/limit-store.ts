@@ -1,7 +1,7 @@
 /**
  * The counts of the rate-limit rules (RATE_LIMITS), by key, in shared memory: every listener thread
  * decides against one set of counts, so N threads allow what one would. Each rule has a table of
- * slots; a slot holds a key's 64-bit hash and two numbers whose meaning the rule gives (a bucket's
+ * slots; a slot holds a key's 64-bit hash and three numbers whose meaning the rule gives (a bucket's
  * tokens and when it was filled, or a window's count and which window). The whole store has one
  * lock, so a call that several rules match is decided against all of them at once, with nothing to
  * give back when the last one refuses (docs/rate-limits.md, "How it counts").
@@ -11,13 +11,15 @@
 const PROBES = 16
 /** Per rule: calls allowed, calls limited, keys forgotten to make room. */
 const COUNTERS = 3
+/** The numbers a slot holds (their meaning is the rule's): slot k's are values[k * NUMBERS …]. */
+export const NUMBERS = 3
 
 export interface TableShape {
   /** Slots, a power of two (1 for a rule with one shared counter). */
   readonly slots: number
 }
 
-/** What a rule says of its slots' two numbers. */
+/** What a rule says of its slots' numbers. */
 export interface SlotMeaning {
   /** Whether a slot's numbers are as good as a new key's (a full bucket, a window gone by). */
   isFree(values: Float64Array, at: number, now: number): boolean
@@ -29,7 +31,7 @@ export class LimitStore {
   readonly shared: SharedArrayBuffer
   private readonly lockCell: Int32Array
   private readonly counters: Float64Array
-  /** Two numbers per slot, every rule's table one after another. */
+  /** NUMBERS per slot, every rule's table one after another. */
   readonly values: Float64Array
   /** The key's hash per slot, two words; 0, 0 is an empty slot. */
   private readonly hashes: Uint32Array
@@ -49,13 +51,13 @@ export class LimitStore {
     }
     const countersAt = 8
     const valuesAt = countersAt + tables.length * COUNTERS * 8
-    const hashesAt = valuesAt + slots * 16
+    const hashesAt = valuesAt + slots * NUMBERS * 8
     const bytes = hashesAt + slots * 8
     this.shared = shared ?? new SharedArrayBuffer(bytes)
     if (this.shared.byteLength !== bytes) throw new RangeError(`the store needs ${bytes} bytes`)
     this.lockCell = new Int32Array(this.shared, 0, 1)
     this.counters = new Float64Array(this.shared, countersAt, tables.length * COUNTERS)
-    this.values = new Float64Array(this.shared, valuesAt, slots * 2)
+    this.values = new Float64Array(this.shared, valuesAt, slots * NUMBERS)
     this.hashes = new Uint32Array(this.shared, hashesAt, slots * 2)
   }
 
@@ -89,9 +91,9 @@ export class LimitStore {
         return slot
       }
       if (free >= 0) continue
-      if ((a === 0 && b === 0) || meaning.isFree(this.values, slot * 2, now)) free = slot
+      if ((a === 0 && b === 0) || meaning.isFree(this.values, slot * NUMBERS, now)) free = slot
       else {
-        const r = meaning.rank(this.values, slot * 2)
+        const r = meaning.rank(this.values, slot * NUMBERS)
         if (r < lowestRank) {
           lowestRank = r
           lowest = slot
@@ -119,7 +121,7 @@ export class LimitStore {
     const src = old.starts[from]!
     const dst = this.starts[table]!
     old.lock()
-    this.values.set(old.values.subarray(src * 2, (src + size) * 2), dst * 2)
+    this.values.set(old.values.subarray(src * NUMBERS, (src + size) * NUMBERS), dst * NUMBERS)
     this.hashes.set(old.hashes.subarray(src * 2, (src + size) * 2), dst * 2)
     this.counters.set(old.counters.subarray(from * COUNTERS, (from + 1) * COUNTERS), table * COUNTERS)
     old.unlock()

@@ -274,6 +274,8 @@ export interface RateRule {
    * address (a trusted peer's X-PLATFORM-IP); shared: one count for every caller.
    */
   key: 'identity' | 'address' | 'shared'
+  /** node: counted by this gateway; cluster: in RATE_LIMITS.redis, for every gateway that names it. */
+  scope: 'node' | 'cluster'
   /** A token bucket (`rate` a second, up to `burst` at once) or a quota (`count` a window). */
   limit: { kind: 'bucket'; rate: number; burst: number } | { kind: 'window'; count: number; windowSeconds: number }
 }
@@ -285,6 +287,18 @@ export interface RateLimitsSection {
   maxKeys: number
   /** RateLimit-Policy and RateLimit on every call a rule matches, not only on 429s. */
   headers: boolean
+  /** Where "cluster" rules are counted; null: no such rule. */
+  redis: {
+    url: string
+    /** Keys are this, the rule's name and a hash of the key. */
+    prefix: string
+    /** The longest a call waits for Redis. */
+    timeoutMs: number
+    /** After a failure, how long Redis is not asked. */
+    retryMs: number
+    /** While Redis cannot be asked: count locally (each gateway its own limit), or refuse (503 OVERLOADED). */
+    onFailure: 'local' | 'refuse'
+  } | null
 }
 
 /** ADMISSION: adaptive concurrency per microservice (docs/rate-limits.md, "Adaptive admission"). */
@@ -837,15 +851,33 @@ function parseRateLimits(o: Section): RateLimitsSection {
         apiId: optionalString(m, 'apiId') as ApiMode | null
       },
       key: (r.key ?? 'identity') as RateRule['key'],
+      scope: (r.scope ?? 'node') as RateRule['scope'],
       limit: bucket
         ? { kind: 'bucket', rate, burst: r.burst === undefined ? Math.max(1, Math.ceil(rate)) : int(r, 'burst') }
         : { kind: 'window', count: int(r, 'count'), windowSeconds: int(r, 'windowSeconds') }
     }
   })
+  let redis: RateLimitsSection['redis'] = null
+  if (o.redis !== undefined && o.redis !== null) {
+    const r = sub(o, 'redis')
+    redis = {
+      url: str(r, 'url'),
+      prefix: r.prefix === undefined ? 'igw:rl' : str(r, 'prefix'),
+      timeoutMs: r.timeoutMs === undefined ? 50 : int(r, 'timeoutMs'),
+      retryMs: r.retryMs === undefined ? 1000 : int(r, 'retryMs'),
+      onFailure: (r.onFailure ?? 'local') as 'local' | 'refuse'
+    }
+  }
+  const cluster = rules.findIndex((r) => r.scope === 'cluster')
+  if (cluster >= 0 && redis === null)
+    throw new ConfigError(
+      `RATE_LIMITS.rules[${cluster}].scope: "cluster" rules are counted in Redis; name it in RATE_LIMITS.redis.url`
+    )
   return {
     rules,
     maxKeys: o.maxKeys === undefined ? 65536 : int(o, 'maxKeys'),
-    headers: o.headers === undefined ? true : bool(o, 'headers')
+    headers: o.headers === undefined ? true : bool(o, 'headers'),
+    redis
   }
 }
 

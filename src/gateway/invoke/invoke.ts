@@ -13,7 +13,7 @@ import { splitNames, type CallHead } from './call-head'
 import { planCall, isRefusal, declaredLengthOf, bodyTooLarge, type CallPlan } from './plan'
 import { BodyReader } from './body'
 import { CallBounds } from './bounds'
-import { RateLimited, type LimitKeys, type RateLimiter } from '../admission/rate-limits'
+import { RateLimited, type LimitKeys, type RateLimiter, type Verdict } from '../admission/rate-limits'
 import type { AdaptiveLimit, Admission } from '../admission/concurrency'
 import { CONTENT_TYPES, corsPolicy, preflightAnswer, problemAnswer, type Answer, type CorsPolicy } from './answer'
 import type {
@@ -267,10 +267,28 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private proceed(plan: CallPlan, body?: Uint8Array): void {
     const calls = this.calls
     this.plan = plan
-    if (
-      (calls.limiter !== null && !this.withinLimits(calls.limiter, plan)) ||
-      (calls.admission !== null && !this.admittedBy(calls.admission, plan))
-    ) {
+    if (calls.limiter !== null) {
+      const m = plan.method
+      const verdict = calls.limiter.check(plan.microservice, m.service, m.name, plan.mode, this)
+      // A cluster rule asking Redis for more calls: the body is read (and counted) meanwhile.
+      if (verdict instanceof Promise)
+        return this.readWhile(
+          verdict,
+          (v, b) => (this.withinLimits(v) ? this.limited(plan, b) : calls.largeBodies.release(b)),
+          body
+        )
+      if (!this.withinLimits(verdict)) {
+        if (body !== undefined) calls.largeBodies.release(body)
+        return
+      }
+    }
+    this.limited(plan, body)
+  }
+
+  /** Past the rate limits: the adaptive limit, the in-flight bounds, then the body. */
+  private limited(plan: CallPlan, body?: Uint8Array): void {
+    const calls = this.calls
+    if (calls.admission !== null && !this.admittedBy(calls.admission, plan)) {
       if (body !== undefined) calls.largeBodies.release(body)
       return
     }
@@ -291,9 +309,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   }
 
   /** Stage 1c: the rate limits the call matches count it, or refuse it (429) before its body is read. */
-  private withinLimits(limiter: RateLimiter, plan: CallPlan): boolean {
-    const method = plan.method
-    const verdict = limiter.check(plan.microservice, method.service, method.name, plan.mode, this)
+  private withinLimits(verdict: Verdict): boolean {
     if (verdict === null) return true
     if (!(verdict instanceof RateLimited)) {
       this.limitFields = verdict

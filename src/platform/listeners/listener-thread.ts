@@ -14,7 +14,8 @@ import { tracingActive } from '../../common/observability/tracing'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
-import { RateLimiter } from '../../gateway/admission/rate-limits'
+import { limiterFor } from '../../gateway/admission/rate-limits'
+import { storeLog } from '../../gateway/admission/shared-counts'
 import { Admission } from '../../gateway/admission/concurrency'
 import { applyReload } from '../reload'
 
@@ -54,7 +55,12 @@ const directory = new MicroserviceDirectory(config.dispatch, events('dispatch'),
 directory.onEject = (name, instance) => post({ type: 'eject', name, instance })
 for (const e of start.directory) directory.apply(e)
 const gateway = new Gateway(config.gateway, pool, directory, start.bounds)
-if (start.limits !== null) gateway.calls.limiter = new RateLimiter(config.rateLimits, start.limits)
+/** RATE_LIMITS.redis coming and going, as this thread's connection sees it. */
+const storeEvents = storeLog(
+  logger.child({ component: 'rate-limits', thread: start.thread }),
+  () => gateway.calls.limiter?.config.redis?.onFailure ?? 'local'
+)
+gateway.calls.limiter = limiterFor(config.rateLimits, start.limits, null, storeEvents)
 if (config.admission.adaptive) gateway.calls.admission = new Admission(config.admission)
 const telemetry = new CallTelemetry(start.metrics, accessLog)
 if (start.metrics || accessLog !== null || tracingActive()) gateway.calls.observer = telemetry
@@ -177,7 +183,12 @@ port.on('message', (m: ToListener) => {
     case 'reload': {
       let error: string | null = null
       try {
-        applyReload(gateway, edge, m.config, m.limits)
+        applyReload(
+          gateway,
+          edge,
+          m.config,
+          limiterFor(m.config.rateLimits, m.limits, gateway.calls.limiter, storeEvents)
+        )
       } catch (err) {
         error = errorMessage(err)
       }
