@@ -8,7 +8,8 @@
 // With a reference build (--reference DIR, another project's dist/), its platform runs in the same
 // rounds and the build's CPU per call is also given over the reference's: the same program on both
 // sides, so whatever the machine does to one it does to the other.
-//   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000] [--profiles call,edge,observed]
+//   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000]
+//     [--profiles call,edge,observed,limited]
 //     [--dist DIR] [--reference DIR] [--json FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
@@ -18,7 +19,7 @@ import { join, resolve } from 'node:path'
 import { childrenOf } from './e2e/procstat'
 import { reaped } from './e2e/reap'
 import { benchPlatformEnv, freePort } from './e2e/run'
-import { PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
+import { GATED, PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/common/process/gc-flags'
 import { threadCpuNs } from '../src/common/process/cpu-time'
 import { waitFor, median } from './child-output'
@@ -324,7 +325,7 @@ async function main(): Promise<void> {
     rounds: Number(arg('rounds', '12')),
     calls: Number(arg('calls', '1500')),
     warmup: Number(arg('warmup', '20000')),
-    profiles: arg('profiles', PROFILES.map((p) => p.name).join(',')).split(','),
+    profiles: arg('profiles', GATED.join(',')).split(','),
     log: (line) => process.stderr.write(line + '\n')
   })
   for (const r of results) {

@@ -18,7 +18,7 @@ import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVe
 import { measureCpu, type CpuResult } from './cpu-per-call'
 import { parseCpuBaseline, judgeCpu, judgeInstructions, CpuGateError, type CpuBaseline } from './cpu-gate'
 import { measureStages, type StageResult } from './stage-instructions'
-import { PROFILES } from './profiles'
+import { GATED, PROFILES } from './profiles'
 import { arg } from './cli'
 
 export interface BaselineCase {
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
         allCases().map((c) => c.name)
       )
   const profiles = checkCaseNames(
-    arg('profiles', PROFILES.map((p) => p.name).join(',')).split(','),
+    arg('profiles', GATED.join(',')).split(','),
     PROFILES.map((p) => p.name)
   )
   if (cpuOn && !update && baseline.cpu === null)

@@ -8,6 +8,8 @@ export interface Profile {
   env: Record<string, string>
   /** 'gateway' or 'edge': which listener the calls go to. */
   via: 'gateway' | 'edge'
+  /** Measured by the CI gate (a profile without it is measured when named, with --profiles). */
+  gated: boolean
 }
 
 export const PROFILES: Profile[] = [
@@ -15,13 +17,15 @@ export const PROFILES: Profile[] = [
     name: 'call',
     title: 'ROA beta JSON multiply, straight to the gateway',
     env: { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' },
-    via: 'gateway'
+    via: 'gateway',
+    gated: true
   },
   {
     name: 'edge',
     title: 'the same through the edge (/_eapi/ELASTIC_HTTP/…)',
     env: { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' },
-    via: 'edge'
+    via: 'edge',
+    gated: true
   },
   {
     name: 'observed',
@@ -32,9 +36,24 @@ export const PROFILES: Profile[] = [
       PLATFORM__ADMIN__port: '0',
       PLATFORM__ADMIN__metrics: 'true'
     },
-    via: 'gateway'
+    via: 'gateway',
+    gated: true
+  },
+  {
+    name: 'limited',
+    title: 'the same with one rate-limit rule that counts every call (a bucket that never refuses)',
+    env: {
+      PLATFORM__LOGGING__accessLog: 'false',
+      PLATFORM__ADMIN__enabled: 'false',
+      PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }])
+    },
+    via: 'gateway',
+    gated: false
   }
 ]
+
+/** The profiles the CI gate measures. */
+export const GATED = PROFILES.filter((p) => p.gated).map((p) => p.name)
 
 export const PATH = '/example/calculator/multiply'
 export const BODY = '{"a":2,"b":3}'

@@ -3,11 +3,16 @@
 //   none    no rules (the shipped config: nothing is counted);
 //   local   one rule every call matches, a token bucket by identity that never refuses;
 //   quiet   the same rule with RATE_LIMITS.headers off (its fields only on a 429);
-//   three   three such rules (a bucket, a per-minute and a per-day quota), each deciding every call.
+//   three   three such rules (a bucket, a per-minute and a per-day quota), each deciding every call;
+//   cluster the local rule with scope cluster: calls leased from a Redis (Debian's redis-server,
+//           started here on a free port) a hundred at a time.
 // Each run has its own ceiling, so drift shows in the gateway/ceiling ratio; the verdict compares
 // the gateway's CPU per call and p99 by mode, medians over rounds (target: local ≤ 1.05× none's CPU,
 // issue 47).
-import { run, type CaseResult } from './run'
+//   node dist/bench/e2e/limits.js [--rounds 5] [--duration 5] [--modes none,local,cluster,quiet,three]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { run, freePort, type CaseResult } from './run'
 
 const MODES = {
   none: null,
@@ -17,7 +22,8 @@ const MODES = {
     { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 },
     { name: 'minute', key: 'address', count: 1e12, windowSeconds: 60 },
     { name: 'day', key: 'shared', count: 1e12, windowSeconds: 86400 }
-  ]
+  ],
+  cluster: [{ name: 'per-caller', key: 'identity', scope: 'cluster', rate: 1e9, burst: 1e9 }]
 } as const
 type Mode = keyof typeof MODES
 
@@ -29,10 +35,49 @@ function arg(name: string, fallback: string): string {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const cpuOf = (c: CaseResult): number => c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest ?? 0
 
+/** A Redis of the run's own on a free loopback port, nothing written to disk. */
+async function startRedis(): Promise<{ url: string; child: ChildProcess }> {
+  execFileSync(
+    'bash',
+    [join(__dirname, '..', '..', '..', 'scripts', 'ensure-debian.sh'), 'redis-server:redis-server'],
+    {
+      stdio: 'inherit'
+    }
+  )
+  const port = await freePort()
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit']
+    }
+  )
+  await new Promise<void>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      if (out.includes('Ready to accept connections')) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${out}`)))
+  })
+  return { url: `redis://127.0.0.1:${port}`, child }
+}
+
 async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '5'))
   const durationS = Number(arg('duration', '5'))
-  const modes = Object.keys(MODES) as Mode[]
+  const modes = arg('modes', 'none,local,cluster').split(',') as Mode[]
+  for (const m of modes) if (!(m in MODES)) throw new Error(`no mode ${m}: ${Object.keys(MODES).join(', ')}`)
+  const redis = modes.includes('cluster') ? await startRedis() : null
+  if (redis !== null) process.env.IGW_BENCH_RATE_LIMITS_REDIS = JSON.stringify({ url: redis.url })
+  try {
+    await measure(modes, rounds, durationS)
+  } finally {
+    redis?.child.kill('SIGKILL')
+  }
+}
+
+async function measure(modes: Mode[], rounds: number, durationS: number): Promise<void> {
   const results = new Map<Mode, CaseResult[]>(modes.map((m) => [m, []]))
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 === 0 ? modes : [...modes].reverse()

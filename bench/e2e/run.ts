@@ -307,7 +307,8 @@ export async function startGateway(
         ? {}
         : {
             PLATFORM__RATE_LIMITS__rules: process.env.IGW_BENCH_RATE_LIMITS,
-            PLATFORM__RATE_LIMITS__headers: process.env.IGW_BENCH_RATE_LIMIT_HEADERS ?? 'true'
+            PLATFORM__RATE_LIMITS__headers: process.env.IGW_BENCH_RATE_LIMIT_HEADERS ?? 'true',
+            PLATFORM__RATE_LIMITS__redis: process.env.IGW_BENCH_RATE_LIMITS_REDIS ?? 'null'
           }),
       ...env
     },

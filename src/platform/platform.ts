@@ -244,8 +244,10 @@ export class Platform {
     let limiter: RateLimiter | null
     try {
       plan = planReload(this.config, (this.options.reloadConfig ?? (() => loadConfig()))())
-      limiter = limiterFor(plan.config.rateLimits, null, this.gateway.calls.limiter, this.storeEvents)
-      applyReload(this.gateway, this.edge, plan.config, limiter)
+      const previous = this.gateway.calls.limiter
+      limiter = applyReload(this.gateway, this.edge, plan.config, () =>
+        limiterFor(plan.config.rateLimits, null, previous, this.storeEvents)
+      )
     } catch (err) {
       const reason = errorMessage(err)
       this.logger.warn(

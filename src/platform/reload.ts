@@ -93,17 +93,19 @@ export type ReloadOutcome =
 
 /**
  * Applies a reloaded config to one thread's listeners (the main thread's, or a listener thread's):
- * checked first, so a refusal changes nothing. `limiter` is the thread's for the new RATE_LIMITS
- * (limiterFor).
+ * checked first, so a refusal changes nothing. `limiter` makes the thread's limiter for the new
+ * RATE_LIMITS (limiterFor), once the rest is known to be good.
  */
 export function applyReload(
   gateway: Gateway,
   edge: Edge | null,
   config: PlatformConfig,
-  limiter: RateLimiter | null
-): void {
+  limiterOf: () => RateLimiter | null
+): RateLimiter | null {
   const auth = edge === null ? null : edgeAuthenticator(config.edge.auth, config.edge.tls)
+  const limiter = limiterOf()
   gateway.reconfigure(config.gateway)
   gateway.calls.limiter = limiter
   if (edge !== null && auth !== null) edge.reauthenticate(auth, config.edge.auth)
+  return limiter
 }

@@ -136,10 +136,13 @@ const ASKS = 4
 /** How long tokens leased from a Redis bucket may be spent here before they are given up. */
 const BUCKET_LEASE_MS = 1000
 
+/** A budget's "left" while its next lease is on its way (asked for once). */
+const ASKED = -1
+
 /**
  * A cluster rule's local budget: calls leased from RATE_LIMITS.redis and not spent yet. Slot numbers:
  * the calls in hand, until when they may be spent (ms), and what Redis had left when they were leased
- * (Infinity: unknown, ask it).
+ * (Infinity: unknown, ask it; ASKED: a lease is on its way).
  */
 class Leased implements SlotMeaning {
   constructor(readonly limit: RateRule['limit']) {}
@@ -161,9 +164,25 @@ class Leased implements SlotMeaning {
     return v[at]!
   }
 
-  /** Whether Redis should be asked for more before the call is decided. */
+  /**
+   * Whether the budget is down to half a lease while Redis has more: time to ask for the next (once:
+   * the slot is marked ASKED until it comes).
+   */
+  low(v: Float64Array, at: number, lease: number): boolean {
+    if (!(v[at]! < lease / 2 && v[at + 2]! >= 1 && lease > 1)) return false
+    v[at + 2] = ASKED
+    return true
+  }
+
+  /** Whether Redis should be asked for more (or the lease on its way waited for) before the call is decided. */
   empty(v: Float64Array, at: number, now: number): boolean {
-    return v[at]! < 1 && (v[at + 1]! <= now || v[at + 2]! >= 1)
+    const left = v[at + 2]!
+    return v[at]! < 1 && (v[at + 1]! <= now || left >= 1 || left === ASKED)
+  }
+
+  /** A lease that did not come: what Redis has is unknown again. */
+  unanswered(v: Float64Array, at: number): void {
+    if (v[at + 2] === ASKED) v[at + 2] = Infinity
   }
 
   /** A lease Redis gave, added to what is in hand. */
@@ -187,7 +206,7 @@ class Leased implements SlotMeaning {
 
   remaining(v: Float64Array, at: number): number {
     const left = v[at + 2]!
-    return Math.floor(v[at]! + (Number.isFinite(left) ? left : 0))
+    return Math.floor(v[at]! + (Number.isFinite(left) && left > 0 ? left : 0))
   }
 
   reset(v: Float64Array, at: number, now: number): number {
@@ -260,7 +279,7 @@ export type Verdict = string[] | RateLimited | null
  * every one of them has room, and then counted by each (docs/rate-limits.md). Over a limit: 429
  * RATE_LIMITED with Retry-After; either way the RateLimit-Policy and RateLimit fields of the IETF
  * draft (draft-ietf-httpapi-ratelimit-headers-09) when RATE_LIMITS.headers is on. A cluster rule
- * spends calls leased from Redis (`shared`), and asks for more when none is left: only then is the
+ * spends calls leased from Redis (`counts`), and asks for more when none is left: only then is the
  * verdict a promise.
  */
 export class RateLimiter {
@@ -282,6 +301,8 @@ export class RateLimiter {
    * turn of the event loop wait for one lease, of at least as many calls as they are.
    */
   private readonly asking = new Map<string, { waiters: number; leased: Promise<void> }>()
+  /** Leases asked for and not answered yet: a budget running low asks for no other meanwhile. */
+  private readonly leasing = new Map<string, { waiters: number; leased: Promise<void> }>()
 
   constructor(
     readonly config: RateLimitsSection,
@@ -420,18 +441,19 @@ export class RateLimiter {
       counts.skipped()
       if (this.config.redis!.onFailure === 'refuse') {
         store.unlock()
-        const seconds = String(Math.max(1, Math.ceil(this.config.redis!.retryMs / 1000)))
+        // A 503: its problem answer carries Retry-After (ENTRY_POINTS…retryAfterSeconds) already.
         return new RateLimited(
           {
             code: 'OVERLOADED',
             detail:
               'the rate limits shared through Redis cannot be counted now, and RATE_LIMITS.redis.onFailure is "refuse"; try again after Retry-After'
           },
-          ['Retry-After', seconds]
+          []
         )
       }
     }
     let retry = 0
+    let more: Array<[Rule, number, number]> | null = null
     for (let k = 0; k < n; k++) {
       const r = matched[k]!
       const m = meanings[k]!
@@ -439,6 +461,9 @@ export class RateLimiter {
       if (!refused) {
         m.take(v, at)
         store.count(r.table, false)
+        // Half the lease spent and Redis has more: the next one is asked for now, so that no call
+        // waits for it while calls keep coming.
+        if (m instanceof Leased && m.low(v, at, r.leaseSize)) (more ??= []).push([r, his[k]!, los[k]!])
       } else if (!m.allows(v[at]!)) {
         store.count(r.table, true)
         retry = Math.max(retry, m.retry(v, at, now))
@@ -451,6 +476,7 @@ export class RateLimiter {
         if (!meanings[k]!.allows(v[slots[k]!]!))
           limits = limits === '' ? matched[k]!.config.name : `${limits}, ${matched[k]!.config.name}`
     store.unlock()
+    if (more !== null) void this.leased(more, false)
     if (!refused) return fields
     return new RateLimited({ code: 'RATE_LIMITED', detail: `over the rate limit ${limits}; try again in ${retry} s` }, [
       'Retry-After',
@@ -459,12 +485,15 @@ export class RateLimiter {
     ])
   }
 
-  /** Leases from Redis for the budgets found empty; one request per rule and key however many calls wait. */
-  private leased(ask: Array<[Rule, number, number]>): Promise<unknown> {
+  /**
+   * Leases from Redis for the budgets found empty (or low: `waiting` false), one request per rule and
+   * key however many calls wait; a budget low while its next lease is on its way asks for none.
+   */
+  private leased(ask: Array<[Rule, number, number]>, waiting = true): Promise<unknown> {
     return Promise.all(
       ask.map(([rule, hi, lo]) => {
         const id = `${rule.table}:${hi}:${lo}`
-        let entry = this.asking.get(id)
+        let entry = this.asking.get(id) ?? this.leasing.get(id)
         if (entry === undefined) {
           const e = {
             waiters: 0,
@@ -472,14 +501,18 @@ export class RateLimiter {
             leased: new Promise<void>((resolve) =>
               setImmediate(() => {
                 this.asking.delete(id)
-                void this.lease(rule, hi, lo, Math.max(rule.leaseSize, e.waiters)).finally(resolve)
+                this.leasing.set(id, e)
+                void this.lease(rule, hi, lo, Math.max(rule.leaseSize, e.waiters)).finally(() => {
+                  this.leasing.delete(id)
+                  resolve()
+                })
               })
             )
           }
           entry = e
           this.asking.set(id, e)
         }
-        entry.waiters++
+        if (waiting) entry.waiters++
         return entry.leased
       })
     )
@@ -493,14 +526,14 @@ export class RateLimiter {
       l.kind === 'window'
         ? await counts.window(key, n, l.count, l.windowSeconds * 1000)
         : await counts.bucket(key, n, l.rate, l.burst)
-    // Not answered: the call is decided again, without Redis (counts.available is false for a while).
-    if (got === null) return
     const store = this.store
     const now = this.clock()
     store.lock()
     const at = store.find(rule.leaseTable, hi, lo, rule.leased!, now) * NUMBERS
     rule.leased!.level(store.values, at, now, store.fresh)
-    rule.leased!.add(store.values, at, now, got.granted, got.left, got.endsInMs)
+    // Not answered: the call is decided again, without Redis (counts.available is false for a while).
+    if (got === null) rule.leased!.unanswered(store.values, at)
+    else rule.leased!.add(store.values, at, now, got.granted, got.left, got.endsInMs)
     store.unlock()
   }
 

@@ -274,7 +274,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       if (verdict instanceof Promise)
         return this.readWhile(
           verdict,
-          (v, b) => (this.withinLimits(v) ? this.limited(plan, b) : calls.largeBodies.release(b)),
+          (v, b) => (this.withinLimits(v) ? this.afterLimits(plan, b) : calls.largeBodies.release(b)),
           body
         )
       if (!this.withinLimits(verdict)) {
@@ -282,11 +282,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
         return
       }
     }
-    this.limited(plan, body)
+    this.afterLimits(plan, body)
   }
 
   /** Past the rate limits: the adaptive limit, the in-flight bounds, then the body. */
-  private limited(plan: CallPlan, body?: Uint8Array): void {
+  private afterLimits(plan: CallPlan, body?: Uint8Array): void {
     const calls = this.calls
     if (calls.admission !== null && !this.admittedBy(calls.admission, plan)) {
       if (body !== undefined) calls.largeBodies.release(body)

@@ -183,12 +183,8 @@ port.on('message', (m: ToListener) => {
     case 'reload': {
       let error: string | null = null
       try {
-        applyReload(
-          gateway,
-          edge,
-          m.config,
-          limiterFor(m.config.rateLimits, m.limits, gateway.calls.limiter, storeEvents)
-        )
+        const previous = gateway.calls.limiter
+        applyReload(gateway, edge, m.config, () => limiterFor(m.config.rateLimits, m.limits, previous, storeEvents))
       } catch (err) {
         error = errorMessage(err)
       }
