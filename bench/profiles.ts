@@ -49,6 +49,18 @@ export const PROFILES: Profile[] = [
     },
     via: 'gateway',
     gated: false
+  },
+  {
+    name: 'limited-quiet',
+    title: 'the same rule with RATE_LIMITS.headers off (its fields only on a 429)',
+    env: {
+      PLATFORM__LOGGING__accessLog: 'false',
+      PLATFORM__ADMIN__enabled: 'false',
+      PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }]),
+      PLATFORM__RATE_LIMITS__headers: 'false'
+    },
+    via: 'gateway',
+    gated: false
   }
 ]
 

@@ -301,7 +301,7 @@ export interface RateLimitsSection {
   } | null
 }
 
-/** ADMISSION: adaptive concurrency per microservice (docs/rate-limits.md, "Adaptive admission"). */
+/** ADMISSION: adaptive concurrency per method of each microservice (docs/rate-limits.md, "Adaptive admission"). */
 export interface AdmissionSection {
   adaptive: boolean
   initialLimit: number
