@@ -13,7 +13,7 @@
 //   node dist/bench/e2e/limits.js [--rounds 5] [--duration 5] [--modes none,local,cluster,quiet,three]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { run, freePort, type CaseResult } from './run'
+import { smallCallRound, freePort, type CaseResult } from './run'
 
 const MODES = {
   none: null,
@@ -92,19 +92,7 @@ async function measure(modes: Mode[], rounds: number, durationS: number): Promis
       if (rules === null) delete process.env.IGW_BENCH_RATE_LIMITS
       else process.env.IGW_BENCH_RATE_LIMITS = JSON.stringify(rules)
       process.env.IGW_BENCH_RATE_LIMIT_HEADERS = mode === 'quiet' ? 'false' : 'true'
-      const out = await run({
-        cases: ['roa-json'],
-        caseFile: null,
-        durationS,
-        connections: 64,
-        rounds: 1,
-        warmupS: 1,
-        floor: false,
-        target: null,
-        soakS: 0,
-        soakWarmupS: 0,
-        log: () => {}
-      })
+      const out = await smallCallRound(durationS)
       const c = out.cases[0]!
       if (c.gateway.non2xx > 0 || c.gateway.errors > 0)
         throw new Error(`${mode}: ${c.gateway.non2xx} answers not 2xx, ${c.gateway.errors} errors`)

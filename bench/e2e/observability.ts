@@ -3,7 +3,7 @@
 // on (access log off), both on. Each run has its own ceiling, so the machine's drift shows in the
 // gateway/ceiling ratio; the verdict compares medians of req/s and the median of the ratios within
 // each round (targets: metrics ≥ 0.97× of off, metrics + access log ≥ 0.90×, issue 11).
-import { run, type CaseResult } from './run'
+import { smallCallRound, type CaseResult } from './run'
 
 type Mode = 'off' | 'metrics' | 'metrics+access'
 const MODES: Mode[] = ['off', 'metrics', 'metrics+access']
@@ -24,19 +24,7 @@ async function main(): Promise<void> {
     for (const mode of order) {
       process.env.IGW_BENCH_METRICS = mode === 'off' ? 'false' : 'true'
       process.env.IGW_BENCH_ACCESS_LOG = mode === 'metrics+access' ? 'true' : 'false'
-      const out = await run({
-        cases: ['roa-json'],
-        caseFile: null,
-        durationS,
-        connections: 64,
-        rounds: 1,
-        warmupS: 1,
-        floor: false,
-        target: null,
-        soakS: 0,
-        soakWarmupS: 0,
-        log: () => {}
-      })
+      const out = await smallCallRound(durationS)
       const c = out.cases[0]!
       results.get(mode)!.push(c)
       process.stderr.write(

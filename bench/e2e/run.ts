@@ -400,6 +400,26 @@ function caseResult(
   }
 }
 
+/**
+ * One round of the small ROA call at c=64 with the platform as the environment sets it up: the
+ * A/B benches (bench/e2e/observability.ts, bench/e2e/limits.ts) run it once per mode and round.
+ */
+export function smallCallRound(durationS: number): Promise<RunResult> {
+  return run({
+    cases: ['roa-json'],
+    caseFile: null,
+    durationS,
+    connections: 64,
+    rounds: 1,
+    warmupS: 1,
+    floor: false,
+    target: null,
+    soakS: 0,
+    soakWarmupS: 0,
+    log: () => {}
+  })
+}
+
 export async function run(o: RunOptions): Promise<RunResult> {
   if (o.threads != null && o.threads.length > 0) return runThreads(o, o.threads)
   execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })

@@ -2,6 +2,7 @@ import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type RouteStats } from '../gateway/invoke/call-telemetry'
 import type { InvokePool } from '../gateway/pool/pool'
 import type { RateLimiter } from '../gateway/admission/rate-limits'
+import type { SharedCounts } from '../gateway/admission/shared-counts'
 import type { Admission } from '../gateway/admission/concurrency'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './package/deployer'
@@ -164,23 +165,22 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     () => totals().map((t) => ({ labels: { rule: t.rule }, value: t.evicted }))
   )
 
+  // RATE_LIMITS.redis as the main listener thread's connection sees it; nothing without cluster rules.
+  const store = (read: (counts: SharedCounts) => number) => () => {
+    const counts = s.limits()?.counts ?? null
+    return counts === null ? [] : [{ labels: {}, value: read(counts) }]
+  }
   scraped(
     'igw_rate_limit_store_up',
     "1 while RATE_LIMITS.redis answers for the cluster rules, 0 while they are counted without it (the main listener thread's connection).",
     'gauge',
-    () => {
-      const counts = s.limits()?.counts ?? null
-      return counts === null ? [] : [{ labels: {}, value: counts.up }]
-    }
+    store((c) => c.up)
   )
   scraped(
     'igw_rate_limit_store_failures_total',
     'Calls of cluster rules decided without Redis (not connected, or no answer within RATE_LIMITS.redis.timeoutMs), on the main listener thread.',
     'counter',
-    () => {
-      const counts = s.limits()?.counts ?? null
-      return counts === null ? [] : [{ labels: {}, value: counts.failures }]
-    }
+    store((c) => c.failures)
   )
 
   const methods = () => [...(s.admission()?.entries() ?? [])]
