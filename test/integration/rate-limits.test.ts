@@ -120,8 +120,8 @@ describe('1,000 concurrent clients against one limit', () => {
   let p: RunningPlatform
   before(async () => {
     p = await platformWith([
-      { name: 'everyone', key: 'shared', count: 500, windowSeconds: 3600, match: { method: 'multiply' } },
-      { name: 'bucket', key: 'shared', rate: 100, burst: 200, match: { method: 'multiplyInts' } }
+      { name: 'everyone', key: 'global', count: 500, windowSeconds: 3600, match: { method: 'multiply' } },
+      { name: 'bucket', key: 'global', rate: 100, burst: 200, match: { method: 'multiplyInts' } }
     ])
   })
   after(() => p?.stop())
@@ -151,7 +151,7 @@ describe('1,000 concurrent clients against one limit', () => {
 describe('two listener threads', () => {
   let p: RunningPlatform
   before(async () => {
-    p = await platformWith([{ name: 'shared', key: 'shared', count: 300, windowSeconds: 3600 }], {
+    p = await platformWith([{ name: 'global', key: 'global', count: 300, windowSeconds: 3600 }], {
       ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { threads: 2 } }
     })
   })
@@ -171,8 +171,8 @@ describe('two listener threads', () => {
     assert.deepEqual(
       decisions.map((d) => [d.labels.rule, d.labels.decision, d.value]),
       [
-        ['shared', 'allowed', 300],
-        ['shared', 'limited', 700]
+        ['global', 'allowed', 300],
+        ['global', 'limited', 700]
       ]
     )
     const limited = (await metric(admin, 'igw_requests_total')).find((m) => m.labels.code === 'RATE_LIMITED')

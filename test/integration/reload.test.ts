@@ -99,7 +99,7 @@ describe('a reload in a running platform', () => {
           RATE_LIMITS: {
             rules: [
               { name: 'quota', count: 2, windowSeconds: 3600, match: { method: 'multiplyInts' } },
-              { name: 'pairs', key: 'shared', count: 40, windowSeconds: 3600, match: { method: 'pair' } }
+              { name: 'pairs', key: 'global', count: 40, windowSeconds: 3600, match: { method: 'pair' } }
             ]
           }
         })
@@ -239,7 +239,7 @@ describe('SIGHUP to a platform process', () => {
   let port = 0
   const rules = (count: number): string =>
     JSON.stringify({
-      RATE_LIMITS: { rules: [{ name: 'pairs', key: 'shared', count, windowSeconds: 3600, match: { method: 'pair' } }] }
+      RATE_LIMITS: { rules: [{ name: 'pairs', key: 'global', count, windowSeconds: 3600, match: { method: 'pair' } }] }
     })
   before(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reload-'))

@@ -82,7 +82,7 @@ describe('limits shared through Redis', () => {
   after(() => redis?.stop())
 
   test('two platforms allow the cluster limit of 400 between them, not 400 each', async (t) => {
-    const rule = { name: 'cluster-hour', key: 'shared', scope: 'cluster', count: 400, windowSeconds: 3600 }
+    const rule = { name: 'cluster-hour', key: 'global', scope: 'cluster', count: 400, windowSeconds: 3600 }
     const [a, b] = await Promise.all([platformWith(redis, [rule]), platformWith(redis, [rule])])
     try {
       const answers = (await Promise.all([calls(a.port, 400), calls(b.port, 400)])).flat()
@@ -112,7 +112,7 @@ describe('limits shared through Redis', () => {
   })
 
   test('Redis killed under load: every call answered (counted locally), the metric and the log say so, and counting resumes', async () => {
-    const rule = { name: 'roomy', key: 'shared', scope: 'cluster', count: 10_000_000, windowSeconds: 3600 }
+    const rule = { name: 'roomy', key: 'global', scope: 'cluster', count: 10_000_000, windowSeconds: 3600 }
     const p = await platformWith(redis, [rule])
     const agent = new Agent({ keepAlive: true, maxSockets: 16 })
     const answers: Answer[] = []
@@ -160,7 +160,7 @@ describe('limits shared through Redis', () => {
   })
 
   test('with onFailure "refuse", calls are refused at once while Redis is away', async () => {
-    const rule = { name: 'strict', key: 'shared', scope: 'cluster', count: 10_000_000, windowSeconds: 3600 }
+    const rule = { name: 'strict', key: 'global', scope: 'cluster', count: 10_000_000, windowSeconds: 3600 }
     const p = await platformWith(redis, [rule], { onFailure: 'refuse' })
     try {
       assert.equal(ok(await calls(p.port, 10)), 10)

@@ -265,7 +265,7 @@ class Rule {
 
 /** Slots for a rule that counts by key: twice the keys it keeps, as a power of two. */
 function slotsFor(rule: RateRule, maxKeys: number): number {
-  if (rule.key === 'shared') return 1
+  if (rule.key === 'global') return 1
   let n = 1
   while (n < maxKeys * 2) n *= 2
   return n
@@ -575,7 +575,7 @@ class KeyHashes {
 
   /** Sets hi and lo to the hash of the call's key of this kind. */
   of(kind: RateRule['key']): void {
-    if (kind === 'shared') {
+    if (kind === 'global') {
       this.hi = 1
       this.lo = 1
     } else if (kind === 'address') {

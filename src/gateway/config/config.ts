@@ -271,9 +271,9 @@ export interface RateRule {
   /**
    * identity: the authenticated user (an API key's, a token's subject, a trusted peer's
    * X-PLATFORM-User), else the client certificate's subject, else the address; address: the client's
-   * address (a trusted peer's X-PLATFORM-IP); shared: one count for every caller.
+   * address (a trusted peer's X-PLATFORM-IP); global: one count for every caller.
    */
-  key: 'identity' | 'address' | 'shared'
+  key: 'identity' | 'address' | 'global'
   /** node: counted by this gateway; cluster: in RATE_LIMITS.redis, for every gateway that names it. */
   scope: 'node' | 'cluster'
   /** A token bucket (`rate` a second, up to `burst` at once) or a quota (`count` a window). */

@@ -113,7 +113,7 @@ describe('keys and matches', () => {
     const l = new RateLimiter(
       limits([
         { name: 'by-address', key: 'address', count: 3, windowSeconds: 60 },
-        { name: 'all', key: 'shared', count: 5, windowSeconds: 60, match: { method: 'multiplyInts' } }
+        { name: 'all', key: 'global', count: 5, windowSeconds: 60, match: { method: 'multiplyInts' } }
       ]),
       undefined,
       () => 0
@@ -205,7 +205,7 @@ describe('config', () => {
 
 describe('listener threads share one count', () => {
   test('four worker threads each calling 20,000 times at once against a quota of 40,000 are allowed exactly 40,000', async () => {
-    const config = limits([{ name: 'shared', key: 'shared', count: 40_000, windowSeconds: 3600 }])
+    const config = limits([{ name: 'global', key: 'global', count: 40_000, windowSeconds: 3600 }])
     const main = new RateLimiter(config)
     // Each thread waits on `go` until all are ready, so that their calls overlap.
     const source = `
