@@ -12,18 +12,26 @@ export interface Profile {
   gated: boolean
 }
 
+/** The platform with nothing but the call to do: no access log, no admin listener. */
+const BARE = { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' }
+/** BARE with one rate-limit rule that counts every call: a token bucket by identity that never refuses. */
+const LIMITED = {
+  ...BARE,
+  PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }])
+}
+
 export const PROFILES: Profile[] = [
   {
     name: 'call',
     title: 'ROA beta JSON multiply, straight to the gateway',
-    env: { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' },
+    env: BARE,
     via: 'gateway',
     gated: true
   },
   {
     name: 'edge',
     title: 'the same through the edge (/_eapi/ELASTIC_HTTP/…)',
-    env: { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' },
+    env: BARE,
     via: 'edge',
     gated: true
   },
@@ -42,23 +50,14 @@ export const PROFILES: Profile[] = [
   {
     name: 'limited',
     title: 'the same with one rate-limit rule that counts every call (a bucket that never refuses)',
-    env: {
-      PLATFORM__LOGGING__accessLog: 'false',
-      PLATFORM__ADMIN__enabled: 'false',
-      PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }])
-    },
+    env: LIMITED,
     via: 'gateway',
     gated: false
   },
   {
     name: 'limited-quiet',
     title: 'the same rule with RATE_LIMITS.headers off (its fields only on a 429)',
-    env: {
-      PLATFORM__LOGGING__accessLog: 'false',
-      PLATFORM__ADMIN__enabled: 'false',
-      PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }]),
-      PLATFORM__RATE_LIMITS__headers: 'false'
-    },
+    env: { ...LIMITED, PLATFORM__RATE_LIMITS__headers: 'false' },
     via: 'gateway',
     gated: false
   }

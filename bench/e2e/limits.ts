@@ -13,18 +13,21 @@
 //   node dist/bench/e2e/limits.js [--rounds 5] [--duration 5] [--modes none,local,cluster,quiet,three]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { smallCallRound, freePort, type CaseResult } from './run'
+import { smallCallRound, freePort, cpuPerRequest, gatewayCpu, type CaseResult } from './run'
+
+/** A token bucket by identity that every call matches and that never refuses: the rule's cost alone. */
+const EVERY_CALL = { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 } as const
 
 const MODES = {
   none: null,
-  local: [{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }],
-  quiet: [{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }],
+  local: [EVERY_CALL],
+  quiet: [EVERY_CALL],
   three: [
-    { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 },
+    EVERY_CALL,
     { name: 'minute', key: 'address', count: 1e12, windowSeconds: 60 },
-    { name: 'day', key: 'shared', count: 1e12, windowSeconds: 86400 }
+    { name: 'day', key: 'global', count: 1e12, windowSeconds: 86400 }
   ],
-  cluster: [{ name: 'per-caller', key: 'identity', scope: 'cluster', rate: 1e9, burst: 1e9 }]
+  cluster: [{ ...EVERY_CALL, scope: 'cluster' }]
 } as const
 type Mode = keyof typeof MODES
 
@@ -34,10 +37,10 @@ function arg(name: string, fallback: string): string {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const cpuOf = (c: CaseResult): number => c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest ?? 0
+const cpuOf = (c: CaseResult): number => gatewayCpu(c.gateway)
 /** The gateway's CPU per call over the ceiling's in the same run: the machine's drift between runs cancels. */
 const relativeCpuOf = (c: CaseResult): number => {
-  const ceiling = c.ceiling.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
+  const ceiling = cpuPerRequest(c.ceiling)
   return ceiling > 0 ? cpuOf(c) / ceiling : 0
 }
 

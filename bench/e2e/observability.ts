@@ -3,7 +3,7 @@
 // on (access log off), both on. Each run has its own ceiling, so the machine's drift shows in the
 // gateway/ceiling ratio; the verdict compares medians of req/s and the median of the ratios within
 // each round (targets: metrics ≥ 0.97× of off, metrics + access log ≥ 0.90×, issue 11).
-import { smallCallRound, type CaseResult } from './run'
+import { smallCallRound, gatewayCpu, type CaseResult } from './run'
 
 type Mode = 'off' | 'metrics' | 'metrics+access'
 const MODES: Mode[] = ['off', 'metrics', 'metrics+access']
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       const c = out.cases[0]!
       results.get(mode)!.push(c)
       process.stderr.write(
-        `round ${r + 1}/${rounds} ${mode.padEnd(15)} ${c.gateway.rps.toFixed(0)} req/s, gateway/ceiling ${c.ratio.toFixed(3)}, gateway CPU ${c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest.toFixed(4)} ms/req\n`
+        `round ${r + 1}/${rounds} ${mode.padEnd(15)} ${c.gateway.rps.toFixed(0)} req/s, gateway/ceiling ${c.ratio.toFixed(3)}, gateway CPU ${gatewayCpu(c.gateway).toFixed(4)} ms/req\n`
       )
     }
   }
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   for (const mode of MODES) {
     const cs = results.get(mode)!
     const rps = median(cs.map((c) => c.gateway.rps))
-    const cpu = median(cs.map((c) => c.gateway.processes.find((p) => p.name === 'gateway')?.cpuMsPerRequest ?? 0))
+    const cpu = median(cs.map((c) => gatewayCpu(c.gateway)))
     const paired = median(cs.map((c, k) => c.gateway.rps / offRounds[k]!.gateway.rps))
     console.log(
       `${mode.padEnd(15)} | ${rps.toFixed(0).padStart(12)} | ${(rps / off).toFixed(3).padStart(6)} | ${paired

@@ -858,7 +858,8 @@ export function report(r: RunResult): string {
   return lines.join('\n')
 }
 
-const cpuPerRequest = (s: SubjectResult): number => s.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
+/** A subject's CPU per call, all its processes together. */
+export const cpuPerRequest = (s: SubjectResult): number => s.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
 
 /** A case's subjects that were measured, in the report's order. */
 function subjectResults(c: CaseResult): SubjectResult[] {
@@ -868,7 +869,7 @@ function subjectResults(c: CaseResult): SubjectResult[] {
 }
 
 /** The gateway process's own CPU per call (its listener threads included), without the microservices'. */
-const gatewayCpu = (s: SubjectResult): number =>
+export const gatewayCpu = (s: SubjectResult): number =>
   s.processes.filter((p) => p.name === 'gateway').reduce((n, p) => n + p.cpuMsPerRequest, 0)
 
 /** CPU per call by process name: nginx's N workers are one entry ("nginx worker×4"). */
