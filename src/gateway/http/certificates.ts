@@ -87,6 +87,19 @@ export function loadTlsClient(
   }
 }
 
+/**
+ * Why a key file does not open. Whether the file is encrypted is read from its PEM, not from OpenSSL's
+ * message: a wrong passphrase usually fails AES-CBC's padding check ("bad decrypt"), but about one in 256
+ * leaves valid padding over garbage, which OpenSSL 3 reports as "DECODER routines::unsupported".
+ */
+function keyRefusal(at: string, files: TlsFiles, keyPem: string, passphrase: string | undefined, why: string): string {
+  const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: *4, *ENCRYPTED/.test(keyPem)
+  if (encrypted && passphrase === undefined)
+    return `${at}.keyFile: ${files.keyFile} is encrypted; set ${at}.passphraseEnv to the variable that holds its passphrase`
+  const opens = encrypted ? ' that this passphrase opens' : ''
+  return `${at}.keyFile: ${files.keyFile} is not a private key${opens} (${why})`
+}
+
 function loadCertificate(at: string, files: TlsFiles, env: NodeJS.ProcessEnv, now: number): Certificate {
   let passphrase: string | undefined
   if (files.passphraseEnv !== null) {
@@ -114,10 +127,7 @@ function loadCertificate(at: string, files: TlsFiles, env: NodeJS.ProcessEnv, no
   try {
     key = createPrivateKey({ key: keyPem, format: 'pem', ...(passphrase !== undefined ? { passphrase } : {}) })
   } catch (err) {
-    const why = errorMessage(err)
-    throw new ConfigError(
-      `${at}.keyFile: ${files.keyFile} is not a private key${/passphrase|decrypt|bad/i.test(why) ? ' that this passphrase opens' : ''} (${why})`
-    )
+    throw new ConfigError(keyRefusal(at, files, keyPem, passphrase, errorMessage(err)))
   }
   if (!cert.checkPrivateKey(key))
     throw new ConfigError(`${at}.keyFile: ${files.keyFile} does not match the certificate in ${files.certFile}`)

@@ -2,7 +2,8 @@
 // reason; renewals looked for by the files' stamps (docs/security.md, "TLS").
 import { test, describe, before } from 'node:test'
 import assert from 'node:assert/strict'
-import { copyFileSync, renameSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createPrivateKey } from 'node:crypto'
 import { join } from 'node:path'
 import { loadCertificates, type CertificateSet } from '../../../../src/gateway/http/certificates'
 import { filesStamp } from '../../../../src/common/tls/file-stamp'
@@ -78,6 +79,11 @@ describe('certificates checked at start', () => {
       { TLS_TEST_PASS: 'wrong' }
     ],
     [
+      'an encrypted key without a passphrase variable',
+      () => block({ ...certs.make('locked4', ['l.test'], { passphrase: 'sesame' }), passphraseEnv: null }),
+      /tls\.keyFile: .*locked4\.key is encrypted; set .*tls\.passphraseEnv to the variable that holds its passphrase/
+    ],
+    [
       'a bad certificate under a server name',
       () =>
         block({
@@ -98,6 +104,25 @@ describe('certificates checked at start', () => {
         }
       )
     })
+
+  // About one wrong passphrase in 256 leaves valid AES-CBC padding, and OpenSSL then names no passphrase in its
+  // message ("DECODER routines::unsupported"); CI met one. Find such a passphrase, and the refusal must still say it.
+  test('refused: a wrong passphrase that OpenSSL reports as an unsupported key', () => {
+    const locked = certs.make('locked5', ['l.test'], { passphrase: 'sesame' })
+    const keyPem = readFileSync(locked.keyFile, 'utf8')
+    let garbled: string | undefined
+    for (let i = 0; garbled === undefined && i < 10_000; i++)
+      try {
+        createPrivateKey({ key: keyPem, format: 'pem', passphrase: `wrong${i}` })
+      } catch (err) {
+        if (!/bad decrypt/.test((err as Error).message)) garbled = `wrong${i}`
+      }
+    assert.ok(garbled !== undefined, 'no wrong passphrase in 10,000 gave other than "bad decrypt"')
+    assert.throws(
+      () => loadCertificates(block({ ...locked, passphraseEnv: 'TLS_TEST_PASS' }), { TLS_TEST_PASS: garbled }),
+      /tls\.keyFile: .*locked5\.key is not a private key that this passphrase opens /
+    )
+  })
 
   test('an encrypted key opens with the passphrase from the environment', () => {
     const locked = certs.make('locked3', ['l.test'], { passphrase: 'sesame' })
