@@ -89,5 +89,12 @@ describe('malformed HTTP at the nginx edge', () => {
     assert.equal(problem(r).code, 'UNKNOWN_MICROSERVICE')
     assert.ok(r.text.length < 1000, `${r.text.length} bytes`)
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff')
+    // No Content-Type on a 204: nosniff and the extra headers leave without it (http/respond.ts).
+    const options = await fetch(`${p.url}/example/calculator/multiply`, { method: 'OPTIONS' })
+    assert.equal(options.status, 204)
+    assert.equal(options.headers.get('content-type'), null)
+    assert.equal(options.headers.get('x-content-type-options'), 'nosniff')
+    assert.equal(options.headers.get('allow'), 'POST, OPTIONS')
+    assert.match(options.headers.get('x-platform-request-id') ?? '', /./)
   })
 })

@@ -16,17 +16,35 @@ export function writeCors(res: HttpResponse, cors: CorsPolicy, origin: string): 
   res.writeHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS)
 }
 
-/** Writes one whole response inside cork(), so status, headers and body leave in one syscall. */
+const NOSNIFF = 'nosniff'
+/** Appended to a Content-Type value, it writes X-Content-Type-Options in the same call. */
+const NOSNIFF_LINE = `\r\nX-Content-Type-Options: ${NOSNIFF}`
+
+/**
+ * Writes one whole response inside cork(), so status, headers and body leave in one syscall.
+ *
+ * Each writeHeader is a call into uWS with a fixed price, whatever it writes, and uWS copies the value as
+ * it is: `name: value\r\n` (docs/performance.md, "what a response header costs"). So the headers the
+ * gateway makes itself leave in one call, as whole lines after the first: Content-Type (or
+ * X-Content-Type-Options alone), nosniff, and the answer's extra headers (Answer.headers: never from a
+ * request). The request id, which a client may choose, keeps a call of its own.
+ */
 export function writeAnswer(res: HttpResponse, cors: CorsPolicy, a: Answer): void {
   res.cork(() => {
     res.writeStatus(statusLine(a.status))
-    if (a.contentType !== null) res.writeHeader('Content-Type', a.contentType)
+    const extra = a.headers === null ? '' : headerLines(a.headers)
+    if (a.contentType !== null) res.writeHeader('Content-Type', a.contentType + NOSNIFF_LINE + extra)
+    else res.writeHeader('X-Content-Type-Options', NOSNIFF + extra)
     res.writeHeader('X-PLATFORM-Request-ID', a.requestId)
-    res.writeHeader('X-Content-Type-Options', 'nosniff')
-    if (a.headers !== null)
-      for (let k = 0; k < a.headers.length; k += 2) res.writeHeader(a.headers[k]!, a.headers[k + 1]!)
     writeCors(res, cors, a.origin)
     if (a.status === 204) res.endWithoutBody(0, a.close)
     else res.end(a.body, a.close)
   })
+}
+
+/** Name/value pairs as whole header lines, each after a CRLF: `\r\nname: value…`. */
+export function headerLines(headers: readonly string[]): string {
+  let lines = ''
+  for (let k = 0; k < headers.length; k += 2) lines = `${lines}\r\n${headers[k]!}: ${headers[k + 1]!}`
+  return lines
 }

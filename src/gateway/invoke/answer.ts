@@ -11,7 +11,10 @@ export interface Answer {
   body: string | Uint8Array
   requestId: string
   origin: string
-  /** Extra headers, name/value pairs. */
+  /**
+   * Extra headers, name/value pairs, made by the gateway alone (never copied from a request): they are
+   * written as whole lines in one call (http/respond.ts), so no name or value may hold CR or LF.
+   */
   headers: string[] | null
   /** Close the connection after answering (a body we refused to read is still on it). */
   close: boolean
