@@ -14,11 +14,10 @@ export interface Profile {
 
 /** The platform with nothing but the call to do: no access log, no admin listener. */
 const BARE = { PLATFORM__LOGGING__accessLog: 'false', PLATFORM__ADMIN__enabled: 'false' }
-/** BARE with one rate-limit rule that counts every call: a token bucket by identity that never refuses. */
-const LIMITED = {
-  ...BARE,
-  PLATFORM__RATE_LIMITS__rules: JSON.stringify([{ name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 }])
-}
+/** A token bucket by identity that every call matches and that never refuses: the rule's cost alone. */
+export const EVERY_CALL = { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 } as const
+/** BARE with EVERY_CALL. */
+const LIMITED = { ...BARE, PLATFORM__RATE_LIMITS__rules: JSON.stringify([EVERY_CALL]) }
 
 export const PROFILES: Profile[] = [
   {

@@ -14,9 +14,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { smallCallRound, freePort, cpuPerRequest, gatewayCpu, type CaseResult } from './run'
-
-/** A token bucket by identity that every call matches and that never refuses: the rule's cost alone. */
-const EVERY_CALL = { name: 'per-caller', key: 'identity', rate: 1e9, burst: 1e9 } as const
+import { EVERY_CALL } from '../profiles'
+import { arg } from '../cli'
 
 const MODES = {
   none: null,
@@ -30,11 +29,6 @@ const MODES = {
   cluster: [{ ...EVERY_CALL, scope: 'cluster' }]
 } as const
 type Mode = keyof typeof MODES
-
-function arg(name: string, fallback: string): string {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 ? process.argv[k + 1]! : fallback
-}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const cpuOf = (c: CaseResult): number => gatewayCpu(c.gateway)

@@ -4,14 +4,10 @@
 // gateway/ceiling ratio; the verdict compares medians of req/s and the median of the ratios within
 // each round (targets: metrics ≥ 0.97× of off, metrics + access log ≥ 0.90×, issue 11).
 import { smallCallRound, gatewayCpu, type CaseResult } from './run'
+import { arg } from '../cli'
 
 type Mode = 'off' | 'metrics' | 'metrics+access'
 const MODES: Mode[] = ['off', 'metrics', 'metrics+access']
-
-function arg(name: string, fallback: string): string {
-  const k = process.argv.indexOf(`--${name}`)
-  return k > 0 ? process.argv[k + 1]! : fallback
-}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 

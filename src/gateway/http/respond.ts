@@ -24,7 +24,7 @@ const NOSNIFF_LINE = `\r\nX-Content-Type-Options: ${NOSNIFF}`
  * Writes one whole response inside cork(), so status, headers and body leave in one syscall.
  *
  * Each writeHeader is a call into uWS with a fixed price, whatever it writes, and uWS copies the value as
- * it is: `name: value\r\n` (docs/performance.md, "what a response header costs"). So the headers the
+ * it is: `name: value\r\n` (docs/performance.md, "the gateway's own headers in one call"). So the headers the
  * gateway makes itself leave in one call, as whole lines after the first: Content-Type (or
  * X-Content-Type-Options alone), nosniff, and the answer's extra headers (Answer.headers: never from a
  * request). The request id, which a client may choose, keeps a call of its own.
@@ -43,7 +43,7 @@ export function writeAnswer(res: HttpResponse, cors: CorsPolicy, a: Answer): voi
 }
 
 /** Name/value pairs as whole header lines, each after a CRLF: `\r\nname: value…`. */
-export function headerLines(headers: readonly string[]): string {
+function headerLines(headers: readonly string[]): string {
   let lines = ''
   for (let k = 0; k < headers.length; k += 2) lines = `${lines}\r\n${headers[k]!}: ${headers[k + 1]!}`
   return lines
