@@ -10,6 +10,7 @@ import type { PendingCall } from './pending'
 import type { Endpoint, TlsClient } from '../../common/protocol/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
 import type { Failure } from '../../common/errors/codes'
+import { CallTable } from '../../common/protocol/call-table'
 
 export interface ConnectionOwner {
   readonly name: string
@@ -38,7 +39,7 @@ export class BackendConnection {
   state: State = 'connecting'
   /** The microservice is stopping (GoAway): no new calls; closed when the last one is answered. */
   goingAway = false
-  readonly inflight = new Map<number, PendingCall>()
+  readonly inflight = new CallTable<PendingCall>()
   private framed: FramedSocket | null = null
   private readonly socket: Socket
 
@@ -125,7 +126,7 @@ export class BackendConnection {
 
   /** Answers every call in flight on this connection with `failure` and cancels it at the microservice. */
   abandonAll(failure: Failure): void {
-    const calls = [...this.inflight.values()]
+    const calls = this.inflight.values()
     for (const call of calls) {
       this.cancel(call)
       call.settle(failure)
@@ -226,7 +227,7 @@ export class BackendConnection {
         "TLS: it closed the connection right after the TLS handshake, before a word: it does not take this gateway's certificate (not signed by a CA it trusts)"
       )
     this.state = 'closed'
-    const calls = [...this.inflight.values()]
+    const calls = this.inflight.values()
     this.inflight.clear()
     this.large.clear()
     for (const call of calls) {

@@ -36,6 +36,7 @@ import { Executor, fail } from './executor'
 import { MethodPool } from './method-pool'
 import { DeadlineList, type Deadline } from '../../common/contract/deadlines'
 import { SharedBufferPool } from '../../common/bytes/shared-buffers'
+import { CallTable } from '../../common/protocol/call-table'
 
 export interface RuntimeOptions {
   name: string
@@ -111,7 +112,7 @@ async function within(p: Promise<void>, ms: number): Promise<void> {
 
 class RuntimeConnection {
   readonly framed: FramedSocket
-  readonly executions = new Map<number, Execution>()
+  readonly executions = new CallTable<Execution>()
   /** Set while the connection has not proved it knows the secret: the challenge's nonce. */
   challenge: Uint8Array | null = null
   /** Refused (no proof of the secret, or another protocol version): nothing more it sends is read. */
