@@ -4,7 +4,7 @@
 // ratios differ between kinds of machine by more than 10 %, so they catch what the counts cannot see
 // with a wider margin; the counts, the same on any load, catch a 10 % regression of the code.
 import type { CpuResult } from './cpu-per-call'
-import { STAGE_NAMES, type StageName, type StageResult } from './stage-instructions'
+import { STAGE_NAMES, type CountingMachine, type StageName, type StageResult } from './stage-instructions'
 
 export class CpuGateError extends Error {}
 
@@ -30,6 +30,8 @@ export interface InstructionsBaseline {
   margin: number
   /** Instructions per call, by stage. */
   counts: Record<StageName, number>
+  /** The machine the counts were made on (null in a baseline older than the record). */
+  machine: CountingMachine | null
 }
 
 export interface CpuVerdict {
@@ -95,7 +97,28 @@ function parseInstructions(raw: unknown, file: string): InstructionsBaseline | n
       )
     counts[stage] = n
   }
-  return { node: i.node, margin: i.margin, counts }
+  return { node: i.node, margin: i.margin, counts, machine: parseMachine((raw as { machine?: unknown }).machine, file) }
+}
+
+function parseMachine(raw: unknown, file: string): CountingMachine | null {
+  if (raw === undefined || raw === null) return null
+  const m = raw as Record<string, unknown>
+  for (const key of ['cpu', 'flags', 'kernel', 'valgrind'])
+    if (typeof m[key] !== 'string')
+      throw new CpuGateError(`${file}: cpu.instructions.machine.${key} must be a string (what the counts were made on)`)
+  return { cpu: m.cpu as string, flags: m.flags as string, kernel: m.kernel as string, valgrind: m.valgrind as string }
+}
+
+/**
+ * A line saying where the baseline's counts were made when this machine differs from it (they are
+ * judged all the same: the counts follow the code, docs/performance.md "A count that holds"), or null.
+ */
+export function machineNote(counted: CountingMachine | null, here: CountingMachine): string | null {
+  if (counted === null) return 'note: the baseline does not record the machine its counts were made on'
+  const differs = (['cpu', 'flags', 'kernel', 'valgrind'] as const).filter((k) => counted[k] !== here[k])
+  if (differs.length === 0) return null
+  const show = (m: CountingMachine): string => `${m.cpu}, kernel ${m.kernel}, ${m.valgrind}`
+  return `note: the counts' baseline was made on ${show(counted)}; this machine is ${show(here)} (${differs.join(', ')} differ)`
 }
 
 /**

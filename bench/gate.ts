@@ -16,8 +16,8 @@ import { run, report, commitOf, type RunResult, type RunOptions } from './e2e/ru
 import { allCases } from './e2e/cases'
 import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVerdict } from './gate-report'
 import { measureCpu, type CpuResult } from './cpu-per-call'
-import { parseCpuBaseline, judgeCpu, judgeInstructions, CpuGateError, type CpuBaseline } from './cpu-gate'
-import { measureStages, type StageResult } from './stage-instructions'
+import { parseCpuBaseline, judgeCpu, judgeInstructions, machineNote, CpuGateError, type CpuBaseline } from './cpu-gate'
+import { countingMachine, measureStages, type StageResult } from './stage-instructions'
 import { GATED, PROFILES } from './profiles'
 import { arg } from './cli'
 
@@ -278,8 +278,9 @@ async function main(): Promise<void> {
       })
       if (!update) {
         const counted = judgeInstructions(stages, baseline.cpu!.instructions!, process.version)
+        const note = machineNote(baseline.cpu!.instructions!.machine, countingMachine())
         cpuJudged = {
-          lines: [...cpuJudged.lines, ...counted.lines],
+          lines: [...cpuJudged.lines, ...counted.lines, ...(note === null ? [] : [note])],
           failures: [...cpuJudged.failures, ...counted.failures],
           verdicts: [...cpuJudged.verdicts, ...counted.verdicts]
         }
@@ -356,7 +357,8 @@ function updatedBaseline(
                   instructions: {
                     node: process.version,
                     margin: b.cpu?.instructions?.margin ?? 0.05,
-                    counts: Object.fromEntries(stages.map((r) => [r.stage, Math.round(r.instructions)]))
+                    counts: Object.fromEntries(stages.map((r) => [r.stage, Math.round(r.instructions)])),
+                    machine: countingMachine()
                   }
                 }
               : b.cpu?.instructions != null

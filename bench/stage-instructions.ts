@@ -8,8 +8,8 @@
 //   node dist/bench/stage-instructions.js [--rounds 3] [--calls 2000] [--warmup 20000] [--dist DIR] [--json FILE]
 //     [--stages 'gateway call,gateway limited'] (also: gateway limited, a call that one rate-limit rule counts)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { release, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { hostEnv } from '../src/microservice/host/host-env'
 import { control, counts } from './instructions'
@@ -61,6 +61,30 @@ export async function measureStages(o: StageOptions, stages: readonly Stage[] = 
   const results: StageResult[] = []
   for (const s of stages) results.push(await countStage(s, o))
   return results
+}
+
+/**
+ * What an instruction count may depend on besides the code: the CPU (its model and flags pick the
+ * library routines V8 and libc run, where valgrind lets them), the kernel and valgrind itself.
+ */
+export interface CountingMachine {
+  cpu: string
+  flags: string
+  kernel: string
+  valgrind: string
+}
+
+/** This machine, as a baseline of counts records it (valgrind must be installed: measureStages does it). */
+export function countingMachine(): CountingMachine {
+  const info = readFileSync('/proc/cpuinfo', 'utf8')
+  const field = (name: string): string => new RegExp(`^${name}\\s*: (.*)$`, 'm').exec(info)?.[1]?.trim() ?? 'unknown'
+  return {
+    // A virtual machine may name only the vendor ("AMD EPYC"): the family and model tell the generation.
+    cpu: `${field('model name')} (family ${field('cpu family')}, model ${field('model')})`,
+    flags: field('flags'),
+    kernel: release(),
+    valgrind: execFileSync('valgrind', ['--version'], { encoding: 'utf8' }).trim()
+  }
 }
 
 /** One stage's loop under callgrind: warmed up, then `rounds` counted rounds of `calls`. */

@@ -5,7 +5,7 @@ import { markdownSummary, junitReport, jsonReport, type GateVerdict } from '../.
 import { readHistory, renderReport } from '../../../bench/report'
 import type { RunResult } from '../../../bench/e2e/run'
 import { benchRun, benchSubject } from '../../helpers/bench-results'
-import { judgeCpu, judgeInstructions, parseCpuBaseline } from '../../../bench/cpu-gate'
+import { judgeCpu, judgeInstructions, machineNote, parseCpuBaseline } from '../../../bench/cpu-gate'
 import type { StageResult } from '../../../bench/stage-instructions'
 import { summarize, type CpuResult, type CpuRound } from '../../../bench/cpu-per-call'
 
@@ -297,6 +297,32 @@ test('an instructions baseline needs its Node version, a margin and a count for 
     /cpu\.instructions\.counts\["gateway edge"\] must be a positive count/
   )
   assert.equal(parseCpuBaseline(section(undefined), 'b.json').instructions, null)
+})
+
+test('the machine a baseline of counts was made on: checked when read, named when this one differs', () => {
+  const here = {
+    cpu: 'AMD EPYC 9R14',
+    flags: 'fpu sse2 avx2 avx512f',
+    kernel: '6.1.0-40-amd64',
+    valgrind: 'valgrind-3.19.0'
+  }
+  const section = (machine: unknown): unknown => ({
+    margin: 0.07,
+    profiles: { call: { gateway: 2.8, microservice: 1.3 } },
+    instructions: { node: 'v20.20.2', margin: 0.05, counts: COUNTS, machine }
+  })
+  assert.deepEqual(parseCpuBaseline(section(here), 'b.json').instructions!.machine, here)
+  assert.equal(parseCpuBaseline(section(undefined), 'b.json').instructions!.machine, null)
+  assert.throws(
+    () => parseCpuBaseline(section({ ...here, kernel: 6 }), 'b.json'),
+    /cpu\.instructions\.machine\.kernel must be a string/
+  )
+  assert.equal(machineNote(here, { ...here }), null)
+  assert.equal(
+    machineNote(here, { ...here, cpu: 'Intel Xeon Platinum 8488C', flags: 'fpu sse2 avx2' }),
+    "note: the counts' baseline was made on AMD EPYC 9R14, kernel 6.1.0-40-amd64, valgrind-3.19.0; this machine is Intel Xeon Platinum 8488C, kernel 6.1.0-40-amd64, valgrind-3.19.0 (cpu, flags differ)"
+  )
+  assert.match(machineNote(null, here)!, /does not record the machine/)
 })
 
 test("CPU rounds: the order's effect cancels within each pair of rounds; the median pair is the result", () => {

@@ -174,3 +174,31 @@ test("one line format: the access log's lines and pino's events start and end al
     'the level as a word in both'
   )
 })
+
+test("each line's time is its own millisecond, within a second and across seconds, years and leap days", () => {
+  // The line's start is made once a second and only its millisecond digits rewritten in between: a
+  // digit written in the wrong place, or a second that keeps the last one's start, shows here.
+  let now = 0
+  const lines: string[] = []
+  const telemetry = new CallTelemetry(false, { write: (l) => void lines.push(l) }, () => now)
+  const times = [
+    Date.UTC(2026, 10, 28, 16, 46, 35, 771),
+    Date.UTC(2026, 10, 28, 16, 46, 35, 772),
+    Date.UTC(2026, 10, 28, 16, 46, 35, 9),
+    Date.UTC(2026, 10, 28, 16, 46, 35, 990),
+    Date.UTC(2026, 10, 28, 16, 46, 36, 0),
+    Date.UTC(2026, 10, 28, 16, 46, 36, 100),
+    Date.UTC(2026, 10, 28, 16, 46, 36, 100),
+    Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+    Date.UTC(2027, 0, 1, 0, 0, 0, 1),
+    Date.UTC(2028, 1, 29, 12, 0, 0, 58)
+  ]
+  for (const t of times) {
+    now = t
+    telemetry.finished(call({}), null)
+  }
+  assert.deepEqual(
+    lines.map((l) => (JSON.parse(l) as { time: string }).time),
+    times.map((t) => new Date(t).toISOString())
+  )
+})
