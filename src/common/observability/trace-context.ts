@@ -1,4 +1,4 @@
-import { RandomTexts, writeHex } from '../bytes/random-texts'
+import { RandomTexts, dashesAt, writeHex } from '../bytes/random-texts'
 
 /**
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): checking a traceparent as sent and making
@@ -36,7 +36,7 @@ export function isValidTracestate(h: string): boolean {
  * template per call, whose joined string was flattened again when the Invoke frame was written. One
  * traceparent is 16 + 8 random bytes.
  */
-const SPAN_DASH = new Set([16])
+const SPAN_DASH = dashesAt(16)
 const traceparents = new RandomTexts(55, 24, (text, at, random, r) => {
   at += text.latin1Write('00-', at, 3)
   at = writeHex(text, at, random, r, 24, SPAN_DASH)

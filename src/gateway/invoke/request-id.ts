@@ -1,7 +1,7 @@
-import { RandomTexts, writeHex } from '../../common/bytes/random-texts'
+import { RandomTexts, dashesAt, writeHex } from '../../common/bytes/random-texts'
 
 /** Where a UUID's text has its dashes: 8-4-4-4-12 hex digits. */
-const UUID_DASHES = new Set([4, 6, 8, 10])
+const UUID_DASHES = dashesAt(4, 6, 8, 10)
 
 const uuids = new RandomTexts(36, 16, (text, at, random, r) => {
   random[r + 6] = (random[r + 6]! & 0x0f) | 0x40 // version 4

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { newRequestId } from '../../../../src/gateway/invoke/request-id'
-import { RandomTexts, writeHex } from '../../../../src/common/bytes/random-texts'
+import { RandomTexts, dashesAt, writeHex } from '../../../../src/common/bytes/random-texts'
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -26,10 +26,22 @@ test('generated request ids are version 4 UUIDs, all different, across many batc
 })
 
 test('a batch refuses a layout that writes a text of another length than declared', () => {
-  const wrong = new RandomTexts(10, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, new Set()))
+  const wrong = new RandomTexts(10, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, 0))
   assert.throws(() => wrong.next(), /a random text of 8 characters, not 10/)
-  const dashed = new RandomTexts(9, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, new Set([2])), 3)
+  const dashed = new RandomTexts(9, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, dashesAt(2)), 3)
   const texts = [dashed.next(), dashed.next(), dashed.next(), dashed.next()]
   for (const t of texts) assert.match(t, /^[0-9a-f]{4}-[0-9a-f]{4}$/)
   assert.equal(new Set(texts).size, 4)
+})
+
+test('dashes stand before exactly the byte indexes named, from 0 to 31', () => {
+  const at = (...indexes: number[]): string => {
+    const text = Buffer.alloc(100)
+    const end = writeHex(text, 0, Buffer.alloc(32, 0xab), 0, 32, dashesAt(...indexes))
+    return text.toString('latin1', 0, end)
+  }
+  assert.equal(at(), 'ab'.repeat(32))
+  assert.equal(at(0, 31), '-' + 'ab'.repeat(31) + '-ab')
+  assert.equal(at(1, 2), 'ab-ab-' + 'ab'.repeat(30))
+  assert.throws(() => dashesAt(32), /from 0 to 31, not 32/)
 })
