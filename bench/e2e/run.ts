@@ -8,7 +8,8 @@
 //     [--proxy] [--hop] [--refs] [--threads 1,2,4 [--instances K]]
 //
 // --threads measures the scaling curve: for each count N, a gateway with N listener threads (and N
-// instances of the example microservice, or K with --instances), a ceiling with N threads and, with
+// instances of the example microservice when the machine has cores to pin them apart, else one; K with
+// --instances), a ceiling with N threads and, with
 // --refs, nginx with N workers and HAProxy with N threads in front of it, all in the same run.
 import { fork, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -138,7 +139,7 @@ export interface RunOptions {
   soakWarmupS: number
   /** The thread counts of the scaling curve (--threads 1,2,4); absent, null or empty: one run as before. */
   threads?: number[] | null
-  /** Instances of the example microservice at every count (--instances); default: one per listener thread. */
+  /** Instances of the example microservice at every count (--instances); default: one per listener thread when pinned, else one. */
   instances?: number | null
   log: (line: string) => void
 }
@@ -576,7 +577,10 @@ async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: C
   children.push(ceiling.child)
   onServer(ceiling.child.pid!)
   where.set('ceiling', { url: `http://127.0.0.1:${ceilingPort}`, pids: [['ceiling', ceiling.child.pid!]] })
-  const instances = o.instances ?? n
+  // Unpinned, every process shares the servers' cores: a second instance (or wrk thread) per listener
+  // thread would take CPU from the threads measured and halve each instance's batches, so the curve
+  // keeps the platform's default of one instance and one wrk thread there (docs/benchmarks.md).
+  const instances = o.instances ?? (p.pinned ? n : 1)
   const gw = await startGateway(
     children,
     {
@@ -614,8 +618,8 @@ async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: C
     where.set('nginx', nginx)
     where.set('haproxy', haproxy)
   }
-  // One wrk thread per listener thread, so the load generator grows with what it loads.
-  const clientCores = p.pinned ? p.cpus.length - n : p.cpus.length
+  // Pinned, one wrk thread per listener thread, so the load generator grows with what it loads.
+  const clientCores = p.pinned ? p.cpus.length - n : 1
   return {
     threads: n,
     instances,
