@@ -31,10 +31,6 @@ export class CallTable<T> {
     return at < 0 ? undefined : this.entries[at]
   }
 
-  has(id: number): boolean {
-    return this.slotOf(id) >= 0
-  }
-
   /** Adds the call, or replaces the one held under the same id. */
   set(id: number, entry: T): void {
     if (entry === undefined) throw new TypeError('a CallTable holds no undefined entry')
