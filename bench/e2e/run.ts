@@ -139,7 +139,10 @@ export interface RunOptions {
   soakWarmupS: number
   /** The thread counts of the scaling curve (--threads 1,2,4); absent, null or empty: one run as before. */
   threads?: number[] | null
-  /** Instances of the example microservice at every count (--instances); default: one per listener thread when pinned, else one. */
+  /**
+   * Instances of the example microservice at every count (--instances); default: one per listener
+   * thread when pinned, else one.
+   */
   instances?: number | null
   log: (line: string) => void
 }
