@@ -64,7 +64,8 @@ export function dashesAt(...indexes: number[]): number {
 /**
  * Writes `count` bytes from `random[r]` as two lower-case hex digits each, a dash before the bytes
  * whose bit is set in `dashesBefore` (dashesAt); returns where the text ended. A bit mask rather
- * than a Set: a Set's look-up per byte was a twentieth of a gateway call's instructions.
+ * than a Set: a Set's look-up per byte showed in a gateway call's instruction profile
+ * (docs/performance.md, "The hot thread lighter").
  */
 export function writeHex(
   text: Buffer,

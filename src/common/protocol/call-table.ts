@@ -7,9 +7,9 @@
  * (OrderedHashTable's "next table", kept for live iterators). Once one retired table has been
  * promoted to the old generation, it keeps every later table, and every call stored in them, alive
  * through each young-generation collection until the next full one: under load a listener thread
- * promoted a quarter of everything it allocated and its scavenges took six times as long
- * (docs/performance.md, "Where a second thread's cost went"). Here a removed call's slot is cleared
- * at once, and the arrays are replaced only when the table grows or shrinks.
+ * promoted its calls wholesale and paid for it in scavenges and full collections (docs/performance.md,
+ * "Where a second thread's cost went"). Here a removed call's slot is cleared at once, and the arrays
+ * are replaced only when the table grows or shrinks.
  */
 export class CallTable<T> {
   private ids: Uint32Array
