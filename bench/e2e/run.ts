@@ -8,9 +8,9 @@
 //     [--proxy] [--hop] [--refs] [--threads 1,2,4 [--instances K]]
 //
 // --threads measures the scaling curve: for each count N, a gateway with N listener threads (and N
-// instances of the example microservice when the machine has cores to pin them apart, else one; K with
-// --instances), a ceiling with N threads and, with
-// --refs, nginx with N workers and HAProxy with N threads in front of it, all in the same run.
+// instances of the example microservice when the machine has cores to pin them apart, else one; K
+// with --instances), a ceiling with N threads and, with --refs, nginx with N workers and HAProxy with
+// N threads in front of it, all in the same run.
 import { fork, type ChildProcess } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
