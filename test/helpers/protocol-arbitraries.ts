@@ -3,11 +3,12 @@
 import fc from 'fast-check'
 import type { gateway } from '../../src/common/protocol/generated/gateway'
 
-/** Any string: code units, graphemes, non-ASCII, empty, past the 64-byte loop copy. */
+/** Any string: code units, graphemes, non-ASCII, empty, either side of the loop copy. */
 export const wireText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', 'é', '日本', '😀', 'a'.repeat(200))
+  // Either side of LOOP_COPY_MAX (wire-bytes.ts), where measuring and copying change hands.
+  fc.constantFrom('', 'é', '日本', '😀', 'a'.repeat(32), 'a'.repeat(33), 'é'.repeat(40), 'a'.repeat(200))
 )
 
 const maybe = fc.option(wireText, { nil: null })

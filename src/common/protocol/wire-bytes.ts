@@ -6,17 +6,19 @@ import { varintLength } from './frame'
  * frames are written straight into one buffer whose size is measured first.
  */
 
-/** UTF-8 length of s; ASCII (every name and id the gateway makes) without a call into the runtime. */
+/**
+ * Strings and byte ranges up to this length are measured and copied by a loop; longer ones by one
+ * call into the runtime (Buffer.byteLength, latin1Write, TypedArray set), whose fixed price the loop
+ * passes at about this length (docs/performance.md, "The frame written by the runtime").
+ */
+export const LOOP_COPY_MAX = 32
+
+/** UTF-8 length of s; a short ASCII one (an address, a locale) without a call into the runtime. */
 export function utf8Length(s: string): number {
+  if (s.length > LOOP_COPY_MAX) return Buffer.byteLength(s, 'utf8')
   for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) >= 0x80) return Buffer.byteLength(s, 'utf8')
   return s.length
 }
-
-/**
- * Short ASCII strings (ids, addresses) are copied by a loop: a call into Node's latin1Write costs
- * more than the copy below about 64 characters.
- */
-export const LOOP_COPY_MAX = 64
 
 /** Writes s, whose UTF-8 length is `bytes`, at `at`; returns where it ends. */
 export function writeString(to: FastBuffer, at: number, s: string, bytes: number): number {
@@ -26,14 +28,15 @@ export function writeString(to: FastBuffer, at: number, s: string, bytes: number
   return at + bytes
 }
 
-/** Copies from[start, end) to `at`; returns where it ends. A loop below 64 bytes: see LOOP_COPY_MAX. */
+/**
+ * Copies from[start, end) to `at`; returns where it ends. All of `from` by one `set` at any length;
+ * a part of it by a loop up to LOOP_COPY_MAX bytes, as a part needs a view made first.
+ */
 export function copyBytes(to: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
-  if (end - start <= LOOP_COPY_MAX) for (let k = start; k < end; k++) to[at++] = from[k]!
-  else {
-    to.set(from.subarray(start, end), at)
-    at += end - start
-  }
-  return at
+  if (start === 0 && end === from.length) to.set(from, at)
+  else if (end - start <= LOOP_COPY_MAX) for (let k = start; k < end; k++) to[at + k - start] = from[k]!
+  else to.set(from.subarray(start, end), at)
+  return at + end - start
 }
 
 /** Bytes a length-delimited field of n bytes takes: its one-byte key, the length, the bytes. */
