@@ -407,26 +407,40 @@ function parseEdgeAuth(a: Section): EdgeAuthConfig {
 /**
  * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
  * anything else is a string). E.g. PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=8092.
+ *
+ * A block that is null in the defaults (a listener's `tls`, `RATE_LIMITS.redis`) is
+ * set whole as JSON (`…__tls={"certFile":…}`) or key by key (`…__tls__certFile=…`): a key under it
+ * opens the block, and the schema then checks its keys as it checks a file's.
  */
 export function applyEnv(raw: { [k: string]: Json }, env: NodeJS.ProcessEnv): void {
   // Every bad override at once: a deployment that sets several is fixed in one round, not one per start.
   const problems: string[] = []
+  // Blocks opened by an override: their keys are the schema's to check, not the defaults'.
+  const opened = new WeakSet<object>()
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith('PLATFORM__') || value === undefined) continue
     const path = name.slice('PLATFORM__'.length).split('__')
     let node: { [k: string]: Json } = raw
     let at = 0
     for (; at < path.length - 1; at++) {
-      const next = node[path[at]!]
+      const step = path[at]!
+      let next = node[step]
+      if (next === null || (next === undefined && opened.has(node))) {
+        next = node[step] = {}
+        opened.add(next)
+      }
       if (!isSection(next)) break
       node = next
     }
     const key = path[at]!
-    if (at < path.length - 1 || !(key in node)) {
+    if (at < path.length - 1 || !(key in node || opened.has(node))) {
       const where = path.slice(0, at).join('.')
-      const what =
-        at < path.length - 1 && key in node ? `${key} is not a config section` : `unknown key ${path.join('.')}`
-      problems.push(`${name}: ${what} (${knownKeys(node, key, where)})`)
+      const place = where === '' ? key : `${where}.${key}`
+      problems.push(
+        at < path.length - 1 && key in node
+          ? `${name}: ${place} is a value, not a block: PLATFORM__${path.slice(0, at + 1).join('__')}=… sets it`
+          : `${name}: unknown key ${path.join('.')} (${knownKeys(node, key, where)})`
+      )
       continue
     }
     let parsed: Json

@@ -27,6 +27,35 @@ test('the shipped config: port 8082, ROA, betaParamArrayJsonInOutSequence, a thr
   assert.ok(Object.isFrozen(c.gateway))
 })
 
+test('a block null in the defaults comes from the environment whole as JSON, or key by key', () => {
+  const H = 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls'
+  const whole = loadConfig(DEFAULT_CONFIG_FILE, { [H]: '{"certFile":"/k/cert.pem","keyFile":"/k/key.pem"}' })
+  const byKey = loadConfig(DEFAULT_CONFIG_FILE, {
+    [`${H}__certFile`]: '/k/cert.pem',
+    [`${H}__keyFile`]: '/k/key.pem',
+    [`${H}__clientCertificates__mode`]: 'request',
+    [`${H}__clientCertificates__caFile`]: '/k/ca.pem'
+  })
+  for (const c of [whole, byKey]) {
+    assert.equal(c.gateway.tls?.certFile, '/k/cert.pem')
+    assert.equal(c.gateway.tls?.keyFile, '/k/key.pem')
+  }
+  assert.equal(byKey.gateway.tls?.clientCertificates?.caFile, '/k/ca.pem')
+  // The opened block's keys are checked as a file's are: a typo is named, a missing key too.
+  assert.throws(
+    () => loadConfig(DEFAULT_CONFIG_FILE, { [`${H}__certFle`]: '/k/c.pem', [`${H}__keyFile`]: '/k/k.pem' }),
+    /ENTRY_POINTS\.WEB_SERVICE_FACADE_HTTP\.tls\.certFle: unknown key/
+  )
+  // A key under a value (a number here) says how to set the value, and does not suggest itself.
+  assert.throws(
+    () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port__x: '1' }),
+    (err: Error) =>
+      /port is a value, not a block: PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port=… sets it/.test(
+        err.message
+      ) && !/did you mean/.test(err.message)
+  )
+})
+
 test('environment overrides by path', () => {
   const c = loadConfig(DEFAULT_CONFIG_FILE, {
     PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9191',
