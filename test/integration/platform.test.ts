@@ -209,6 +209,18 @@ describe('packages, upload and lifecycle', () => {
     )
   })
 
+  test('a command given another config names the socket it tried and the setting that finds the platform', async () => {
+    const other = join(mkdtempSync(join(work, 'other-')), 'platform.json')
+    const socket = join(dirname(other), 'elsewhere.sock')
+    writeFileSync(other, JSON.stringify({ PLATFORM: { controlSocket: socket } }))
+    const r = await cli(other, 'list')
+    assert.equal(r.code, 1)
+    assert.ok(r.stderr.includes(`the control socket ${socket} comes from the config ${other}`), r.stderr)
+    assert.match(r.stderr, /a platform started with another PLATFORM_CONFIG or PLATFORM__PLATFORM__controlSocket/)
+    // The same command with the platform's own config finds it, its home moved.
+    assert.match((await cli(d.configFile, 'list')).stdout, /^example /m)
+  })
+
   test('the version deployed already, or an older one, is refused unless --force', async () => {
     const again = await packCopy(EXAMPLE_DIR, work, (c) => {
       c.version = '2.0.0'
