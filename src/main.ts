@@ -141,19 +141,21 @@ async function run(config: PlatformConfig): Promise<void> {
   const platform = new Platform(config, { logger })
   const port = await platform.start()
   const microservices = [...platform.manager.microservices.keys()]
+  const gw = config.gateway
   log.info(
-    { host: config.gateway.host, port, execArgv: process.execArgv, microservices },
-    `gateway listening on ${config.gateway.host}:${port}`
+    { host: gw.host, port, scheme: scheme(gw), threads: gw.threads, execArgv: process.execArgv, microservices },
+    `gateway listening on ${where(gw, port)} (${threadCount(gw.threads)})`
   )
   if (platform.edge !== null)
     log.info(
-      { host: config.edge.host, port: platform.edgePort },
-      `edge listening on ${config.edge.host}:${platform.edgePort}: /_swagger/{microservice}, /_eapi/ELASTIC_HTTP/…`
+      { host: config.edge.host, port: platform.edgePort, scheme: scheme(config.edge), threads: config.edge.threads },
+      `edge listening on ${where(config.edge, platform.edgePort)} (${threadCount(config.edge.threads)}): ` +
+        '/_swagger/{microservice}, /_eapi/ELASTIC_HTTP/…'
     )
   if (config.admin.enabled)
     log.info(
-      { host: config.admin.host, port: platform.adminPort },
-      `admin listening on ${config.admin.host}:${platform.adminPort}: /healthz /readyz /status${config.admin.metrics ? ' /metrics' : ''}`
+      { host: config.admin.host, port: platform.adminPort, scheme: scheme(config.admin) },
+      `admin listening on ${where(config.admin, platform.adminPort)}: /healthz /readyz /status${config.admin.metrics ? ' /metrics' : ''}`
     )
 
   // Listener threads close their uWS Apps first: a process that ends with one open aborts.
@@ -226,3 +228,17 @@ main().catch((err: unknown) => {
   console.error(`platform failed to start: ${err instanceof Error ? err.message : String(err)}`)
   process.exit(1)
 })
+
+/** A listener's scheme: what a client types before its address. */
+function scheme(l: { tls: unknown }): 'http' | 'https' {
+  return l.tls === null ? 'http' : 'https'
+}
+
+/** A listener's address as a URL's origin (the start-up lines name what a client connects to). */
+function where(l: { host: string; tls: unknown }, port: number): string {
+  return `${scheme(l)}://${l.host.includes(':') ? `[${l.host}]` : l.host}:${port}`
+}
+
+function threadCount(n: number): string {
+  return n === 1 ? '1 thread' : `${n} threads`
+}

@@ -26,10 +26,7 @@ export function control(
 ): Promise<{ status: number; body: unknown }> {
   const socketPath = config.platform.controlSocket
   if (!existsSync(socketPath))
-    throw new CliError(
-      `no platform answers here: ${notFoundHint(socketPath)}`,
-      'IGW_CLI_PLATFORM'
-    )
+    throw new CliError(`no platform answers here: ${notFoundHint(socketPath)}`, 'IGW_CLI_PLATFORM')
   return new Promise((resolvePromise, reject) => {
     const req = request({ socketPath, path, method }, (res) => {
       let text = ''
@@ -39,9 +36,7 @@ export function control(
       res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }))
     })
     req.on('error', (err) =>
-      reject(
-        new CliError(`cannot reach a platform (${err.message}): ${notFoundHint(socketPath)}`, 'IGW_CLI_PLATFORM')
-      )
+      reject(new CliError(`cannot reach a platform (${err.message}): ${notFoundHint(socketPath)}`, 'IGW_CLI_PLATFORM'))
     )
     req.end()
   })

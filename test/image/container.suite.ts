@@ -257,6 +257,8 @@ describe(`the image ${IMAGE} with TLS on the gateway`, () => {
 
   test('a call over HTTPS; TLS 1.1 refused; a renewed certificate served to new connections', async () => {
     const port = Number(new URL(base).port)
+    // The start-up line names the scheme a client must use.
+    assert.match(await podman('logs', name), /"msg":"gateway listening on https:\/\/\S+ \(\d+ threads?\)"/)
     const call = (): Promise<string> =>
       new Promise((resolve, reject) => {
         const req = httpsRequest(
