@@ -154,6 +154,15 @@ export class AdminServer {
       const serve = (req: IncomingMessage, res: ServerResponse): void => {
         const path = (req.url ?? '/').split('?')[0] ?? '/'
         if (req.method === 'POST' && this.deploys !== null) return this.write(req, res, path, this.deploys)
+        if (req.method === 'POST') {
+          req.resume()
+          // The writing routes exist only with a token: say which setting gives them.
+          return json(res, 405, {
+            error:
+              `POST ${path} needs a deploy token, and this listener has none: set ADMIN.deployTokenEnv to the name ` +
+              'of an environment variable that holds one (docs/operating.md); GET serves /healthz /readyz /status /metrics'
+          })
+        }
         if (req.method !== 'GET') return json(res, 405, { error: 'GET only' })
         if (path === '/healthz') return json(res, 200, { status: 'alive', phase: this.phase })
         if (path === '/readyz') {
@@ -249,7 +258,12 @@ export class AdminServer {
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    // RFC 9110, 15.5.6: a 405 lists the methods the resource takes.
+    ...(status === 405 ? { Allow: 'GET' } : {})
+  })
   res.end(JSON.stringify(body))
 }
 

@@ -33,6 +33,22 @@ test('healthz, readyz through start and drain, and status', async () => {
   await stopping
 })
 
+test('without a deploy token, a POST is refused naming the setting that allows it', async () => {
+  const p = new Platform(testConfig(), TEST_PLATFORM_OPTIONS)
+  await p.start([])
+  try {
+    const reload = await fetch(`http://127.0.0.1:${p.adminPort}/reload`, { method: 'POST' })
+    assert.equal(reload.status, 405)
+    assert.equal(reload.headers.get('allow'), 'GET')
+    assert.match(
+      ((await reload.json()) as { error: string }).error,
+      /POST \/reload needs a deploy token.*ADMIN\.deployTokenEnv/
+    )
+  } finally {
+    await p.stop(0, 0)
+  }
+})
+
 test('readiness waits for the microservices named in ADMIN.readyRequires', async () => {
   const p = new Platform(testConfig({ ADMIN: { readyRequires: ['testkit'] } }), TEST_PLATFORM_OPTIONS)
   await p.start([TESTKIT_DIR])
