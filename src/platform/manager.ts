@@ -61,6 +61,8 @@ export interface ManagerOptions {
    * directory of its own; 'tcp', loopback TCP (any local process could connect).
    */
   transport?: 'unix' | 'tcp'
+  /** Where this run's directory of unix sockets is made (PLATFORM.socketDirectory); absent: the system's tmpdir. */
+  socketDirectory?: string
   /** The gateway's defaults for a call without sequence and API headers: the API descriptions show them. */
   callDefaults?: CallDefaults
   /** Instance output in rotated files (survives a platform restart); without it, the last 1,000 lines in memory. */
@@ -567,8 +569,10 @@ export class MicroserviceManager {
   listenTarget(): string {
     if (this.options.transport === 'tcp') return 'tcp:127.0.0.1:0'
     if (this.socketDir === null) {
-      removeOrphanSocketDirs(tmpdir())
-      this.socketDir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX))
+      const under = this.options.socketDirectory ?? tmpdir()
+      mkdirSync(under, { recursive: true, mode: 0o700 })
+      removeOrphanSocketDirs(under)
+      this.socketDir = mkdtempSync(join(under, SOCKET_DIR_PREFIX))
       chmodSync(this.socketDir, 0o700)
       writeFileSync(join(this.socketDir, OWNER_FILE), String(process.pid))
     }

@@ -159,6 +159,7 @@ export class Platform {
         startTimeoutMs: pf.startTimeoutMs,
         instances: pf.instances,
         transport: pf.localTransport,
+        socketDirectory: pf.socketDirectory,
         callDefaults: { sequence: config.gateway.defaultSequenceName, apiId: config.gateway.defaultApiId },
         echo: echoInstance(this.logger.child({ component: 'instance' })),
         logs: {

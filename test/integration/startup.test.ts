@@ -104,15 +104,19 @@ test('a start that fails after a microservice started stops it again and leaves 
   assert.match(p.output(), /"msg":"microservice example 1\.0\.0 listening on unix:/, 'the example had started')
   assert.match(p.output(), /"msg":"microservice example stopping: /, 'and was stopped')
   const pid = p.child.pid!
-  const left = readdirSync(tmpdir())
-    .filter((n) => n.startsWith('igw-'))
-    .filter((n) => {
-      try {
-        return readFileSync(join(tmpdir(), n, 'owner.pid'), 'utf8') === String(pid)
-      } catch {
-        return false
-      }
-    })
+  // The sockets were under the platform's home (beside its control socket), and nothing is left there.
+  assert.match(p.output(), new RegExp(`listening on unix:${p.home}/igw-`), 'the sockets were under the home')
+  const left = [tmpdir(), p.home].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((n) => n.startsWith('igw-'))
+      .filter((n) => {
+        try {
+          return readFileSync(join(dir, n, 'owner.pid'), 'utf8') === String(pid)
+        } catch {
+          return false
+        }
+      })
+  )
   assert.deepEqual(left, [])
   assert.equal(existsSync(join(p.home, 'control.sock')), false)
 })

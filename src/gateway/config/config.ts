@@ -1,7 +1,7 @@
 import { LOG_LEVELS, type LogLevel } from '../../common/observability/log'
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
-import { resolve, join } from 'node:path'
+import { resolve, join, dirname } from 'node:path'
 import { usableCores } from '../../common/process/cores'
 import { MAX_POOL_THREADS } from '../../common/contract/limits'
 import { peerMatcher } from './peers'
@@ -135,6 +135,11 @@ export interface PlatformSection {
   uploadDirectory: string
   deploymentDirectory: string
   controlSocket: string
+  /**
+   * Where local instances' unix sockets go (a directory of their own per run, made inside it): beside
+   * the control socket unless set, so a moved home takes them along.
+   */
+  socketDirectory: string
   /** Microservice directories packed and uploaded at start when not deployed yet. */
   bootstrap: string[]
   drainTimeoutMs: number
@@ -655,6 +660,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory')),
       deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory')),
       controlSocket: resolve(ROOT, str(pf, 'controlSocket')),
+      socketDirectory: socketDirectory(pf),
       bootstrap: strings(pf, 'bootstrap').map((d) => resolve(ROOT, d)),
       drainTimeoutMs: int(pf, 'drainTimeoutMs'),
       drainGraceMs: int(pf, 'drainGraceMs'),
@@ -898,4 +904,27 @@ function parseRateLimits(o: Section): RateLimitsSection {
 /** A listener's `threads`: 1 when absent, the cores this process may use for "auto". */
 function threadCount(section: Section): number {
   return section.threads === undefined ? 1 : section.threads === 'auto' ? usableCores() : int(section, 'threads')
+}
+
+/**
+ * A unix socket's path has at most 107 bytes (sun_path's 108 with its NUL, unix(7)); an instance's is
+ * the directory, the run's own subdirectory and `N.sock`. A home too deep for that fails at start,
+ * naming the setting, rather than at the first instance.
+ */
+const SUN_PATH_MAX = 107
+const LONGEST_SOCKET_TAIL = '/igw-XXXXXX/1000000.sock'
+
+function socketDirectory(pf: Section): string {
+  const dir =
+    pf.socketDirectory === undefined || pf.socketDirectory === null
+      ? dirname(resolve(ROOT, str(pf, 'controlSocket')))
+      : resolve(ROOT, str(pf, 'socketDirectory'))
+  const bytes = Buffer.byteLength(dir + LONGEST_SOCKET_TAIL)
+  if (pf.localTransport !== 'tcp' && bytes > SUN_PATH_MAX)
+    throw new ConfigError(
+      `PLATFORM.socketDirectory: the instances' sockets under ${dir} would have paths of up to ${bytes} bytes, ` +
+        `over the ${SUN_PATH_MAX} a unix socket allows; set it (PLATFORM__PLATFORM__socketDirectory=…) to a ` +
+        'shorter directory, e.g. /run/igw or /tmp'
+    )
+  return dir
 }

@@ -56,6 +56,24 @@ test('a block null in the defaults comes from the environment whole as JSON, or 
   )
 })
 
+test('instance sockets go beside the control socket unless moved, and a directory too deep is refused', () => {
+  const c = loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__PLATFORM__controlSocket: '/srv/igw/control.sock' })
+  assert.equal(c.platform.socketDirectory, '/srv/igw')
+  const moved = loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__PLATFORM__socketDirectory: '/run/igw' })
+  assert.equal(moved.platform.socketDirectory, '/run/igw')
+  const deep = `/${'d'.repeat(90)}`
+  assert.throws(
+    () => loadConfig(DEFAULT_CONFIG_FILE, { PLATFORM__PLATFORM__socketDirectory: deep }),
+    /PLATFORM\.socketDirectory: the instances' sockets under \/d+ would have paths of up to 115 bytes, over the 107/
+  )
+  // Over TCP there are no socket files, and no limit.
+  const tcp = loadConfig(DEFAULT_CONFIG_FILE, {
+    PLATFORM__PLATFORM__socketDirectory: deep,
+    PLATFORM__PLATFORM__localTransport: 'tcp'
+  })
+  assert.equal(tcp.platform.socketDirectory, deep)
+})
+
 test('environment overrides by path', () => {
   const c = loadConfig(DEFAULT_CONFIG_FILE, {
     PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__port: '9191',
