@@ -35,6 +35,7 @@ import type { ServedCertificate } from './metrics'
 import { limiterFor, type RateLimiter } from '../gateway/admission/rate-limits'
 import { storeLog, type StoreEvents } from '../gateway/admission/shared-counts'
 import { Admission } from '../gateway/admission/concurrency'
+import { stderrLineLevel } from '../microservice/host/jul-levels'
 
 export interface PlatformOptions {
   /** Overrides the config's listen address (tests use 127.0.0.1 and port 0). */
@@ -186,8 +187,8 @@ export class Platform {
       const { gateway, edge } = this.listenSettings()
       return {
         pid: process.pid,
-        gateway: { host: gateway.host, port: this.port },
-        edge: edge === null ? null : { host: edge.host, port: this.edgePort }
+        gateway: { host: gateway.host, port: this.port, tls: config.gateway.tls !== null },
+        edge: edge === null ? null : { host: edge.host, port: this.edgePort, tls: config.edge.tls !== null }
       }
     })
     this.discovery = new DnsDiscovery(
@@ -496,7 +497,7 @@ export class Platform {
 
 /** Instance output on the platform's stdout as log records: stderr lines at warn, the rest at info. */
 function echoInstance(log: Logger): (instance: string, line: string, stderr: boolean) => void {
-  return (instance, line, stderr) => (stderr ? log.warn({ instance }, line) : log.info({ instance }, line))
+  return (instance, line, stderr) => log[stderr ? stderrLineLevel(line) : 'info']({ instance }, line)
 }
 
 function adminDeploys(

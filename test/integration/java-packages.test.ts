@@ -87,6 +87,11 @@ describe('java packages', () => {
     assert.deepEqual([r.status, r.text], [200, '42'])
     const status = (await cli(d.configFile, 'status', 'calc')).stdout
     assert.match(status, /calc@1\.0\.0#\d+\.0: running, pid \d+, heap 48 MB, 0 restarts/)
+    // Spring's java.util.logging records, one line each with their level first (the platform logs
+    // them at that level), not JUL's default two lines whose first has no level.
+    const logs = (await cli(d.configFile, 'logs', 'calc', '50')).stdout
+    assert.match(logs, /\] INFO: /)
+    assert.doesNotMatch(logs, /\] [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d [AP]M /)
   })
 
   test('refused with the reason: no jar, no context, a class the context names that is not there, a bean that throws, an overloaded method', async () => {

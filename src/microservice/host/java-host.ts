@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InternalError } from '../../common/errors/internal'
 import { parseEndpoint, type Endpoint } from '../../common/protocol/endpoint'
+import { JUL_ONE_LINE } from './jul-levels'
 
 /** One line: the host's whole class path. No file: this platform was built without a Java host. */
 export const JAVA_CLASSPATH_FILE = join(__dirname, '..', '..', '..', 'java', 'classpath')
@@ -51,7 +52,7 @@ export interface JavaInstanceLaunch {
  * on with threads that died mid-call; exiting lets the platform restart it with a larger heap.
  */
 export function javaInstanceArgs(o: JavaInstanceLaunch): string[] {
-  const args = [`-Xmx${o.heapMb}m`, '-XX:+ExitOnOutOfMemoryError']
+  const args = [`-Xmx${o.heapMb}m`, '-XX:+ExitOnOutOfMemoryError', JUL_ONE_LINE]
   if (o.heapDumpDir !== null) args.push('-XX:+HeapDumpOnOutOfMemoryError', `-XX:HeapDumpPath=${o.heapDumpDir}`)
   return [...args, '-cp', o.classPath, JAVA_MAIN_CLASS, o.dir]
 }

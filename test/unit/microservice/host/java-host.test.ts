@@ -21,6 +21,7 @@ import {
   requireJavaClassPath,
   runJavaTool
 } from '../../../../src/microservice/host/java-host'
+import { JUL_ONE_LINE, stderrLineLevel } from '../../../../src/microservice/host/jul-levels'
 import { fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
 
 const work = mkdtempSync(join(tmpdir(), 'java-host-'))
@@ -41,6 +42,7 @@ test("an instance's JVM: the heap, exit on a heap that ran out, the heap dump wh
   assert.deepEqual(javaInstanceArgs({ classPath: 'cp', dir: '/d/calc', heapMb: 256, heapDumpDir: '/snap/calc' }), [
     '-Xmx256m',
     '-XX:+ExitOnOutOfMemoryError',
+    JUL_ONE_LINE,
     '-XX:+HeapDumpOnOutOfMemoryError',
     '-XX:HeapDumpPath=/snap/calc',
     '-cp',
@@ -51,6 +53,7 @@ test("an instance's JVM: the heap, exit on a heap that ran out, the heap dump wh
   assert.deepEqual(javaInstanceArgs({ classPath: 'cp', dir: '/d/calc', heapMb: 295, heapDumpDir: null }), [
     '-Xmx295m',
     '-XX:+ExitOnOutOfMemoryError',
+    JUL_ONE_LINE,
     '-cp',
     'cp',
     JAVA_MAIN_CLASS,
@@ -181,4 +184,16 @@ test("a JVM's heap under a memory limit: the package's, or three quarters of the
   writeFileSync(join(v1, 'memory', 'memory.limit_in_bytes'), '9223372036854771712\n')
   assert.equal(cgroupMemoryLimit(v1), null)
   assert.equal(cgroupMemoryLimit(mkdtempSync(join(tmpdir(), 'cgroup-'))), null)
+})
+
+test("a Java instance's stderr line is logged at its java.util.logging record's level; any other at warn", () => {
+  assert.equal(
+    stderrLineLevel('INFO: Refreshing org.springframework.context.support.GenericXmlApplicationContext'),
+    'info'
+  )
+  assert.equal(stderrLineLevel('WARNING: Exception encountered during context initialization'), 'warn')
+  assert.equal(stderrLineLevel('SEVERE: a bean failed'), 'error')
+  assert.equal(stderrLineLevel('FINE: detail'), 'debug')
+  assert.equal(stderrLineLevel('Error: Cannot find module'), 'warn')
+  assert.equal(stderrLineLevel('    at Object.<anonymous> (INFO: not at the start)'), 'warn')
 })
