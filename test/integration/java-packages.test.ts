@@ -13,7 +13,7 @@ import { startDeployPlatform, cli, CLI, type DeployPlatform } from '../helpers/d
 import { freePort } from '../helpers/nginx'
 import { post, problem, until } from '../helpers/platform'
 import { compileJar, javaPackage, javaPackageVariant, springContext } from '../helpers/java-package'
-import { zipDirectory } from '../../src/platform/package/zip'
+import { zipDirectory, zipEntryNames } from '../../src/platform/package/zip'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 const work = mkdtempSync(join(tmpdir(), 'java-packages-'))
@@ -80,6 +80,11 @@ describe('java packages', () => {
     const packed = await cli(d.configFile, 'pack', calc, zip)
     assert.equal(packed.code, 0, packed.stderr)
     assert.match(packed.stdout, /^packed calc 1\.0\.0 \(\d+ files, \d+ documented ROA methods?\) into /)
+    // What the build left to decide whether to build again is not part of the package.
+    assert.deepEqual(
+      (await zipEntryNames(zip)).filter((n) => n.includes('sha256')),
+      []
+    )
     const up = await cli(d.configFile, 'upload', zip)
     assert.equal(up.code, 0, up.stderr)
     assert.equal(up.stdout.trim(), 'deployed calc 1.0.0')
