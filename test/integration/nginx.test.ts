@@ -4,12 +4,14 @@
 // never sent to the other; with one node down every call succeeds on the other, each answered once.
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
 import { post, until, EXAMPLE_DIR, TESTKIT_DIR } from '../helpers/platform'
 import { startNginx, type RunningNginx } from '../helpers/nginx'
+import { ROOT } from '../helpers/root'
 
 const work = mkdtempSync(join(tmpdir(), 'nginx-test-'))
 
@@ -50,6 +52,30 @@ describe('nginx in front of two platforms', () => {
     const served = [a.platform.gateway.calls.answered - before[0]!, b.platform.gateway.calls.answered - before[1]!]
     assert.equal(served[0]! + served[1]!, 40, 'each call answered by exactly one platform')
     assert.ok(served[0]! > 0 && served[1]! > 0, `both platforms served: ${served.join(' / ')}`)
+  })
+
+  test('ApacheBench (HTTP/1.0, keep-alive) gets every call answered through the edge, and none straight', async () => {
+    execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'ab:apache2-utils'], { stdio: 'inherit' })
+    const body = join(work, 'ab-body.json')
+    writeFileSync(body, '{"a":6,"b":7}')
+    const path = '/_eapi/ELASTIC_HTTP/example/calculator/multiply'
+    // Asynchronously: the platforms run in this process, and a blocked event loop would answer nothing.
+    const ab = (url: string, n: number): Promise<{ code: number; out: string }> =>
+      new Promise((resolve) => {
+        const args = ['-k', '-q', '-s', '3', '-n', String(n), '-c', '4', '-p', body, '-T', 'application/json', url]
+        execFile('ab', args, { timeout: 30_000 }, (err, stdout, stderr) =>
+          resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : -1, out: `${stdout}${stderr}` })
+        )
+      })
+    const through = await ab(`${nginx.url}${path}`, 400)
+    assert.equal(through.code, 0, through.out)
+    assert.match(through.out, /^Complete requests:\s+400$/m)
+    assert.match(through.out, /^Failed requests:\s+0$/m)
+    assert.match(through.out, /^Keep-Alive requests:\s+400$/m)
+    assert.doesNotMatch(through.out, /Non-2xx responses/)
+    // Straight to the gateway, uWebSockets.js does not answer HTTP/1.0 (README, Known limits): ab times out.
+    const straight = await ab(`http://127.0.0.1:${a.platform.port}/example/calculator/multiply`, 1)
+    assert.notEqual(straight.code, 0, straight.out)
   })
 
   test("nginx removes what a client claims and passes the client's address", async () => {
