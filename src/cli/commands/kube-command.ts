@@ -15,13 +15,16 @@ export function kubeCommand(args: string[]): number {
       image: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image },
       microservice: { type: 'string', multiple: true },
       'tls-secret': { type: 'string' },
+      'client-ca-secret': { type: 'string' },
       'internal-tls-secret': { type: 'string' }
     }
   })
   if (positionals[0] !== 'manifests' || positionals.length > 1)
     throw new CliError(
-      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]... [--tls-secret NAME] [--internal-tls-secret NAME]'
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]... [--tls-secret NAME [--client-ca-secret NAME]] [--internal-tls-secret NAME]'
     )
+  if (values['client-ca-secret'] !== undefined && values['tls-secret'] === undefined)
+    throw new CliError('--client-ca-secret needs --tls-secret: client certificates are asked for over HTTPS only')
   const microservices =
     values.microservice === undefined
       ? DEFAULT_KUBE_OPTIONS.microservices.map((m) => ({ ...m, image: values.image }))
@@ -37,6 +40,7 @@ export function kubeCommand(args: string[]): number {
     image: values.image,
     microservices,
     tlsSecret: values['tls-secret'] ?? null,
+    clientCaSecret: values['client-ca-secret'] ?? null,
     internalTlsSecret: values['internal-tls-secret'] ?? null
   })
   if (values.out === undefined) {

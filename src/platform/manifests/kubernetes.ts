@@ -31,6 +31,11 @@ export interface KubeOptions {
    */
   tlsSecret: string | null
   /**
+   * A Secret with ca.crt: the gateway's HTTPS port then requires a client certificate it signs
+   * (tls.clientCertificates, mode require; needs tlsSecret). null: none asked for.
+   */
+  clientCaSecret: string | null
+  /**
    * A Secret with ca.crt, tls.crt and tls.key for the internal protocol over mutual TLS: the
    * microservice pods serve with the pair and require a gateway certificate ca.crt signs; the gateway
    * presents the same pair and verifies each pod by its Service's name, which the certificate holds.
@@ -49,11 +54,13 @@ export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
   secretName: 'invocation-gateway-internal',
   drainSeconds: 35,
   tlsSecret: null,
+  clientCaSecret: null,
   internalTlsSecret: null
 })
 
 const TLS_DIR = '/etc/invocation-gateway/tls'
 const INTERNAL_TLS_DIR = '/etc/invocation-gateway/internal-tls'
+const CLIENT_CA_DIR = '/etc/invocation-gateway/client-ca'
 
 type Manifest = Record<string, unknown>
 
@@ -100,13 +107,19 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
     secret === null ? [] : [{ name, secret: { secretName: secret } }]
   const mount = (name: string, secret: string | null, path: string): Manifest[] =>
     secret === null ? [] : [{ name, mountPath: path, readOnly: true }]
-  const listenerTls = JSON.stringify({ certFile: `${TLS_DIR}/tls.crt`, keyFile: `${TLS_DIR}/tls.key` })
+  if (o.clientCaSecret !== null && o.tlsSecret === null)
+    throw new Error('a client CA Secret needs a TLS Secret: client certificates are asked for over HTTPS only')
+  const listenerTls = { certFile: `${TLS_DIR}/tls.crt`, keyFile: `${TLS_DIR}/tls.key` }
+  const gatewayTls =
+    o.clientCaSecret === null
+      ? listenerTls
+      : { ...listenerTls, clientCertificates: { mode: 'require', caFile: `${CLIENT_CA_DIR}/ca.crt` } }
   const httpsEnv =
     o.tlsSecret === null
       ? []
       : [
-          { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: listenerTls },
-          { name: 'PLATFORM__EDGE__tls', value: listenerTls }
+          { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: JSON.stringify(gatewayTls) },
+          { name: 'PLATFORM__EDGE__tls', value: JSON.stringify(listenerTls) }
         ]
   const gateway: Manifest[] = [
     {
@@ -148,6 +161,7 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
                   { name: 'data', mountPath: '/var/lib/invocation-gateway' },
                   { name: 'tmp', mountPath: '/tmp' },
                   ...mount('tls', o.tlsSecret, TLS_DIR),
+                  ...mount('client-ca', o.clientCaSecret, CLIENT_CA_DIR),
                   ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
                 ]
               }
@@ -156,6 +170,7 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
               { name: 'data', emptyDir: {} },
               tmp,
               ...secretVolume('tls', o.tlsSecret),
+              ...secretVolume('client-ca', o.clientCaSecret),
               ...secretVolume('internal-tls', o.internalTlsSecret)
             ]
           }
@@ -310,6 +325,11 @@ function tlsSecretsComment(o: KubeOptions): string {
     lines.push(
       `# The Secret '${o.tlsSecret}' (kubernetes.io/tls: tls.crt, tls.key) holds the gateway's and edge's HTTPS certificate:`,
       `#   kubectl -n ${o.namespace} create secret tls ${o.tlsSecret} --cert=tls.crt --key=tls.key`
+    )
+  if (o.clientCaSecret !== null)
+    lines.push(
+      `# The Secret '${o.clientCaSecret}' (ca.crt) holds the CA whose client certificates the gateway requires:`,
+      `#   kubectl -n ${o.namespace} create secret generic ${o.clientCaSecret} --from-file=ca.crt`
     )
   if (o.internalTlsSecret !== null)
     lines.push(

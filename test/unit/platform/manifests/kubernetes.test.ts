@@ -111,6 +111,7 @@ test('with TLS Secrets: the gateway mounts both and its config parses; each micr
   const files = kubernetesManifests({
     ...DEFAULT_KUBE_OPTIONS,
     tlsSecret: 'gateway-tls',
+    clientCaSecret: 'client-ca',
     internalTlsSecret: 'internal-tls'
   })
   for (const [name, text] of files) writeFileSync(join(dir, name), text)
@@ -136,6 +137,12 @@ test('with TLS Secrets: the gateway mounts both and its config parses; each micr
   const mounted = (spec: Obj, path: string): boolean =>
     spec.containers[0].volumeMounts.some((m: Obj) => path.startsWith(`${String(m.mountPath)}/`) && m.readOnly === true)
   assert.ok(mounted(gateway, config.gateway.tls!.certFile))
+  // Client certificates required on the gateway's port, their CA from its own Secret; not on the edge's.
+  assert.equal(secretOf(gateway, 'client-ca'), 'client-ca')
+  assert.equal(config.gateway.tls?.clientCertificates?.mode, 'require')
+  assert.ok(mounted(gateway, config.gateway.tls!.clientCertificates!.caFile))
+  assert.equal(config.edge.tls?.clientCertificates, null)
+  assert.match(files.get('kustomization.yaml')!, /create secret generic client-ca --from-file=ca\.crt/)
   assert.ok(mounted(gateway, config.microservices.discovery[0]!.tls!.certFile!))
   assert.equal(find('Ingress', 'gateway').metadata.annotations['nginx.ingress.kubernetes.io/backend-protocol'], 'HTTPS')
   const ms = find('Deployment', 'example').spec.template.spec
