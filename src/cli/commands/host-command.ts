@@ -64,10 +64,6 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
     )
   const abs = resolve(dir)
   const java = javaConfigOf(abs)
-  if (java !== null && tls)
-    throw new CliError(
-      `microservice host: ${abs} is a Java package; the Java host does not speak TLS yet (listen on tcp: behind a TLS tunnel)`
-    )
   let heapMb = 0
   if (java !== null) {
     const limit = cgroupMemoryLimit()
@@ -83,7 +79,16 @@ export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASS
           listen: values.listen,
           secret,
           drainMs: drain,
-          managed: false
+          managed: false,
+          ...(tls
+            ? {
+                tls: {
+                  certFile: resolve(values['tls-cert']!),
+                  keyFile: resolve(values['tls-key']!),
+                  caFile: values['tls-ca'] !== undefined ? resolve(values['tls-ca']) : null
+                }
+              }
+            : {})
         })
       : // The IPC channel is the host's lifeline: if this process dies (SIGKILL), the host stops too.
         spawn(process.execPath, [...gcFlags(), HOST_FILE, abs], {

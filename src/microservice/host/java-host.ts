@@ -66,8 +66,10 @@ export function javaToolArgs(classPath: string, heapMb: number, tool: readonly s
 }
 
 export interface JavaHostEnv {
-  /** MICROSERVICE_LISTEN: unix:/path or tcp:host:port. */
+  /** MICROSERVICE_LISTEN: unix:/path, tcp:host:port or tls:host:port. */
   listen: string
+  /** With tls:…, the host's PEM files: its pair, and the CAs of the gateways' certificates it requires. */
+  tls?: { certFile: string; keyFile: string; caFile: string | null }
   /** The internal protocol's shared secret; '' for none. */
   secret: string
   drainMs?: string
@@ -90,6 +92,14 @@ export function javaHostEnv(o: JavaHostEnv, base: NodeJS.ProcessEnv = process.en
   delete env.MICROSERVICE_MANAGED
   delete env.MICROSERVICE_DRAIN_MS
   delete env.MICROSERVICE_LIFELINE
+  delete env.MICROSERVICE_TLS_CERT_FILE
+  delete env.MICROSERVICE_TLS_KEY_FILE
+  delete env.MICROSERVICE_TLS_CA_FILE
+  if (o.tls !== undefined) {
+    env.MICROSERVICE_TLS_CERT_FILE = o.tls.certFile
+    env.MICROSERVICE_TLS_KEY_FILE = o.tls.keyFile
+    if (o.tls.caFile !== null) env.MICROSERVICE_TLS_CA_FILE = o.tls.caFile
+  }
   if (o.managed) env.MICROSERVICE_MANAGED = '1'
   else if (o.lifeline === true) env.MICROSERVICE_LIFELINE = 'stdin'
   if (o.drainMs !== undefined) env.MICROSERVICE_DRAIN_MS = o.drainMs

@@ -8,7 +8,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,11 +15,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One gateway connection: a thread reads its frames (varint length + Frame, as protobufjs'
  * encodeDelimited writes them); answers are written by the threads that produce them, batched (send).
- * Reads and writes go to the channel directly: the streams of java.nio.channels.Channels lock reads
+ * Reads and writes go to the wire directly: the streams of java.nio.channels.Channels lock reads
  * against writes on a blocking channel, and a reader waiting for the next call would hold every answer back.
  */
 final class Connection implements Runnable {
-  final SocketChannel channel;
+  private final Wire wire;
   final String peer;
   private final Server server;
   private final ConcurrentLinkedQueue<byte[]> outbox = new ConcurrentLinkedQueue<>();
@@ -32,8 +31,8 @@ final class Connection implements Runnable {
   volatile boolean closed;
   volatile long lastRead = System.nanoTime();
 
-  Connection(SocketChannel channel, String peer, Server server) {
-    this.channel = channel;
+  Connection(Wire wire, String peer, Server server) {
+    this.wire = wire;
     this.peer = peer;
     this.server = server;
   }
@@ -46,12 +45,14 @@ final class Connection implements Runnable {
       }
 
       public int read(byte[] b, int off, int len) throws IOException {
-        int n = channel.read(ByteBuffer.wrap(b, off, len));
+        int n = wire.read(b, off, len);
         if (n > 0) lastRead = System.nanoTime();
         return n;
       }
     }, 64 * 1024);
     try {
+      wire.open();
+      server.greet(this);
       while (!closed) {
         int first = in.read();
         if (first < 0) break;
@@ -93,7 +94,7 @@ final class Connection implements Runnable {
         int n = 0;
         byte[] next;
         while (n < batch.length && (next = outbox.poll()) != null) batch[n++] = ByteBuffer.wrap(next);
-        while (n > 0 && batch[n - 1].hasRemaining()) channel.write(batch, 0, n);
+        wire.write(batch, n);
       } catch (IOException e) {
         outbox.clear();
         close();
@@ -109,7 +110,7 @@ final class Connection implements Runnable {
     if (closed) return;
     closed = true;
     try {
-      channel.close();
+      wire.close();
     } catch (IOException ignored) {
       // Closing a socket that failed: nothing more to do.
     }

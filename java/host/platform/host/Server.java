@@ -8,6 +8,8 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -60,6 +62,7 @@ final class Server {
    */
   private final Set<Call> executing = ConcurrentHashMap.newKeySet();
   private ServerSocketChannel listener;
+  private SSLServerSocket tlsListener;
   private Path socketFile;
   private volatile boolean draining;
   private final SecureRandom random = new SecureRandom();
@@ -168,7 +171,7 @@ final class Server {
     timers.scheduleWithFixedDelay(this::sweep, 10, 10, TimeUnit.MILLISECONDS);
   }
 
-  /** Listens on `unix:/path` or `tcp:host:port` (port 0: any); returns where, as the platform reads it. */
+  /** Listens on `unix:/path`, `tcp:host:port` or `tls:host:port` (port 0: any); returns where, as the platform reads it. */
   String listen(String spec) throws IOException {
     String where;
     int backlog = config.backlog;
@@ -179,6 +182,15 @@ final class Server {
       listener.bind(UnixDomainSocketAddress.of(socketFile), backlog);
       Files.setPosixFilePermissions(socketFile, PosixFilePermissions.fromString("rw-------"));
       where = spec;
+    } else if (spec.startsWith("tls:")) {
+      String hp = spec.substring(4);
+      int colon = hp.lastIndexOf(':');
+      String host = hp.substring(0, colon).replaceAll("^\\[|\\]$", "");
+      tlsListener = Tls.listen(host, Integer.parseInt(hp.substring(colon + 1)), backlog);
+      where = "tls:" + host + ":" + tlsListener.getLocalPort();
+      Thread accept = new Thread(this::acceptTlsLoop, "accept");
+      accept.setDaemon(true);
+      accept.start();
     } else {
       String hp = spec.startsWith("tcp:") ? spec.substring(4) : spec;
       int colon = hp.lastIndexOf(':');
@@ -187,9 +199,11 @@ final class Server {
       listener.bind(new InetSocketAddress(host, Integer.parseInt(hp.substring(colon + 1))), backlog);
       where = host + ":" + ((InetSocketAddress) listener.getLocalAddress()).getPort();
     }
-    Thread accept = new Thread(this::acceptLoop, "accept");
-    accept.setDaemon(true);
-    accept.start();
+    if (listener != null) {
+      Thread accept = new Thread(this::acceptLoop, "accept");
+      accept.setDaemon(true);
+      accept.start();
+    }
     // readTimeout: an idle connection is closed; the gateway's pings keep a live one busy.
     if (config.readTimeout > 0) {
       long every = Math.max(100, Math.min(1000, config.readTimeout / 4));
@@ -213,20 +227,47 @@ final class Server {
       } catch (IOException e) {
         peer = "a peer";
       }
-      Connection c = new Connection(ch, peer, this);
-      connections.add(c);
-      if (secret != null) {
-        c.challenge = nonce();
-        c.send(Gateway.Frame.newBuilder().setChallenge(Gateway.Challenge.newBuilder()
-            .setNonce(ByteString.copyFrom(c.challenge))).build());
-        timers.schedule(() -> {
-          if (c.challenge != null && !c.closed) refuse(c, "no authenticated Hello within 5 s");
-        }, 5, TimeUnit.SECONDS);
-      }
-      Thread t = new Thread(c, "connection");
-      t.setDaemon(true);
-      t.start();
+      start(new Connection(Wire.of(ch), peer, this));
     }
+  }
+
+  /** tls:HOST:PORT: each connection's handshake runs on its own thread (Wire.open), not here. */
+  private void acceptTlsLoop() {
+    while (true) {
+      SSLSocket s;
+      try {
+        s = (SSLSocket) tlsListener.accept();
+      } catch (IOException e) {
+        return; // closed: stopping
+      }
+      try {
+        start(new Connection(Wire.of(s), s.getInetAddress().getHostAddress(), this));
+      } catch (IOException e) {
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // It failed as it was set up: nothing to close cleanly.
+        }
+      }
+    }
+  }
+
+  private void start(Connection c) {
+    connections.add(c);
+    Thread t = new Thread(c, "connection");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** On the connection's thread, once its wire is open: with a secret, the challenge a gateway must answer. */
+  void greet(Connection c) {
+    if (secret == null) return;
+    c.challenge = nonce();
+    c.send(Gateway.Frame.newBuilder().setChallenge(Gateway.Challenge.newBuilder()
+        .setNonce(ByteString.copyFrom(c.challenge))).build());
+    timers.schedule(() -> {
+      if (c.challenge != null && !c.closed) refuse(c, "no authenticated Hello within 5 s");
+    }, 5, TimeUnit.SECONDS);
   }
 
   private void sweep() {
@@ -420,6 +461,7 @@ final class Server {
     draining = true;
     try {
       if (listener != null) listener.close();
+      if (tlsListener != null) tlsListener.close();
       if (socketFile != null) Files.deleteIfExists(socketFile);
     } catch (IOException ignored) {
       // Already closed.
