@@ -10,8 +10,9 @@ import { InternalError, errorMessage } from '../common/errors/internal'
 /** Where this platform serves (the ports it listens on, which PLATFORM__ overrides may have changed). */
 export interface PlatformAbout {
   pid: number
-  gateway: { host: string; port: number }
-  edge: { host: string; port: number } | null
+  /** `tls`: the listener speaks HTTPS (absent from a platform older than the field: plain HTTP). */
+  gateway: { host: string; port: number; tls?: boolean }
+  edge: { host: string; port: number; tls?: boolean } | null
 }
 
 /**

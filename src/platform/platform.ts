@@ -495,7 +495,7 @@ export class Platform {
   }
 }
 
-/** Instance output on the platform's stdout as log records: stderr lines at warn, the rest at info. */
+/** Instance output on the platform's stdout as log records: stderr at its JUL level (jul-levels.ts) or warn. */
 function echoInstance(log: Logger): (instance: string, line: string, stderr: boolean) => void {
   return (instance, line, stderr) => log[stderr ? stderrLineLevel(line) : 'info']({ instance }, line)
 }

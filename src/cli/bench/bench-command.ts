@@ -3,7 +3,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs'
 import type { BenchResult } from './bench-result'
 import { htmlReport, junitReport, markdownReport, textReport } from './bench-reports'
-import { BENCH_USAGE, BenchUsageError, planBench, type BenchPlan, type PlatformSources } from './bench-plan'
+import { BenchUsageError, planBench, type BenchPlan, type PlatformSources } from './bench-plan'
 import { runBench } from './bench-rounds'
 import { resultErrors } from './baseline'
 
@@ -26,7 +26,16 @@ export function writeReports(result: BenchResult, plan: BenchPlan): void {
   if (summary !== undefined && summary !== '') appendFileSync(summary, markdownReport(result))
   if (o.junit !== undefined) writeFileSync(o.junit, junitReport(result))
   if (o.html !== undefined) writeFileSync(o.html, htmlReport(result))
-  console.log(textReport(result))
+  console.log(textReport(result, tlsText(plan)))
+}
+
+/** How the calls went over TLS, for the report's first line (null: plain HTTP). */
+export function tlsText(plan: BenchPlan): string | null {
+  const t = plan.tls
+  if (t === null) return null
+  const sni = t.servername === null ? 'no SNI' : `SNI ${t.servername}`
+  if (t.insecure) return `TLS, certificate NOT verified (--insecure), ${sni}`
+  return `TLS, certificate verified by ${t.caFile === null ? "Node's list of CAs" : t.caFile}, ${sni}`
 }
 
 /** `microservice bench …`: the exit code. */
@@ -36,9 +45,8 @@ export async function benchCommand(args: string[], sources: PlatformSources): Pr
     plan = await planBench(args, sources)
   } catch (err) {
     if (!(err instanceof BenchUsageError)) throw err
-    console.error(
-      err.usage ? `microservice bench: ${err.message}\n\n${BENCH_USAGE}` : `microservice bench: ${err.message}`
-    )
+    // The mistake on one line: the whole usage after it would bury it.
+    console.error(`microservice bench: ${err.message}${err.usage ? ' (see microservice bench --help)' : ''}`)
     return 2
   }
   let result: BenchResult

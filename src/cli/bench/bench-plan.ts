@@ -1,6 +1,8 @@
 // The plan of one `microservice bench` run, from its command line and what the platform says.
 import { existsSync, readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
+import { createSecureContext } from 'node:tls'
 import { parseArgs } from 'node:util'
 import type { PlatformAbout } from '../../platform/control'
 import { SEQUENCES, isSequenceName } from '../../common/contract/vocabulary'
@@ -27,7 +29,13 @@ export const BENCH_USAGE = `usage: microservice bench <microservice/service/meth
       --sequence NAME      X-PLATFORM-Sequence-Name (default: the gateway's)
   -H, --header 'N: V'      another request header (repeatable)
       --content-type TYPE  default: the sequence's format, else from the body (< is XML)
-      --url URL            the gateway (default: the running platform's, as its control socket says)
+      --url URL            the gateway, http:// or https:// (default: the running platform's, as its
+                           control socket says, https:// when its listener has TLS)
+      --ca FILE            https: the PEM CA certificates that verify the gateway's certificate
+                           (default: Node's list of public CAs and NODE_EXTRA_CA_CERTS)
+      --insecure           https: do not verify the certificate (the report says so)
+      --servername NAME    https: the SNI name sent, and the name the certificate must have
+                           (default: the URL's host when it is a name; none for an IP address)
       --edge               through the edge's ${EDGE_API_PREFIX} path instead of the gateway
       --timeout TIME       an answer slower than this is an error (default 10s)
       --rounds N           split each run into N rounds (default 1; 10 with --save or --baseline)
@@ -51,6 +59,17 @@ const MAX_RATE = 1_000_000
 /** Headers that frame the request: the command writes them from the body and --content-type. */
 const FRAMING = ['content-length', 'transfer-encoding', 'host', 'content-type', 'connection']
 
+/** How the command speaks TLS to an https:// target. */
+export interface BenchTls {
+  /** The CAs that verify the gateway's certificate (null: Node's own list). */
+  ca: Buffer | null
+  caFile: string | null
+  /** The certificate is not verified at all (--insecure). */
+  insecure: boolean
+  /** SNI, and the name the certificate is checked for (null: none sent, the address is checked). */
+  servername: string | null
+}
+
 /** Parses a time as wrk and k6 users write it: a number followed by s, ms or m, or seconds alone. */
 export function parseTime(text: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
@@ -68,6 +87,8 @@ function positiveInt(text: string, what: string): number {
 export interface BenchPlan {
   route: string
   url: URL
+  /** null: plain HTTP. */
+  tls: BenchTls | null
   body: Buffer
   bodySource: BenchResult['target']['bodySource']
   contentType: string
@@ -110,6 +131,9 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
         header: { type: 'string', short: 'H', multiple: true, default: [] },
         'content-type': { type: 'string' },
         url: { type: 'string' },
+        ca: { type: 'string' },
+        insecure: { type: 'boolean', default: false },
+        servername: { type: 'string' },
         edge: { type: 'boolean', default: false },
         timeout: { type: 'string', default: '10s' },
         rounds: { type: 'string' },
@@ -127,7 +151,8 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
       }
     })
   } catch (err) {
-    throw new BenchUsageError(errorMessage(err))
+    // Node's first sentence says what is wrong; the rest is advice on '--' that does not fit here.
+    throw new BenchUsageError(errorMessage(err).split(/\.\s/)[0]!)
   }
   const { values: v, positionals } = parsed
   if (positionals.length !== 1) throw new BenchUsageError('name one route: microservice/service/method')
@@ -185,6 +210,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   // The platform's own word on where it listens (an override at its start is not in the config file).
   const about = v.url === undefined ? await sources.about() : null
   const url = baseUrl(v.url, v.edge, about, route)
+  const tls = tlsOf(url, { ca: v.ca, insecure: v.insecure, servername: v.servername })
   const sequenceFormat = v.sequence !== undefined && isSequenceName(v.sequence) ? SEQUENCES[v.sequence].format : null
   let body: Buffer
   let bodySource: BenchPlan['bodySource']
@@ -213,7 +239,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   const measuresCpu = about !== null && existsSync('/proc/self/task')
   const baseline = v.baseline === undefined ? null : { file: v.baseline, result: baselineFor(v.baseline, connections) }
   if (baseline !== null)
-    sameCall(baseline.file, baseline.result, { route, contentType, headers, bodyBytes: body.length, rate })
+    sameCall(baseline.file, baseline.result, { route, url, contentType, headers, bodyBytes: body.length, rate })
   if (comparing && rate !== null && !measuresCpu)
     throw new BenchUsageError(
       '--rate fixes the req/s of both runs, so without the CPU per call (a platform on this machine) there is nothing to compare',
@@ -222,6 +248,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   return {
     route,
     url,
+    tls,
     body,
     bodySource,
     contentType,
@@ -249,10 +276,20 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
 function sameCall(
   file: string,
   base: BenchResult,
-  now: { route: string; contentType: string; headers: Record<string, string>; bodyBytes: number; rate: number | null }
+  now: {
+    route: string
+    url: URL
+    contentType: string
+    headers: Record<string, string>
+    bodyBytes: number
+    rate: number | null
+  }
 ): void {
   const differs: string[] = []
   if (base.target.route !== now.route) differs.push(`route ${base.target.route}, not ${now.route}`)
+  // TLS costs the gateway CPU on every call: a run over it compares with runs over it only.
+  const baseScheme = base.target.url.startsWith('https:') ? 'https:' : 'http:'
+  if (baseScheme !== now.url.protocol) differs.push(`over ${baseScheme}//, not ${now.url.protocol}//`)
   if (base.target.contentType !== now.contentType) differs.push(`Content-Type ${base.target.contentType}`)
   if (base.target.bodyBytes !== now.bodyBytes)
     differs.push(`a body of ${base.target.bodyBytes} bytes, not ${now.bodyBytes}`)
@@ -283,7 +320,8 @@ function baseUrl(given: string | undefined, edge: boolean, about: PlatformAbout 
     } catch {
       throw new BenchUsageError(`--url '${given}' is not a URL like http://127.0.0.1:8082`)
     }
-    if (base.protocol !== 'http:') throw new BenchUsageError(`--url '${given}': only http:// is measured`)
+    if (base.protocol !== 'http:' && base.protocol !== 'https:')
+      throw new BenchUsageError(`--url '${given}': http:// or https:// is measured, not ${base.protocol}//`)
     const prefix = base.pathname.replace(/\/+$/, '')
     return new URL(`${prefix}${edge ? EDGE_API_PREFIX : ''}/${route}`, base)
   }
@@ -297,9 +335,54 @@ function baseUrl(given: string | undefined, edge: boolean, about: PlatformAbout 
   if (edge) {
     if (about.edge === null)
       throw new BenchUsageError('--edge: this platform has no edge (EDGE.enabled is false)', false)
-    return new URL(`http://${reachableHost(about.edge.host)}:${about.edge.port}${EDGE_API_PREFIX}/${route}`)
+    return new URL(
+      `${schemeOf(about.edge)}://${reachableHost(about.edge.host)}:${about.edge.port}${EDGE_API_PREFIX}/${route}`
+    )
   }
-  return new URL(`http://${reachableHost(about.gateway.host)}:${about.gateway.port}/${route}`)
+  return new URL(`${schemeOf(about.gateway)}://${reachableHost(about.gateway.host)}:${about.gateway.port}/${route}`)
+}
+
+/** What a client types before a listener's address, as the platform says it. */
+function schemeOf(listener: { tls?: boolean }): 'http' | 'https' {
+  return listener.tls === true ? 'https' : 'http'
+}
+
+/** The TLS options of an https:// target; null for http://, where none of them means anything. */
+function tlsOf(url: URL, o: { ca?: string; insecure: boolean; servername?: string }): BenchTls | null {
+  const given = [
+    o.ca !== undefined ? '--ca' : '',
+    o.insecure ? '--insecure' : '',
+    o.servername !== undefined ? '--servername' : ''
+  ]
+  if (url.protocol === 'http:') {
+    const named = given.filter((x) => x !== '')
+    if (named.length > 0)
+      throw new BenchUsageError(`${named.join(', ')}: for an https:// gateway, and ${url.origin} is plain HTTP`)
+    return null
+  }
+  if (o.ca !== undefined && o.insecure)
+    throw new BenchUsageError('--ca verifies the certificate and --insecure does not: give one')
+  let ca: Buffer | null = null
+  if (o.ca !== undefined) {
+    if (!existsSync(o.ca)) throw new BenchUsageError(`--ca ${o.ca}: no such file`, false)
+    ca = readFileSync(o.ca)
+    try {
+      if (!ca.toString('latin1').includes('-----BEGIN CERTIFICATE-----')) throw new Error('no PEM certificate in it')
+      createSecureContext({ ca })
+    } catch (err) {
+      throw new BenchUsageError(`--ca ${o.ca} is not a PEM CA bundle: ${errorMessage(err)}`, false)
+    }
+  }
+  if (o.servername !== undefined && (o.servername === '' || isIP(o.servername) !== 0))
+    throw new BenchUsageError(`--servername '${o.servername}' is not a DNS name (SNI names no IP address)`)
+  // A host in brackets is an IPv6 address; SNI carries names only (RFC 6066).
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return {
+    ca,
+    caFile: o.ca ?? null,
+    insecure: o.insecure,
+    servername: o.servername ?? (isIP(host) === 0 ? host : null)
+  }
 }
 
 /** The platform's process and the microservice's instances here, whose CPU per call is measured. */

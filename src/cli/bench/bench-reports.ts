@@ -51,7 +51,8 @@ function columns(result: BenchResult): Column[] {
   return cols
 }
 
-function heading(result: BenchResult): string[] {
+/** `via`: how the calls reached the URL when it is more than the URL says (TLS's verification, SNI). */
+function heading(result: BenchResult, via: string | null = null): string[] {
   const t = result.target
   const s = result.settings
   const source = { argument: 'given', file: 'from a file', example: "the method's example" }[t.bodySource]
@@ -61,7 +62,7 @@ function heading(result: BenchResult): string[] {
       : `${s.durationMs! / 1000} s${s.rounds > 1 ? ` in ${s.rounds} rounds` : ''}`
   const rate = s.rate !== null ? `, open loop at ${int.format(s.rate)} req/s (timed from when each was due)` : ''
   return [
-    `microservice bench ${t.route} → ${t.url}`,
+    `microservice bench ${t.route} → ${t.url}${via === null ? '' : ` (${via})`}`,
     `POST ${t.contentType}, ${t.bodyBytes} bytes (${source}); ${length} per concurrency ${s.warmupMs > 0 ? `after a ${s.warmupMs / 1000} s warm-up` : 'without a warm-up'}${rate}`
   ]
 }
@@ -95,12 +96,12 @@ function notes(result: BenchResult): string[] {
 }
 
 /** The result as a terminal table. */
-export function textReport(result: BenchResult): string {
+export function textReport(result: BenchResult, via: string | null = null): string {
   const cols = columns(result)
   const rows = [cols.map((c) => c.title), ...result.runs.map((r) => cols.map((c) => c.cell(r)))]
   const widths = cols.map((_, k) => Math.max(...rows.map((row) => row[k]!.length)))
   const table = rows.map((row) => row.map((cell, k) => cell.padStart(widths[k]!)).join('  '))
-  return [...heading(result), '', ...table, '', ...notes(result)].join('\n')
+  return [...heading(result, via), '', ...table, '', ...notes(result)].join('\n')
 }
 
 /** The result as GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY and pull requests). */

@@ -2,6 +2,7 @@
 // with the platform's CPU per call when it runs here.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
+import { checkServerIdentity, connect as tlsConnect, type ConnectionOptions, type PeerCertificate } from 'node:tls'
 import { productVersion } from '../../common/contract/product-version'
 import { InternalError } from '../../common/errors/internal'
 import { LatencyHistogram } from './histogram'
@@ -14,7 +15,8 @@ import {
   type ReferenceRound,
   type RunResult
 } from './bench-result'
-import type { BenchPlan } from './bench-plan'
+import type { BenchPlan, BenchTls } from './bench-plan'
+import { BenchUsageError } from './usage-error'
 import { compare, spreadPercent } from './baseline'
 import { median, processesCpuNs, threadCpuNs } from '../../common/process/cpu-time'
 
@@ -87,17 +89,96 @@ export function progressLine(label: string): (p: Progress) => void {
   }
 }
 
+/** Node's TLS options for the plan's https:// target. */
+function tlsOptions(t: BenchTls): ConnectionOptions {
+  return {
+    rejectUnauthorized: !t.insecure,
+    ...(t.ca !== null ? { ca: t.ca } : {}),
+    ...(t.servername !== null ? { servername: t.servername } : {})
+  }
+}
+
+/** How one TLS handshake with the target ended. */
+type Handshake =
+  | { kind: 'trusted' }
+  | { kind: 'untrusted'; reason: string; altname: boolean }
+  | { kind: 'refused' }
+  | { kind: 'failed'; reason: string }
+
+/**
+ * One handshake that verifies nothing and then judges the certificate itself: a refusal tells why
+ * (Node's own error on a connection of the load says only that it closed).
+ */
+function handshake(target: LoadTarget, tls: BenchTls, timeoutMs: number): Promise<Handshake> {
+  return new Promise((resolve) => {
+    const s = tlsConnect({ ...tlsOptions(tls), rejectUnauthorized: false, host: target.host, port: target.port })
+    const done = (h: Handshake): void => {
+      clearTimeout(timer)
+      s.destroy()
+      resolve(h)
+    }
+    const timer = setTimeout(() => done({ kind: 'failed', reason: `no handshake within ${timeoutMs} ms` }), timeoutMs)
+    // OpenSSL's message runs over lines with its source file in it; its reason alone is the point.
+    s.on('error', (err: NodeJS.ErrnoException & { reason?: string }) =>
+      done(
+        err.code === 'ECONNREFUSED'
+          ? { kind: 'refused' }
+          : { kind: 'failed', reason: err.reason ?? err.message.split('\n')[0]! }
+      )
+    )
+    s.on('secureConnect', () => {
+      // Node sets the OpenSSL code (or the name check's) as a string, whatever its type says.
+      const code = s.authorizationError as unknown as string | null | undefined
+      if (s.authorized || code == null) return done({ kind: 'trusted' })
+      const altname = code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+      const checked = tls.servername ?? target.host
+      const named = altname ? checkServerIdentity(checked, s.getPeerCertificate() as PeerCertificate) : undefined
+      done({ kind: 'untrusted', reason: named?.message ?? code, altname })
+    })
+  })
+}
+
+/** Refuses an https:// target whose certificate is not trusted, naming the options that change that. */
+async function checkCertificate(plan: BenchPlan, target: LoadTarget): Promise<void> {
+  if (plan.tls === null) return
+  const h = await handshake(target, plan.tls, plan.timeoutMs)
+  if (h.kind === 'failed')
+    throw new InternalError(
+      'IGW_BENCH',
+      `${plan.url.origin} did not complete a TLS handshake (${h.reason}): is it https://, and is this its address?`
+    )
+  if (h.kind !== 'untrusted' || plan.tls.insecure) return
+  const by = plan.tls.caFile !== null ? `the CAs of --ca ${plan.tls.caFile}` : "Node's list of CAs"
+  throw new BenchUsageError(
+    h.altname
+      ? `the certificate of ${plan.url.origin} does not name the host checked (${h.reason}): give --servername ` +
+          'with a name it has, or --insecure to measure without verifying it'
+      : `the certificate of ${plan.url.origin} is not trusted by ${by} (${h.reason}): give the CA that signed ` +
+          'it with --ca FILE, or --insecure to measure without verifying it',
+    false
+  )
+}
+
+/** Whether a plain-HTTP target that did not answer speaks TLS: the likely cause, named. */
+async function speaksTls(target: LoadTarget, timeoutMs: number): Promise<boolean> {
+  const h = await handshake(target, { ca: null, caFile: null, insecure: true, servername: null }, timeoutMs)
+  return h.kind === 'trusted' || h.kind === 'untrusted'
+}
+
 /** Runs the plan; returns the result (already compared with the baseline, when one is given). */
 export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   const host = plan.url.host
   const target: LoadTarget = {
     host: plan.url.hostname.replace(/^\[|\]$/g, ''),
-    port: Number(plan.url.port || 80),
-    request: requestBytes(plan, host, plan.url.pathname)
+    port: Number(plan.url.port || (plan.tls === null ? 80 : 443)),
+    request: requestBytes(plan, host, plan.url.pathname),
+    ...(plan.tls !== null ? { tls: tlsOptions(plan.tls) } : {})
   }
   const startedAt = new Date().toISOString()
   const problems: string[] = []
   const warnings: string[] = []
+  if (plan.tls?.insecure === true) warnings.push(`the certificate of ${plan.url.origin} was not verified (--insecure)`)
+  await checkCertificate(plan, target)
   const probe = await runLoad(target, {
     connections: 1,
     durationMs: plan.timeoutMs,
@@ -105,13 +186,19 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
     timeoutMs: plan.timeoutMs,
     stopOnFailure: true
   })
-  if (probe.answered === 0)
+  if (probe.answered === 0) {
+    if (probe.timeouts === 0 && plan.tls === null && (await speaksTls(target, plan.timeoutMs)))
+      throw new InternalError(
+        'IGW_BENCH',
+        `${plan.url.origin} speaks TLS, not plain HTTP: give --url https://${plan.url.host} (and --ca FILE or --insecure)`
+      )
     throw new InternalError(
       'IGW_BENCH',
       probe.timeouts > 0
         ? `${plan.url.href} did not answer within ${plan.timeoutMs} ms`
         : `nothing answers at ${plan.url.origin}: is the platform running (npm start), and is this its address?`
     )
+  }
   const reference = plan.reference ? await startReference() : null
   const refTarget: LoadTarget | null =
     reference === null

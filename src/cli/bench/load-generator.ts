@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net'
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls'
 import { LatencyHistogram } from './histogram'
 import { dechunk, frame, INCOMPLETE, MALFORMED, UNTIL_CLOSE } from './response-framing'
 
@@ -7,6 +8,8 @@ export interface LoadTarget {
   readonly host: string
   readonly port: number
   readonly request: Buffer
+  /** TLS on every connection (an https:// target): CAs, SNI, whether to verify; absent for plain HTTP. */
+  readonly tls?: ConnectionOptions
 }
 
 export interface LoadOptions {
@@ -176,7 +179,7 @@ class Load {
     return this.opts.timeoutMs
   }
 
-  get address(): { host: string; port: number } {
+  get address(): LoadTarget {
     return this.target
   }
 
@@ -263,20 +266,22 @@ class Connection {
   ) {}
 
   open(): void {
-    const { host, port } = this.load.address
+    const { host, port, tls } = this.load.address
     // Answers are read into one buffer per connection (no allocation per read); data() copies only
-    // an answer that arrives in pieces.
-    const s = connect({
+    // an answer that arrives in pieces. A TLS socket delivers its decrypted bytes the same way.
+    const options = {
       host,
       port,
       noDelay: true,
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => this.read(n, buf) }
-    })
+    }
+    const s = tls === undefined ? connect(options) : tlsConnect({ ...tls, ...options })
     this.socket = s
     this.openedNs = this.load.elapsedNs()
     s.on('error', () => {})
     s.on('close', () => this.lost(s))
-    s.on('connect', () => {
+    // Over TLS the first request waits for the handshake: sent before it, its latency would include it.
+    s.on(tls === undefined ? 'connect' : 'secureConnect', () => {
       this.connected = true
       this.next()
     })
@@ -291,12 +296,12 @@ class Connection {
   checkTimeout(nowNs: number): void {
     const limitNs = this.load.timeoutMs * 1e6
     if (!this.idle && nowNs - this.sentNs > limitNs) this.timedOut()
-    // A connect that a silent address never answers fails as a refused one does.
-    else if (this.socket?.connecting === true && nowNs - this.openedNs > limitNs) this.socket.destroy()
+    // A connect (or a TLS handshake) that a silent address never completes fails as a refused one does.
+    else if (this.socket !== null && !this.connected && nowNs - this.openedNs > limitNs) this.socket.destroy()
   }
 
   next(): void {
-    if (!this.idle || this.socket === null || this.socket.connecting) return
+    if (!this.idle || this.socket === null || !this.connected) return
     const due = this.load.take()
     if (due === null) {
       this.load.settleIfQuiet()

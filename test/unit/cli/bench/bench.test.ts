@@ -1,11 +1,12 @@
 // The parts of `microservice bench` that numbers depend on: the latency histogram against exact
 // quantiles, the comparison's direction for each measure, times as users write them, the rounds'
-// spread, and the progress line.
+// spread, the progress line, and the TLS a plan speaks (the URL's scheme, SNI).
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { LatencyHistogram } from '../../../../src/cli/bench/histogram'
 import { compare, spreadPercent } from '../../../../src/cli/bench/baseline'
-import { parseTime } from '../../../../src/cli/bench/bench-plan'
+import { parseTime, planBench, type PlatformSources } from '../../../../src/cli/bench/bench-plan'
+import type { PlatformAbout } from '../../../../src/platform/control'
 import { progressLine } from '../../../../src/cli/bench/bench-rounds'
 import type { BenchResult, ReferenceRound, RunResult } from '../../../../src/cli/bench/bench-result'
 
@@ -112,4 +113,41 @@ test('the progress line rewrites itself: elapsed of total, req/s, p99', () => {
     '\r\x1b[K8 connections  2.5 s / 10 s  2,000 req/s  p99 1.23 ms',
     '\r\x1b[K1 connection  42 answers  420 req/s  p99 0.50 ms'
   ])
+})
+
+describe('the plan over TLS', () => {
+  const sources = (about: PlatformAbout | null): PlatformSources => ({
+    about: () => Promise.resolve(about),
+    packageDir: () => Promise.resolve(null),
+    instancePids: () => Promise.resolve([])
+  })
+  const plan = (about: PlatformAbout | null, ...args: string[]) =>
+    planBench(['a/b/c', '-b', '{}', '-q', ...args], sources(about))
+
+  test("SNI: the URL's host when it is a name, none for an IP address unless --servername names one", async () => {
+    const tlsOf = async (...args: string[]) => (await plan(null, ...args)).tls
+    assert.deepEqual(await tlsOf('--url', 'https://gateway.example:8443', '--insecure'), {
+      ca: null,
+      caFile: null,
+      insecure: true,
+      servername: 'gateway.example'
+    })
+    assert.equal((await tlsOf('--url', 'https://127.0.0.1:8443'))!.servername, null)
+    assert.equal((await tlsOf('--url', 'https://[::1]:8443'))!.servername, null)
+    assert.equal((await tlsOf('--url', 'https://127.0.0.1:8443', '--servername', 'gw.test'))!.servername, 'gw.test')
+    assert.equal(await tlsOf('--url', 'http://127.0.0.1:8082'), null)
+  })
+
+  test("the default URL follows the platform: https:// when its gateway's or edge's listener has TLS", async () => {
+    const about = (tls: boolean | undefined): PlatformAbout => ({
+      pid: process.pid,
+      gateway: { host: '0.0.0.0', port: 9100, ...(tls === undefined ? {} : { tls }) },
+      edge: { host: '0.0.0.0', port: 9101, ...(tls === undefined ? {} : { tls }) }
+    })
+    assert.equal((await plan(about(true))).url.href, 'https://127.0.0.1:9100/a/b/c')
+    assert.equal((await plan(about(true), '--edge')).url.protocol, 'https:')
+    assert.equal((await plan(about(false))).url.href, 'http://127.0.0.1:9100/a/b/c')
+    // A platform older than the field: plain HTTP, as before.
+    assert.equal((await plan(about(undefined))).tls, null)
+  })
 })
