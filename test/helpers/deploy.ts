@@ -1,11 +1,12 @@
 // A platform that deploys from zips, its config in a file the `microservice` command reads too.
 import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/gateway/config/config'
 import { Platform } from '../../src/platform/platform'
-import { TEST_PLATFORM_OPTIONS } from './platform'
+import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS } from './platform'
 import { zipDirectory } from '../../src/platform/package/zip'
 
 export const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
@@ -107,4 +108,13 @@ export async function packCopy(
   const zip = join(target, '..', `${String(config.name)}-${String(config.version)}.zip`)
   await zipDirectory(target, String(config.name), zip)
   return zip
+}
+
+/** The example copied into `work`, packed and uploaded with the real `microservice` command, as a user deploys it. */
+export async function deployExample(d: DeployPlatform, work: string): Promise<void> {
+  const dir = join(work, 'example')
+  cpSync(EXAMPLE_DIR, dir, { recursive: true })
+  assert.equal((await cli(d.configFile, 'pack', dir, join(work, 'example.zip'))).code, 0)
+  const up = await cli(d.configFile, 'upload', join(work, 'example.zip'))
+  assert.equal(up.code, 0, up.stderr)
 }

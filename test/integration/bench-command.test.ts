@@ -9,7 +9,7 @@ import { createServer as createRawServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { XMLParser } from 'fast-xml-parser'
-import { startDeployPlatform, cli, type DeployPlatform } from '../helpers/deploy'
+import { startDeployPlatform, cli, deployExample, type DeployPlatform } from '../helpers/deploy'
 import { EXAMPLE_DIR } from '../helpers/platform'
 import { resultErrors } from '../../src/cli/bench/baseline'
 import { RESULT_SCHEMA, type BenchResult } from '../../src/cli/bench/bench-result'
@@ -30,11 +30,7 @@ describe('microservice bench', () => {
 
   before(async () => {
     d = await startDeployPlatform()
-    const dir = join(work, 'example')
-    cpSync(EXAMPLE_DIR, dir, { recursive: true })
-    assert.equal((await cli(d.configFile, 'pack', dir, join(work, 'example.zip'))).code, 0)
-    const up = await cli(d.configFile, 'upload', join(work, 'example.zip'))
-    assert.equal(up.code, 0, up.stderr)
+    await deployExample(d, work)
   })
   after(() => d.stop())
 

@@ -4,13 +4,12 @@
 // --insecure measuring without verifying (docs/benchmarks.md, "Over TLS").
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { startDeployPlatform, cli, type DeployPlatform } from '../helpers/deploy'
-import { EXAMPLE_DIR } from '../helpers/platform'
+import { startDeployPlatform, cli, deployExample, type DeployPlatform } from '../helpers/deploy'
 import { CertificateMaker, type Made } from '../helpers/certificates'
 import type { BenchResult } from '../../src/cli/bench/bench-result'
 
@@ -47,11 +46,7 @@ describe('microservice bench over TLS', () => {
       }
     })
     port = d.platform.port
-    const dir = join(work, 'example')
-    cpSync(EXAMPLE_DIR, dir, { recursive: true })
-    assert.equal((await cli(d.configFile, 'pack', dir, join(work, 'example.zip'))).code, 0)
-    const up = await cli(d.configFile, 'upload', join(work, 'example.zip'))
-    assert.equal(up.code, 0, up.stderr)
+    await deployExample(d, work)
   })
   after(() => d.stop())
 
