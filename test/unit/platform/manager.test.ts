@@ -12,6 +12,7 @@ import type { MicroserviceDirectory } from '../../../src/gateway/dispatch/direct
 import type { Endpoint } from '../../../src/common/protocol/endpoint'
 import { readMicroserviceConfig } from '../../../src/microservice/host/package-config'
 import { JAVA_HOST_MISSING } from '../../../src/microservice/host/java-host'
+import { JUL_ONE_LINE } from '../../../src/microservice/host/jul-levels'
 import {
   fakeClassPathFile,
   fakeJavaHome,
@@ -78,6 +79,7 @@ test('a java instance: the JVM as the contract says, registered once its listeni
   assert.deepEqual(run!.args, [
     '-Xmx96m',
     '-XX:+ExitOnOutOfMemoryError',
+    JUL_ONE_LINE,
     '-XX:+HeapDumpOnOutOfMemoryError',
     `-XX:HeapDumpPath=${join(snapshots, 'calc')}`,
     '-cp',

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { hostCommand } from '../../../../src/cli/commands/host-command'
 import { JAVA_HOST_MISSING } from '../../../../src/microservice/host/java-host'
+import { JUL_ONE_LINE } from '../../../../src/microservice/host/jul-levels'
 import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
 import { until } from '../../../helpers/platform'
 
@@ -24,22 +25,27 @@ test('the Java host, unmanaged, with the listen address, secret, drain and the p
   )
   await until(() => fakeJavaRuns(dir).length === 1, 10000, 'the JVM')
   const run = fakeJavaRuns(dir)[0]!
-  assert.deepEqual(run.args, [
-    '-Xmx300m',
-    '-XX:+ExitOnOutOfMemoryError',
-    '-cp',
-    '/nowhere/host.jar:/nowhere/spring3-context.jar',
-    'platform.host.Host',
-    dir
-  ])
-  assert.deepEqual(run.env, {
-    MICROSERVICE_LISTEN: 'tcp:127.0.0.1:7123',
-    MICROSERVICE_SECRET: 's3cret',
-    MICROSERVICE_MANAGED: null,
-    MICROSERVICE_DRAIN_MS: '250'
-  })
-  // SIGTERM to the command alone is passed on; unmanaged, the host drains and exits on it.
-  process.kill(process.pid, 'SIGTERM')
+  try {
+    assert.deepEqual(run.args, [
+      '-Xmx300m',
+      '-XX:+ExitOnOutOfMemoryError',
+      JUL_ONE_LINE,
+      '-cp',
+      '/nowhere/host.jar:/nowhere/spring3-context.jar',
+      'platform.host.Host',
+      dir
+    ])
+    assert.deepEqual(run.env, {
+      MICROSERVICE_LISTEN: 'tcp:127.0.0.1:7123',
+      MICROSERVICE_SECRET: 's3cret',
+      MICROSERVICE_MANAGED: null,
+      MICROSERVICE_DRAIN_MS: '250'
+    })
+  } finally {
+    // SIGTERM to the command alone is passed on; unmanaged, the host drains and exits on it. Sent
+    // whatever the checks found, so that a failing check does not leave the host running.
+    process.kill(process.pid, 'SIGTERM')
+  }
   assert.equal(await exited, 0)
   assert.equal(fakeJavaRuns(dir)[0]!.end, 'signal SIGTERM')
   delete process.env.MICROSERVICE_MANAGED
