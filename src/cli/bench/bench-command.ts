@@ -34,8 +34,9 @@ export function tlsText(plan: BenchPlan): string | null {
   const t = plan.tls
   if (t === null) return null
   const sni = t.servername === null ? 'no SNI' : `SNI ${t.servername}`
-  if (t.insecure) return `TLS, certificate NOT verified (--insecure), ${sni}`
-  return `TLS, certificate verified by ${t.caFile === null ? "Node's list of CAs" : t.caFile}, ${sni}`
+  const client = t.client === null ? '' : `, client certificate ${t.client.certFile}`
+  if (t.insecure) return `TLS, certificate NOT verified (--insecure), ${sni}${client}`
+  return `TLS, certificate verified by ${t.caFile === null ? "Node's list of CAs" : t.caFile}, ${sni}${client}`
 }
 
 /** `microservice bench …`: the exit code. */

@@ -36,6 +36,8 @@ export const BENCH_USAGE = `usage: microservice bench <microservice/service/meth
       --insecure           https: do not verify the certificate (the report says so)
       --servername NAME    https: the SNI name sent, and the name the certificate must have
                            (default: the URL's host when it is a name; none for an IP address)
+      --cert FILE          https: a client certificate (PEM) for a listener or edge that asks for
+      --key FILE           one, with its private key (both or neither)
       --edge               through the edge's ${EDGE_API_PREFIX} path instead of the gateway
       --timeout TIME       an answer slower than this is an error (default 10s)
       --rounds N           split each run into N rounds (default 1; 10 with --save or --baseline)
@@ -68,6 +70,8 @@ export interface BenchTls {
   insecure: boolean
   /** SNI, and the name the certificate is checked for (null: none sent, the address is checked). */
   servername: string | null
+  /** The client certificate and its key (--cert, --key), for a listener that requires one. */
+  client: { cert: Buffer; key: Buffer; certFile: string } | null
 }
 
 /** Parses a time as wrk and k6 users write it: a number followed by s, ms or m, or seconds alone. */
@@ -134,6 +138,8 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
         ca: { type: 'string' },
         insecure: { type: 'boolean', default: false },
         servername: { type: 'string' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
         edge: { type: 'boolean', default: false },
         timeout: { type: 'string', default: '10s' },
         rounds: { type: 'string' },
@@ -210,7 +216,7 @@ export async function planBench(args: string[], sources: PlatformSources): Promi
   // The platform's own word on where it listens (an override at its start is not in the config file).
   const about = v.url === undefined ? await sources.about() : null
   const url = baseUrl(v.url, v.edge, about, route)
-  const tls = tlsOf(url, { ca: v.ca, insecure: v.insecure, servername: v.servername })
+  const tls = tlsOf(url, { ca: v.ca, insecure: v.insecure, servername: v.servername, cert: v.cert, key: v.key })
   const sequenceFormat = v.sequence !== undefined && isSequenceName(v.sequence) ? SEQUENCES[v.sequence].format : null
   let body: Buffer
   let bodySource: BenchPlan['bodySource']
@@ -348,11 +354,16 @@ function schemeOf(listener: { tls?: boolean }): 'http' | 'https' {
 }
 
 /** The TLS options of an https:// target; null for http://, where none of them means anything. */
-function tlsOf(url: URL, o: { ca?: string; insecure: boolean; servername?: string }): BenchTls | null {
+function tlsOf(
+  url: URL,
+  o: { ca?: string; insecure: boolean; servername?: string; cert?: string; key?: string }
+): BenchTls | null {
   const given = [
     o.ca !== undefined ? '--ca' : '',
     o.insecure ? '--insecure' : '',
-    o.servername !== undefined ? '--servername' : ''
+    o.servername !== undefined ? '--servername' : '',
+    o.cert !== undefined ? '--cert' : '',
+    o.key !== undefined ? '--key' : ''
   ]
   if (url.protocol === 'http:') {
     const named = given.filter((x) => x !== '')
@@ -381,8 +392,31 @@ function tlsOf(url: URL, o: { ca?: string; insecure: boolean; servername?: strin
     ca,
     caFile: o.ca ?? null,
     insecure: o.insecure,
-    servername: o.servername ?? (isIP(host) === 0 ? host : null)
+    servername: o.servername ?? (isIP(host) === 0 ? host : null),
+    client: clientCertificate(o.cert, o.key)
   }
+}
+
+/** --cert and --key read and checked as a pair: a key that is not the certificate's fails here, not mid-run. */
+function clientCertificate(certFile?: string, keyFile?: string): BenchTls['client'] {
+  if (certFile === undefined && keyFile === undefined) return null
+  if (certFile === undefined || keyFile === undefined)
+    throw new BenchUsageError(
+      `${certFile === undefined ? '--key' : '--cert'} needs ${certFile === undefined ? '--cert' : '--key'} too: a client certificate and its key`
+    )
+  for (const [option, file] of [
+    ['--cert', certFile],
+    ['--key', keyFile]
+  ] as const)
+    if (!existsSync(file)) throw new BenchUsageError(`${option} ${file}: no such file`, false)
+  const cert = readFileSync(certFile)
+  const key = readFileSync(keyFile)
+  try {
+    createSecureContext({ cert, key })
+  } catch (err) {
+    throw new BenchUsageError(`--cert ${certFile} with --key ${keyFile}: ${errorMessage(err)}`, false)
+  }
+  return { cert, key, certFile }
 }
 
 /** The platform's process and the microservice's instances here, whose CPU per call is measured. */

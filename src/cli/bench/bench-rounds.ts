@@ -94,7 +94,8 @@ function tlsOptions(t: BenchTls): ConnectionOptions {
   return {
     rejectUnauthorized: !t.insecure,
     ...(t.ca !== null ? { ca: t.ca } : {}),
-    ...(t.servername !== null ? { servername: t.servername } : {})
+    ...(t.servername !== null ? { servername: t.servername } : {}),
+    ...(t.client !== null ? { cert: t.client.cert, key: t.client.key } : {})
   }
 }
 
@@ -161,7 +162,11 @@ async function checkCertificate(plan: BenchPlan, target: LoadTarget): Promise<vo
 
 /** Whether a plain-HTTP target that did not answer speaks TLS: the likely cause, named. */
 async function speaksTls(target: LoadTarget, timeoutMs: number): Promise<boolean> {
-  const h = await handshake(target, { ca: null, caFile: null, insecure: true, servername: null }, timeoutMs)
+  const h = await handshake(
+    target,
+    { ca: null, caFile: null, insecure: true, servername: null, client: null },
+    timeoutMs
+  )
   return h.kind === 'trusted' || h.kind === 'untrusted'
 }
 

@@ -130,7 +130,8 @@ describe('the plan over TLS', () => {
       ca: null,
       caFile: null,
       insecure: true,
-      servername: 'gateway.example'
+      servername: 'gateway.example',
+      client: null
     })
     assert.equal((await tlsOf('--url', 'https://127.0.0.1:8443'))!.servername, null)
     assert.equal((await tlsOf('--url', 'https://[::1]:8443'))!.servername, null)
