@@ -4,10 +4,13 @@ import type { MethodInfo } from '../dispatch/catalog'
 /**
  * Adaptive admission (ADMISSION, docs/rate-limits.md "Adaptive admission"): per method of a
  * microservice, a limit on the calls it has at once that follows the latency they take, as Envoy's adaptive
- * concurrency filter and Netflix's concurrency-limits do. Each window, the round trips' mean is
- * compared with the unloaded latency (the least round trip of the last two baseline periods): above
- * `tolerance` times it plus `slackMs`, calls are queueing in the microservice, and the limit is cut in
- * proportion; below it, and with the limit in use, the limit grows by half its square root. A call
+ * concurrency filter and Netflix's concurrency-limits do. Each window, the round trips are compared
+ * with the unloaded latency (the least round trip of the last two baseline periods): when most are
+ * above `tolerance` times it plus `slackMs`, calls are queueing in the microservice, and the limit is
+ * cut in proportion to the window's mean; otherwise, with the limit in use, the limit grows by half
+ * its square root. The median judges, not the mean: a pause (a GC, a JIT compile, the scheduler on a
+ * busy machine) slows the few calls in flight at that moment, queueing slows most of a window's
+ * (docs/rate-limits.md, "How the limit moves", has what the mean did to a Java microservice). A call
  * past the limit is refused at once (503 OVERLOADED), so a slow microservice's queue does not grow
  * until calls time out; priority calls may use the last `priorityShare` of the limit.
  */
@@ -19,14 +22,22 @@ export class AdaptiveLimit {
   private peak = 0
   private sum = 0
   private samples = 0
+  /** This window's round trips above the threshold. */
+  private over = 0
+  /** tolerance × the unloaded latency + slackMs: a round trip above it waited. */
+  private threshold = Infinity
   private windowEnds = 0
   /** The least round trip of this baseline period and of the one before it. */
   private least = Infinity
   private leastBefore = Infinity
   private periodEnds = 0
 
+  /** The share of the limit others leave to priority callers: none when no priority caller is configured. */
+  private readonly kept: number
+
   constructor(private readonly s: AdmissionSection) {
     this.limit = s.initialLimit
+    this.kept = s.priority.users.length > 0 || s.priority.privilegeNames.length > 0 ? s.priorityShare : 0
   }
 
   /** The unloaded latency now (ms; Infinity before the first round trip). */
@@ -36,7 +47,7 @@ export class AdaptiveLimit {
 
   /** Counts a call when the limit has room for it (priority calls may use the whole limit). */
   tryAcquire(priority: boolean): boolean {
-    const room = priority ? this.limit : this.limit * (1 - this.s.priorityShare)
+    const room = priority ? this.limit : this.limit * (1 - this.kept)
     if (this.inFlight >= Math.max(1, Math.floor(room))) return false
     if (++this.inFlight > this.peak) this.peak = this.inFlight
     return true
@@ -50,11 +61,16 @@ export class AdaptiveLimit {
   sample(ms: number, now: number): void {
     this.sum += ms
     this.samples++
-    if (ms < this.least) this.least = ms
+    if (ms > this.threshold) this.over++
+    if (ms < this.least) {
+      this.least = ms
+      this.threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
+    }
     if (now >= this.periodEnds) {
       this.leastBefore = this.least
       this.least = ms
       this.periodEnds = now + this.s.baselineMs
+      this.threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
     }
     if (now < this.windowEnds) return
     this.windowEnds = now + this.s.windowMs
@@ -62,13 +78,14 @@ export class AdaptiveLimit {
   }
 
   private update(): void {
-    const mean = this.sum / this.samples
-    const threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
     const s = this.s
-    if (mean > threshold) this.limit = Math.max(s.minLimit, this.limit * Math.max(0.5, threshold / mean))
-    else if (this.peak >= this.limit / 2) this.limit = Math.min(s.maxLimit, this.limit + Math.sqrt(this.limit) / 2)
+    if (this.over * 2 > this.samples) {
+      const cut = Math.min(1, Math.max(0.5, this.threshold / (this.sum / this.samples)))
+      this.limit = Math.max(s.minLimit, this.limit * cut)
+    } else if (this.peak >= this.limit / 2) this.limit = Math.min(s.maxLimit, this.limit + Math.sqrt(this.limit) / 2)
     this.sum = 0
     this.samples = 0
+    this.over = 0
     this.peak = this.inFlight
   }
 }

@@ -50,14 +50,34 @@ describe('an adaptive limit', () => {
     assert.equal(l.limit, 2)
   })
 
+  test('a pause that slows the few calls in flight cuts nothing: the median judges, the mean only sizes a cut', () => {
+    const l = new AdaptiveLimit(settings())
+    l.sample(1, 1000) // unloaded 1 ms: threshold 1.5 × 1 + 2 = 3.5 ms
+    // A window of 40 calls at 1 ms and 4 held 100 ms by a pause: a mean of 10 ms, a median of 1 ms.
+    for (let k = 0; k < 44; k++) l.sample(k < 40 ? 1 : 100, 1001 + k)
+    l.sample(1, 1050)
+    assert.equal(l.limit, 20)
+    // Most of a window slowed (queueing): cut, by the window's mean.
+    for (let k = 0; k < 10; k++) l.sample(k < 4 ? 1 : 7, 1051 + k)
+    l.sample(7, 1100)
+    assert.equal(l.limit, 20 * ((3.5 / (4 * 1 + 7 * 7)) * 11))
+  })
+
   test('priority calls may use the whole limit, others the first 75 %', () => {
-    const l = new AdaptiveLimit(settings({ initialLimit: 8 }))
+    const l = new AdaptiveLimit(settings({ initialLimit: 8, priority: { users: ['vip'], privilegeNames: [] } }))
     let admitted = 0
     while (l.tryAcquire(false)) admitted++
     assert.equal(admitted, 6)
     assert.ok(l.tryAcquire(true))
     assert.ok(l.tryAcquire(true))
     assert.ok(!l.tryAcquire(true))
+  })
+
+  test('with no priority caller configured, every call may use the whole limit', () => {
+    const l = new AdaptiveLimit(settings({ initialLimit: 8 }))
+    let admitted = 0
+    while (l.tryAcquire(false)) admitted++
+    assert.equal(admitted, 8)
   })
 
   test('the unloaded latency is the least of the last two periods: a slower baseline is learnt', () => {
