@@ -466,12 +466,21 @@ export class ManagedMicroservice {
    */
   async replace(dir: string, config: MicroserviceConfig): Promise<void> {
     const fresh = await this.launch(dir, config)
+    const directory = this.manager.directory
+    // Each listener thread connects to the new instances on its own: the old ones drain once every
+    // thread can send to the new ones, or a thread still connecting would have nowhere to send a call.
+    const ms = this.manager.options.startTimeoutMs ?? 15000
+    const reached = await Promise.all(fresh.map((i) => directory.whenServing(this.name, i.id, ms)))
+    if (reached.includes(false))
+      this.manager.log(
+        `microservice ${this.name} ${config.version}: not every listener thread reached its new instances within ${ms} ms; the old ones drain anyway`,
+        { event: 'replace', microservice: this.name, version: config.version }
+      )
     const old = this.instances
     this.instances = fresh
     this.dir = dir
     this.config = config
     this.desired = 'running'
-    const directory = this.manager.directory
     for (const i of old) directory.drain(this.name, i.id)
     const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
     for (const i of old) {

@@ -29,6 +29,8 @@ export interface DirectoryFollowers {
   tell(event: DirectoryEvent): void
   /** Resolves once no follower holds a call on the instance. */
   whenIdle(name: string, instance: string): Promise<void>
+  /** Resolves once every follower sends new calls to the instance, or after `ms`. */
+  whenServing(name: string, instance: string, ms: number): Promise<void>
 }
 
 /** All microservices the gateway can reach, by name. */
@@ -183,6 +185,20 @@ export class MicroserviceDirectory {
     const here = this.groups.get(name)?.instances.get(instance)?.whenIdle() ?? Promise.resolve()
     const f = this.followers
     return f === null ? here : Promise.all([here, f.whenIdle(name, instance)]).then(() => undefined)
+  }
+
+  /**
+   * Resolves true once the instance takes new calls here and on every follower (each makes its own
+   * connections), false after `ms`: a version replaced before then would leave a follower nothing to send to.
+   */
+  whenServing(name: string, instance: string, ms: number): Promise<boolean> {
+    const serving = (): boolean => this.groups.get(name)?.isServing(instance) === true
+    const here = this.until(serving, ms, () => new Error(`${name} ${instance} is not serving`))
+    const f = this.followers
+    return Promise.all([here, f?.whenServing(name, instance, ms)]).then(
+      () => true,
+      () => false
+    )
   }
 
   /**

@@ -41,6 +41,8 @@ export type ToListener =
   | { type: 'directory'; event: DirectoryEvent }
   | { type: 'descriptions'; descriptions: Array<[name: string, dir: string]> }
   | { type: 'idle'; id: number; name: string; instance: string }
+  /** Answered once the instance takes new calls on the thread (its own connection made), or after `ms`. */
+  | { type: 'serving'; id: number; name: string; instance: string; ms: number }
   | { type: 'counts'; id: number }
   | { type: 'index'; id: number; index: GatewayIndex }
   | { type: 'drain'; plan: DrainPlan }
@@ -58,6 +60,7 @@ export type FromListener =
   /** It cannot listen: why, as data (InternalError.toFailure). */
   | { type: 'refused'; failure: InternalFailure }
   | { type: 'idle'; id: number }
+  | { type: 'serving'; id: number }
   | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
   | { type: 'index'; id: number }
   /** The reload applied (error null), or why this thread could not. */

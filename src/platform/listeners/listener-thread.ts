@@ -152,6 +152,8 @@ port.on('message', (m: ToListener) => {
       const idle = client === undefined ? Promise.resolve() : client.whenIdle()
       return void idle.then(() => post({ type: 'idle', id: m.id }))
     }
+    case 'serving':
+      return void directory.whenServing(m.name, m.instance, m.ms).then(() => post({ type: 'serving', id: m.id }))
     case 'counts':
       return post({ type: 'counts', id: m.id, ...counts() })
     case 'index': {

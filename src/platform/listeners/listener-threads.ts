@@ -122,6 +122,12 @@ export class ListenerThreads implements DirectoryFollowers {
     )
   }
 
+  /** Resolves once the instance takes new calls on every live thread, or after `ms`. */
+  whenServing(name: string, instance: string, ms: number): Promise<void> {
+    const asked = this.live().map((s) => this.ask(s, { type: 'serving', id: 0, name, instance, ms }, ms + 1000))
+    return Promise.all(asked).then(() => undefined)
+  }
+
   /**
    * Each live thread's counts, and those of threads that ended; a thread that does not answer within
    * 2 s is left out.
