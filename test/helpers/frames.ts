@@ -54,7 +54,7 @@ export function holdingServer(
 export class TestCall implements PendingCall {
   private static nextId = 1
   readonly callId = TestCall.nextId++
-  connection: { cancel(call: PendingCall): void } | null = null
+  connection: PendingCall['connection'] = null
   sentOn: unknown = null
   readonly done: Promise<CallOutcome>
   private resolve!: (o: CallOutcome) => void

@@ -312,13 +312,15 @@ export interface AdmissionSection {
   initialLimit: number
   minLimit: number
   maxLimit: number
-  /** Calls queue when the round trips' mean passes tolerance × the unloaded latency + slackMs. */
+  /** Calls queue when most round trips of a window pass tolerance × the unloaded latency + slackMs. */
   tolerance: number
   slackMs: number
   /** How often the limit is reconsidered. */
   windowMs: number
   /** The unloaded latency is the least round trip of the last two periods of this length. */
   baselineMs: number
+  /** Round trips on a connection younger than this are no samples: a new instance warming up. */
+  warmupMs: number
   /** The share of the limit only priority calls may use. */
   priorityShare: number
   /** Calls shed last: from these users, or carrying one of these privilege names (trusted or authenticated). */
@@ -836,6 +838,7 @@ function parseAdmission(o: Section): AdmissionSection {
     slackMs: o.slackMs as number,
     windowMs: int(o, 'windowMs'),
     baselineMs: int(o, 'baselineMs'),
+    warmupMs: int(o, 'warmupMs'),
     priorityShare: o.priorityShare as number,
     priority: { users: strings(p, 'users'), privilegeNames: strings(p, 'privilegeNames') }
   }

@@ -39,6 +39,8 @@ export class BackendConnection {
   state: State = 'connecting'
   /** The microservice is stopping (GoAway): no new calls; closed when the last one is answered. */
   goingAway = false
+  /** When its handshake was done (performance.now()); Infinity before. */
+  readyAt = Infinity
   readonly inflight = new CallTable<PendingCall>()
   private framed: FramedSocket | null = null
   private readonly socket: Socket
@@ -198,6 +200,7 @@ export class BackendConnection {
             return this.refuse('its Catalog does not prove the shared secret')
         }
         this.state = 'ready'
+        this.readyAt = performance.now()
         this.socket.setTimeout(0)
         this.owner.onReady(this, catalog)
         return

@@ -8,6 +8,6 @@ export type CallOutcome = gateway.Result | Failure
 export interface PendingCall {
   readonly callId: number
   /** The connection the call went out on, while it is in flight. */
-  connection: { cancel(call: PendingCall): void } | null
+  connection: { cancel(call: PendingCall): void; readonly readyAt: number } | null
   settle(outcome: CallOutcome): void
 }

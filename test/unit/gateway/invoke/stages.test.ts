@@ -24,9 +24,10 @@ import { CatalogIndex } from '../../../../src/gateway/dispatch/catalog'
 import { prepareInvoke, type InvokeTask } from '../../../../src/gateway/pool/task'
 import { gateway } from '../../../../src/common/protocol/generated/gateway'
 import { readVarint } from '../../../../src/common/protocol/frame'
-import { defaultConfig } from '../../../../src/gateway/config/config'
+import { defaultConfig, type AdmissionSection } from '../../../../src/gateway/config/config'
 import { installedUwsAbis, uwsSupportError } from '../../../../src/gateway/http/uws-support'
 import { SharedBufferPool, isShared } from '../../../../src/common/bytes/shared-buffers'
+import { Admission } from '../../../../src/gateway/admission/concurrency'
 
 const LARGE = new SharedBufferPool(64, 1 << 20)
 
@@ -314,11 +315,64 @@ describe('invocation through recording ports', () => {
     call.connection = {
       cancel: (c) => {
         cancelled.push(c.callId)
-      }
+      },
+      readyAt: 0
     }
     inv.onAborted()
     assert.deepEqual(cancelled, [call.callId])
     assert.equal(calls.inFlight, 0)
+  })
+
+  /** An invocation with ADMISSION.adaptive on, sent on a connection whose handshake was done `ageMs` ago. */
+  function admitted(ageMs: number, h: Partial<CallHead> = {}, admission = new Admission(adaptive())) {
+    const port = new RecordingPort()
+    const backend = new RecordingBackend()
+    const send = backend.send.bind(backend)
+    backend.send = (call, frame) => {
+      call.connection = { cancel: () => {}, readyAt: performance.now() - ageMs }
+      send(call, frame)
+    }
+    const calls = new Calls(config, inline, backends(backend), port)
+    calls.admission = admission
+    const inv = new Invocation(calls, ['{"a":2,"b":3}'], head(h))
+    inv.begin()
+    return { port, backend, calls, admission }
+  }
+  const adaptive = (over: Partial<AdmissionSection> = {}): AdmissionSection => ({
+    ...defaultConfig().admission,
+    adaptive: true,
+    ...over
+  })
+  const limitOf = (a: Admission) => [...a.entries()][0]!.limit
+
+  test('a round trip on a connection still warming up (ADMISSION.warmupMs) is no sample of the adaptive limit', () => {
+    for (const [age, sampled] of [
+      [50, false],
+      [60_000, true]
+    ] as const) {
+      const { backend, admission } = admitted(age)
+      const call = backend.sent[0]!.call
+      call.settle(gateway.Result.create({ id: call.callId, body: Buffer.from('{"result":6}') }))
+      assert.equal(Number.isFinite(limitOf(admission).unloadedMs), sampled, `a connection ${age} ms old`)
+    }
+  })
+
+  test("priority callers may use the adaptive limit's last share where the call is admitted", () => {
+    const admission = new Admission(adaptive({ initialLimit: 4, priority: { users: ['vip'], privilegeNames: [] } }))
+    // The trusted peer's identity (203.0.113.9 is the head's address; the default trusts loopback only).
+    const trusted = { identityTrusted: true }
+    const statuses = (h: Partial<CallHead>): number[] => {
+      const r = admitted(60_000, { ...trusted, ...h }, admission)
+      return r.port.answers.map((a) => a.status)
+    }
+    // Three of four for the others (25 % kept), the fourth for a priority caller, none past the limit.
+    for (let k = 0; k < 3; k++) assert.deepEqual(statuses({ user: 'someone' }), [])
+    assert.deepEqual(statuses({ user: 'someone' }), [503])
+    // A claim to be vip from a peer not trusted for identity counts as no one.
+    assert.deepEqual(statuses({ user: 'vip', identityTrusted: false }), [503])
+    assert.deepEqual(statuses({ user: 'vip' }), [])
+    assert.deepEqual(statuses({ user: 'vip' }), [503])
+    assert.equal(limitOf(admission).inFlight, 4)
   })
 
   test('OPTIONS answers 204 with Allow and, for an allowed origin, the preflight headers', () => {
