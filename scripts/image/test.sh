@@ -12,7 +12,9 @@
 # a skipped test fails the run, the count line closes each; with CI=true each writes its own JUnit
 # report (reports/junit-image.xml, reports/junit-image-node24.xml). No coverage: npm test measures it.
 #   3. test/image/java-container.suite.ts against a container of the image for Java microservices
-#      (npm run image -- --java): the Java example uploaded and called (reports/junit-image-java.xml).
+#      (npm run image -- --java): the Java example uploaded and called (reports/junit-image-java.xml);
+#   4. the all-pairs matrix's cells placed in the image (test/integration/all-pairs.test.ts with
+#      IGW_ALL_PAIRS_PLACEMENT=image; reports/junit-image-all-pairs.xml).
 # The full suite runs on the host's Node 20 (npm test).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,3 +46,7 @@ echo "== the image for Java microservices under podman"
 java_tag=localhost/invocation-gateway:java-test
 bash "$here/build.sh" --java --tag "$java_tag" >/dev/null
 IGW_JAVA_IMAGE=$java_tag node scripts/test.mjs --no-coverage --name image-java --files dist/test/image/java-container.suite.js
+
+echo "== the all-pairs matrix's cells placed in the image"
+IGW_IMAGE=$tag IGW_JAVA_IMAGE=$java_tag IGW_ALL_PAIRS_PLACEMENT=image \
+  node scripts/test.mjs --no-coverage --name image-all-pairs --files dist/test/integration/all-pairs.test.js

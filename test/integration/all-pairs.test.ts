@@ -7,8 +7,18 @@
 // "The all-pairs matrix").
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, execFile, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, execFile } from 'node:child_process'
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
@@ -22,6 +32,7 @@ import { freePort, startNginx, type RunningNginx } from '../helpers/nginx'
 import { startRedis, type RunningRedis } from '../helpers/redis'
 import { startRemoteHost, stopRemoteHost, type RemoteHost } from '../helpers/remote-host'
 import { CertificateMaker, type Made } from '../helpers/certificates'
+import { PODMAN } from '../helpers/container'
 import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { sequences } from '../helpers/spec-calls'
 
@@ -34,7 +45,8 @@ const FACTORS = {
   runtime: ['js', 'java'],
   where: ['beside', 'remote-tcp', 'remote-tls'],
   config: ['file', 'env'],
-  entry: ['direct', 'nginx']
+  entry: ['direct', 'nginx'],
+  placement: ['host', 'image']
 }
 type Factor = keyof typeof FACTORS
 interface Cell {
@@ -46,6 +58,7 @@ interface Cell {
   where: string
   config: string
   entry: string
+  placement: string
 }
 
 /**
@@ -54,12 +67,20 @@ interface Cell {
  */
 const possible = (c: Partial<Cell>): boolean => !(c.tls === 'client-certs' && c.entry === 'direct')
 /** The generator's seed: another one may need more cells or miss a pair (the first test says which). */
-const SEED = 'matrix-6'
+const SEED = 'matrix-154'
 const CELLS = make(FACTORS, { sorter: sorters.hash, seed: SEED, preFilter: possible }) as unknown as Cell[]
 const label = (c: Cell): string =>
   `threads ${c.threads}, tls ${c.tls}, limits ${c.limits}, admission ${c.admission}, ${c.runtime} ${c.where}, ` +
-  `config ${c.config}, entry ${c.entry}`
+  `config ${c.config}, entry ${c.entry}, placed on the ${c.placement}`
 
+/**
+ * npm test runs the cells placed on the host; `npm run test:image` (scripts/image/test.sh) runs this file
+ * again with IGW_ALL_PAIRS_PLACEMENT=image for the cells placed in the image (IGW_IMAGE, and
+ * IGW_JAVA_IMAGE for a Java microservice deployed beside the platform).
+ */
+const PLACEMENT = process.env.IGW_ALL_PAIRS_PLACEMENT === 'image' ? 'image' : 'host'
+/** Where a container keeps its state: the image's volume, a cell's home mounted there. */
+const VOLUME = '/var/lib/invocation-gateway'
 const SECRET_ENV = 'IGW_ALL_PAIRS_SECRET'
 const SECRET = 'the shared secret of the all-pairs hosts'
 const MAIN = join(ROOT, 'dist', 'src', 'main.js')
@@ -80,6 +101,11 @@ test(`every pair of values meets in a cell (${CELLS.length} cells, seed ${SEED})
   assert.ok(CELLS.length <= 12, `${CELLS.length} cells: CI's time holds about twelve`)
 })
 
+test(`this run takes the cells placed on the ${PLACEMENT}`, () => {
+  assert.ok(CELLS.some((c) => c.placement === PLACEMENT))
+  if (PLACEMENT === 'image') assert.ok(process.env.IGW_IMAGE, 'IGW_IMAGE names the image to place cells in')
+})
+
 /** What every cell shares: certificates, one Redis, the Java package compiled once, both versions of each example. */
 interface Shared {
   certs: CertificateMaker
@@ -93,10 +119,12 @@ interface Shared {
 }
 let shared: Shared
 
+const HERE = CELLS.map((c, k) => ({ c, index: k })).filter(({ c }) => c.placement === PLACEMENT)
+
 before(async () => {
   const certs = new CertificateMaker()
   let java = { name: 'java-example', v1: '', v2: '' }
-  if (CELLS.some((c) => c.runtime === 'java')) {
+  if (HERE.some(({ c }) => c.runtime === 'java')) {
     hostClassPath()
     const v1 = builtPackage(join(ROOT, 'examples', 'java-example'), join(scratch, 'java', 'java-example'))
     java = { name: 'java-example', v1, v2: exampleAt('2.0.0', v1) }
@@ -108,8 +136,13 @@ before(async () => {
     client: certs.make('client', ['client.test'], { subject: '/O=Matrix/CN=operator' }),
     host: certs.make('host', ['host.test']),
     hostClient: certs.make('host-client', ['gateway.internal']),
-    redis: CELLS.some((c) => c.limits === 'cluster') ? await startRedis() : null,
+    redis: HERE.some(({ c }) => c.limits === 'cluster') ? await startRedis() : null,
     packages: { js: { name: 'example', v1: EXAMPLE_DIR, v2: exampleAt('2.0.0') }, java }
+  }
+  // A container's user (uid 1000) reads the keys through the mounted directory.
+  if (PLACEMENT === 'image') {
+    chmodSync(certs.dir, 0o755)
+    for (const f of readdirSync(certs.dir)) chmodSync(join(certs.dir, f), 0o644)
   }
 })
 after(async () => {
@@ -286,7 +319,119 @@ function rules(c: Cell, index: number, reloaded: boolean): Json[] {
   ]
 }
 
-for (const [index, c] of CELLS.entries()) {
+/** A cell's platform as it runs: a process on this host, or a container of the image. */
+interface Placed {
+  /** What it printed so far. */
+  logs(): Promise<string>
+  signal(signal: 'SIGHUP' | 'SIGTERM'): Promise<void>
+  /** Its exit code, once it has exited. */
+  exited(): Promise<number | null>
+  /** `microservice ARGS` where its operator types it: beside it, or in its container. */
+  microservice(...args: string[]): Promise<CliResult>
+  /** What is left of it once it has exited (processes, files, the container): nothing, said as []. */
+  leftovers(): Promise<string[]>
+  /** Gone at once, whatever it was doing (after a failed test). */
+  kill(): Promise<void>
+}
+
+interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+function runFile(file: string, args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve) =>
+    execFile(file, args, { env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+      resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stdout, stderr })
+    )
+  )
+}
+
+/** `node dist/src/main.js` in a process group of its own, as a service manager starts it. */
+function onHost(env: NodeJS.ProcessEnv, tmp: string): Placed {
+  const child = spawn(process.execPath, [MAIN], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let pids: number[] = []
+  return {
+    logs: () => Promise.resolve(output),
+    async signal(signal) {
+      // The processes under it when it is told to stop: each must be gone after.
+      if (signal === 'SIGTERM') pids = descendants(child.pid!)
+      process.kill(child.pid!, signal)
+    },
+    exited: () => exited,
+    microservice: (...args) => runFile(process.execPath, [CLI, ...args], env),
+    async leftovers() {
+      const deadline = Date.now() + 5000
+      while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      const perfData = `/tmp/hsperfdata_${userInfo().username}`
+      return [
+        ...pids.filter(alive).map((p) => `process ${p}`),
+        ...pids.filter((p) => existsSync(join(perfData, String(p)))).map((p) => `a JVM's ${perfData}/${p}`),
+        ...readdirSync(tmp).map((f) => `${tmp}/${f}`)
+      ]
+    },
+    async kill() {
+      if (child.exitCode !== null) return
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        // gone
+      }
+      await exited
+    }
+  }
+}
+
+/** A container of `image` on the host's network, the cell's home as its state volume. */
+async function inImage(name: string, image: string, env: Record<string, string>, volumes: string[]): Promise<Placed> {
+  const started = await runFile(PODMAN, [
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    ...volumes.flatMap((v) => ['-v', v]),
+    image
+  ])
+  assert.equal(started.code, 0, started.stderr)
+  return {
+    async logs() {
+      const r = await runFile(PODMAN, ['logs', name])
+      return r.stdout + r.stderr
+    },
+    async signal(signal) {
+      await runFile(PODMAN, ['kill', '--signal', signal.slice(3), name])
+    },
+    async exited() {
+      const r = await runFile(PODMAN, ['wait', name])
+      return Number(r.stdout.trim())
+    },
+    microservice: (...args) => runFile(PODMAN, ['exec', name, 'microservice', ...args]),
+    async leftovers() {
+      const removed = await runFile(PODMAN, ['rm', name])
+      const listed = await runFile(PODMAN, ['ps', '-a', '--filter', `name=^${name}$`, '--format', '{{.Names}}'])
+      return [
+        ...(removed.code === 0 ? [] : [`podman rm ${name}: ${removed.stderr.trim()}`]),
+        ...listed.stdout
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => `container ${l}`)
+      ]
+    },
+    async kill() {
+      await runFile(PODMAN, ['rm', '-f', name])
+    }
+  }
+}
+
+for (const { c, index } of HERE) {
   describe(`cell ${index + 1} of ${CELLS.length}: ${label(c)}`, () => {
     const home = join(scratch, `cell-${index + 1}`)
     // The platform's temporary directory, outside its home: it must stay empty.
@@ -295,21 +440,20 @@ for (const [index, c] of CELLS.entries()) {
     let settings: { [k: string]: Json }
     let env: NodeJS.ProcessEnv
     let configFile = ''
-    let platform: ChildProcess | null = null
-    let output = ''
-    let exited: Promise<number | null> = Promise.resolve(null)
+    let placed: Placed | null = null
     let hosts: RemoteHost[] = []
     let hostPorts: number[] = []
     let nginx: RunningNginx | null = null
     let entry: Entry
     let started = 0
 
-    const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-      new Promise((resolve) =>
-        execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) =>
-          resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stdout, stderr })
-        )
-      )
+    const image = c.placement === 'image'
+    // Where the platform sees the cell's home: the same path on the host, the state volume in a container.
+    const state = image ? VOLUME : home
+    const inside = (file: string): string => (image ? file.replace(home, VOLUME) : file)
+    /** `microservice` on this host: pack, and bench (a load generator runs outside the platform's container). */
+    const cli = (...args: string[]): Promise<CliResult> => runFile(process.execPath, [CLI, ...args], env)
+    const logs = async (): Promise<string> => (placed === null ? '' : placed.logs())
     const hostArgs = (): string[] =>
       c.where === 'remote-tls'
         ? ['--tls-cert', shared.host.certFile, '--tls-key', shared.host.keyFile, '--tls-ca', shared.certs.caFile]
@@ -321,7 +465,7 @@ for (const [index, c] of CELLS.entries()) {
         port
       })
     const status = async (): Promise<Status> => {
-      const r = await cli('status', pkg.name, '--json')
+      const r = await placed!.microservice('status', pkg.name, '--json')
       assert.equal(r.code, 0, r.stderr)
       const s = JSON.parse(r.stdout) as Status | Status[]
       return Array.isArray(s) ? s.find((m) => m.name === pkg.name)! : s
@@ -337,6 +481,7 @@ for (const [index, c] of CELLS.entries()) {
       pkg = shared.packages[c.runtime]!
       mkdirSync(home)
       mkdirSync(tmp)
+      if (image) chownSync(home, 1000, 1000) // the image's user
       const ports = { gateway: await freePort(), edge: await freePort(), admin: await freePort() }
       const tls: Json = c.tls === 'off' ? null : { certFile: shared.gateway.certFile, keyFile: shared.gateway.keyFile }
       if (c.where !== 'beside') {
@@ -364,9 +509,9 @@ for (const [index, c] of CELLS.entries()) {
         EDGE: { host: '127.0.0.1', port: ports.edge, ...(tls ? { tls } : {}) },
         ADMIN: { port: ports.admin },
         PLATFORM: {
-          uploadDirectory: join(home, 'upload'),
-          deploymentDirectory: join(home, 'deployments'),
-          controlSocket: join(home, 'control.sock'),
+          uploadDirectory: join(state, 'upload'),
+          deploymentDirectory: join(state, 'deployments'),
+          controlSocket: join(state, 'control.sock'),
           bootstrap: [],
           drainGraceMs: 1500,
           drainIdleMs: 0,
@@ -391,27 +536,31 @@ for (const [index, c] of CELLS.entries()) {
         LOGGING: { accessLog: false }
       }
       configFile = join(home, 'platform.json')
-      env = { ...process.env, TMPDIR: tmp, [SECRET_ENV]: SECRET }
-      if (c.config === 'file') {
-        writeFileSync(configFile, JSON.stringify(settings, null, 2))
-        env.PLATFORM_CONFIG = configFile
-      } else Object.assign(env, environmentOf(settings))
-
-      // As an operator starts it: the server relaunches itself with its V8 flags and passes signals on.
-      const child = spawn(process.execPath, [MAIN], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      platform = child
-      child.stdout.on('data', (d: Buffer) => (output += d.toString()))
-      child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-      exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-      await until(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`the platform exited ${child.exitCode}: ${output}`)
-          const r = await fetch(`http://127.0.0.1:${ports.admin}/readyz`).catch(() => null)
-          return r?.status === 200
-        },
-        30000,
-        `the platform ready: ${output}`
-      )
+      const settingsEnv: Record<string, string> =
+        c.config === 'file' ? { PLATFORM_CONFIG: inside(configFile) } : environmentOf(settings)
+      if (c.config === 'file') writeFileSync(configFile, JSON.stringify(settings, null, 2))
+      // On the host the command finds the platform as the platform found its config; a container's is its own.
+      env = { ...process.env, TMPDIR: tmp, [SECRET_ENV]: SECRET, ...(image ? {} : settingsEnv) }
+      if (image) {
+        const tag = c.runtime === 'java' && c.where === 'beside' ? process.env.IGW_JAVA_IMAGE : process.env.IGW_IMAGE
+        assert.ok(tag, 'IGW_IMAGE (and IGW_JAVA_IMAGE) name the images')
+        // A file's state directories are the volume's; the image's environment says so, and wins over a file.
+        placed = await inImage(
+          `igw-all-pairs-${process.pid}-${index + 1}`,
+          tag,
+          { [SECRET_ENV]: SECRET, ...settingsEnv },
+          [`${home}:${VOLUME}`, `${shared.certs.dir}:${shared.certs.dir}:ro`]
+        )
+      } else {
+        // As an operator starts it: the server relaunches itself with its V8 flags and passes signals on.
+        placed = onHost(env, tmp)
+      }
+      const p = placed
+      const ready = async (): Promise<boolean> =>
+        (await fetch(`http://127.0.0.1:${ports.admin}/readyz`).catch(() => null))?.status === 200
+      await until(ready, 60000, 'the platform ready').catch(async (err: Error) => {
+        throw new Error(`${err.message}: ${(await p.logs()).slice(-3000)}`)
+      })
 
       const gatewayTls = c.tls === 'off' ? null : { ca: readFileSync(shared.certs.caFile), servername: 'gateway.test' }
       if (c.entry === 'direct') {
@@ -420,8 +569,11 @@ for (const [index, c] of CELLS.entries()) {
           prefix: '',
           tls: gatewayTls,
           agent: new Agent({ connect: gatewayTls ?? {} }),
-          // The platform's own address, as its control socket says (https:// with TLS on).
-          benchArgs: c.tls === 'off' ? [] : ['--ca', shared.certs.caFile]
+          // On the host, the platform's own address as its control socket says (https:// with TLS on).
+          benchArgs: [
+            ...(image ? ['--url', `${c.tls === 'off' ? 'http' : 'https'}://127.0.0.1:${ports.gateway}`] : []),
+            ...(c.tls === 'off' ? [] : ['--ca', shared.certs.caFile])
+          ]
         }
       } else {
         const node = { host: '127.0.0.1', gatewayPort: ports.gateway, edgePort: ports.edge }
@@ -457,13 +609,7 @@ for (const [index, c] of CELLS.entries()) {
     })
 
     after(async () => {
-      if (platform !== null && platform.exitCode === null) {
-        try {
-          process.kill(-platform.pid!, 'SIGKILL')
-        } catch {
-          // gone
-        }
-      }
+      await placed?.kill()
       for (const h of hosts) await stopRemoteHost(h)
       await nginx?.stop()
       await entry?.agent.close()
@@ -475,11 +621,11 @@ for (const [index, c] of CELLS.entries()) {
         const zip = join(home, `${pkg.name}-1.0.0.zip`)
         const packed = await cli('pack', pkg.v1, zip)
         assert.equal(packed.code, 0, packed.stderr)
-        const up = await cli('upload', zip)
+        const up = await placed!.microservice('upload', inside(zip))
         assert.equal(up.code, 0, up.stderr)
         assert.match(up.stdout, new RegExp(`deployed ${pkg.name} 1\\.0\\.0`))
       }
-      await until(serving('1.0.0'), 30000, `${pkg.name} 1.0.0 served: ${output}`)
+      await until(serving('1.0.0'), 30000, `${pkg.name} 1.0.0 served: ${await logs()}`)
       for (const s of sequences) {
         const headers = { 'content-type': s.contentType, 'x-platform-sequence-name': s.name }
         const roa = await call(entry, path('multiply'), s.input(2, 3), headers)
@@ -511,7 +657,7 @@ for (const [index, c] of CELLS.entries()) {
     test(`a reload under load (SIGHUP) ${c.config === 'file' ? 'applies the changed rule' : 'keeps the rules the environment set'}, no call failed`, async () => {
       const running = load(entry, path('multiply'), '{"a":6,"b":7}')
       await new Promise((r) => setTimeout(r, 300))
-      const before = output.length
+      const before = (await logs()).length
       if (c.config === 'file') {
         const changed = {
           ...settings,
@@ -519,9 +665,9 @@ for (const [index, c] of CELLS.entries()) {
         }
         writeFileSync(configFile, JSON.stringify(changed, null, 2))
       }
-      process.kill(platform!.pid!, 'SIGHUP')
+      await placed!.signal('SIGHUP')
       const said = c.config === 'file' ? 'reloaded: RATE_LIMITS' : 'reloaded: nothing changed'
-      await until(() => output.slice(before).includes(said), 10000, `"${said}": ${output.slice(before)}`)
+      await until(async () => (await logs()).slice(before).includes(said), 10000, `"${said}"`)
       await new Promise((r) => setTimeout(r, 300))
       allAnswered(await running.stop())
       // The probe's limit: the count of the rule in force, then 429 RATE_LIMITED.
@@ -542,7 +688,7 @@ for (const [index, c] of CELLS.entries()) {
         if (c.where === 'beside') {
           const zip = join(home, `${pkg.name}-2.0.0.zip`)
           assert.equal((await cli('pack', pkg.v2, zip)).code, 0)
-          const up = await cli('upload', zip)
+          const up = await placed!.microservice('upload', inside(zip))
           assert.equal(up.code, 0, up.stderr)
         } else {
           // A rollout across the remote hosts, one at a time: each stops gracefully (GoAway, its calls
@@ -557,7 +703,7 @@ for (const [index, c] of CELLS.entries()) {
             )
           }
         }
-        await until(serving('2.0.0'), 30000, `${pkg.name} 2.0.0 served alone: ${output}`)
+        await until(serving('2.0.0'), 30000, `${pkg.name} 2.0.0 served alone`)
         await new Promise((r) => setTimeout(r, 300))
       } finally {
         allAnswered(await running.stop())
@@ -567,22 +713,13 @@ for (const [index, c] of CELLS.entries()) {
     test('SIGTERM with a call in flight: the call answered, the platform gone, nothing left behind', async () => {
       const inflight = halfSent(entry, path('multiply'), '{"a":6,"b":7}')
       await new Promise((r) => setTimeout(r, 200))
-      const pids = descendants(platform!.pid!)
-      assert.ok(pids.length >= (c.where === 'beside' ? 2 : 1), `the processes under the platform: ${pids.join(', ')}`)
-      process.kill(platform!.pid!, 'SIGTERM')
+      await placed!.signal('SIGTERM')
       await new Promise((r) => setTimeout(r, 300))
       inflight.finish()
       assert.deepEqual(await inflight.answer, { status: 200, text: '{"result":42}' })
-      assert.equal(await exited, 0, output.slice(-2000))
-      assert.match(output, /stopped \(SIGTERM\)/)
-      await until(() => pids.every((p) => !alive(p)), 5000, `processes ${pids.filter(alive).join(', ')} gone`)
-      assert.deepEqual(readdirSync(tmp), [], 'nothing in the platform temporary directory')
-      const perfData = `/tmp/hsperfdata_${userInfo().username}`
-      assert.deepEqual(
-        pids.filter((p) => existsSync(join(perfData, String(p)))),
-        [],
-        "a JVM's performance data left behind"
-      )
+      assert.equal(await placed!.exited(), 0, (await logs()).slice(-2000))
+      assert.match(await logs(), /stopped \(SIGTERM\)/)
+      assert.deepEqual(await placed!.leftovers(), [])
       for (const h of hosts) assert.equal(h.child.exitCode, null, 'the remote hosts are not the platform to stop')
     })
   })
