@@ -26,6 +26,21 @@ export async function until(what: string, ms: number, check: () => Promise<boole
   }
 }
 
+/** `podman run -d` of `image` named `name` on the host's network, with these settings (NAME=value) and volumes. */
+export function runOnHostNetwork(name: string, image: string, settings: string[], volumes: string[]): string[] {
+  return [
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--network',
+    'host',
+    ...settings.flatMap((s) => ['-e', s]),
+    ...volumes.flatMap((v) => ['-v', v]),
+    image
+  ]
+}
+
 export interface PlatformContainer {
   /** The gateway's address, http://127.0.0.1:PORT. */
   base: string
@@ -58,19 +73,7 @@ export async function startPlatformContainer(
     `PLATFORM__ADMIN__port=${admin}`,
     ...env
   ]
-  await podman(
-    'run',
-    '-d',
-    '--name',
-    name,
-    '--network',
-    'host',
-    ...settings.flatMap((s) => ['-e', s]),
-    '-v',
-    `${upload}:/var/lib/invocation-gateway/upload`,
-    ...volumes.flatMap((v) => ['-v', v]),
-    image
-  )
+  await podman(...runOnHostNetwork(name, image, settings, [`${upload}:/var/lib/invocation-gateway/upload`, ...volumes]))
   await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
   return { base: `http://127.0.0.1:${gateway}`, edge, admin, upload }
 }

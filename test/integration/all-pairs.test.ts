@@ -32,7 +32,7 @@ import { freePort, startNginx, type RunningNginx } from '../helpers/nginx'
 import { startRedis, type RunningRedis } from '../helpers/redis'
 import { startRemoteHost, stopRemoteHost, type RemoteHost } from '../helpers/remote-host'
 import { CertificateMaker, type Made } from '../helpers/certificates'
-import { PODMAN } from '../helpers/container'
+import { PODMAN, runOnHostNetwork } from '../helpers/container'
 import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { sequences } from '../helpers/spec-calls'
 
@@ -389,17 +389,8 @@ function onHost(env: NodeJS.ProcessEnv, tmp: string): Placed {
 
 /** A container of `image` on the host's network, the cell's home as its state volume. */
 async function inImage(name: string, image: string, env: Record<string, string>, volumes: string[]): Promise<Placed> {
-  const started = await runFile(PODMAN, [
-    'run',
-    '-d',
-    '--name',
-    name,
-    '--network',
-    'host',
-    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-    ...volumes.flatMap((v) => ['-v', v]),
-    image
-  ])
+  const settings = Object.entries(env).map(([k, v]) => `${k}=${v}`)
+  const started = await runFile(PODMAN, runOnHostNetwork(name, image, settings, volumes))
   assert.equal(started.code, 0, started.stderr)
   return {
     async logs() {
