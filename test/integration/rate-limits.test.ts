@@ -145,6 +145,24 @@ describe('1,000 concurrent clients against one limit', () => {
     assert.equal(ok + answers.filter((a) => a.code === 'RATE_LIMITED').length, 1000)
     // At least the burst; at most the burst and what the bucket could have filled in the run.
     assert.ok(ok >= 200 && ok <= 200 + Math.ceil(100 * seconds), `${ok} allowed in ${seconds.toFixed(3)} s`)
+
+    // Then it refills at its rate: the platform saw at least the time from the last answer here to the
+    // first call sent again, so at least that time's worth is allowed (a bucket that never refills
+    // allows none); over both runs, never more than the burst and the rate times the whole time.
+    const drained = performance.now()
+    await new Promise((r) => setTimeout(r, 1000))
+    const waited = (performance.now() - drained) / 1000
+    const again = await Promise.all(
+      Array.from({ length: 300 }, () =>
+        call(port, '/example/calculator/multiplyInts', { ...JSON_CT, 'X-PLATFORM-API-ID': 'RMC' }, false, '[2,3]')
+      )
+    )
+    const total = (performance.now() - started) / 1000
+    const refilled = again.filter((a) => a.status === 200).length
+    assert.ok(
+      refilled >= Math.floor(100 * waited) - 1 && ok + refilled <= 200 + Math.ceil(100 * total),
+      `${refilled} allowed after ${waited.toFixed(3)} s; ${ok + refilled} in ${total.toFixed(3)} s in all`
+    )
   })
 })
 
