@@ -57,8 +57,13 @@ export class AdaptiveLimit {
     this.inFlight--
   }
 
-  /** A call's round trip to the microservice took `ms`, ending at `now` (ms, performance.now()). */
-  sample(ms: number, now: number): void {
+  /**
+   * A call's round trip to the microservice took `ms`, ending at `now` (ms, performance.now()). One on a
+   * connection still `warming` up counts only within the threshold: a new instance may grow the limit,
+   * never cut it (docs/rate-limits.md, "How the limit moves").
+   */
+  sample(ms: number, now: number, warming = false): void {
+    if (warming && ms > this.threshold) return
     this.sum += ms
     this.samples++
     if (ms > this.threshold) this.over++

@@ -319,7 +319,7 @@ export interface AdmissionSection {
   windowMs: number
   /** The unloaded latency is the least round trip of the last two periods of this length. */
   baselineMs: number
-  /** Round trips on a connection younger than this are no samples: a new instance warming up. */
+  /** A round trip on a connection younger than this may grow the limit, never cut it: a new instance warming up. */
   warmupMs: number
   /** The share of the limit only priority calls may use. */
   priorityShare: number

@@ -159,11 +159,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private limitFields: string[] | null = null
   /** The microservice's adaptive limit this call is counted against (ADMISSION), until answered. */
   private admitted: AdaptiveLimit | null = null
-  /**
-   * When the call was sent to the microservice (performance.now()), for the adaptive limit's samples;
-   * -1 when it went out on a connection still warming up (ADMISSION.warmupMs), which gives none.
-   */
+  /** When the call was sent to the microservice (performance.now()), for the adaptive limit's samples. */
   private sentAt = 0
+  /** It went out on a connection still warming up (ADMISSION.warmupMs): its round trip may not cut the limit. */
+  private warming = false
 
   constructor(
     private readonly calls: Calls<R>,
@@ -510,16 +509,16 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     this.sentAt = performance.now()
     this.plan!.backend.send(this, frame)
     const c = this.connection
-    if (c !== null && this.sentAt - c.readyAt < this.calls.admission!.settings.warmupMs) this.sentAt = -1
+    this.warming = c !== null && this.sentAt - c.readyAt < this.calls.admission!.settings.warmupMs
   }
 
   /** Stage 5 (PendingCall): the microservice answered, or dispatch gave up on the call. */
   settle(outcome: CallOutcome): void {
     this.calls.deadlines.remove(this)
-    if (this.admitted !== null && this.sentAt >= 0 && !isFailure(outcome)) {
+    if (this.admitted !== null && !isFailure(outcome)) {
       // A round trip the microservice answered (its value or its error): the adaptive limit's sample.
       const now = performance.now()
-      this.admitted.sample(now - this.sentAt, now)
+      this.admitted.sample(now - this.sentAt, now, this.warming)
     }
     if (this.aborted || this.answered) return
     if (isFailure(outcome)) return this.fail(outcome)
@@ -536,8 +535,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** The executing timeout passed. */
   onDeadline(): void {
     if (this.aborted || this.answered) return
-    if (this.admitted !== null && this.sentAt >= 0)
-      this.admitted.sample(performance.now() - this.sentAt, performance.now())
+    if (this.admitted !== null) this.admitted.sample(performance.now() - this.sentAt, performance.now(), this.warming)
     this.connection?.cancel(this)
     this.fail({
       code: 'EXECUTION_TIMEOUT',

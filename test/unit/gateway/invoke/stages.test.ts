@@ -345,16 +345,25 @@ describe('invocation through recording ports', () => {
   })
   const limitOf = (a: Admission) => [...a.entries()][0]!.limit
 
-  test('a round trip on a connection still warming up (ADMISSION.warmupMs) is no sample of the adaptive limit', () => {
-    for (const [age, sampled] of [
-      [50, false],
-      [60_000, true]
-    ] as const) {
-      const { backend, admission } = admitted(age)
-      const call = backend.sent[0]!.call
-      call.settle(gateway.Result.create({ id: call.callId, body: Buffer.from('{"result":6}') }))
-      assert.equal(Number.isFinite(limitOf(admission).unloadedMs), sampled, `a connection ${age} ms old`)
+  test('slow round trips on a connection still warming up (ADMISSION.warmupMs) cut nothing; on an old one they do', async () => {
+    const limits: number[] = []
+    for (const age of [50, 60_000]) {
+      const admission = new Admission(adaptive())
+      /** One call answered `ms` after it was sent. */
+      const answered = (ms: number): void => {
+        const call = admitted(age, {}, admission).backend.sent[0]!.call
+        const end = performance.now() + ms
+        while (performance.now() < end);
+        call.settle(gateway.Result.create({ id: call.callId, body: Buffer.from('{"result":6}') }))
+      }
+      answered(0) // the unloaded latency: a fraction of a millisecond, counted either way
+      for (let k = 0; k < 10; k++) answered(5) // past 1.5 × that + 2 ms
+      await new Promise((r) => setTimeout(r, 60))
+      answered(5) // a window has ended: it is judged
+      limits.push(limitOf(admission).limit)
     }
+    assert.equal(limits[0], 20, 'warming up: not cut')
+    assert.ok(limits[1]! < 20, `an old connection's slow round trips cut it (${limits[1]})`)
   })
 
   test("priority callers may use the adaptive limit's last share where the call is admitted", () => {
