@@ -188,6 +188,22 @@ describe('listener threads', () => {
     }
   })
 
+  test('a rollout asks every thread whether it reaches an instance: yes for one it serves, no for one it does not', async () => {
+    const { platform } = await start({})
+    try {
+      const threads = platform.threads!
+      const serving = platform.manager.statusOf('example')!.instances[0]!.id
+      // The threads connect on their own: each says yes once it does (the manager waits up to startTimeoutMs).
+      assert.equal(await threads.whenServing('example', serving, 10000), true)
+      // An instance no thread knows: each waits its time and says no; the manager then logs that the
+      // old version drains anyway, so a thread's silence must not read as a yes.
+      assert.equal(await threads.whenServing('example', 'no-such-instance', 300), false)
+      assert.equal(await platform.directory.whenServing('example', 'no-such-instance', 300), false)
+    } finally {
+      await platform.stop(0, 0)
+    }
+  })
+
   test('the drain waits for the calls of every thread, then no thread accepts a connection', async () => {
     const { platform, port } = await start({})
     const held = calls(port, 16, 16, '/testkit/slow/sleep', () => '800')

@@ -29,8 +29,8 @@ export interface DirectoryFollowers {
   tell(event: DirectoryEvent): void
   /** Resolves once no follower holds a call on the instance. */
   whenIdle(name: string, instance: string): Promise<void>
-  /** Resolves once every follower sends new calls to the instance, or after `ms`. */
-  whenServing(name: string, instance: string, ms: number): Promise<void>
+  /** Resolves true once every follower sends new calls to the instance, false after `ms`. */
+  whenServing(name: string, instance: string, ms: number): Promise<boolean>
 }
 
 /** All microservices the gateway can reach, by name. */
@@ -195,10 +195,13 @@ export class MicroserviceDirectory {
     const serving = (): boolean => this.groups.get(name)?.isServing(instance) === true
     const here = this.until(serving, ms, () => new Error(`${name} ${instance} is not serving`))
     const f = this.followers
-    return Promise.all([here, f?.whenServing(name, instance, ms)]).then(
-      () => true,
-      () => false
-    )
+    return Promise.all([
+      here.then(
+        () => true,
+        () => false
+      ),
+      f?.whenServing(name, instance, ms) ?? true
+    ]).then(([h, followers]) => h && followers)
   }
 
   /**

@@ -60,7 +60,8 @@ export type FromListener =
   /** It cannot listen: why, as data (InternalError.toFailure). */
   | { type: 'refused'; failure: InternalFailure }
   | { type: 'idle'; id: number }
-  | { type: 'serving'; id: number }
+  /** Whether the instance took new calls on this thread within the time asked. */
+  | { type: 'serving'; id: number; serving: boolean }
   | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
   | { type: 'index'; id: number }
   /** The reload applied (error null), or why this thread could not. */

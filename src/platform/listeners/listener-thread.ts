@@ -153,7 +153,9 @@ port.on('message', (m: ToListener) => {
       return void idle.then(() => post({ type: 'idle', id: m.id }))
     }
     case 'serving':
-      return void directory.whenServing(m.name, m.instance, m.ms).then(() => post({ type: 'serving', id: m.id }))
+      return void directory
+        .whenServing(m.name, m.instance, m.ms)
+        .then((serving) => post({ type: 'serving', id: m.id, serving }))
     case 'counts':
       return post({ type: 'counts', id: m.id, ...counts() })
     case 'index': {

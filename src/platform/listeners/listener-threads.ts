@@ -122,10 +122,15 @@ export class ListenerThreads implements DirectoryFollowers {
     )
   }
 
-  /** Resolves once the instance takes new calls on every live thread, or after `ms`. */
-  whenServing(name: string, instance: string, ms: number): Promise<void> {
-    const asked = this.live().map((s) => this.ask(s, { type: 'serving', id: 0, name, instance, ms }, ms + 1000))
-    return Promise.all(asked).then(() => undefined)
+  /**
+   * Resolves true once the instance takes new calls on every live thread, false after `ms` when one
+   * does not (a thread that does not answer at all counts as one that does not).
+   */
+  async whenServing(name: string, instance: string, ms: number): Promise<boolean> {
+    const answers = await Promise.all(
+      this.live().map((s) => this.ask(s, { type: 'serving', id: 0, name, instance, ms }, ms + 1000))
+    )
+    return answers.every((m) => m !== null && m.type === 'serving' && m.serving)
   }
 
   /**
