@@ -69,17 +69,22 @@ export class AdaptiveLimit {
     if (ms > this.threshold) this.over++
     if (ms < this.least) {
       this.least = ms
-      this.threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
+      this.moveThreshold()
     }
     if (now >= this.periodEnds) {
       this.leastBefore = this.least
       this.least = ms
       this.periodEnds = now + this.s.baselineMs
-      this.threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
+      this.moveThreshold()
     }
     if (now < this.windowEnds) return
     this.windowEnds = now + this.s.windowMs
     this.update()
+  }
+
+  /** The threshold follows the unloaded round trip, each time that moves. */
+  private moveThreshold(): void {
+    this.threshold = this.s.tolerance * this.unloadedMs + this.s.slackMs
   }
 
   private update(): void {

@@ -505,9 +505,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       return this.fail(r)
     }
     this.calls.deadlines.add(this)
-    if (this.admitted === null) return this.plan!.backend.send(this, frame)
-    this.sentAt = performance.now()
+    if (this.admitted !== null) this.sentAt = performance.now()
     this.plan!.backend.send(this, frame)
+    // Admitted calls only (and not one the send already failed): their round trip is a sample.
+    if (this.admitted === null) return
     const c = this.connection
     this.warming = c !== null && this.sentAt - c.readyAt < this.calls.admission!.settings.warmupMs
   }
