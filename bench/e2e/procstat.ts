@@ -38,6 +38,11 @@ export function childrenOf(pid: number): number[] {
   return out
 }
 
+/** Every process under a process, children before their own children (a walk of `childrenOf`). */
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)])
+}
+
 /** Samples RSS of some processes every `everyMs` while a run goes on; keeps the series. */
 export class RssWatch {
   readonly series = new Map<number, number[]>()

@@ -1,20 +1,20 @@
 // The image suites' platform in a container (test/image/*.suite.ts): podman through the project's
 // wrapper (scripts/image/podman.sh: the settings this machine needs), the platform's ports on the
 // host's loopback, an upload directory mounted as an operator would.
-import { execFile } from 'node:child_process'
 import { chownSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { freePort } from './nginx'
 import { ROOT } from './root'
+import { runFile } from './exec'
 
-const run = promisify(execFile)
 export const PODMAN = join(ROOT, 'scripts', 'image', 'podman.sh')
 
+/** podman ARGS: what it printed, or a throw with its error output when it failed. */
 export async function podman(...args: string[]): Promise<string> {
-  const { stdout } = await run(PODMAN, args, { maxBuffer: 64 * 1024 * 1024 })
-  return stdout
+  const r = await runFile(PODMAN, args)
+  if (r.code !== 0) throw new Error(`podman ${args.join(' ')} exited ${r.code}: ${r.stderr}`)
+  return r.stdout
 }
 
 export async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {

@@ -1,5 +1,4 @@
 // A platform that deploys from zips, its config in a file the `microservice` command reads too.
-import { execFile } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../../src/gateway/config/config
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TEST_PLATFORM_OPTIONS } from './platform'
 import { zipDirectory } from '../../src/platform/package/zip'
+import { runFile, type Ran } from './exec'
 
 export const CLI = join(__dirname, '..', '..', '..', 'bin', 'microservice')
 
@@ -64,24 +64,11 @@ export async function startDeployPlatform(
   return handle
 }
 
-export interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
+export type CliResult = Ran
 
 /** Runs the real `microservice` command against the platform of `configFile`. */
 export function cli(configFile: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, PLATFORM_CONFIG: configFile } },
-      (err, stdout, stderr) => {
-        resolve({ code: err === null ? 0 : ((err as { code?: number }).code ?? 1), stdout, stderr })
-      }
-    )
-  })
+  return runFile(process.execPath, [CLI, ...args], { ...process.env, PLATFORM_CONFIG: configFile })
 }
 
 /**

@@ -4,7 +4,7 @@
 // stays within the runner's per-file time.
 import { after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
+import { runFile } from './exec'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { slowedCopy } from './slowed-copy'
@@ -24,48 +24,39 @@ after(() => {
   for (const c of copies) rmSync(c, { recursive: true, force: true })
 })
 
-function gate(copy: string, args: string[]): Promise<GateRun> {
+async function gate(copy: string, args: string[]): Promise<GateRun> {
   const json = join(copy, 'gate.json')
-  const env = uncovered()
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [join(copy, 'dist', 'bench', 'gate.js'), '--only', 'cpu', '--json', json, ...args],
-      { env, maxBuffer: 16 * 2 ** 20 },
-      (err, stdout, stderr) => {
-        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1
-        try {
-          const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: GateVerdict; cpu: CpuResult[] }
-          resolve({ code, out: stdout + stderr, verdict: report.verdict, cpu: report.cpu })
-        } catch {
-          reject(new Error(`the gate wrote no report (exit ${code}): ${stdout}${stderr}`))
-        }
-      }
-    )
-  })
+  const r = await runFile(
+    process.execPath,
+    [join(copy, 'dist', 'bench', 'gate.js'), '--only', 'cpu', '--json', json, ...args],
+    uncovered()
+  )
+  try {
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: GateVerdict; cpu: CpuResult[] }
+    return { code: r.code, out: r.stdout + r.stderr, verdict: report.verdict, cpu: report.cpu }
+  } catch {
+    throw new Error(`the gate wrote no report (exit ${r.code}): ${r.stdout}${r.stderr}`)
+  }
 }
 
 /** What the unchanged code spends per call (the straight call's figures), by the gate's own measure. */
 let measured: Promise<CpuResult> | null = null
 
 function unchangedCall(): Promise<CpuResult> {
-  measured ??= new Promise((resolve, reject) => {
+  measured ??= (async () => {
     const copy = slowedCopy(null, 0)
     copies.push(copy)
     const json = join(copy, 'cpu.json')
-    const env = uncovered()
-    execFile(
+    const r = await runFile(
       process.execPath,
       [join(copy, 'dist', 'bench', 'cpu-per-call.js'), '--profiles', 'call', '--json', json],
-      { env, maxBuffer: 16 * 2 ** 20 },
-      (err, stdout, stderr) => {
-        if (err !== null) return reject(new Error(`the unchanged copy was not measured: ${stdout}${stderr}`))
-        const call = (JSON.parse(readFileSync(json, 'utf8')) as CpuResult[]).find((c) => c.profile === 'call')
-        if (call === undefined) return reject(new Error(`the unchanged run measured no call profile: ${stdout}`))
-        resolve(call)
-      }
+      uncovered()
     )
-  })
+    if (r.code !== 0) throw new Error(`the unchanged copy was not measured: ${r.stdout}${r.stderr}`)
+    const call = (JSON.parse(readFileSync(json, 'utf8')) as CpuResult[]).find((c) => c.profile === 'call')
+    if (call === undefined) throw new Error(`the unchanged run measured no call profile: ${r.stdout}`)
+    return call
+  })()
   return measured
 }
 

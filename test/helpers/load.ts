@@ -24,7 +24,6 @@ export interface Tally {
 interface Answer {
   status: number
   text: string
-  type: string
 }
 
 function call(url: URL, path: string, agent: Agent | false, id: string, body: string, timeoutMs: number) {
@@ -42,7 +41,7 @@ function call(url: URL, path: string, agent: Agent | false, id: string, body: st
       (res) => {
         let text = ''
         res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, type: String(res.headers['content-type']) }))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
       }
     )
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
@@ -51,12 +50,18 @@ function call(url: URL, path: string, agent: Agent | false, id: string, body: st
   })
 }
 
-/** A failed answer as `failures` keys it: status and problem code (or the start of the body). */
-function failureKey(r: Answer): string {
-  const code = r.type.startsWith('application/problem+json')
-    ? (JSON.parse(r.text) as { code: string }).code
-    : r.text.slice(0, 40)
-  return `${r.status} ${code}`
+/**
+ * A failed answer as `failures` keys it: its status and problem code, or, when the body is not a
+ * problem document (an edge's own page), the body's first 40 characters.
+ */
+export function failureKey(status: number, text: string): string {
+  let code: unknown
+  try {
+    code = (JSON.parse(text) as { code?: unknown }).code
+  } catch {
+    // not JSON: its first characters say what it is
+  }
+  return `${status} ${typeof code === 'string' ? code : text.slice(0, 40)}`
 }
 
 /**
@@ -87,7 +92,7 @@ export async function underLoad(
             tally.answered.push(id)
           } else tally.wrong++
         } else {
-          const key = failureKey(r)
+          const key = failureKey(r.status, r.text)
           tally.failed.set(key, (tally.failed.get(key) ?? 0) + 1)
         }
       } catch (err) {
@@ -207,7 +212,7 @@ export async function holdOn(
     const round = Array.from({ length: n }, () => {
       const id = `hold-${run}-${sent++}`
       const answer = call(url, path, false, id, JSON.stringify(victim), answerMs).then(
-        (r) => (r.status === 200 ? `200 ${r.text}` : failureKey(r)),
+        (r) => (r.status === 200 ? `200 ${r.text}` : failureKey(r.status, r.text)),
         (err: Error) => `ERR ${err.message}`
       )
       let settled: string | null = null

@@ -7,7 +7,7 @@
 // "The all-pairs matrix").
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn, execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import {
   chmodSync,
   chownSync,
@@ -35,6 +35,9 @@ import { CertificateMaker, type Made } from '../helpers/certificates'
 import { PODMAN, runOnHostNetwork } from '../helpers/container'
 import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { sequences } from '../helpers/spec-calls'
+import { failureKey } from '../helpers/load'
+import { runFile, type Ran } from '../helpers/exec'
+import { descendantsOf } from '../../bench/e2e/procstat'
 
 /** The options an operator combines, each with the values a production platform runs. */
 const FACTORS = {
@@ -194,14 +197,8 @@ function load(entry: Entry, path: string, body: string, callers = 4): { stop(): 
         const a = await call(entry, path, body, { 'content-type': 'application/json' })
         if (a.status === 200) got.ok++
         else {
-          let problem: { code?: string; detail?: string } = {}
-          try {
-            problem = JSON.parse(a.text) as typeof problem
-          } catch {
-            // not a problem document: its first bytes say what it is
-          }
-          const key = `${a.status} ${problem.code ?? a.text.slice(0, 80)}`
-          got.others[key] = { count: (got.others[key]?.count ?? 0) + 1, detail: problem.detail ?? '' }
+          const key = failureKey(a.status, a.text)
+          got.others[key] = { count: (got.others[key]?.count ?? 0) + 1, detail: a.text.slice(0, 200) }
         }
       } catch (err) {
         got.failed.push(String(err))
@@ -220,7 +217,7 @@ function load(entry: Entry, path: string, body: string, callers = 4): { stop(): 
 /** What the load's callers got. */
 interface Load {
   ok: number
-  /** Answers other than 200, by status and problem code, with the first one's detail. */
+  /** Answers other than 200, by status and problem code, with the last one's body. */
   others: Record<string, { count: number; detail: string }>
   failed: string[]
 }
@@ -253,30 +250,6 @@ function halfSent(entry: Entry, path: string, body: string): { finish(): void; a
     req.write(body.slice(0, half))
   })
   return { finish: () => req.end(body.slice(half)), answer }
-}
-
-/** The processes under `pid` now (the relaunched server, its listener-less children, the instances). */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>()
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = []
-  const walk = (p: number): void => {
-    for (const [child, ppid] of parent)
-      if (ppid === p) {
-        found.push(child)
-        walk(child)
-      }
-  }
-  walk(pid)
-  return found
 }
 
 const alive = (pid: number): boolean => {
@@ -327,25 +300,11 @@ interface Placed {
   /** Its exit code, once it has exited. */
   exited(): Promise<number | null>
   /** `microservice ARGS` where its operator types it: beside it, or in its container. */
-  microservice(...args: string[]): Promise<CliResult>
+  microservice(...args: string[]): Promise<Ran>
   /** What is left of it once it has exited (processes, files, the container): nothing, said as []. */
   leftovers(): Promise<string[]>
   /** Gone at once, whatever it was doing (after a failed test). */
   kill(): Promise<void>
-}
-
-interface CliResult {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function runFile(file: string, args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve) =>
-    execFile(file, args, { env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stdout, stderr })
-    )
-  )
 }
 
 /** `node dist/src/main.js` in a process group of its own, as a service manager starts it. */
@@ -360,7 +319,7 @@ function onHost(env: NodeJS.ProcessEnv, tmp: string): Placed {
     logs: () => Promise.resolve(output),
     async signal(signal) {
       // The processes under it when it is told to stop: each must be gone after.
-      if (signal === 'SIGTERM') pids = descendants(child.pid!)
+      if (signal === 'SIGTERM') pids = descendantsOf(child.pid!)
       process.kill(child.pid!, signal)
     },
     exited: () => exited,
@@ -443,7 +402,7 @@ for (const { c, index } of HERE) {
     const state = image ? VOLUME : home
     const inside = (file: string): string => (image ? file.replace(home, VOLUME) : file)
     /** `microservice` on this host: pack, and bench (a load generator runs outside the platform's container). */
-    const cli = (...args: string[]): Promise<CliResult> => runFile(process.execPath, [CLI, ...args], env)
+    const cli = (...args: string[]): Promise<Ran> => runFile(process.execPath, [CLI, ...args], env)
     const logs = async (): Promise<string> => (placed === null ? '' : placed.logs())
     const hostArgs = (): string[] =>
       c.where === 'remote-tls'
