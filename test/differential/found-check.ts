@@ -5,9 +5,10 @@ import { toWire, specOf, type Request, type Setup, type Wire } from '../helpers/
 import { DECODER, agree, ours, serializerFor, type Outcome } from './fidelity'
 import { DEPARTURES, type Checked } from './departures'
 import { descriptorFromJson, fromWire, type DescriptorJson } from './descriptor-json'
+import { ROOT } from '../helpers/root'
 
-// The tests run compiled from dist/test/differential; the recording stays in the source tree.
-export const FOUND_FILE = join(__dirname, '..', '..', '..', 'test', 'differential', 'found-cases.json')
+// The recording stays in the source tree, whether the tests run compiled (dist/test) or from their sources.
+export const FOUND_FILE = join(ROOT, 'test', 'differential', 'found-cases.json')
 
 /** A case as found-cases.json keeps it. */
 export interface RecordedCase {

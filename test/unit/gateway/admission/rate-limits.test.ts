@@ -210,6 +210,7 @@ describe('listener threads share one count', () => {
     // Each thread waits on `go` until all are ready, so that their calls overlap.
     const source = `
       const { workerData, parentPort } = require('node:worker_threads')
+      if (workerData.module.endsWith('.ts')) require('tsx/cjs')
       const { RateLimiter, RateLimited } = require(workerData.module)
       const l = new RateLimiter(workerData.config, workerData.shared)
       const keys = { limitUser: () => '', limitCertificate: () => '', limitAddress: () => '127.0.0.1' }
@@ -222,6 +223,8 @@ describe('listener threads share one count', () => {
     `
     const module = require.resolve('../../../../src/gateway/admission/rate-limits')
     const go = new Int32Array(new SharedArrayBuffer(8))
+    // A thread that fails before it is ready fails the test, rather than leaving it waiting for four.
+    let failed: Error | null = null
     const counts = Array.from(
       { length: 4 },
       () =>
@@ -231,10 +234,11 @@ describe('listener threads share one count', () => {
             workerData: { module, config, shared: main.store.shared, go: go.buffer }
           })
           w.once('message', resolve)
-          w.once('error', reject)
+          w.once('error', (err) => reject((failed = err)))
         })
     )
-    while (Atomics.load(go, 1) < 4) await new Promise((r) => setTimeout(r, 5))
+    while (Atomics.load(go, 1) < 4 && failed === null) await new Promise((r) => setTimeout(r, 5))
+    if (failed !== null) throw failed
     Atomics.store(go, 0, 1)
     Atomics.notify(go, 0)
     const total = (await Promise.all(counts)).reduce((a, b) => a + b)
