@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, type Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
-import { DEPARTURES, xpp3FastHash, type Checked } from './departures'
+import { DEPARTURES, OPEN, xpp3FastHash, type Checked } from './departures'
 import { agree, javaOutcome, type Outcome } from './fidelity'
 import { checkedCase } from './found-check'
 
@@ -21,10 +21,16 @@ function checked(
   return checkedCase(setup, direction, 'test', descriptor, input, java, o)
 }
 
+/** What each departure (or OPEN entry) answered in this file's cases: it must have explained one and refused one. */
+const answered = new Map<string, Set<boolean>>()
+
 function explains(id: string, c: Checked): boolean {
-  const d = DEPARTURES.find((x) => x.id === id)
+  const d = [...DEPARTURES, ...OPEN].find((x) => x.id === id)
   assert.ok(d !== undefined, id)
-  return d.applies(c)
+  const r = d.applies(c)
+  const seen = answered.get(id) ?? new Set<boolean>()
+  answered.set(id, seen.add(r))
+  return r
 }
 
 /** An ArrayList in an Object slot, as the oracle's wire form has it. */
@@ -526,4 +532,13 @@ test('jackson-xml-virtual-array-order: Java refusing an inner item of a nested c
     explains('jackson-xml-virtual-array-order', checked('betaXml', 'read', t.list(c6), input, inner, ours)),
     false
   )
+})
+
+// Last in the file, after every case above: a departure that nothing here shows refusing a case could
+// excuse any difference (an entry whose predicate is always true passed every other test).
+test('every departure and OPEN entry has a case here that it explains and one that it must not', () => {
+  const lacking = [...DEPARTURES, ...OPEN]
+    .filter((d) => answered.get(d.id)?.size !== 2)
+    .map((d) => `${d.id}: ${answered.has(d.id) ? `only ${[...answered.get(d.id)!].join()}` : 'no case'}`)
+  assert.deepEqual(lacking, [])
 })
