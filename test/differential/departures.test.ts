@@ -6,7 +6,16 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { t, type Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
-import { DEPARTURES, OPEN, xpp3FastHash, type Checked } from './departures'
+import {
+  CAP,
+  DEPARTURES,
+  OPEN,
+  SEEN_AT_40_SEEDS,
+  ceilingOf,
+  overCeiling,
+  xpp3FastHash,
+  type Checked
+} from './departures'
 import { agree, javaOutcome, type Outcome } from './fidelity'
 import { checkedCase } from './found-check'
 
@@ -541,4 +550,26 @@ test('every departure and OPEN entry has a case here that it explains and one th
     .filter((d) => answered.get(d.id)?.size !== 2)
     .map((d) => `${d.id}: ${answered.has(d.id) ? `only ${[...answered.get(d.id)!].join()}` : 'no case'}`)
   assert.deepEqual(lacking, [])
+})
+
+test('ceilings come from one table of what each departure was seen to explain, doubled, and from nowhere else', () => {
+  const ids = [...DEPARTURES, ...OPEN].map((d) => d.id).sort()
+  assert.deepEqual(
+    Object.keys(SEEN_AT_40_SEEDS).sort(),
+    ids,
+    'one measurement per departure, none for a departure gone'
+  )
+  assert.equal(CAP, 2)
+  for (const id of ids) {
+    const seen = Math.max(SEEN_AT_40_SEEDS[id]!, 1)
+    assert.equal(ceilingOf(id, 2000), 2 * seen, id)
+    assert.equal(ceilingOf(id, 1500), 2 * seen, `${id}: fewer runs count as 2,000`)
+    assert.equal(ceilingOf(id, 100_000), 100 * seen, id)
+  }
+  const [first] = ids
+  const at = 2 * Math.max(SEEN_AT_40_SEEDS[first!]!, 1)
+  assert.deepEqual(overCeiling({ [first!]: at }, 2000), [])
+  assert.deepEqual(overCeiling({ [first!]: at + 1 }, 2000), [
+    `${first}: ${at + 1} cases in 2000 runs, over its ceiling of ${at}`
+  ])
 })
