@@ -135,3 +135,19 @@ test('a total order: a shuffled set sorts to one order, whatever the shuffle, an
           assert.ok(compareVersions(a, c) <= 0, `${a} <= ${b} <= ${c}`)
     }
 })
+
+test('the edges of each rule (each case fails on a mutation of the rule that Stryker made survive)', () => {
+  // A pre-release identifier is numeric only when it is all digits; numeric ones compare as numbers,
+  // leading zeros dropped, in either argument.
+  assertOrdered(['1.0.0-2', '1.0.0-10'])
+  assertOrdered(['1.0.0-10', '1.0.0-00a'])
+  assert.equal(compareVersions('1.0.0-001', '1.0.0-1'), 0)
+  assert.equal(compareVersions('1.0.0-1', '1.0.0-001'), 0)
+  // A numeric identifier before any other, also one that sorts first as text ('-' < '0') or is longer.
+  assertOrdered(['1.0.0-1', '1.0.0--'])
+  assertOrdered(['1.0.0-10', '1.0.0-A'])
+  // Versions any author may write (the package config asks only for a non-empty string): all build
+  // metadata is no version at all, and all pre-release is a pre-release of nothing.
+  assert.equal(compareVersions('+b1', '+b2'), 0)
+  assertOrdered(['-9', '-10'])
+})

@@ -98,3 +98,84 @@ test('priority: users and privilege names of ADMISSION.priority', () => {
   assert.equal(a.isPriority('', ['reader', 'admin']), true)
   assert.equal(a.isPriority('someone', ['reader']), false)
 })
+
+// Each rule at its edge: the cases Stryker's mutants of concurrency.ts survived (docs/development.md,
+// "Mutation testing"). Defaults: initialLimit 20, maxLimit 1000, tolerance 1.5, slackMs 2, windowMs 50.
+describe('an adaptive limit at the edge of each rule', () => {
+  test('priority configured by privilege names alone still keeps the last share for it', () => {
+    const l = new AdaptiveLimit(settings({ initialLimit: 8, priority: { users: [], privilegeNames: ['gold'] } }))
+    let admitted = 0
+    while (l.tryAcquire(false)) admitted++
+    assert.equal(admitted, 6)
+  })
+
+  test('a round trip at the threshold exactly is not over it, warming or not; a warming one above it is left out', () => {
+    const l = new AdaptiveLimit(settings())
+    l.sample(10, 0) // unloaded 10 ms: threshold 1.5 × 10 + 2 = 17 ms
+    l.sample(100, 10)
+    l.sample(100, 11)
+    l.sample(17, 12, true)
+    l.sample(17, 13, true)
+    // Above the threshold on a warming connection: not counted at all (counted, 4 of 7 would cut).
+    l.sample(400, 14, true)
+    l.sample(400, 15, true)
+    l.sample(17, 50) // the window ends: 2 over of 5, no cut
+    assert.equal(l.limit, 20)
+  })
+
+  test('half the window over the threshold is not most of it: no cut', () => {
+    const l = new AdaptiveLimit(settings())
+    l.sample(10, 0)
+    l.sample(100, 10)
+    l.sample(10, 50)
+    assert.equal(l.limit, 20)
+  })
+
+  test('a faster round trip lowers the unloaded latency at once, within its period', () => {
+    const l = new AdaptiveLimit(settings())
+    l.sample(10, 0)
+    l.sample(5, 1)
+    assert.equal(l.unloadedMs, 5)
+  })
+
+  test('a period ends at its end exactly: samples at 0, one period and two periods learn the middle one', () => {
+    const l = new AdaptiveLimit(settings({ baselineMs: 1000 }))
+    l.sample(10, 0)
+    l.sample(20, 1000)
+    l.sample(30, 2000)
+    assert.equal(l.unloadedMs, 20)
+  })
+
+  test('the limit grows by half its square root when half of it was in use, and never past maxLimit', () => {
+    const grown = (initialLimit: number, inUse: number): number => {
+      const l = new AdaptiveLimit(settings({ initialLimit }))
+      l.sample(10, 0)
+      for (let k = 0; k < inUse; k++) assert.ok(l.tryAcquire(false))
+      for (let k = 0; k < inUse; k++) l.release()
+      l.sample(10, 50)
+      return l.limit
+    }
+    assert.equal(grown(20, 10), 20 + Math.sqrt(20) / 2)
+    assert.equal(grown(20, 9), 20)
+    assert.equal(grown(999, 500), 1000)
+  })
+})
+
+test("every method's limit is listed for the metrics under its own route", () => {
+  const a = new Admission(settings())
+  const method = (name: string) =>
+    ({ service: 'calculator', name, parameterCount: 2, returnsVoid: false, needsPrivilege: false }) as const
+  const add = method('add')
+  a.of('example', add)
+  a.of('example', method('multiply'))
+  a.of('example', add)
+  assert.deepEqual(
+    [...a.entries()].map((e) => `${e.microservice}/${e.method.name}`),
+    ['example/add', 'example/multiply']
+  )
+})
+
+test('a caller with no user is never a priority user, even when the list has an empty name', () => {
+  const a = new Admission(settings({ priority: { users: [''], privilegeNames: [] } }))
+  assert.equal(a.isPriority('', []), false)
+})

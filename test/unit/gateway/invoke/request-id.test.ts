@@ -25,6 +25,21 @@ test('generated request ids are version 4 UUIDs, all different, across many batc
   assert.equal(digits.size, 16)
 })
 
+test("an id's random digits owe nothing to the id before it (the version's byte keeps its own low bits)", () => {
+  // Ids are cut from one batch of random bytes, 16 apart: reading a neighbour's byte instead of its own
+  // would repeat a digit of the previous id. The digit after the version's '4' (byte 6's low half)
+  // equals the previous id's byte 10's low half (its 26th character) 1 time in 16 by chance; 200 of
+  // 999 is beyond any chance (a binomial tail below 1e-40).
+  let previous = newRequestId()
+  let same = 0
+  for (let k = 0; k < 999; k++) {
+    const id = newRequestId()
+    if (id[15] === previous[25]) same++
+    previous = id
+  }
+  assert.ok(same < 200, `${same} of 999`)
+})
+
 test('a batch refuses a layout that writes a text of another length than declared', () => {
   const wrong = new RandomTexts(10, 4, (text, at, random, r) => writeHex(text, at, random, r, 4, 0))
   assert.throws(() => wrong.next(), /a random text of 8 characters, not 10/)

@@ -56,6 +56,18 @@ describe('shared bounds', () => {
     assert.equal(a.inFlight, 2)
     assert.equal(b.bodyBytes, 0)
   })
+
+  test('body bytes up to the bound exactly are admitted; past it, held bytes still admit an empty body', () => {
+    const a = new CallBounds(3, 100)
+    assert.equal(a.reserve(100), true, 'the bound itself is within the bound')
+    assert.equal(a.reserve(1), false)
+    assert.equal(a.bodyBytes, 100)
+    a.unreserve(100)
+    // A body read before its call was admitted is counted past the bound; an empty one still goes.
+    a.hold(150)
+    assert.equal(a.reserve(0), true)
+    assert.equal(a.bodyBytes, 150)
+  })
 })
 
 test("threads' route counts add up into one set of totals", () => {
