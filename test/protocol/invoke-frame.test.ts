@@ -5,7 +5,12 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
-import { encodeInvokeFrame, type InvokeFields } from '../../src/common/protocol/invoke-frame'
+import {
+  encodeInvokeFrame,
+  framePieces,
+  invokeFrameParts,
+  type InvokeFields
+} from '../../src/common/protocol/invoke-frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
 import { callContext, wireText } from '../helpers/protocol-arbitraries'
 
@@ -49,6 +54,17 @@ test('the hand-encoded Invoke is the bytes protobufjs encodes, for any fields an
         ours.invoke!.arguments!.map((a) => Buffer.from(a).toString('hex')),
         list.map((a) => Buffer.from(a).toString('hex'))
       )
+      // The same frame with its arguments left in the body: its pieces, written in order, are the bytes,
+      // and its head holds none of the arguments' bytes.
+      const sliced = invokeFrameParts(f, body, slices)
+      const done: string[] = []
+      const written = framePieces(sliced, () => done.push('written'))
+      assert.equal(Buffer.concat(written).toString('hex'), Buffer.from(frame).toString('hex'))
+      assert.equal(sliced.head.length, frame.length - list.reduce((n, a) => n + a.length, 0))
+      assert.equal(written.length, 2 * list.length + 1)
+      written.onWritten!()
+      assert.deepEqual(done, ['written'])
+      assert.equal(framePieces(sliced).onWritten, undefined)
     }),
     { numRuns: Number(process.env.PROPERTY_RUNS ?? 400) }
   )
