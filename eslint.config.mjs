@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint'
 import prettier from 'eslint-config-prettier'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/common/protocol/generated/**', 'var/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'src/common/protocol/generated/**',
+      'var/**',
+      'coverage/**',
+      '.stryker-tmp/**',
+      'reports/**'
+    ]
+  },
   ...tseslint.configs.recommended,
   prettier,
   {

@@ -1,0 +1,43 @@
+// What a Stryker run's mutants come to per module, and whether that module holds (scripts/mutation.mjs).
+import { relative } from 'node:path'
+
+/** The floor every module's score must reach (issue 58), survivors named as equivalent left out. */
+export const FLOOR = 85
+
+/** A mutant as test/mutation/equivalent.json names it: file:line:column mutator → replacement. */
+export function mutantKey(r, root = process.cwd()) {
+  const file = relative(root, r.fileName).replaceAll('\\', '/')
+  return `${file}:${r.location.start.line}:${r.location.start.column} ${r.mutatorName} → ${r.replacement}`
+}
+
+/**
+ * Killed, survived, equivalent, no coverage and timeout; the score is what was killed (or timed out) of
+ * all but the equivalents, in percent. Mutants that could not run (compile or runtime errors, ignored)
+ * count in none.
+ */
+export function summarise(results, equivalent, root = process.cwd()) {
+  const c = { killed: 0, survived: 0, equivalent: 0, noCoverage: 0, timeout: 0 }
+  for (const r of results) {
+    if (r.status === 'Killed') c.killed++
+    else if (r.status === 'Timeout') c.timeout++
+    else if (r.status === 'NoCoverage') c.noCoverage++
+    else if (r.status === 'Survived') {
+      if (equivalent[mutantKey(r, root)] === undefined) c.survived++
+      else c.equivalent++
+    }
+  }
+  const counted = c.killed + c.timeout + c.survived + c.noCoverage
+  return { ...c, score: counted === 0 ? 100 : Math.floor((1000 * (c.killed + c.timeout)) / counted) / 10 }
+}
+
+/**
+ * Why a module does not hold: below the score its baseline recorded, or below the floor unless it is
+ * one of the modules still being `raising` to it.
+ */
+export function verdict(name, counts, base, raising = false) {
+  const out = []
+  if (counts.score < FLOOR && !raising) out.push(`${name}: ${counts.score} % killed, below the floor of ${FLOOR} %`)
+  if (base !== undefined && counts.score < base.score)
+    out.push(`${name}: ${counts.score} % killed, below its baseline of ${base.score} %`)
+  return out
+}

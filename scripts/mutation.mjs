@@ -1,0 +1,148 @@
+// npm run test:mutation: Stryker on the modules of test/mutation/modules.json, one run per module (its
+// source files mutated, its test files run by the tap runner through tsx), incremental: each module's
+// result file (test/mutation/incremental/NAME.json, committed) lets a run after a small change test only
+// the mutants it touches. Writes reports/mutation/NAME.html (Stryker's report), reports/mutation/summary.json
+// (killed / survived / no coverage / timeout per module), and compares each module's score with
+// test/mutation/baseline.json. Options:
+//   --modules a,b   only these modules
+//   --changed       only the modules whose files (source or tests) changed since the baseline was
+//                   committed, or since HEAD in the working tree (what CI and npm test run)
+//   --update        write the scores of this run into the baseline (after raising the tests)
+// Exit 1 when a module's score is below its baseline, or it has a survivor that is neither killed nor
+// listed in test/mutation/equivalent.json. docs/development.md, "Mutation testing".
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { mutantKey, summarise, verdict } from './mutation-summary.mjs'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+// Stryker reads its files and writes its reports relative to the working directory.
+process.chdir(root)
+const { values } = parseArgs({
+  options: {
+    modules: { type: 'string' },
+    changed: { type: 'boolean', default: false },
+    update: { type: 'boolean', default: false }
+  }
+})
+const read = (file) => JSON.parse(readFileSync(join(root, file), 'utf8'))
+const { modules, raising } = read('test/mutation/modules.json')
+const baselineFile = 'test/mutation/baseline.json'
+const baseline = existsSync(join(root, baselineFile)) ? read(baselineFile) : { modules: {} }
+const equivalent = read('test/mutation/equivalent.json').mutants
+
+let names = Object.keys(modules)
+if (values.modules !== undefined) {
+  const asked = values.modules.split(',')
+  const unknown = asked.filter((n) => !(n in modules))
+  if (unknown.length > 0) {
+    console.error(`unknown module ${unknown.join(', ')}: test/mutation/modules.json lists ${names.join(', ')}`)
+    process.exit(1)
+  }
+  names = asked
+}
+if (values.changed) {
+  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  let since
+  try {
+    since = git('log', '-1', '--format=%H', '--', baselineFile).trim()
+  } catch {
+    console.log('mutation: not a git checkout, so no change to measure; nothing to run')
+    process.exit(0)
+  }
+  // From the commit that last wrote the baseline to the working tree.
+  const changed = new Set(
+    git('diff', '--name-only', since === '' ? 'HEAD' : since)
+      .split('\n')
+      .map((f) => f.trim())
+      .filter((f) => f !== '')
+  )
+  names = names.filter((n) => [...modules[n].mutate, ...modules[n].tests].some((f) => changed.has(f)))
+  if (names.length === 0) {
+    console.log(
+      `mutation: no module's files changed since ${since === '' ? 'HEAD' : since.slice(0, 7)}; nothing to run`
+    )
+    process.exit(0)
+  }
+}
+
+const { Stryker } = await import('@stryker-mutator/core')
+mkdirSync(join(root, 'reports', 'mutation'), { recursive: true })
+const summary = { modules: {} }
+const failures = []
+for (const name of names) {
+  const m = modules[name]
+  const started = Date.now()
+  console.log(`mutation: ${name}: ${m.mutate.join(', ')}`)
+  const stryker = new Stryker({
+    mutate: m.mutate,
+    testRunner: 'tap',
+    plugins: ['@stryker-mutator/tap-runner'],
+    // One test file is one "test" to the tap runner: perTest coverage runs only the files that reach a mutant.
+    tap: { testFiles: m.tests, nodeArgs: ['--import', 'tsx', '--test-reporter=tap'], forceBail: true },
+    coverageAnalysis: 'perTest',
+    incremental: true,
+    incrementalFile: `test/mutation/incremental/${name}.json`,
+    reporters: ['html', 'json', 'progress'],
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    concurrency: 2,
+    timeoutMS: 10000,
+    tempDirName: '.stryker-tmp',
+    // The sandbox holds what the tests read: sources, tests, the example, the shipped config, the scripts
+    // that build the Java oracle (into the sandbox's dist/), the README (its Java), the TS settings.
+    ignorePatterns: [
+      '/*',
+      '!/src',
+      '!/test',
+      '!/examples',
+      '!/config',
+      '!/scripts',
+      '!/README.md',
+      '!/package.json',
+      '!/tsconfig.json'
+    ],
+    cleanTempDir: 'always',
+    logLevel: 'warn',
+    fileLogLevel: 'off'
+  })
+  let results
+  try {
+    results = await stryker.runMutationTest()
+  } catch (err) {
+    // Its tests fail unmutated, or Stryker could not run them: the module is not measured, and says why.
+    failures.push(`${name}: Stryker did not finish: ${err.message}`)
+    continue
+  }
+  const counts = summarise(results, equivalent)
+  summary.modules[name] = { ...counts, seconds: Math.round((Date.now() - started) / 1000) }
+  const v = verdict(name, counts, baseline.modules[name], raising.includes(name))
+  failures.push(...v)
+  const listedSurvivors = results.filter((r) => r.status === 'Survived' && !equivalent[mutantKey(r)])
+  for (const r of listedSurvivors.slice(0, 20)) console.log(`  survived: ${mutantKey(r)}`)
+  if (listedSurvivors.length > 20)
+    console.log(`  … and ${listedSurvivors.length - 20} more (reports/mutation/${name}.html)`)
+}
+
+writeFileSync(join(root, 'reports', 'mutation', 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`)
+console.log('\nmodule                 killed survived equivalent no-coverage timeout  score baseline')
+for (const [name, c] of Object.entries(summary.modules)) {
+  const b = baseline.modules[name]
+  console.log(
+    `${name.padEnd(22)} ${String(c.killed).padStart(6)} ${String(c.survived).padStart(8)} ${String(c.equivalent).padStart(10)} ${String(c.noCoverage).padStart(11)} ${String(c.timeout).padStart(7)} ${c.score.toFixed(1).padStart(6)} ${b === undefined ? '     -' : b.score.toFixed(1).padStart(8)}`
+  )
+}
+if (values.update) {
+  for (const [name, c] of Object.entries(summary.modules)) {
+    baseline.modules[name] = { ...c }
+    delete baseline.modules[name].seconds
+  }
+  writeFileSync(join(root, baselineFile), `${JSON.stringify(baseline, null, 2)}\n`)
+  console.log(`baseline written: ${baselineFile}`)
+}
+if (failures.length > 0) {
+  console.error(`\nmutation: ${failures.length} problem(s):\n  ${failures.join('\n  ')}`)
+  process.exit(1)
+}

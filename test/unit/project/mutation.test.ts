@@ -1,0 +1,106 @@
+// The mutation runs keep their promises (scripts/mutation.mjs, docs/development.md "Mutation testing"):
+// every module's files exist and have a baseline and a result file, every equivalent mutant has its
+// reason, and a module whose score falls below its baseline or the floor fails the run.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ROOT } from '../../helpers/root'
+
+interface Counts {
+  killed: number
+  survived: number
+  equivalent: number
+  noCoverage: number
+  timeout: number
+  score: number
+}
+interface Result {
+  fileName: string
+  location: { start: { line: number; column: number } }
+  mutatorName: string
+  replacement: string
+  status: string
+}
+interface Summary {
+  FLOOR: number
+  mutantKey(r: Result, root?: string): string
+  summarise(results: Result[], equivalent: Record<string, string>, root?: string): Counts
+  verdict(name: string, counts: Counts, base: Counts | undefined, raising?: boolean): string[]
+}
+const summary = (): Promise<Summary> => import(join(ROOT, 'scripts', 'mutation-summary.mjs')) as Promise<Summary>
+
+const json = <T>(file: string): T => JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as T
+const { modules, raising } = json<{
+  modules: Record<string, { mutate: string[]; tests: string[] }>
+  raising: string[]
+}>('test/mutation/modules.json')
+const baseline = json<{ modules: Record<string, Counts> }>('test/mutation/baseline.json').modules
+const equivalent = json<{ mutants: Record<string, string> }>('test/mutation/equivalent.json').mutants
+
+test('every module names files that exist, and has a baseline and a result file for incremental runs', () => {
+  for (const [name, m] of Object.entries(modules)) {
+    for (const f of [...m.mutate, ...m.tests]) assert.ok(existsSync(join(ROOT, f)), `${name}: ${f} does not exist`)
+    assert.ok(m.mutate.length > 0 && m.tests.length > 0, name)
+    assert.ok(baseline[name] !== undefined, `${name} has no baseline: npm run test:mutation -- --update`)
+    assert.ok(existsSync(join(ROOT, 'test', 'mutation', 'incremental', `${name}.json`)), `${name}: no result file`)
+  }
+  assert.deepEqual(Object.keys(baseline).sort(), Object.keys(modules).sort(), 'a baseline for a module not listed')
+})
+
+test('the modules below the floor are exactly those still being raised; every equivalent mutant is in a listed file, with its reason', async () => {
+  const { FLOOR } = await summary()
+  // The list only shrinks: a module that reaches the floor leaves it, and then holds the floor.
+  assert.deepEqual(
+    Object.keys(baseline)
+      .filter((name) => baseline[name]!.score < FLOOR)
+      .sort(),
+    [...raising].sort()
+  )
+  const files = new Set(Object.values(modules).flatMap((m) => m.mutate))
+  for (const [key, reason] of Object.entries(equivalent)) {
+    assert.ok(files.has(key.slice(0, key.indexOf(':'))), `${key}: not a mutated file`)
+    assert.ok(reason.length >= 20, `${key}: say why it is equivalent`)
+  }
+})
+
+const at = (line: number, status: string, replacement = 'x'): Result => ({
+  fileName: join(ROOT, 'src', 'a.ts'),
+  location: { start: { line, column: 3 } },
+  mutatorName: 'EqualityOperator',
+  replacement,
+  status
+})
+
+test('the score counts killed and timed-out mutants of all but the equivalents; errors count in none', async () => {
+  const { summarise, mutantKey } = await summary()
+  const results = [
+    ...Array.from({ length: 8 }, (_, k) => at(k, 'Killed')),
+    at(20, 'Timeout'),
+    at(21, 'Survived'),
+    at(22, 'Survived', 'y'),
+    at(23, 'NoCoverage'),
+    at(24, 'CompileError'),
+    at(25, 'RuntimeError')
+  ]
+  assert.equal(mutantKey(results[10]!, ROOT), 'src/a.ts:22:3 EqualityOperator → y')
+  const c = summarise(results, { 'src/a.ts:22:3 EqualityOperator → y': 'the same either way' }, ROOT)
+  assert.deepEqual(c, { killed: 8, survived: 1, equivalent: 1, noCoverage: 1, timeout: 1, score: 81.8 })
+})
+
+test('a module below its baseline, or below the floor, fails the run; at or above both it holds', async () => {
+  const { verdict } = await summary()
+  const base = { killed: 90, survived: 5, equivalent: 0, noCoverage: 0, timeout: 0, score: 94.7 }
+  assert.deepEqual(verdict('semver', { ...base, killed: 89, survived: 6, score: 93.6 }, base), [
+    'semver: 93.6 % killed, below its baseline of 94.7 %'
+  ])
+  assert.deepEqual(verdict('semver', { ...base, score: 84.9 }, undefined), [
+    'semver: 84.9 % killed, below the floor of 85 %'
+  ])
+  assert.deepEqual(verdict('semver', { ...base, score: 84.9 }, { ...base, score: 80 }, true), [])
+  assert.deepEqual(verdict('semver', { ...base, score: 79.9 }, { ...base, score: 80 }, true), [
+    'semver: 79.9 % killed, below its baseline of 80 %'
+  ])
+  assert.deepEqual(verdict('semver', base, base), [])
+  assert.deepEqual(verdict('semver', { ...base, score: 99 }, base), [])
+})
