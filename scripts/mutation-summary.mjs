@@ -1,13 +1,29 @@
 // What a Stryker run's mutants come to per module, and whether that module holds (scripts/mutation.mjs).
-import { relative } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 
 /** The floor every module's score must reach (issue 58), survivors named as equivalent left out. */
 export const FLOOR = 85
 
-/** A mutant as test/mutation/equivalent.json names it: file:line:column mutator → replacement. */
+const sources = new Map()
+/** The text of a line of a file, trimmed (files are read once per run). */
+function lineOf(path, line) {
+  let lines = sources.get(path)
+  if (lines === undefined) {
+    lines = readFileSync(path, 'utf8').split('\n')
+    sources.set(path, lines)
+  }
+  return (lines[line - 1] ?? '').trim()
+}
+
+/**
+ * A mutant as test/mutation/equivalent.json names it: `file | the line's text | mutator → replacement`.
+ * The line's text rather than its number, so that an edit above it does not orphan its entry; the entry
+ * goes only when the line itself changes, which is when its reason has to be thought again.
+ */
 export function mutantKey(r, root = process.cwd()) {
   const file = relative(root, r.fileName).replaceAll('\\', '/')
-  return `${file}:${r.location.start.line}:${r.location.start.column} ${r.mutatorName} → ${r.replacement}`
+  return `${file} | ${lineOf(join(root, file), r.location.start.line)} | ${r.mutatorName} → ${r.replacement}`
 }
 
 /**

@@ -296,11 +296,10 @@ describe('listener threads in a platform process', () => {
   test('SIGTERM drains every thread and the process exits 0', async () => {
     const { p, port } = await start()
     try {
-      // The start-up line names what a client connects to, and how many threads serve it.
-      assert.match(
-        p.output(),
-        new RegExp(`"msg":"gateway listening on http://127\\.0\\.0\\.1:${port} \\(2 threads\\)"`)
-      )
+      // The start-up line names what a client connects to, and how many threads serve it. The port can
+      // answer before the line is written (the threads listen, then the main thread logs), so wait for it.
+      const listening = new RegExp(`"msg":"gateway listening on http://127\\.0\\.0\\.1:${port} \\(2 threads\\)"`)
+      await until('the start-up line', () => listening.test(p.output()))
       const answers = await calls(port, 64, 16, '/example/calculator/multiply', (k) => `{"a":${k},"b":5}`)
       answers.forEach((a, k) => assert.equal(a.text, `{"result":${k * 5}}`))
       p.signal('SIGTERM')

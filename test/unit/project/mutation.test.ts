@@ -1,9 +1,10 @@
 // The mutation runs keep their promises (scripts/mutation.mjs, docs/development.md "Mutation testing"):
 // every module's files exist and have a baseline and a result file, every equivalent mutant has its
 // reason, and a module whose score falls below its baseline or the floor fails the run.
-import { test } from 'node:test'
+import { after, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from '../../helpers/root'
 
@@ -59,13 +60,24 @@ test('the modules below the floor are exactly those still being raised; every eq
   )
   const files = new Set(Object.values(modules).flatMap((m) => m.mutate))
   for (const [key, reason] of Object.entries(equivalent)) {
-    assert.ok(files.has(key.slice(0, key.indexOf(':'))), `${key}: not a mutated file`)
+    const [file = '', line = ''] = key.split(' | ')
+    assert.ok(files.has(file), `${key}: not a mutated file`)
+    // Keyed by the line's text: an entry whose line has changed is stale, and its reason must be thought again.
+    const lines = readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+    assert.ok(lines.includes(line), `${key}: no such line in ${file} any more`)
     assert.ok(reason.length >= 20, `${key}: say why it is equivalent`)
   }
 })
 
+// A file of 30 numbered lines, in a folder of its own as the root the keys are relative to.
+const fixture = mkdtempSync(join(tmpdir(), 'mutation-keys-'))
+mkdirSync(join(fixture, 'src'))
+writeFileSync(join(fixture, 'src', 'a.ts'), Array.from({ length: 30 }, (_, k) => `  line ${k + 1}`).join('\n'))
+after(() => rmSync(fixture, { recursive: true, force: true }))
 const at = (line: number, status: string, replacement = 'x'): Result => ({
-  fileName: join(ROOT, 'src', 'a.ts'),
+  fileName: join(fixture, 'src', 'a.ts'),
   location: { start: { line, column: 3 } },
   mutatorName: 'EqualityOperator',
   replacement,
@@ -83,8 +95,8 @@ test('the score counts killed and timed-out mutants of all but the equivalents; 
     at(24, 'CompileError'),
     at(25, 'RuntimeError')
   ]
-  assert.equal(mutantKey(results[10]!, ROOT), 'src/a.ts:22:3 EqualityOperator → y')
-  const c = summarise(results, { 'src/a.ts:22:3 EqualityOperator → y': 'the same either way' }, ROOT)
+  assert.equal(mutantKey(results[10]!, fixture), 'src/a.ts | line 22 | EqualityOperator → y')
+  const c = summarise(results, { 'src/a.ts | line 22 | EqualityOperator → y': 'the same either way' }, fixture)
   assert.deepEqual(c, { killed: 8, survived: 1, equivalent: 1, noCoverage: 1, timeout: 1, score: 81.8 })
 })
 
