@@ -20,13 +20,14 @@ export interface DeployPlatform {
   stop(): Promise<void>
 }
 
-type Json = Record<string, unknown>
+/** A JSON object read to be edited: its members are set, not read. */
+type JsonObject = Record<string, unknown>
 
 export async function startDeployPlatform(
-  overrides: (raw: Record<string, Json>) => void = () => {}
+  overrides: (raw: Record<string, JsonObject>) => void = () => {}
 ): Promise<DeployPlatform> {
   const dir = mkdtempSync(join(tmpdir(), 'deploy-'))
-  const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Record<string, Json>
+  const raw = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, 'utf8')) as Record<string, JsonObject>
   raw.PLATFORM = {
     ...raw.PLATFORM,
     uploadDirectory: join(dir, 'upload'),
@@ -75,8 +76,8 @@ export function cli(configFile: string, ...args: string[]): Promise<CliResult> {
  * Copies a built microservice directory into a new folder under `workDir`, lets `edit` change its
  * config, and returns the copy (named after the microservice, as a package directory must be).
  */
-export function editedCopy(from: string, workDir: string, edit: (config: Json) => void = () => {}): string {
-  const config = JSON.parse(readFileSync(join(from, 'microservice.json'), 'utf8')) as Json
+export function editedCopy(from: string, workDir: string, edit: (config: JsonObject) => void = () => {}): string {
+  const config = JSON.parse(readFileSync(join(from, 'microservice.json'), 'utf8')) as JsonObject
   edit(config)
   const target = join(mkdtempSync(join(workDir, 'pkg-')), String(config.name))
   cpSync(from, target, { recursive: true })
@@ -88,10 +89,10 @@ export function editedCopy(from: string, workDir: string, edit: (config: Json) =
 export async function packCopy(
   from: string,
   workDir: string,
-  edit: (config: Json) => void = () => {}
+  edit: (config: JsonObject) => void = () => {}
 ): Promise<string> {
   const target = editedCopy(from, workDir, edit)
-  const config = JSON.parse(readFileSync(join(target, 'microservice.json'), 'utf8')) as Json
+  const config = JSON.parse(readFileSync(join(target, 'microservice.json'), 'utf8')) as JsonObject
   const zip = join(target, '..', `${String(config.name)}-${String(config.version)}.zip`)
   await zipDirectory(target, String(config.name), zip)
   return zip

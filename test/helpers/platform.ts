@@ -5,14 +5,14 @@ import { createLogger } from '../../src/common/observability/log'
 import type { Problem } from '../../src/common/errors/problem'
 import { cpSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import type { Json } from '../../src/common/json/value'
+export type { Json }
 
 export const EXAMPLE_DIR = join(__dirname, '..', '..', 'examples', 'example')
 export const TESTKIT_DIR = join(__dirname, '..', 'fixtures', 'testkit')
 export const TYPEKIT_DIR = join(__dirname, '..', 'fixtures', 'typekit')
 /** The load and kill tests' microservice: multiply, a call held on purpose, a record of what ran (helpers/load.ts). */
 export const LOADKIT_DIR = join(__dirname, '..', 'fixtures', 'loadkit')
-
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
 function merge(base: { [k: string]: Json }, over: { [k: string]: Json }): void {
   for (const [k, v] of Object.entries(over)) {

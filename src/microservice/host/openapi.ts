@@ -11,8 +11,9 @@ import { compileRemotelyEnabled } from './service-index'
 import { NO_SECURITY } from '../../common/contract/openapi-security'
 import type { MethodDefinition, MicroserviceDefinition, ServiceDefinition } from '../sdk/define'
 
-/** A JSON value: the description is plain data, written as JSON. */
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+import type { Json } from '../../common/json/value'
+
+/** The description is plain data, written as JSON. */
 type Schema = { [k: string]: Json }
 
 export interface DescribeInput {

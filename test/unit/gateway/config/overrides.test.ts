@@ -2,7 +2,8 @@
 // bad one named at once with the keys it could have meant, and a file laid over the shipped defaults.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { applyEnv, knownKeys, listed, mergeOver, type Json } from '../../../../src/gateway/config/overrides'
+import type { Json } from '../../../../src/common/json/value'
+import { applyEnv, knownKeys, listed, mergeOver } from '../../../../src/gateway/config/overrides'
 
 const raw = (): { [k: string]: Json } => ({
   $schema: './platform.schema.json',
