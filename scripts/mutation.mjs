@@ -91,7 +91,8 @@ for (const name of names) {
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
     concurrency: 2,
     timeoutMS: 10000,
-    tempDirName: '.stryker-tmp',
+    // One folder per module, so that two modules can be run at once (from two shells).
+    tempDirName: `.stryker-tmp/${name}`,
     // The sandbox holds what the tests read: sources, tests, the example, the shipped config, the scripts
     // that build the Java oracle (into the sandbox's dist/), the README (its Java), the TS settings.
     ignorePatterns: [
