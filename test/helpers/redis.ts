@@ -4,8 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { freePort } from './nginx'
-
-const ROOT = join(__dirname, '..', '..', '..')
+import { ROOT } from './root'
 
 export interface RunningRedis {
   port: number

@@ -149,7 +149,8 @@ export class SharedCounts {
   }
 
   private failed(err: unknown): null {
-    this.failures++
+    // Not a call decided without the store: the calls that waited for this lease are decided again,
+    // and counted then, by skipped().
     this.resting = performance.now() + this.settings.retryMs
     this.changed(false, errorMessage(err))
     return null

@@ -59,6 +59,17 @@ describe('a token bucket', () => {
     assert.equal(allowed(l, alice, 10), 5)
   })
 
+  test('a refusal says how long the missing part of a token takes to fill', () => {
+    const clock = new Clock(0)
+    const l = new RateLimiter(limits([{ name: 'tenth', rate: 0.1, burst: 1 }]), undefined, clock.now)
+    assert.ok(!(call(l, caller('e')) instanceof RateLimited))
+    // Five seconds on, half a token: five more seconds.
+    clock.ms = 5_000
+    const refused = call(l, caller('e'))
+    assert.ok(refused instanceof RateLimited)
+    assert.equal(refused.headers[1], '5')
+  })
+
   test('a rate under one a second waits whole seconds; its policy window is the time to fill the burst', () => {
     const clock = new Clock(5_000)
     const l = new RateLimiter(limits([{ name: 'slow', rate: 0.5 }]), undefined, clock.now)
@@ -107,6 +118,9 @@ describe('keys and matches', () => {
     assert.equal(allowed(l, caller('', '10.0.0.1', 'CN=billing'), 5), 2, 'a certificate')
     assert.equal(allowed(l, caller('', '10.0.0.1'), 5), 2, 'the address alone')
     assert.equal(allowed(l, caller('10.0.0.1', '10.0.0.9'), 5), 2, 'a user named like an address is not it')
+    // Neither a user nor a certificate: each address is its own key.
+    assert.equal(allowed(l, caller('', '10.0.0.2'), 5), 2, 'another address alone')
+    assert.equal(allowed(l, caller('', '10.0.0.1', 'CN=other'), 5), 2, 'another certificate on the same address')
   })
 
   test('address counts by address whoever calls; shared counts everyone once', () => {
@@ -136,6 +150,13 @@ describe('keys and matches', () => {
     assert.equal(l.check('example', 'calculator', 'multiply', 'RMC', caller('a'))?.constructor, Array)
     assert.ok(l.check('example', 'calculator', 'multiply', 'RMC', caller('a')) instanceof RateLimited)
     assert.equal(l.check('other', 'calculator', 'multiply', 'RMC', caller('a')), null)
+    const byService = new RateLimiter(
+      limits([{ name: 'one-service', count: 1, windowSeconds: 60, match: { service: 'calculator' } }]),
+      undefined,
+      () => 0
+    )
+    assert.equal(byService.check('example', 'other', 'multiply', 'ROA', caller('a')), null)
+    assert.equal(byService.check('example', 'calculator', 'multiply', 'ROA', caller('a'))?.constructor, Array)
   })
 
   test('a call several rules match is allowed only when each has room, and then counted by each', () => {
@@ -181,6 +202,90 @@ describe('keys and matches', () => {
     const t = l.store.totals(0)
     assert.equal(t.allowed, 100)
     assert.equal(t.evicted, 100 - 8, 'eight slots for four keys')
+  })
+
+  test('a bucket forgets the key counted longest ago; a bucket full again is a free slot, forgotten for nothing', () => {
+    const clock = new Clock(0)
+    const l = new RateLimiter(limits([{ name: 'b', rate: 1, burst: 5 }], { maxKeys: 4 }), undefined, clock.now)
+    // Eight slots, each key counted a millisecond after the one before.
+    for (let k = 0; k < 8; k++) {
+      call(l, caller(`u${k}`))
+      clock.ms++
+    }
+    call(l, caller('u8'))
+    assert.equal(l.store.totals(0).evicted, 1)
+    // u0, counted first, was forgotten: it has its burst again; the others kept the four tokens they had.
+    for (let k = 1; k < 8; k++) assert.equal(allowed(l, caller(`u${k}`), 10), 4, `u${k}`)
+    assert.equal(l.store.totals(0).evicted, 1)
+    assert.equal(allowed(l, caller('u0'), 10), 5)
+    assert.equal(l.store.totals(0).evicted, 2)
+    // Ten seconds on every bucket is full: a new key takes a slot without forgetting anyone's count.
+    clock.ms += 10_000
+    call(l, caller('u9'))
+    assert.equal(l.store.totals(0).evicted, 2)
+  })
+
+  test('a bucket is a free slot from the moment it is full again, not a moment later', () => {
+    const clock = new Clock(0)
+    const l = new RateLimiter(limits([{ name: 'b', rate: 1, burst: 5 }], { maxKeys: 4 }), undefined, clock.now)
+    for (let k = 0; k < 8; k++) {
+      call(l, caller(`u${k}`))
+      clock.ms++
+    }
+    // u0 took one of five a second ago: full at this very moment, and the only bucket that is.
+    clock.ms = 1000
+    call(l, caller('u8'))
+    assert.equal(l.store.totals(0).evicted, 0)
+    for (let k = 1; k < 8; k++) assert.equal(allowed(l, caller(`u${k}`), 10), 4, `u${k}`)
+    assert.equal(allowed(l, caller('u0'), 10), 5, 'u0, whose slot u8 took')
+  })
+
+  test("a window's slot is free once its window has gone by", () => {
+    const clock = new Clock(0)
+    const l = new RateLimiter(
+      limits([{ name: 'w', count: 2, windowSeconds: 60 }], { maxKeys: 4 }),
+      undefined,
+      clock.now
+    )
+    for (let k = 0; k < 8; k++) call(l, caller(`u${k}`))
+    call(l, caller('u8'))
+    assert.equal(l.store.totals(0).evicted, 1)
+    clock.ms = 60_000
+    for (let k = 9; k < 17; k++) call(l, caller(`u${k}`))
+    assert.equal(l.store.totals(0).evicted, 1, 'eight slots of the last window, free for the next')
+  })
+})
+
+describe('a reload', () => {
+  const used = (l: RateLimiter, who = caller('a')): number => 3 - allowed(l, who, 3)
+  // A reloaded limiter counts on the real clock: a window of 366 days (the longest), so that no run straddles two.
+  const rule = { name: 'r', count: 3, windowSeconds: 366 * 86400 }
+  test('a rule of the same name, key, scope and kind of limit goes on with its counts; any other starts afresh', () => {
+    const before = new RateLimiter(limits([rule, { name: 'other', rate: 1, burst: 3 }]))
+    assert.equal(allowed(before, caller('a'), 2), 2)
+    // Its numbers may change (a count of 5 now): what it counted stays.
+    const same = RateLimiter.carriedOver(limits([{ ...rule, count: 5 }]), before)
+    assert.equal(allowed(same, caller('a'), 5), 3)
+    assert.deepEqual(same.store.totals(0), { allowed: 5, limited: 2, evicted: 0 }, 'its totals carried too')
+    const changes: Json[] = [
+      { ...rule, name: 'renamed' },
+      { ...rule, key: 'address' },
+      { name: 'r', rate: 1, burst: 3 }
+    ]
+    for (const changed of changes) {
+      const next = RateLimiter.carriedOver(limits([changed]), before)
+      assert.equal(used(next), 0, JSON.stringify(changed))
+    }
+    // Another table size (maxKeys) cannot take the old table.
+    assert.equal(used(RateLimiter.carriedOver(limits([rule], { maxKeys: 16 }), before)), 0)
+    assert.equal(used(RateLimiter.carriedOver(limits([rule]), null)), 0)
+    // A rule found by name wherever it is in the list; the tables are in the order of the config.
+    const moved = RateLimiter.carriedOver(limits([{ ...rule, name: 'first' }, rule]), before)
+    assert.deepEqual(moved.tables, [
+      { name: 'first', table: 0 },
+      { name: 'r', table: 1 }
+    ])
+    assert.equal(moved.store.totals(1).allowed, 2)
   })
 })
 
