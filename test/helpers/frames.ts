@@ -1,7 +1,9 @@
 // What protocol tests send by hand to a microservice (an RMC Invoke of the beta JSON sequence), and a
 // microservice to send it to: service q, whose hold waits until released and whose echo answers at once;
 // and a call as the dispatch layer sees it.
-import { encodeFrame } from '../../src/common/protocol/frame'
+import assert from 'node:assert/strict'
+import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
+import { decodeFrame } from '../../src/common/protocol/frame-decoder'
 import { gateway } from '../../src/common/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/host/settings'
@@ -64,4 +66,30 @@ export class TestCall implements PendingCall {
   settle(outcome: CallOutcome): void {
     this.resolve(outcome)
   }
+}
+
+/** The frame's message: what follows its length prefix, which must cover it exactly. */
+export function message(frame: Uint8Array): Buffer {
+  const [length, prefix] = readVarint(frame, 0)!
+  assert.equal(frame.length, prefix + length, 'one whole frame')
+  return Buffer.from(frame.subarray(prefix))
+}
+
+/** decodeFrame gives what protobufjs gives (the same body, a Frame), or throws where it throws. */
+export function sameAsProtobufjs(bytes: Buffer | number[], what = ''): void {
+  const b = Buffer.from(bytes)
+  let expected: gateway.Frame | Error
+  try {
+    expected = gateway.Frame.decode(Buffer.from(b))
+  } catch (err) {
+    expected = err as Error
+  }
+  if (expected instanceof Error) {
+    assert.throws(() => decodeFrame(b), `${what}: protobufjs throws`)
+    return
+  }
+  const actual = decodeFrame(b)
+  assert.deepEqual(actual, expected, what)
+  assert.equal(actual.body, expected.body, what)
+  assert.ok(actual instanceof gateway.Frame, what)
 }

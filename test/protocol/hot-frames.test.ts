@@ -5,19 +5,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
+import { encodeFrame } from '../../src/common/protocol/frame'
 import { encodeResultFrame } from '../../src/common/protocol/result-frame'
 import { decodeFrame, readHot } from '../../src/common/protocol/frame-decoder'
 import type { FastBuffer } from '../../src/common/bytes/fast-buffer'
 import { gateway } from '../../src/common/protocol/generated/gateway'
 import { callContext, wireText } from '../helpers/protocol-arbitraries'
-
-/** The frame's message: what follows its length prefix, which must cover it exactly. */
-function message(frame: Uint8Array): Buffer {
-  const [length, prefix] = readVarint(frame, 0)!
-  assert.equal(frame.length, prefix + length, 'one whole frame')
-  return Buffer.from(frame.subarray(prefix))
-}
+import { message, sameAsProtobufjs } from '../helpers/frames'
 
 /**
  * The hand reader reads the frame itself (it does not hand it to protobufjs), to what protobufjs reads:
@@ -29,24 +23,6 @@ function readByHand(bytes: Buffer): void {
   assert.ok(actual !== null, `handed to protobufjs: ${bytes.toString('hex').slice(0, 200)}`)
   assert.deepEqual(actual, expected)
   assert.equal(actual.body, expected.body)
-}
-
-/** decodeFrame and protobufjs give equal messages, or both throw. */
-function sameAsProtobufjs(bytes: Buffer): void {
-  let expected: gateway.Frame | Error
-  try {
-    expected = gateway.Frame.decode(Buffer.from(bytes))
-  } catch (err) {
-    expected = err as Error
-  }
-  if (expected instanceof Error) {
-    assert.throws(() => decodeFrame(bytes))
-    return
-  }
-  const actual = decodeFrame(bytes)
-  assert.deepEqual(actual, expected)
-  assert.equal(actual.body, expected.body)
-  assert.ok(actual instanceof gateway.Frame)
 }
 
 const text = fc.oneof(wireText, fc.constant('BAD_ARGUMENT'))

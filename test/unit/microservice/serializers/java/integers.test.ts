@@ -9,7 +9,9 @@ import {
   javaLongDecode,
   xstreamInt,
   xstreamLong,
-  jacksonInteger
+  jacksonInteger,
+  javaTrim,
+  plainDecimal
 } from '../../../../../src/microservice/serializers/java/integers'
 import { ValueError } from '../../../../../src/microservice/serializers/errors'
 
@@ -181,4 +183,200 @@ test('property: the plain-decimal shortcut reads what Long.decode and the conver
   assert.equal(xstreamInt('-2147483648'), -2147483648)
   assert.equal(xstreamInt('4294967295'), -1)
   assert.equal(xstreamLong('999999999999999'), 999999999999999n)
+})
+
+// The expectations below were asked of OpenJDK 17.0.15 with XStream 1.4.20 and Jackson 2.14 (Long.decode,
+// Character.digit, String.trim, IntConverter/LongConverter.fromString, ObjectMapper.readValue of a JSON string).
+
+/** The message of the ValueError that f throws. */
+const messageOf = (f: () => unknown): string => {
+  try {
+    f()
+  } catch (err) {
+    assert.ok(err instanceof ValueError, String(err))
+    return err.message
+  }
+  return assert.fail('no error thrown')
+}
+
+test('Character.digit at the edges of each range it reads, and the characters just outside them', () => {
+  const cases: Array<[number, number, number]> = [
+    [0x20, 10, -1], // space, below '0'
+    [0x2f, 10, -1], // '/'
+    [0x30, 10, 0],
+    [0x39, 10, 9],
+    [0x3a, 10, -1], // ':'
+    [0x3a, 36, -1],
+    [0x40, 36, -1], // '@'
+    [0x41, 36, 10],
+    [0x5a, 36, 35], // 'Z'
+    [0x5a, 16, -1], // a letter beyond the radix
+    [0x5b, 36, -1],
+    [0x60, 36, -1],
+    [0x61, 16, 10],
+    [0x7a, 36, 35], // 'z'
+    [0x7b, 36, -1],
+    [0xff10, 10, 0], // FULLWIDTH DIGIT ZERO
+    [0xff19, 10, 9],
+    [0xff20, 36, -1],
+    [0xff21, 36, 10], // FULLWIDTH LATIN CAPITAL A
+    [0xff3a, 36, 35], // FULLWIDTH LATIN CAPITAL Z
+    [0xff3b, 36, -1],
+    [0xff40, 36, -1],
+    [0xff41, 36, 10], // FULLWIDTH LATIN SMALL A
+    [0xff5a, 36, 35], // FULLWIDTH LATIN SMALL Z
+    [0xff5b, 36, -1],
+    [0xdfff, 10, -1] // the other end of the surrogates
+  ]
+  for (const [unit, radix, digit] of cases)
+    assert.equal(javaDigit(unit, radix), digit, `Character.digit(U+${unit.toString(16)}, ${radix})`)
+})
+
+test("NumberFormatException's message names the text parseLong was given, and the radix unless it is 10", () => {
+  // Long.decode parses what follows the sign and the prefix, so that is the text its message quotes.
+  assert.equal(
+    messageOf(() => javaLongDecode('1e3')),
+    'For input string: "1e3"'
+  )
+  assert.equal(
+    messageOf(() => javaLongDecode('-9223372036854775809')),
+    'For input string: "-9223372036854775809"'
+  )
+  assert.equal(
+    messageOf(() => javaLongDecode('0x8000000000000000')),
+    'For input string: "8000000000000000" under radix 16'
+  )
+  assert.equal(
+    messageOf(() => javaLongDecode('0x1:')),
+    'For input string: "1:" under radix 16'
+  )
+  assert.equal(
+    messageOf(() => javaLongDecode('#')),
+    'For input string: "" under radix 16'
+  )
+  assert.equal(
+    messageOf(() => javaLongDecode('08')),
+    'For input string: "8" under radix 8'
+  )
+  // XStream's IntConverter words its own range refusal the same way, with the whole text.
+  assert.equal(
+    messageOf(() => xstreamInt('4294967296')),
+    'For input string: "4294967296"'
+  )
+  assert.equal(
+    messageOf(() => xstreamInt('0x100000000')),
+    'For input string: "0x100000000"'
+  )
+  // Sixty characters are quoted whole, as Java quotes them.
+  const sixty = `${'1234567890'.repeat(5)}123456789x`
+  assert.equal(
+    messageOf(() => javaLongDecode(sixty)),
+    `For input string: "${sixty}"`
+  )
+})
+
+test("Long.decode's own refusals: an empty text, and a sign after the sign or the radix prefix", () => {
+  // XStream's LongConverter words an empty text its own way (For input string: ""), so it is not listed.
+  for (const f of [javaLongDecode, xstreamInt])
+    assert.equal(
+      messageOf(() => f('')),
+      'Zero length string'
+    )
+  for (const s of ['--5', '+-5', '0x-10', '-#+1'])
+    assert.equal(
+      messageOf(() => javaLongDecode(s)),
+      'Sign character in wrong position',
+      s
+    )
+})
+
+test('the plain-decimal shortcut reads exactly -?[1-9][0-9]* of at most maxDigits digits, and "0"', () => {
+  // Its values are Long.decode's; null sends every other text (octal, hex, signs, other digits) the long way.
+  const read: Array<[string, number]> = [
+    ['0', 0],
+    ['1', 1],
+    ['5', 5],
+    ['9', 9],
+    ['10', 10],
+    ['12', 12],
+    ['19', 19],
+    ['-5', -5],
+    ['123456789', 123456789],
+    ['-123456789', -123456789]
+  ]
+  for (const [s, v] of read) assert.equal(plainDecimal(s, 9), v, s)
+  for (const s of [
+    '',
+    '-',
+    '-0',
+    '00',
+    '012',
+    '+5',
+    'a1',
+    '1a',
+    '1/',
+    '1:',
+    '1 ',
+    '\u0663',
+    '1234567890',
+    '-1234567890'
+  ])
+    assert.equal(plainDecimal(s, 9), null, JSON.stringify(s))
+})
+
+test("XStream's long: only #+16, 0x+16 and 0+22 (starting 1) characters are read as 64 unsigned bits", () => {
+  const ok: Array<[string, bigint]> = [
+    ['0XFFFFFFFFFFFFFFFF', -1n], // capital X as well
+    ['#00000000000000001', 1n], // # and 17 hex digits: Long.decode, not the 16-digit split
+    ['0x00000000000000001', 1n],
+    ['01234567012345670', 0o1234567012345670n], // 17 characters from 0: octal, through Long.decode
+    ['012345670123456701', 0o12345670123456701n], // 18 characters from 0 without x: octal too
+    ['#0000000000000000000010', 16n], // 23 characters, second not 1: Long.decode's hex
+    ['00000000000000000000010', 8n],
+    // XStream does not look at the first character here: # and 22 digits with a leading 1 are read as octal.
+    ['#1000000000000000000000', -(2n ** 63n)]
+  ]
+  for (const [s, v] of ok) assert.equal(xstreamLong(s), v, s)
+  for (const s of ['1x0000000000000001', '-1000000000000000000000', '-0x8000000000000001'])
+    refused(() => xstreamLong(s))
+})
+
+test('String.trim: characters up to U+0020 come off either end, and only those', () => {
+  assert.equal(javaTrim(' 6'), '6')
+  assert.equal(javaTrim('6 '), '6')
+  assert.equal(javaTrim('\u00006\u0020'), '6')
+  assert.equal(javaTrim(' 6 7 '), '6 7')
+  assert.equal(javaTrim('   '), '')
+  assert.equal(javaTrim(''), '')
+  assert.equal(javaTrim('\u00a06\u2003'), '\u00a06\u2003')
+  assert.equal(jacksonInteger(' 6', 'int'), 6)
+  assert.equal(jacksonInteger('6 ', 'long'), 6n)
+})
+
+test("Jackson's coercion: Integer's range, and its message naming the type and quoting the text", () => {
+  assert.equal(jacksonInteger('2147483647', 'int'), 2147483647)
+  assert.equal(jacksonInteger('-2147483648', 'int'), -2147483648)
+  assert.equal(jacksonInteger('2147483648', 'long'), 2147483648n)
+  assert.equal(jacksonInteger('-2147483649', 'long'), -2147483649n)
+  // Jackson's message reads "... from String "2147483648": Overflow: numeric value (2147483648) out of range
+  // of `java.lang.Integer` (-2147483648 -2147483647)"; ours is the reason it gives.
+  for (const s of ['2147483648', '-2147483649'])
+    assert.equal(
+      messageOf(() => jacksonInteger(s, 'int')),
+      `Overflow: numeric value (${s}) out of range of \`java.lang.Integer\``
+    )
+  // The first line of Jackson's InvalidFormatException, word for word.
+  assert.equal(
+    messageOf(() => jacksonInteger('abc', 'int')),
+    'Cannot deserialize value of type `java.lang.Integer` from String "abc": not a valid `java.lang.Integer` value'
+  )
+  assert.equal(
+    messageOf(() => jacksonInteger(' abc ', 'long')),
+    'Cannot deserialize value of type `java.lang.Long` from String "abc": not a valid `java.lang.Long` value'
+  )
+  const forty = 'abcdefghij'.repeat(4)
+  assert.equal(
+    messageOf(() => jacksonInteger(forty, 'long')),
+    `Cannot deserialize value of type \`java.lang.Long\` from String "${forty}": not a valid \`java.lang.Long\` value`
+  )
 })
