@@ -10,7 +10,6 @@ import { defaultSerializers, type Serializer } from '../serializers'
 import { compileRemotelyEnabled } from './service-index'
 import { NO_SECURITY } from '../../common/contract/openapi-security'
 import type { MethodDefinition, MicroserviceDefinition, ServiceDefinition } from '../sdk/define'
-
 import type { Json } from '../../common/json/value'
 
 /** The description is plain data, written as JSON. */
