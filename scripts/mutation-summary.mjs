@@ -6,14 +6,16 @@ import { join, relative } from 'node:path'
 export const FLOOR = 85
 
 const sources = new Map()
-/** The text of a line of a file, trimmed (files are read once per run). */
-function lineOf(path, line) {
+/** A file's lines, trimmed (each file is read once per run). */
+export function linesOf(path) {
   let lines = sources.get(path)
   if (lines === undefined) {
-    lines = readFileSync(path, 'utf8').split('\n')
+    lines = readFileSync(path, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
     sources.set(path, lines)
   }
-  return (lines[line - 1] ?? '').trim()
+  return lines
 }
 
 /**
@@ -23,7 +25,17 @@ function lineOf(path, line) {
  */
 export function mutantKey(r, root = process.cwd()) {
   const file = relative(root, r.fileName).replaceAll('\\', '/')
-  return `${file} | ${lineOf(join(root, file), r.location.start.line)} | ${r.mutatorName} → ${r.replacement}`
+  return `${file} | ${linesOf(join(root, file))[r.location.start.line - 1] ?? ''} | ${r.mutatorName} → ${r.replacement}`
+}
+
+/**
+ * A key's three parts. The line's text may hold ' | ' itself: the file is before the first, the change
+ * (`mutator → replacement`) after the last.
+ */
+export function keyParts(key) {
+  const first = key.indexOf(' | ')
+  const last = key.lastIndexOf(' | ')
+  return { file: key.slice(0, first), line: key.slice(first + 3, last), change: key.slice(last + 3) }
 }
 
 /**

@@ -26,6 +26,8 @@ interface Result {
 interface Summary {
   FLOOR: number
   mutantKey(r: Result, root?: string): string
+  keyParts(key: string): { file: string; line: string; change: string }
+  linesOf(path: string): string[]
   summarise(results: Result[], equivalent: Record<string, string>, root?: string): Counts
   verdict(name: string, counts: Counts, base: Counts | undefined, raising?: boolean): string[]
 }
@@ -50,7 +52,7 @@ test('every module names files that exist, and has a baseline and a result file 
 })
 
 test('the modules below the floor are exactly those still being raised; every equivalent mutant is in a listed file, with its reason', async () => {
-  const { FLOOR } = await summary()
+  const { FLOOR, keyParts, linesOf } = await summary()
   // The list only shrinks: a module that reaches the floor leaves it, and then holds the floor.
   assert.deepEqual(
     Object.keys(baseline)
@@ -60,15 +62,10 @@ test('the modules below the floor are exactly those still being raised; every eq
   )
   const files = new Set(Object.values(modules).flatMap((m) => m.mutate))
   for (const [key, reason] of Object.entries(equivalent)) {
-    // The line's text may hold ' | ' itself: the file is before the first, the mutator after the last.
-    const file = key.slice(0, key.indexOf(' | '))
-    const line = key.slice(file.length + 3, key.lastIndexOf(' | '))
+    const { file, line } = keyParts(key)
     assert.ok(files.has(file), `${key}: not a mutated file`)
     // Keyed by the line's text: an entry whose line has changed is stale, and its reason must be thought again.
-    const lines = readFileSync(join(ROOT, file), 'utf8')
-      .split('\n')
-      .map((l) => l.trim())
-    assert.ok(lines.includes(line), `${key}: no such line in ${file} any more`)
+    assert.ok(linesOf(join(ROOT, file)).includes(line), `${key}: no such line in ${file} any more`)
     assert.ok(reason.length >= 20, `${key}: say why it is equivalent`)
   }
 })
