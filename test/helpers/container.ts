@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { freePort } from './nginx'
 import { ROOT } from './root'
 import { runFile } from './exec'
+import { until } from './until'
 
 export const PODMAN = join(ROOT, 'scripts', 'image', 'podman.sh')
 
@@ -15,15 +16,6 @@ export async function podman(...args: string[]): Promise<string> {
   const r = await runFile(PODMAN, args)
   if (r.code !== 0) throw new Error(`podman ${args.join(' ')} exited ${r.code}: ${r.stderr}`)
   return r.stdout
-}
-
-export async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    if (await check().catch(() => false)) return
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 /** `podman run -d` of `image` named `name` on the host's network, with these settings (NAME=value) and volumes. */
@@ -74,6 +66,6 @@ export async function startPlatformContainer(
     ...env
   ]
   await podman(...runOnHostNetwork(name, image, settings, [`${upload}:/var/lib/invocation-gateway/upload`, ...volumes]))
-  await until('/readyz 200', 60_000, async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200)
+  await until(async () => (await fetch(`http://127.0.0.1:${admin}/readyz`)).status === 200, 60_000, '/readyz 200')
   return { base: `http://127.0.0.1:${gateway}`, edge, admin, upload }
 }

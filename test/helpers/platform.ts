@@ -116,17 +116,7 @@ export function problem(r: Reply): Problem {
   return p
 }
 
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10000,
-  what = 'condition'
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+export { until } from './until'
 
 /** A copy of the example microservice (or of the one in `from`) that says it is `version`. */
 export function exampleAt(version: string, from = EXAMPLE_DIR): string {

@@ -13,7 +13,8 @@ import { MALFORMED_KINDS, firstAnswer, type MalformedKind } from '../helpers/mal
 import { Platform } from '../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, testConfig } from '../helpers/platform'
 import { PodNetwork } from '../helpers/pods'
-import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
+import { PODMAN, podman, startPlatformContainer } from '../helpers/container'
+import { until } from '../helpers/until'
 import { startDns } from '../helpers/dns'
 import { CertificateMaker, presented } from '../helpers/certificates'
 import { request as httpsRequest } from 'node:https'
@@ -118,7 +119,7 @@ describe(`the image ${IMAGE} under podman`, () => {
     await zipDirectory(TESTKIT, 'testkit', zip)
     chownSync(zip, 1000, 1000)
     renameSync(zip, join(upload, 'testkit.zip'))
-    await until('testkit answers', 30_000, async () => (await post(base, '/testkit/slow/sleep', '1')).status === 200)
+    await until(async () => (await post(base, '/testkit/slow/sleep', '1')).status === 200, 30_000, 'testkit answers')
     const list = await podman('exec', name, 'microservice', 'list')
     assert.match(list, /testkit 0\.0\.1/)
     assert.match(list, /example 1\.0\.0/)
@@ -172,7 +173,7 @@ describe(`the image ${IMAGE} under podman`, () => {
         TEST_PLATFORM_OPTIONS
       )
       const url = `http://127.0.0.1:${await platform.start([])}`
-      await until('the pod serves', 30_000, async () => (await post(url, '/testkit/slow/sleep', '5')).text === '5')
+      await until(async () => (await post(url, '/testkit/slow/sleep', '5')).text === '5', 30_000, 'the pod serves')
       const st = platform.manager.statusOf('testkit')!
       assert.deepEqual(
         st.instances.map((i) => [i.remote, i.state, i.version, i.endpoint]),
@@ -304,9 +305,9 @@ describe(`the image ${IMAGE} with TLS on the gateway`, () => {
       renameSync(join(dir, `${to}.new`), join(dir, to))
     }
     await until(
-      'the renewed certificate served',
+      async () => (await presented(port, 'gateway.test')).fingerprint !== before,
       10_000,
-      async () => (await presented(port, 'gateway.test')).fingerprint !== before
+      'the renewed certificate served'
     )
     assert.equal(await call(), '200 {"result":42}')
     assert.match(await podman('logs', name), /tls: renewed certificates served/)

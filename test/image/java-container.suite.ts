@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { zipDirectory } from '../../src/platform/package/zip'
-import { PODMAN, podman, startPlatformContainer, until } from '../helpers/container'
+import { PODMAN, podman, startPlatformContainer } from '../helpers/container'
+import { until } from '../helpers/until'
 import { builtPackage } from '../helpers/java-package'
 import { ROOT } from '../helpers/root'
 
@@ -55,7 +56,7 @@ describe(`the image ${IMAGE} with a Java microservice`, () => {
     renameSync(zip, join(upload, 'java-example.zip'))
     const multiply = (): Promise<{ status: number; text: string }> =>
       post(base, '/java-example/calculator/multiply', '{"a":6,"b":7}', { 'Content-Type': 'application/json' })
-    await until('java-example answers', 60_000, async () => (await multiply()).status === 200)
+    await until(async () => (await multiply()).status === 200, 60_000, 'java-example answers')
     assert.equal((await multiply()).text, '{"result":42}')
     const cases: Array<[string, string, string, string]> = [
       [

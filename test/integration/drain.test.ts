@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
-import { TESTKIT_DIR } from '../helpers/platform'
+import { TESTKIT_DIR, until } from '../helpers/platform'
 import { builtPackage } from '../helpers/java-package'
 import { ROOT } from '../helpers/root'
 import { slowCall } from '../helpers/platform-process'
@@ -21,14 +21,6 @@ import { slowCall } from '../helpers/platform-process'
 const MAIN = join(__dirname, '..', '..', 'src', 'main.js')
 const GRACE_MS = 3000
 const DRAIN_MS = 8000
-
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 const RUNTIMES = [
   { runtime: 'node', microservice: 'testkit', dir: (): string => TESTKIT_DIR },
@@ -76,7 +68,7 @@ for (const { runtime, microservice, dir } of RUNTIMES)
       }
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-    await until('the platform to start', 20000, async () => out.includes('gateway listening'))
+    await until(async () => out.includes('gateway listening'), 20000, 'the platform to start')
     const ready = async (): Promise<number> => (await fetch(`http://127.0.0.1:${adminPort}/readyz`)).status
     assert.equal(await ready(), 200)
     const busy = new Agent({ keepAlive: true, maxSockets: 64 })
@@ -88,10 +80,10 @@ for (const { runtime, microservice, dir } of RUNTIMES)
       Number(
         /^igw_requests_in_flight (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text())?.[1]
       )
-    await until('the 50 calls to be in flight', 10000, async () => (await inFlight()) >= 50)
+    await until(async () => (await inFlight()) >= 50, 10000, 'the 50 calls to be in flight')
     const t0 = Date.now()
     process.kill(-child.pid!, 'SIGTERM')
-    await until('/readyz 503', 2000, async () => (await ready()) === 503)
+    await until(async () => (await ready()) === 503, 2000, '/readyz 503')
 
     // The grace: served as before, on the open keep-alive connection and on a new one.
     const onOpen = await call('1', idle)
@@ -103,11 +95,14 @@ for (const { runtime, microservice, dir } of RUNTIMES)
 
     // After it: new connections are refused (a balancer moves a call it has not sent yet elsewhere),
     // and the open ones are served with Connection: close.
-    await until('connections refused', GRACE_MS + 2000, () =>
-      call('1', false).then(
-        () => false,
-        (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED'
-      )
+    await until(
+      () =>
+        call('1', false).then(
+          () => false,
+          (err: NodeJS.ErrnoException) => err.code === 'ECONNREFUSED'
+        ),
+      GRACE_MS + 2000,
+      'connections refused'
     )
     assert.ok(Date.now() - t0 >= GRACE_MS, 'not before the grace ended')
     assert.deepEqual(await call('1', idle), { status: 200, connection: 'close', text: '1' })

@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { freePort } from '../helpers/nginx'
-import { TESTKIT_DIR } from '../helpers/platform'
+import { TESTKIT_DIR, until } from '../helpers/platform'
 import { platformEnv, slowCall, type SlowAnswer } from '../helpers/platform-process'
 import { ROOT } from '../helpers/root'
 import { gcFlags } from '../../src/common/process/gc-flags'
@@ -84,14 +84,6 @@ function pids(out: string): number[] {
 /** The status and body of an answer: what a client in flight during a drain must get. */
 const answered = (a: SlowAnswer): { status: number; text: string } => ({ status: a.status, text: a.text })
 
-async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
 async function inFlight(p: Started): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${p.adminPort}/metrics`)).text()
   return Number(/^igw_requests_in_flight (\d+)$/m.exec(text)?.[1] ?? 0)
@@ -123,7 +115,7 @@ for (const [how, env] of [
     const p = await start(t, [START], env)
     assert.deepEqual(servingFlags(p), gcFlags({ ...process.env, ...env }), 'the V8 flags this machine calls for')
     const slow = slowCall(p.port, '3000')
-    await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
+    await until(async () => (await inFlight(p)) >= 1, 10000, 'the call to be in flight')
     process.kill(-p.pid, 'SIGTERM')
     // npm's forward came 4 ms after the group's in the report of this bug.
     await new Promise((r) => setTimeout(r, 10))
@@ -138,13 +130,13 @@ for (const [how, env] of [
 test("npm start's launcher, Ctrl+C, and a second Ctrl+C after a pause: the second stops at once", async (t) => {
   const p = await start(t, [START])
   const slow = slowCall(p.port, '20000').catch(() => null)
-  await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
+  await until(async () => (await inFlight(p)) >= 1, 10000, 'the call to be in flight')
   process.kill(-p.pid, 'SIGINT')
-  await until('the drain to start', 5000, () => /SIGINT: draining/.test(p.output()))
+  await until(() => /SIGINT: draining/.test(p.output()), 5000, 'the drain to start')
   await new Promise((r) => setTimeout(r, 500))
   const second = Date.now()
   process.kill(-p.pid, 'SIGINT')
-  await until('the platform to stop', 5000, () => /"msg":"SIGINT again: stopping now"/.test(p.output()))
+  await until(() => /"msg":"SIGINT again: stopping now"/.test(p.output()), 5000, 'the platform to stop')
   assert.equal(await p.exited, 1, p.output().slice(-3000))
   assert.ok(Date.now() - second < 5000, 'at once, not after the call in flight')
   assert.equal(count(p.output(), /SIGINT: draining/), 1, p.output().slice(-3000))
@@ -155,7 +147,7 @@ test('node dist/src/main.js as systemd and the image run it: the same V8 flags; 
   const p = await start(t, [MAIN])
   assert.deepEqual(servingFlags(p), gcFlags(), 'the V8 flags this machine calls for, as through npm start')
   const slow = slowCall(p.port, '2000')
-  await until('the call to be in flight', 10000, async () => (await inFlight(p)) >= 1)
+  await until(async () => (await inFlight(p)) >= 1, 10000, 'the call to be in flight')
   process.kill(p.pid, 'SIGTERM')
   assert.deepEqual(answered(await slow), { status: 200, text: '2000' }, p.output().slice(-3000))
   assert.equal(await p.exited, 0, p.output().slice(-3000))

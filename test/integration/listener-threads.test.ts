@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { Agent, request } from 'node:http'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
+import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json, until } from '../helpers/platform'
 import { freePort } from '../helpers/nginx'
 import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process'
 
@@ -79,14 +79,6 @@ function total(families: Family[], name: string, where: (labels: Record<string, 
     .reduce((n, s) => n + s.value, 0)
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 describe('listener threads', () => {
   test('calls spread over both threads; /metrics and the access log count each call once, in whole lines', async () => {
     const lines: string[] = []
@@ -116,7 +108,7 @@ describe('listener threads', () => {
         durations.reduce((t, d) => t + Number((d as { buckets?: Record<string, string> }).buckets?.['+Inf']), 0),
         n
       )
-      await until('every access-log line', () => lines.length >= n)
+      await until(() => lines.length >= n, 10000, 'every access-log line')
       assert.equal(lines.length, n)
       const ids = new Set<string>()
       for (const line of lines) {
@@ -144,7 +136,7 @@ describe('listener threads', () => {
       assert.equal(ok.length, 4, JSON.stringify(answers.map((a) => a.status)))
       assert.equal(overloaded.length, 20, JSON.stringify(answers.map((a) => [a.status, a.code])))
       // A thread releases its count right after it writes the answer, in parallel with this thread.
-      await until('the bounds released', () => platform.gateway.calls.bounds.inFlight === 0)
+      await until(() => platform.gateway.calls.bounds.inFlight === 0, 10000, 'the bounds released')
       assert.equal(platform.gateway.calls.bounds.bodyBytes, 0)
     } finally {
       await platform.stop(0, 0)
@@ -156,7 +148,7 @@ describe('listener threads', () => {
     try {
       const threads = platform.threads!
       const held = calls(port, 32, 32, '/testkit/slow/sleep', () => '1500')
-      await until('32 calls in flight', () => platform.gateway.calls.bounds.inFlight === 32)
+      await until(() => platform.gateway.calls.bounds.inFlight === 32, 10000, '32 calls in flight')
       threads.fault(1)
       const answers = await held
       const ok = answers.filter((a) => a.status === 200 && a.text === '1500').length
@@ -208,7 +200,7 @@ describe('listener threads', () => {
     const { platform, port } = await start({})
     const held = calls(port, 16, 16, '/testkit/slow/sleep', () => '800')
     try {
-      await until('16 calls in flight', () => platform.gateway.calls.bounds.inFlight === 16)
+      await until(() => platform.gateway.calls.bounds.inFlight === 16, 10000, '16 calls in flight')
     } finally {
       await platform.stop(0, 0)
     }
@@ -299,7 +291,7 @@ describe('listener threads in a platform process', () => {
       // The start-up line names what a client connects to, and how many threads serve it. The port can
       // answer before the line is written (the threads listen, then the main thread logs), so wait for it.
       const listening = new RegExp(`"msg":"gateway listening on http://127\\.0\\.0\\.1:${port} \\(2 threads\\)"`)
-      await until('the start-up line', () => listening.test(p.output()))
+      await until(() => listening.test(p.output()), 10000, 'the start-up line')
       const answers = await calls(port, 64, 16, '/example/calculator/multiply', (k) => `{"a":${k},"b":5}`)
       answers.forEach((a, k) => assert.equal(a.text, `{"result":${k * 5}}`))
       p.signal('SIGTERM')

@@ -10,7 +10,15 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { Agent, request } from 'node:http'
 import { Platform } from '../../src/platform/platform'
-import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, post, testConfig, type Json } from '../helpers/platform'
+import {
+  EXAMPLE_DIR,
+  TESTKIT_DIR,
+  TEST_PLATFORM_OPTIONS,
+  post,
+  testConfig,
+  type Json,
+  until
+} from '../helpers/platform'
 import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process'
 import { freePort } from '../helpers/nginx'
 import type { PlatformConfig } from '../../src/gateway/config/config'
@@ -291,11 +299,3 @@ describe('SIGHUP to a platform process', () => {
     assert.equal(await p.readyz(), 200)
   })
 })
-
-async function until(ok: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}

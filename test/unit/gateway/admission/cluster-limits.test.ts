@@ -16,7 +16,7 @@ import {
 import { SharedCounts, sharedCountsFor, storeLog } from '../../../../src/gateway/admission/shared-counts'
 import type { RateLimitsSection } from '../../../../src/gateway/config/config'
 import { createLogger } from '../../../../src/common/observability/log'
-import { testConfig, type Json } from '../../../helpers/platform'
+import { testConfig, until, type Json } from '../../../helpers/platform'
 import { startRedis, type RunningRedis } from '../../../helpers/redis'
 import { freePort } from '../../../helpers/nginx'
 
@@ -44,14 +44,6 @@ function caller(user = ''): LimitKeys {
   return { limitUser: () => user, limitCertificate: () => '', limitAddress: () => '10.0.0.1' }
 }
 
-async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
-    await new Promise((r) => setTimeout(r, 5))
-  }
-}
-
 /** A limiter over its own connection to Redis, as one gateway has. */
 async function gateway(
   config: RateLimitsSection,
@@ -59,7 +51,7 @@ async function gateway(
   clock: () => number = Date.now
 ): Promise<RateLimiter> {
   const counts = new SharedCounts(config.redis!, events)
-  await until('Redis ready', () => counts.available)
+  await until(() => counts.available, 10000, 'Redis ready')
   return new RateLimiter(config, undefined, clock, counts)
 }
 
@@ -288,7 +280,7 @@ describe('while Redis cannot be asked', () => {
       assert.equal(events[0]![0], false)
       assert.deepEqual(a.store.totals(0), { allowed: 1, limited: 0, evicted: 0 })
       await redis.start()
-      await until('Redis ready again', () => a.counts!.available)
+      await until(() => a.counts!.available, 10000, 'Redis ready again')
       assert.ok(allowed(await check(a)))
       assert.equal(a.counts!.up, 1)
       assert.deepEqual(events.at(-1), [true, `${config.redis!.url} reachable`])
@@ -319,7 +311,7 @@ describe('while Redis cannot be asked', () => {
       assert.ok(allowed(await check(a)))
       assert.equal(a.counts!.failures, 2)
       await direct.call('CLIENT', 'UNPAUSE')
-      await until('rested', () => a.counts!.available)
+      await until(() => a.counts!.available, 10000, 'rested')
       assert.ok(allowed(await check(a)))
       assert.equal(a.counts!.up, 1)
       assert.deepEqual(events.at(-1), [true, `${config.redis!.url} answers`])
@@ -374,14 +366,14 @@ describe('a reload', () => {
       )
       const other = sharedCountsFor({ ...config, redis: { ...config.redis!, timeoutMs: 300 } }, first, () => {})!
       assert.notEqual(other, first)
-      await until('the old connection closed', () => !first.available)
+      await until(() => !first.available, 10000, 'the old connection closed')
       const none = sharedCountsFor(
         { ...config, rules: config.rules.map((r) => ({ ...r, scope: 'node' as const })) },
         other,
         () => {}
       )
       assert.equal(none, null)
-      await until('the other connection closed', () => !other.available)
+      await until(() => !other.available, 10000, 'the other connection closed')
       assert.equal(
         sharedCountsFor({ ...config, redis: null }, null, () => {}),
         null
