@@ -191,6 +191,8 @@ describe('a token bucket counted in Redis', () => {
       assert.ok(refused !== null)
       assert.match(refused.failure.detail, /^over the rate limit b; try again in 1 s$/)
       assert.deepEqual(refused.headers.slice(0, 4), ['Retry-After', '1', 'RateLimit-Policy', '"b";q=20;w=20'])
+      // Empty: full again in twenty seconds at one a second, whatever the lease in hand has left to run.
+      assert.equal(refused.headers[5], '"b";r=0;t=20')
       // The bucket is in Redis with its tokens, expiring once it would be full again.
       const keys = await direct.keys(`${config.redis!.prefix}:b:*`)
       assert.equal(keys.length, 1)
