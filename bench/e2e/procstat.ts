@@ -5,6 +5,8 @@ const TICKS_PER_SECOND = 100 // sysconf(_SC_CLK_TCK) on Linux
 
 export interface Sample {
   cpuMs: number
+  /** The part of cpuMs spent in the kernel (stime): system calls, wake-ups, the network stack. */
+  systemMs: number
   rssBytes: number
 }
 
@@ -16,7 +18,11 @@ export function sample(pid: number): Sample | null {
     const utime = Number(fields[11])
     const stime = Number(fields[12])
     const rssPages = Number(fields[21])
-    return { cpuMs: ((utime + stime) * 1000) / TICKS_PER_SECOND, rssBytes: rssPages * 4096 }
+    return {
+      cpuMs: ((utime + stime) * 1000) / TICKS_PER_SECOND,
+      systemMs: (stime * 1000) / TICKS_PER_SECOND,
+      rssBytes: rssPages * 4096
+    }
   } catch {
     return null
   }

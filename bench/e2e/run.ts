@@ -29,6 +29,8 @@ export interface ProcessCost {
   name: string
   pid: number
   cpuMsPerRequest: number
+  /** The kernel's part of cpuMsPerRequest, 0 to 1 (docs/performance.md, "One call alone, user and system"). */
+  systemShare: number
   cpuPercent: number
   rssMb: number
 }
@@ -219,11 +221,13 @@ async function measure(
   const processes = pids.map(([name, pid], k) => {
     const after = sample(pid)
     const cpu = after !== null && before[k] != null ? after.cpuMs - before[k]!.cpuMs : 0
+    const system = after !== null && before[k] != null ? after.systemMs - before[k]!.systemMs : 0
     const rss = watch.series.get(pid)!
     return {
       name,
       pid,
       cpuMsPerRequest: r.requests > 0 ? cpu / r.requests : 0,
+      systemShare: cpu > 0 ? system / cpu : 0,
       cpuPercent: (100 * cpu) / 1000 / wall,
       rssMb: (rss.length > 0 ? Math.max(...rss) : (after?.rssBytes ?? 0)) / 2 ** 20
     }
@@ -442,8 +446,9 @@ export async function run(o: RunOptions): Promise<RunResult> {
     if (o.proxy === true) extras.set('proxy', await startProxy(children))
     if (o.hop === true) extras.set('hop', await startHop(children))
     if (o.refs === true) {
-      extras.set('nginx', await startNginxRef(await freePort(), ceilingPort, children))
-      extras.set('haproxy', await startHaproxyRef(await freePort(), ceilingPort, children))
+      const upstream = ceiling.child.pid!
+      extras.set('nginx', behind(await startNginxRef(await freePort(), ceilingPort, children), upstream))
+      extras.set('haproxy', behind(await startHaproxyRef(await freePort(), ceilingPort, children), upstream))
     }
     let gatewayUrl = o.target
     let gatewayPids: Array<[string, number]> = []
@@ -608,16 +613,20 @@ async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: C
     // gateway's microservices are: a proxy does not share its cores with the server behind it when
     // the gateway does not. Unpinned, it is the ceiling measured above, as in a run without --threads.
     let upstreamPort = ceilingPort
+    let upstreamPid = ceiling.child.pid!
     if (p.pinned) {
       upstreamPort = await freePort()
       const upstream = await start(join(__dirname, 'ceiling.js'), [String(upstreamPort), String(n)], {}, /^(\d+)\n/)
       children.push(upstream.child)
-      onClient(upstream.child.pid!)
+      upstreamPid = upstream.child.pid!
+      onClient(upstreamPid)
     }
     const nginx = await startNginxRef(await freePort(), upstreamPort, children, n)
     const haproxy = await startHaproxyRef(await freePort(), upstreamPort, children, n)
     // The nginx master only waits; its workers (pinned one by one) do the work.
     for (const [, pid] of [...nginx.pids, ...haproxy.pids]) onServer(pid)
+    nginx.pids.push(['upstream', upstreamPid])
+    haproxy.pids.push(['upstream', upstreamPid])
     where.set('nginx', nginx)
     where.set('haproxy', haproxy)
   }
@@ -835,7 +844,7 @@ export function report(r: RunResult): string {
       c.haproxy ?? null
     ]) {
       if (s === null) continue
-      const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)}`).join(', ')
+      const cpu = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)} (${systemPercent(p)})`).join(', ')
       const rss = s.processes.map((p) => `${p.name} ${f(p.rssMb)}`).join(', ')
       lines.push(
         `${s.subject.padEnd(8)} | ${f(s.rps).padStart(7)} | ${f(s.latencyMs.p50, 2).padStart(6)} | ${f(s.latencyMs.p99, 2).padStart(6)} | ${f(s.latencyMs.p999, 2).padStart(8)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${cpu || '-'} | ${rss || '-'}`
@@ -865,6 +874,14 @@ export function report(r: RunResult): string {
   return lines.join('\n')
 }
 
+/**
+ * A C proxy's reference with the server behind it: its CPU per call is the proxy's and the upstream's,
+ * as the gateway's is its own and its microservices'.
+ */
+function behind(ref: { url: string; pids: Array<[string, number]> }, upstream: number): typeof ref {
+  return { url: ref.url, pids: [...ref.pids, ['upstream', upstream]] }
+}
+
 /** A subject's CPU per call, all its processes together. */
 export const cpuPerRequest = (s: SubjectResult): number => s.processes.reduce((n, p) => n + p.cpuMsPerRequest, 0)
 
@@ -879,14 +896,26 @@ function subjectResults(c: CaseResult): SubjectResult[] {
 export const gatewayCpu = (s: SubjectResult): number =>
   s.processes.filter((p) => p.name === 'gateway').reduce((n, p) => n + p.cpuMsPerRequest, 0)
 
+/** How much of a process's CPU the kernel spent: "sys 57 %". */
+const systemPercent = (p: Pick<ProcessCost, 'systemShare'>): string => `sys ${f(100 * p.systemShare)} %`
+
 /** CPU per call by process name: nginx's N workers are one entry ("nginx worker×4"). */
 function cpuByName(s: SubjectResult): string {
-  const byName = new Map<string, { count: number; ms: number }>()
+  const byName = new Map<string, { count: number; ms: number; systemMs: number }>()
   for (const p of s.processes) {
-    const e = byName.get(p.name) ?? { count: 0, ms: 0 }
-    byName.set(p.name, { count: e.count + 1, ms: e.ms + p.cpuMsPerRequest })
+    const e = byName.get(p.name) ?? { count: 0, ms: 0, systemMs: 0 }
+    byName.set(p.name, {
+      count: e.count + 1,
+      ms: e.ms + p.cpuMsPerRequest,
+      systemMs: e.systemMs + p.cpuMsPerRequest * p.systemShare
+    })
   }
-  return [...byName].map(([name, e]) => `${name}${e.count > 1 ? `×${e.count}` : ''} ${f(e.ms, 4)}`).join(', ')
+  return [...byName]
+    .map(
+      ([name, e]) =>
+        `${name}${e.count > 1 ? `×${e.count}` : ''} ${f(e.ms, 4)} (${systemPercent({ systemShare: e.ms > 0 ? e.systemMs / e.ms : 0 })})`
+    )
+    .join(', ')
 }
 
 /** The scaling curve: per case, a table per thread count, then each subject's scaling side by side. */

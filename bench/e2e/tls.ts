@@ -585,11 +585,13 @@ async function measure(r: Running, c: TlsCase, durationS: number): Promise<Measu
     const after = sample(pid)
     const b = before[k]
     const cpu = after !== null && b != null ? after.cpuMs - b.cpuMs : 0
+    const system = after !== null && b != null ? after.systemMs - b.systemMs : 0
     const rss = watch.series.get(pid) ?? []
     return {
       name,
       pid,
       cpuMsPerRequest: l.calls > 0 ? cpu / l.calls : 0,
+      systemShare: cpu > 0 ? system / cpu : 0,
       cpuPercent: (100 * cpu) / 1000 / wallS,
       rssMb: (rss.length > 0 ? Math.max(...rss) : (after?.rssBytes ?? 0)) / 2 ** 20
     }

@@ -15,7 +15,14 @@ export function benchSubject(
     errors,
     non2xx: 0,
     requests: rps,
-    processes: cpu.map(([name, ms], k) => ({ name, pid: k + 1, cpuMsPerRequest: ms, cpuPercent: 0, rssMb: 50 }))
+    processes: cpu.map(([name, ms], k) => ({
+      name,
+      pid: k + 1,
+      cpuMsPerRequest: ms,
+      systemShare: 0.5,
+      cpuPercent: 0,
+      rssMb: 50
+    }))
   }
 }
 

@@ -40,6 +40,11 @@ test('with the bare hop: its ratios to the ceiling, its front CPU against the ga
   )
 })
 
+test("each process's CPU a call says the kernel's share of it", () => {
+  // The helper's processes spend half their CPU in the kernel.
+  assert.match(report(run(null)), /\| gateway 0\.0180 \(sys 50 %\), microservice 0\.0060 \(sys 50 %\) \|/)
+})
+
 test('without the bare hop, no hop line', () => {
   assert.doesNotMatch(report(run(null)), /bare hop/)
 })
