@@ -101,6 +101,12 @@ export interface GatewayConfig {
    * on the main thread alone. "auto" in the file: the cores this process may use (docs/operating.md).
    */
   threads: number
+  /**
+   * After a call goes out or an answer comes in, how long each thread's event loop keeps polling
+   * rather than sleeping; 0 (the default): it sleeps. One call alone is answered sooner, at the price
+   * of a busy core while calls come one at a time (docs/operating.md, "Busy polling").
+   */
+  busyPollMicroseconds: number
   defaultSequenceName: SequenceName
   defaultApiId: ApiMode
   maxBodyBytes: number
@@ -536,6 +542,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       port: int(http, 'port'),
       tls: parseTls(http, `${hp}.tls`),
       threads: threadCount(http),
+      busyPollMicroseconds: http.busyPollMicroseconds === undefined ? 0 : int(http, 'busyPollMicroseconds'),
       defaultSequenceName: seq,
       defaultApiId: apiId,
       maxBodyBytes: int(http, 'maxBodyBytes'),

@@ -11,6 +11,7 @@ import type { Endpoint, TlsClient } from '../../common/protocol/endpoint'
 import { nonce, gatewayProof, microserviceProof, sameProof } from '../../common/protocol/handshake'
 import type { Failure } from '../../common/errors/codes'
 import { CallTable } from '../../common/protocol/call-table'
+import { busyPoll } from './busy-poll'
 
 export interface ConnectionOwner {
   readonly name: string
@@ -108,6 +109,7 @@ export class BackendConnection {
     if (isLargeFrame(frame)) this.large.add(call.callId)
     call.connection = this
     this.framed!.sendBytes(frame)
+    busyPoll.active()
   }
 
   /** Drops the call and tells the microservice its answer is no longer wanted. */
@@ -151,6 +153,7 @@ export class BackendConnection {
   }
 
   private onFrame(f: Frame): void {
+    busyPoll.active()
     this.owner.onAnyFrame()
     switch (f.body) {
       case 'result': {

@@ -12,6 +12,7 @@ import { Calls, Invocation } from '../invoke/invoke'
 import type { Answer } from '../invoke/answer'
 import type { Backends, BodySink, HttpPort, Preparer } from '../invoke/interfaces'
 import type { GatewayConfig } from '../config/config'
+import { busyPoll } from '../dispatch/busy-poll'
 
 /** How the gateway drains (PLATFORM.drainGraceMs, drainIdleMs, drainTimeoutMs). */
 export interface DrainPlan {
@@ -46,6 +47,7 @@ export class Gateway implements HttpPort<HttpResponse> {
     const unsupported = uwsSupportError()
     if (unsupported !== null) throw new InternalError('IGW_UWS', unsupported)
     this.calls = new Calls(config, preparer, backends, this, shared)
+    busyPoll.configure(config.busyPollMicroseconds)
     this.uws = loadUws(config.maxHeaderBytes)
     this.listener = new Listener(this.uws, (app) => this.routes(app), 'the gateway', config.tls)
     this.trusts = peerTrust(config)
