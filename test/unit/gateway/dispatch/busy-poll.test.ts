@@ -50,3 +50,18 @@ test('0 (the default): an activity never keeps the loop turning', async () => {
   assert.equal(poll.polling, true)
   assert.ok((await turnsUntilIdle(poll, clock, 0.05)) <= 3)
 })
+
+test('one chain of turns, however many activities come while it turns', async () => {
+  const clock = { ms: 0, asked: 0 }
+  const poll = new BusyPoll(1000, () => (clock.asked++, clock.ms))
+  for (let k = 0; k < 5; k++) poll.active()
+  clock.asked = 0
+  let turns = 0
+  while (poll.polling && turns < 100) {
+    await new Promise((r) => setImmediate(r))
+    clock.ms += 0.25
+    turns++
+  }
+  // Each turn asks the clock once; five chains would ask it five times a turn.
+  assert.ok(clock.asked <= turns + 1, `${clock.asked} readings of the clock in ${turns} turns`)
+})
