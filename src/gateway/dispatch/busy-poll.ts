@@ -3,9 +3,10 @@
  * microservice or an answer comes back, this thread's event loop keeps turning for that long, a
  * setImmediate each turn so that libuv polls its sockets with a zero timeout, rather than sleeping in
  * epoll_wait. A thread that sleeps lets its core idle, and on a virtual machine waking an idle core is
- * most of what one call alone waits for (docs/performance.md, "Busy polling", has the figures). The
- * price is a core kept busy while calls come one at a time, which CPU-based autoscaling reads as
- * load: so it is off (0) unless set. Under load the loop does not sleep anyway.
+ * about half of what one call alone waits for (docs/performance.md, "One call alone, user and system;
+ * busy polling", has the figures). The price is a core kept busy while calls come one at a time,
+ * which CPU-based autoscaling reads as load: so it is off (0) unless set. Under load the loop seldom
+ * sleeps anyway.
  */
 export class BusyPoll {
   private ms: number
@@ -29,7 +30,7 @@ export class BusyPoll {
     this.ms = micros / 1000
   }
 
-  /** A call sent or an answer read: poll for the next `micros` from now. */
+  /** A call sent or its answer read: poll for the next `micros` from now. */
   active(): void {
     if (this.ms === 0) return
     this.last = this.now()

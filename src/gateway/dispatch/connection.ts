@@ -153,10 +153,11 @@ export class BackendConnection {
   }
 
   private onFrame(f: Frame): void {
-    busyPoll.active()
     this.owner.onAnyFrame()
     switch (f.body) {
       case 'result': {
+        // An answer, not a pong: an idle gateway's health checks do not keep its loop turning.
+        busyPoll.active()
         const result = f.result as gateway.Result
         const call = this.inflight.get(result.id)
         if (call === undefined) return // cancelled or timed out meanwhile
