@@ -280,7 +280,7 @@ describe('SIGHUP to a platform process', () => {
       writeFileSync(file, rules(3))
       // To the whole group, as `kill -HUP -- -PGID` does: the instances go on.
       p.signal('SIGHUP', true)
-      await until(() => p.output().includes('reloaded: RATE_LIMITS'), 10_000)
+      await until(() => p.output().includes('reloaded: RATE_LIMITS'), 10_000, 'the reload logged')
     } finally {
       statuses = await running.stop()
     }
@@ -291,7 +291,7 @@ describe('SIGHUP to a platform process', () => {
 
     writeFileSync(file, '{ "RATE_LIMITS": { "rules": [ { "name": "x" ')
     p.signal('SIGHUP')
-    await until(() => p.output().includes('reload refused'), 10_000)
+    await until(() => p.output().includes('reload refused'), 10_000, 'the refusal logged')
     assert.match(p.output(), /reload refused, the running config kept: config .*platform\.json: /)
     const kept = await pair()
     assert.equal(kept.status, 429)
