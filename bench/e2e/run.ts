@@ -625,10 +625,8 @@ async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: C
     const haproxy = await startHaproxyRef(await freePort(), upstreamPort, children, n)
     // The nginx master only waits; its workers (pinned one by one) do the work.
     for (const [, pid] of [...nginx.pids, ...haproxy.pids]) onServer(pid)
-    nginx.pids.push(['upstream', upstreamPid])
-    haproxy.pids.push(['upstream', upstreamPid])
-    where.set('nginx', nginx)
-    where.set('haproxy', haproxy)
+    where.set('nginx', behind(nginx, upstreamPid))
+    where.set('haproxy', behind(haproxy, upstreamPid))
   }
   // Pinned, one wrk thread per listener thread, so the load generator grows with what it loads.
   const clientCores = p.pinned ? p.cpus.length - n : 1
