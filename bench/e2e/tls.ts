@@ -717,11 +717,13 @@ export function report(r: TlsRun): string {
         : `wrk c=${c.connections}${c.kind === 'resumed' ? ', Connection: close' : ''}`
     lines.push(`\n${c.title} (${c.id}), ${KEY_TITLE[c.key]}, ${load}`)
     lines.push(
-      `subject | ${unit.padStart(12)} | p50 ms | p99 ms | errors | non-2xx | conn/call | CPU ms/call | per process (ms/call, max RSS MB)`
+      `subject | ${unit.padStart(12)} | p50 ms | p99 ms | errors | non-2xx | conn/call | CPU ms/call | per process (ms/call; kernel's share, max RSS MB)`
     )
     for (const s of [c.gateway, c.nginx]) {
       if (s === null) continue
-      const per = s.processes.map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)} (${f(p.rssMb)})`).join(', ')
+      const per = s.processes
+        .map((p) => `${p.name} ${p.cpuMsPerRequest.toFixed(4)} (sys ${f(100 * p.systemShare)} %, ${f(p.rssMb)} MB)`)
+        .join(', ')
       lines.push(
         `${s.subject.padEnd(7)} | ${f(s.rate).padStart(12)} | ${f(s.p50Ms, 3).padStart(6)} | ${f(s.p99Ms, 2).padStart(6)} | ${String(s.errors).padStart(6)} | ${String(s.non2xx).padStart(7)} | ${f(s.connectionsPerCall, 2).padStart(9)} | ${f(s.cpuMsPerCall, 4).padStart(11)} | ${per}`
       )
