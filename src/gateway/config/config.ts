@@ -542,7 +542,7 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
       port: int(http, 'port'),
       tls: parseTls(http, `${hp}.tls`),
       threads: threadCount(http),
-      busyPollMicroseconds: http.busyPollMicroseconds === undefined ? 0 : int(http, 'busyPollMicroseconds'),
+      busyPollMicroseconds: int(http, 'busyPollMicroseconds'),
       defaultSequenceName: seq,
       defaultApiId: apiId,
       maxBodyBytes: int(http, 'maxBodyBytes'),
