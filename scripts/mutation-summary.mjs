@@ -1,4 +1,5 @@
 // What a Stryker run's mutants come to per module, and whether that module holds (scripts/mutation.mjs).
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
@@ -68,4 +69,19 @@ export function verdict(name, counts, base, raising = false) {
   if (base !== undefined && counts.score < base.score)
     out.push(`${name}: ${counts.score} % killed, below its baseline of ${base.score} %`)
   return out
+}
+
+/**
+ * sha256 of a module's source and test files, names and contents: what its counts were measured on.
+ * The baseline keeps it beside the counts, so that --changed runs exactly the modules whose files differ.
+ */
+export function filesDigest(module, root = process.cwd()) {
+  const hash = createHash('sha256')
+  for (const file of [...module.mutate, ...module.tests].sort())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0')
+  return hash.digest('hex')
 }

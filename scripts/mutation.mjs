@@ -5,18 +5,18 @@
 // (killed / survived / no coverage / timeout per module), and compares each module's score with
 // test/mutation/baseline.json. Options:
 //   --modules a,b   only these modules
-//   --changed       only the modules whose files (sources or tests) differ, in the working tree, from
-//                   the commit that last wrote the baseline (what CI and npm test run)
-//   --update        write the scores of this run into the baseline (after raising the tests)
+//   --changed       only the modules whose files (sources or tests) differ from those the baseline's
+//                   counts were measured on: each module's entry keeps their digest (what CI and npm
+//                   test run)
+//   --update        write the scores of this run, and the digest of the files measured, into the baseline
 // Exit 1 when a module's score (survivors listed in test/mutation/equivalent.json left out) falls below
 // its baseline, or below the floor of 85 % unless the module is one still being raised, or when Stryker
 // could not run its tests. docs/development.md, "Mutation testing".
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { mutantKey, summarise, verdict } from './mutation-summary.mjs'
+import { filesDigest, mutantKey, summarise, verdict } from './mutation-summary.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 // Stryker reads its files and writes its reports relative to the working directory.
@@ -45,26 +45,9 @@ if (values.modules !== undefined) {
   names = asked
 }
 if (values.changed) {
-  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-  let since
-  try {
-    since = git('log', '-1', '--format=%H', '--', baselineFile).trim()
-  } catch {
-    console.log('mutation: not a git checkout, so no change to measure; nothing to run')
-    process.exit(0)
-  }
-  // From the commit that last wrote the baseline to the working tree.
-  const changed = new Set(
-    git('diff', '--name-only', since === '' ? 'HEAD' : since)
-      .split('\n')
-      .map((f) => f.trim())
-      .filter((f) => f !== '')
-  )
-  names = names.filter((n) => [...modules[n].mutate, ...modules[n].tests].some((f) => changed.has(f)))
+  names = names.filter((n) => baseline.modules[n]?.files !== filesDigest(modules[n], root))
   if (names.length === 0) {
-    console.log(
-      `mutation: no module's files changed since ${since === '' ? 'HEAD' : since.slice(0, 7)}; nothing to run`
-    )
+    console.log("mutation: every module's files are those its baseline was measured on; nothing to run")
     process.exit(0)
   }
 }
@@ -154,7 +137,7 @@ for (const [name, c] of Object.entries(summary.modules)) {
 }
 if (values.update) {
   for (const [name, c] of Object.entries(summary.modules)) {
-    baseline.modules[name] = { ...c }
+    baseline.modules[name] = { ...c, files: filesDigest(modules[name], root) }
     delete baseline.modules[name].seconds
   }
   writeFileSync(join(root, baselineFile), `${JSON.stringify(baseline, null, 2)}\n`)

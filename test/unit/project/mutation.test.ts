@@ -15,6 +15,8 @@ interface Counts {
   noCoverage: number
   timeout: number
   score: number
+  /** filesDigest of the module's files when the counts were measured. */
+  files?: string
 }
 interface Result {
   fileName: string
@@ -30,6 +32,7 @@ interface Summary {
   linesOf(path: string): string[]
   summarise(results: Result[], equivalent: Record<string, string>, root?: string): Counts
   verdict(name: string, counts: Counts, base: Counts | undefined, raising?: boolean): string[]
+  filesDigest(module: { mutate: string[]; tests: string[] }, root?: string): string
 }
 const summary = (): Promise<Summary> => import(join(ROOT, 'scripts', 'mutation-summary.mjs')) as Promise<Summary>
 
@@ -46,9 +49,28 @@ test('every module names files that exist, and has a baseline and a result file 
     for (const f of [...m.mutate, ...m.tests]) assert.ok(existsSync(join(ROOT, f)), `${name}: ${f} does not exist`)
     assert.ok(m.mutate.length > 0 && m.tests.length > 0, name)
     assert.ok(baseline[name] !== undefined, `${name} has no baseline: npm run test:mutation -- --update`)
+    assert.match(baseline[name].files ?? '', /^[0-9a-f]{64}$/, `${name}: the baseline names no files' digest`)
     assert.ok(existsSync(join(ROOT, 'test', 'mutation', 'incremental', `${name}.json`)), `${name}: no result file`)
   }
   assert.deepEqual(Object.keys(baseline).sort(), Object.keys(modules).sort(), 'a baseline for a module not listed')
+})
+
+test("a module's digest changes with any of its files' contents or names, and not with their order", async () => {
+  const { filesDigest } = await summary()
+  const dir = mkdtempSync(join(tmpdir(), 'digest-'))
+  try {
+    writeFileSync(join(dir, 'a.ts'), 'export const a = 1\n')
+    writeFileSync(join(dir, 'a.test.ts'), 'test\n')
+    writeFileSync(join(dir, 'a.spec.ts'), 'test\n')
+    const first = filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir)
+    assert.equal(filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir), first)
+    assert.equal(filesDigest({ mutate: ['a.test.ts'], tests: ['a.ts'] }, dir), first)
+    assert.notEqual(filesDigest({ mutate: ['a.ts'], tests: ['a.spec.ts'] }, dir), first, 'another name, same contents')
+    writeFileSync(join(dir, 'a.test.ts'), 'test \n')
+    assert.notEqual(filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir), first, 'a test file changed')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('the modules below the floor are exactly those still being raised; every equivalent mutant is in a listed file, with its reason', async () => {
