@@ -11,6 +11,8 @@ import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
 import { InvokePool } from '../gateway/pool/pool'
 import { MicroserviceDirectory } from '../gateway/dispatch/directory'
+import { crowdedWarning } from '../gateway/dispatch/busy-poll'
+import { usableCores } from '../common/process/cores'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
 import { MicroserviceManager, type ManagerOptions } from './manager'
 import { Deployer } from './package/deployer'
@@ -110,6 +112,8 @@ export class Platform {
     const gatewayThreads = config.gateway.threads
     const edgeThreads = config.edge.enabled ? config.edge.threads : 0
     const listeners = Math.max(gatewayThreads, edgeThreads)
+    const crowded = crowdedWarning(config.gateway.busyPollMicroseconds, gatewayThreads, usableCores())
+    if (crowded !== null) this.logger.warn({ component: 'gateway', event: 'busy-poll-crowded' }, crowded)
     // Each listener thread has a pool of its own: WORKER_POOL.maxThreads is shared out among them.
     const poolThreads = Math.max(1, Math.ceil(config.pool.maxThreads / listeners))
     this.pool = new InvokePool({

@@ -45,5 +45,19 @@ export class BusyPoll {
   }
 }
 
+/**
+ * What to warn of when polling threads would leave no core free: each polling thread holds a core
+ * while calls come, and the client, the microservice and the other threads wait for their turns
+ * (docs/operating.md, "Busy polling", has the measurement). Null when a core is left over.
+ */
+export function crowdedWarning(micros: number, threads: number, cores: number): string | null {
+  if (micros === 0 || threads < cores) return null
+  return (
+    `busyPollMicroseconds ${micros} with ${threads} listener thread${threads === 1 ? '' : 's'} on ${cores} ` +
+    `core${cores === 1 ? '' : 's'}: no core is left for the microservices and the clients while the threads ` +
+    'poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
+  )
+}
+
 /** This thread's: each listener thread has its own event loop, and its own copy of this module. */
 export const busyPoll = new BusyPoll(0)

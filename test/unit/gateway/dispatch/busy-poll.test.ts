@@ -1,8 +1,9 @@
 // Busy polling keeps a thread's event loop turning for its budget after the last call or answer, and
-// then lets it sleep (src/gateway/dispatch/busy-poll.ts; docs/operating.md, "Busy polling").
+// then lets it sleep, and the platform warns when polling threads would leave no core free
+// (src/gateway/dispatch/busy-poll.ts; docs/operating.md, "Busy polling").
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { BusyPoll } from '../../../../src/gateway/dispatch/busy-poll'
+import { BusyPoll, crowdedWarning } from '../../../../src/gateway/dispatch/busy-poll'
 
 /** The loop's turns until it stops, with a clock that moves `step` ms a turn (none are timed). */
 async function turnsUntilIdle(poll: BusyPoll, clock: { ms: number }, step: number, limit = 1000): Promise<number> {
@@ -64,4 +65,17 @@ test('one chain of turns, however many activities come while it turns', async ()
   }
   // Each turn asks the clock once; five chains would ask it five times a turn.
   assert.ok(clock.asked <= turns + 1, `${clock.asked} readings of the clock in ${turns} turns`)
+})
+
+test('a warning when polling threads would take every core; none with a core to spare or without polling', () => {
+  assert.equal(crowdedWarning(0, 2, 2), null)
+  assert.equal(crowdedWarning(100, 1, 2), null)
+  assert.equal(crowdedWarning(100, 3, 4), null)
+  assert.equal(
+    crowdedWarning(100, 2, 2),
+    'busyPollMicroseconds 100 with 2 listener threads on 2 cores: no core is left for the microservices and the ' +
+      'clients while the threads poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
+  )
+  assert.match(crowdedWarning(1, 1, 1) ?? '', /^busyPollMicroseconds 1 with 1 listener thread on 1 core: /)
+  assert.match(crowdedWarning(200, 4, 2) ?? '', /^busyPollMicroseconds 200 with 4 listener threads on 2 cores: /)
 })
