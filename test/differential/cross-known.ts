@@ -7,7 +7,7 @@ import type { Descriptor, ObjectDescriptor } from '../../src/microservice/sdk/de
 import type { Setup } from '../helpers/oracle'
 import type { HttpAnswer } from '../helpers/cross-runtime'
 import { argumentMessage } from '../helpers/cross-runtime'
-import type { Outcome } from './fidelity'
+import type { Outcome } from './outcomes'
 import type { Universe } from './universe'
 
 /** A difference as the cross-runtime test sees it: both answers, and what each library alone answers. */

@@ -3,7 +3,7 @@
 // count how many cases each explained, and a difference no entry explains fails.
 import type { Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
-import type { Outcome } from './fidelity'
+import type { Outcome } from './outcomes'
 import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/java/epoch-days'
 import { isWoodstoxNcName } from '../../src/common/xml/woodstox-names'
 
@@ -28,7 +28,7 @@ export interface Checked {
 }
 
 /** A wire value with every character above U+FFFF cast to 16 bits. */
-function castWire(w: Wire): Wire {
+export function castWire(w: Wire): Wire {
   if (typeof w === 'string')
     return w.replace(/[\u{10000}-\u{10FFFF}]/gu, (ch) => String.fromCharCode(ch.codePointAt(0)! & 0xffff))
   if (Array.isArray(w)) return w.map(castWire)
@@ -38,7 +38,7 @@ function castWire(w: Wire): Wire {
 }
 
 /** The characters of a root char[]'s text as XStream reads a char[] field: {"char-array":"ab"} or ["ab"]. */
-function rootCharArrayText(input: string | null): string[] | null {
+export function rootCharArrayText(input: string | null): string[] | null {
   if (input === null || !isJson(input)) return null
   const root = JSON.parse(input) as unknown
   if (typeof root !== 'object' || root === null || Array.isArray(root)) return null
@@ -50,7 +50,7 @@ function rootCharArrayText(input: string | null): string[] | null {
 }
 
 /** Every key of every map in a wire value (the oracle writes a map as [key, value] pairs). */
-function mapKeys(w: Wire): string[] {
+export function mapKeys(w: Wire): string[] {
   if (Array.isArray(w)) {
     const pairs = w.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')
     return w.flatMap((p) => (pairs ? [(p as Wire[])[0] as string, ...mapKeys((p as Wire[])[1]!)] : mapKeys(p)))
@@ -83,7 +83,7 @@ export function xpp3Cast(text: string): string {
  * character the text does not have (one per cast), and what each of those stands for: the reference
  * cast to 16 bits. Null when the private-use area has too few such characters left.
  */
-function markCasts(text: string): { text: string; casts: Map<string, string> } | null {
+export function markCasts(text: string): { text: string; casts: Map<string, string> } | null {
   const taken = new Set<number>()
   for (const ch of text) taken.add(ch.codePointAt(0)!)
   const references = [...text.matchAll(/&#(x[0-9a-fA-F]+|[0-9]+);/g)].map((m) =>
@@ -106,7 +106,7 @@ function markCasts(text: string): { text: string; casts: Map<string, string> } |
 }
 
 /** w with the characters that are keys of `chars` replaced by their values. */
-function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
+export function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
   if (typeof w === 'string') return [...w].map((ch) => chars.get(ch) ?? ch).join('')
   if (Array.isArray(w)) return w.map((x) => mapWire(x, chars))
   if (w !== null && typeof w === 'object')
@@ -115,8 +115,8 @@ function mapWire(w: Wire, chars: ReadonlyMap<string, string>): Wire {
 }
 
 /** Whether a leaf anywhere in w (a number, a string; a long is a decimal string) passes the test. */
-function someLeaf(w: Wire, test: (x: Wire) => boolean): boolean {
-  if (Array.isArray(w)) return w.some((x) => someLeaf(x, test))
+export function someLeaf(w: Wire, test: (x: Wire) => boolean): boolean {
+  // A list's values are its items.
   if (w !== null && typeof w === 'object') return Object.values(w).some((x) => someLeaf(x, test))
   return test(w)
 }
@@ -135,7 +135,7 @@ interface BigIntegerCounts {
  * The wire form with each BigInteger of an Object slot whose number passes `which` named a Long (the
  * same digits), counting those and the ones whose number passes `needed`.
  */
-function bigIntegersAsLongs(
+export function bigIntegersAsLongs(
   w: Wire,
   which: (n: bigint) => boolean,
   needed: (n: bigint) => boolean,
@@ -163,9 +163,10 @@ function bigIntegersAsLongs(
 }
 
 /** A number of 19 digits within long's range (10^18 to 2^63 - 1, either sign). */
-const nineteenDigitLong = (n: bigint): boolean => n >= LONG_MIN && n <= LONG_MAX && (n < 0n ? -n : n) >= 10n ** 18n
+export const nineteenDigitLong = (n: bigint): boolean =>
+  n >= LONG_MIN && n <= LONG_MAX && (n < 0n ? -n : n) >= 10n ** 18n
 
-const pastLong = (n: bigint): boolean => n < LONG_MIN || n > LONG_MAX
+export const pastLong = (n: bigint): boolean => n < LONG_MIN || n > LONG_MAX
 
 /**
  * Whether Java's value is ours but for Object slots Java read as BigInteger where we read a Long of
@@ -183,7 +184,7 @@ function bigIntegersOnly(c: Checked, which: (n: bigint) => boolean, needed: (n: 
  * collection of another class), or in an Object slot, or either holding it in one (tagged, as
  * emptyCollection has it).
  */
-function oneEmptyList(w: Wire | undefined): boolean {
+export function oneEmptyList(w: Wire | undefined): boolean {
   if (w !== null && typeof w === 'object' && !Array.isArray(w) && '!t' in w)
     return Array.isArray(w.v) && w.v.length === 1 && emptyCollection(w.v[0])
   if (!Array.isArray(w) || w.length !== 1) return false
@@ -206,7 +207,7 @@ export function xpp3FastHash(name: string): number {
 }
 
 /** Where the first element or attribute name of the text whose XPP3 hash is negative starts (UTF-16 index), or -1. */
-function negativeHashName(text: string): number {
+export function negativeHashName(text: string): number {
   for (const m of text.matchAll(/<\/?([^\s/>!?]+)|\s([^\s=<>]+)\s*=/g)) {
     const name = m[1] ?? m[2]!
     if (xpp3FastHash(name) < 0) return m.index
@@ -215,7 +216,7 @@ function negativeHashName(text: string): number {
 }
 
 /** Whether the type, or a type it reaches (fields, items, map values, an Object slot's classes), passes the test. */
-function reaches(d: Descriptor, test: (x: Descriptor) => boolean, seen = new Set<Descriptor>()): boolean {
+export function reaches(d: Descriptor, test: (x: Descriptor) => boolean, seen = new Set<Descriptor>()): boolean {
   if (seen.has(d)) return false
   seen.add(d)
   if (test(d)) return true
@@ -245,7 +246,7 @@ const nestedCollection = (d: Descriptor): boolean =>
   (d.kind === 'map' && repeated(d.value)) || ((d.kind === 'list' || d.kind === 'array') && repeated(d.item))
 
 /** Whether a value read into an Object slot is a collection (a list, map or array) with nothing in it. */
-function emptyCollection(w: Wire | undefined): boolean {
+export function emptyCollection(w: Wire | undefined): boolean {
   if (w === null || w === undefined || typeof w !== 'object' || Array.isArray(w)) return false
   const tag = w['!t']
   if (tag === null || typeof tag !== 'object' || Array.isArray(tag)) return false
@@ -301,18 +302,22 @@ export function overCeiling(counts: Readonly<Record<string, number>>, runs: numb
 export const DEPARTURES: readonly Departure[] = [
   {
     id: 'jettison-root-collections',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'XStream 1.4.20 with Jettison 1.5.3 misreads its own root collections (test/conformance/vectors/NOTES.md, ' +
       '"VERSION TRAP"). We read them as XStream 1.4.21 does (Jettison rootElementArrayWrapper off), which the ' +
       'oracle also runs: ours must agree with that.',
+    // Stryker restore all
     applies: (c) => c.variant !== undefined && c.agrees(c.variant)
   },
   {
     id: 'jackson-19-digit-long',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       "Debian's jackson-core 2.14.1 with jackson-databind 2.14.0 refuses some 19-digit numbers inside long's range " +
       '("out of range of long"; NOTES.md, environment notes): a mismatch of the two Debian packages, not Jackson\'s ' +
       'design. We read them.',
+    // Stryker restore all
     applies: (c) => {
       const m = /^Numeric value \((-?\d{19})\) out of range of long/.exec(c.java.message ?? '')
       if (!c.setup.startsWith('beta') || m === null) return false
@@ -327,19 +332,23 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jackson-19-digit-untyped',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'The same Debian jackson-core/databind mismatch read untyped: every integer of 19 digits (10^18 and up, ' +
       'Long.MAX_VALUE included) comes back as a BigInteger in an Object slot, where Jackson 2.14 with matching ' +
       'packages reads a Long (the oracle refuses the same numbers read as long). We read the Long.',
+    // Stryker restore all
     applies: (c) =>
       c.setup === 'betaJson' && c.direction !== 'write' && bigIntegersOnly(c, nineteenDigitLong, nineteenDigitLong)
   },
   {
     id: 'no-big-integer',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'Descriptors have no BigInteger: an integer past long in an Object slot, which Jackson reads untyped as a ' +
       'BigInteger, is kept as a bigint, all its digits (beta JSON writes it back the same), and typed as a Long. ' +
       "(19-digit numbers beside it may be Debian's BigIntegers, as in jackson-19-digit-untyped.)",
+    // Stryker restore all
     applies: (c) =>
       c.setup === 'betaJson' &&
       c.direction !== 'write' &&
@@ -347,9 +356,11 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'js-date-range',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'A java.util.Date holds any long of milliseconds; a JavaScript Date only ±8.64e15 (years −271,821 to ' +
       '275,760). A date beyond that is refused (400), never clamped or guessed.',
+    // Stryker restore all
     applies: (c) =>
       c.direction !== 'write' &&
       c.ours.refusal === 'value' &&
@@ -360,10 +371,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jettison-lenient-syntax',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       "Jettison's JSONTokener takes what is not JSON: unquoted words and numbers (TRUE, foreign digits, 0x10), " +
       'single quotes, comments, text after the root value. Its writer never produces them; an alpha JSON body must ' +
       'be JSON (README, "Deliberate departures"), so we refuse them as a syntax error.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction === 'notation' &&
@@ -374,10 +387,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jettison-lenient-then-refused',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'The same leniency when XStream then refuses what Jettison read: a malformed number or word (1.e5, TRUE) is ' +
       'read as a string, and the converter refuses it as a value. We refuse the text as a syntax error, the same ' +
       '400 for another reason.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction === 'notation' &&
@@ -388,16 +403,18 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'xpp3-char-cast',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'XPP3 1.1.4c reads a character reference above U+FFFF as one char, the code point cast to 16 bits (&#x1f600; ' +
       'reads as U+F600; README, "Deliberate departures"). We read the character named.',
+    // Stryker restore all
     applies: (c) => {
       if (!c.setup.startsWith('alphaXml') || c.input === null || c.ours.value === undefined) return false
       if (c.java.value === undefined || xpp3Cast(c.input) === c.input) return false
       // Java's answer is ours with the referenced characters cast to 16 bits (a cast may land on a
       // lone surrogate, which no XML text can spell, so the cast is made on our value); when the
       // text also has such characters literally, they are not cast: read the cast text instead.
-      const literal = /[\u{10000}-\u{10FFFF}]/u.test(c.input.replace(/&#(x[0-9a-fA-F]+|[0-9]+);/g, ''))
+      const literal = /[\u{10000}-\u{10FFFF}]/u.test(c.input)
       if (!literal) return c.agreeing({ value: castWire(c.ours.value) }, c.java)
       // What follows reads the text again: ours must be what that reading gives.
       if (!c.agreeing(c.readOurs(c.input), c.ours)) return false
@@ -412,9 +429,11 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jettison-number-past-double',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       "Jettison's tokenizer cannot read a number past double's range (1e400) and fails the stream (a syntax " +
       'error); the text is JSON, so we refuse the value instead (JSON has no non-finite numbers). Both are 400.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction !== 'write' &&
@@ -428,10 +447,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jackson-xml-unreadable-map-keys',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'Jackson writes a map key as an element name unchecked, markup included, so a key holding a tag, a ' +
       'reference or an attribute (a>b, a="x") makes another document than the value (<a>b>1</a>b>). We ' +
       'refuse to write such a key (a ValueError naming it); a key that is only no name is written as Jackson does.',
+    // Stryker restore all
     applies: (c) => {
       if (c.setup !== 'betaXml' || c.direction !== 'write' || c.java.text === undefined) return false
       if (c.ours.refusal === undefined || !/holds markup, which would change the document/.test(c.ours.message ?? ''))
@@ -445,11 +466,13 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'xpp3-name-hash',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'XPP3 1.1.4c (MXParserCachingStrings) files each name it reads in a table at fastHash(name) % size; for a ' +
       'name of more than 16 UTF-16 units whose first is U+0400 or above the hash overflows to a negative index and ' +
       'the parser throws ArrayIndexOutOfBoundsException, so XStream cannot read the names it writes for fields of ' +
       'many scripts (ع̈gℵ𐌰 is written <ع̈g_.2135_.d800_.df30>). We read them.',
+    // Stryker restore all
     applies: (c) => {
       if (!c.setup.startsWith('alphaXml') || c.input === null) return false
       // Thrown as it is while XStream reads the root's start tag, wrapped in a ConversionException further in.
@@ -468,10 +491,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jettison-root-char-array',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'XStream 1.4.20 with Jettison reads a root char[] wrongly ({"char-array":["ab"]} gives [] and ' +
       '{"char-array":[""]} the characters of \'[""]\'), with the 1.4.21 reading too. We read the text, as XStream ' +
       'does for a char[] field, so our own output reads back.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction !== 'write' &&
@@ -485,11 +510,13 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jettison-root-collection-text',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'Text as the content of a root collection ({"int-array":["A"]}): XStream 1.4.20 with Jettison refuses it for ' +
       'arrays and maps and reads a list of one empty list for lists (the root-collection misreading above). We ' +
       'read no items, as XStream reads the same text in a collection field. An Object root holding a ' +
       'collection ({"list":["A"]}) is read the same way.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alphaJson') &&
       c.direction === 'notation' &&
@@ -503,10 +530,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'xstream-implicit-null-item',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'XStream writes a null item of an implicit collection as <null/> and reads it into the first implicit ' +
       'collection of a HashMap keyed by identity hash codes: with several in a class there is no telling which. ' +
       'We read it when the class has one and refuse it when several.',
+    // Stryker restore all
     applies: (c) =>
       c.setup.startsWith('alpha') &&
       c.java.value !== undefined &&
@@ -516,10 +545,12 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jackson-xml-root-char-array-text',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'Jackson XML writes a root char[] as its text (<chars>ab</chars>) and cannot read it back: its parser ' +
       'finds the text "in Array context" and throws a JsonParseException, though the XML is well-formed. We ' +
       'refuse the same text with the same words as a value that does not fit (400 either way).',
+    // Stryker restore all
     applies: (c) => {
       if (c.setup !== 'betaXml' || c.direction === 'write') return false
       const d = c.descriptor
@@ -536,11 +567,13 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jackson-xml-virtual-array-order',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'The same misreading of a collection as a map value in a text with a syntax fault past it: Jackson reads ' +
       "the children of the key's element as the collection's items and refuses the first that does not bind " +
       'as its item type before it meets the fault; we refuse such a value without reading its items, so where ' +
       'the fault is in the map we name the fault. Both refuse.',
+    // Stryker restore all
     applies: (c) =>
       c.setup === 'betaXml' &&
       c.direction !== 'write' &&
@@ -553,12 +586,14 @@ export const DEPARTURES: readonly Departure[] = [
   },
   {
     id: 'jackson-xml-nested-collection-read',
+    // Stryker disable all: a reason for people to read; no check reads it
     why:
       'Jackson XML reads a collection inside a collection by its own "virtual array" rules (the children of an ' +
       '<item> become the inner items, each read as the item type: <item><fzsr/><gcvy/></item> is two empty ' +
       "objects), and a collection as a map value likewise (the children of the key's element, whatever their " +
       'names): it cannot read back what it wrote for one, so what it reads is no value a writer meant. We ' +
       'refuse a nested collection with content (400).',
+    // Stryker restore all
     applies: (c) =>
       c.setup === 'betaXml' &&
       c.direction !== 'write' &&

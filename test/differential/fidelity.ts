@@ -2,35 +2,18 @@
 // random values, in each setup, our serializer and Java's write the same bytes (or both refuse), read
 // those bytes to the same value (or both refuse), and read a client's other notation of them the same
 // way. A refusal of ours must be one of our error classes (400 BAD_ARGUMENT at the gateway), never a
-// TypeError. Differences that are Java's known bugs are in DEPARTURES, each checked for what it claims.
+// TypeError. Differences that are Java's known bugs are in DEPARTURES, each checked for what it claims;
+// how two answers are compared is in outcomes.ts.
 import fc from 'fast-check'
 import { typeName, type Descriptor } from '../../src/microservice/sdk/descriptors'
-import {
-  createAlphaJsonSerializer,
-  createAlphaXmlSerializer,
-  createBetaJsonSerializer,
-  createBetaXmlSerializer,
-  type Serializer
-} from '../../src/microservice/serializers'
-import { ValueError } from '../../src/microservice/serializers/errors'
-import { SyntaxErrorAt } from '../../src/common/errors/syntax'
+import type { Serializer } from '../../src/microservice/serializers'
 import { scriptKey, valueArb, type Profile } from '../helpers/arbitraries'
-import {
-  SETUPS,
-  canonWire,
-  classesOf,
-  specOf,
-  toWire,
-  type Answer,
-  type Oracle,
-  type Setup,
-  type Variant,
-  type Wire
-} from '../helpers/oracle'
+import { SETUPS, classesOf, specOf, toWire, type Oracle, type Setup, type Variant, type Wire } from '../helpers/oracle'
 import { javaSources, makeUniverse, type Universe } from './universe'
 import { mutationArb, type Mutation } from './notations'
 import { DEPARTURES, OPEN, type Checked } from './departures'
 import { descriptorToJson, type DescriptorJson } from './descriptor-json'
+import { DECODER, agree, javaOutcome, ours, serializerFor, type Outcome } from './outcomes'
 
 /** Strings that reach every Unicode category, the controls, surrogate pairs and markup. */
 const MARKUP = ['<', '>', '&', '"', "'", '\\', '/', ']]>', '</', '&amp;', '&#x41;', '\r', '\n', '\r\n', '\t', ' ']
@@ -76,84 +59,6 @@ export const ORACLE_PROFILE: Profile = {
       arbitrary: fc.integer({ min: -62_200_000_000_000, max: -62_100_000_000_000 }).map((ms) => new Date(ms))
     }
   )
-}
-
-/** Our serializer of a setup; the "+aliases" setups get the registered aliases. */
-export function serializerFor(setup: Setup, registered: ReadonlyMap<string, string>): Serializer {
-  const aliases = setup.endsWith('+aliases') ? new Map(registered) : new Map<string, string>()
-  switch (setup) {
-    case 'alphaXml':
-    case 'alphaXml+aliases':
-      return createAlphaXmlSerializer(aliases)
-    case 'alphaJson':
-    case 'alphaJson+aliases':
-      return createAlphaJsonSerializer(aliases)
-    case 'betaXml':
-      return createBetaXmlSerializer({})
-    case 'betaJson':
-      return createBetaJsonSerializer({})
-  }
-}
-
-export interface Outcome {
-  text?: string
-  value?: Wire
-  /** Our error class, or Java's. */
-  error?: string
-  message?: string
-  /** What kind of refusal: the client's text is not JSON/XML, or it is but its value does not fit. */
-  refusal?: RefusalKind
-  /** Our error is not a refusal of ours: a bug, whatever Java did. */
-  crash?: boolean
-}
-
-export const DECODER = new TextDecoder('utf-8', { fatal: false })
-
-export type RefusalKind = 'syntax' | 'value'
-
-export function ours<T>(f: () => T, as: (x: T) => Outcome): Outcome {
-  try {
-    return as(f())
-  } catch (e) {
-    const err = e as Error
-    return {
-      error: err.constructor.name,
-      message: err.message,
-      refusal: e instanceof SyntaxErrorAt ? 'syntax' : 'value',
-      crash: !(e instanceof ValueError || e instanceof SyntaxErrorAt)
-    }
-  }
-}
-
-/**
- * Java's parse errors, by the class of the innermost cause: XStream's StreamException (XPP3's and
- * Jettison's parse errors) and Jackson's JsonParseException (also for XML, through Woodstox), with
- * the readers' own exceptions under them. Anything else (a ConversionException, Jackson's mapping
- * exceptions, a NumberFormatException) refuses a value.
- */
-const JAVA_SYNTAX =
-  /(StreamException|JsonParseException|XmlPullParserException|JSONException|XMLStreamException|WstxException|WstxParsingException|WstxUnexpectedCharException|WstxEOFException|WstxLazyException)$/
-
-export function javaOutcome(a: Answer | undefined): Outcome {
-  // A missing answer or the oracle's own failure is not Java refusing: the run must stop.
-  if (a === undefined) throw new Error('the oracle gave no answer for a request')
-  if (a.oracleFailure === true) throw new Error(`the oracle failed (not the serializer): ${a.error}: ${a.message}`)
-  if (a.error !== undefined) {
-    // Jackson's XML parser reports a number out of its type's range as a JsonParseException.
-    const outOfRange = /^Numeric value \(.*\) out of range of /.test(a.message ?? '')
-    const refusal: RefusalKind = !outOfRange && JAVA_SYNTAX.test(a.rootCause ?? a.error) ? 'syntax' : 'value'
-    return { error: a.error, message: a.message ?? '', refusal }
-  }
-  return a.text !== undefined ? { text: a.text } : { value: a.value ?? null }
-}
-
-/** Same value or text; or both refused, for the same kind of reason (syntax, or a value that does not fit). */
-export function agree(o: Outcome, j: Outcome, d: Descriptor): boolean {
-  if (o.crash === true) return false
-  if (j.error !== undefined || o.error !== undefined)
-    return j.error !== undefined && o.error !== undefined && j.refusal === o.refusal
-  if (j.text !== undefined) return o.text === j.text
-  return JSON.stringify(canonWire(o.value ?? null, d)) === JSON.stringify(canonWire(j.value ?? null, d))
 }
 
 /** A difference no departure explains: everything needed to see it and to make it again. */

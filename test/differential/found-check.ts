@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import type { Descriptor } from '../../src/microservice/sdk/descriptors'
 import { toWire, specOf, type Request, type Setup, type Wire } from '../helpers/oracle'
-import { DECODER, agree, ours, serializerFor, type Outcome } from './fidelity'
+import { DECODER, agree, ours, serializerFor, type Outcome } from './outcomes'
 import { DEPARTURES, type Checked } from './departures'
 import { descriptorFromJson, fromWire, type DescriptorJson } from './descriptor-json'
 import { ROOT } from '../helpers/root'

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Oracle, specOf, type Request } from '../helpers/oracle'
-import { serializerFor } from './fidelity'
+import { serializerFor } from './outcomes'
 import { t } from '../../src/microservice/sdk/descriptors'
 
 const MAP = t.map(t.Integer, 'java.util.LinkedHashMap')

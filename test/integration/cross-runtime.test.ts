@@ -31,15 +31,8 @@ import {
 import { Oracle, classesOf, specOf, toWire, type Answer, type Setup, type Variant, type Wire } from '../helpers/oracle'
 import { valueArb } from '../helpers/arbitraries'
 import { makeUniverse, javaSources, type Universe } from '../differential/universe'
-import {
-  DECODER,
-  ORACLE_PROFILE,
-  agree,
-  javaOutcome,
-  ours,
-  serializerFor,
-  type Outcome
-} from '../differential/fidelity'
+import { ORACLE_PROFILE } from '../differential/fidelity'
+import { DECODER, agree, javaOutcome, ours, serializerFor, type Outcome } from '../differential/outcomes'
 import { mutationArb } from '../differential/notations'
 import { DEPARTURES, overCeiling, type Checked } from '../differential/departures'
 import { KNOWN, type Seen } from '../differential/cross-known'
