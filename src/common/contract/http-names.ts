@@ -8,6 +8,9 @@ export const EDGE_API_PREFIX = '/_eapi/ELASTIC_HTTP'
 /** docs/contract.md: where the edge serves a microservice's UI. */
 export const SWAGGER_PREFIX = '/_swagger'
 
+/** The request id a client may send, echoed on every answer (generated when absent). */
+export const REQUEST_ID_HEADER = 'X-PLATFORM-Request-ID'
+
 /** The nine X-PLATFORM-* request headers (docs/contract.md, Headers), spelled canonically, with their meaning. */
 export const PLATFORM_HEADER_NOTES = [
   { name: 'X-PLATFORM-API-ID', description: 'Invocation mode: ROA (the default) or RMC (case sensitive)' },
@@ -18,7 +21,7 @@ export const PLATFORM_HEADER_NOTES = [
     description:
       'Sequence that reads the body and writes the answer; XML bodies need an XML sequence (alphaParamArrayXmlInOutSequence)'
   },
-  { name: 'X-PLATFORM-Request-ID', description: 'Request identifier; generated when absent and echoed on the answer' },
+  { name: REQUEST_ID_HEADER, description: 'Request identifier; generated when absent and echoed on the answer' },
   { name: 'X-PLATFORM-Session-ID', description: 'Session identifier' },
   { name: 'X-PLATFORM-User', description: 'User' },
   { name: 'X-PLATFORM-Client-Application-Name', description: 'Name of the calling application' },

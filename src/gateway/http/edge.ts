@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Listener } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
-import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-names'
+import { EDGE_API_PREFIX, REQUEST_ID_HEADER, SWAGGER_PREFIX } from '../../common/contract/http-names'
 import { bounded } from '../invoke/echo'
 import { toProblem, renderProblemJson, statusLine } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
@@ -194,7 +194,7 @@ export class Edge {
   ): void {
     res.cork(() => {
       res.writeStatus(statusLine(status))
-      if (requestId !== '') res.writeHeader('X-PLATFORM-Request-ID', requestId)
+      if (requestId !== '') res.writeHeader(REQUEST_ID_HEADER, requestId)
       res.writeHeader('Content-Type', type)
       res.writeHeader('Cache-Control', cache)
       res.writeHeader('X-Content-Type-Options', 'nosniff')

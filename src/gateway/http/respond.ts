@@ -1,5 +1,6 @@
 import type { HttpResponse } from 'uWebSockets.js'
 import { statusLine } from '../../common/errors/problem'
+import { REQUEST_ID_HEADER } from '../../common/contract/http-names'
 import { EXPOSED_HEADERS, type Answer, type CorsPolicy } from '../invoke/answer'
 
 /** Writes the CORS response headers for a request that carried Origin. */
@@ -35,7 +36,7 @@ export function writeAnswer(res: HttpResponse, cors: CorsPolicy, a: Answer): voi
     const extra = a.headers === null ? '' : headerLines(a.headers)
     if (a.contentType !== null) res.writeHeader('Content-Type', a.contentType + NOSNIFF_LINE + extra)
     else res.writeHeader('X-Content-Type-Options', NOSNIFF + extra)
-    res.writeHeader('X-PLATFORM-Request-ID', a.requestId)
+    res.writeHeader(REQUEST_ID_HEADER, a.requestId)
     writeCors(res, cors, a.origin)
     if (a.status === 204) res.endWithoutBody(0, a.close)
     else res.end(a.body, a.close)

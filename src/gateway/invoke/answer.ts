@@ -2,7 +2,7 @@ import { toProblem, renderProblemJson, renderProblemXml } from '../../common/err
 import type { Failure } from '../../common/errors/codes'
 import type { BodyFormat } from '../../common/contract/vocabulary'
 import { PLATFORM_HEADERS } from './call-head'
-import { IDENTITY_HEADERS } from '../../common/contract/http-names'
+import { IDENTITY_HEADERS, REQUEST_ID_HEADER } from '../../common/contract/http-names'
 
 /** One whole HTTP answer, as data: the HTTP adapter writes it in one corked write. */
 export interface Answer {
@@ -39,7 +39,7 @@ export function allowedHeaders(identity: boolean): string {
   return ['Content-Type', 'Accept', ...names].join(', ')
 }
 /** What a page may read of an answer: the request id, and when to call again (docs/rate-limits.md). */
-export const EXPOSED_HEADERS = 'X-PLATFORM-Request-ID, Retry-After, RateLimit-Policy, RateLimit'
+export const EXPOSED_HEADERS = `${REQUEST_ID_HEADER}, Retry-After, RateLimit-Policy, RateLimit`
 
 export interface CorsPolicy {
   /** '*' allows any origin. */
