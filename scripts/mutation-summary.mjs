@@ -74,14 +74,19 @@ export function verdict(name, counts, base, raising = false) {
 /**
  * sha256 of a module's source and test files, names and contents: what its counts were measured on.
  * The baseline keeps it beside the counts, so that --changed runs exactly the modules whose files differ.
+ * The two lists are hashed apart: a file moved from one to the other changes what is measured.
  */
 export function filesDigest(module, root = process.cwd()) {
   const hash = createHash('sha256')
-  for (const file of [...module.mutate, ...module.tests].sort())
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(join(root, file)))
-      .update('\0')
+  for (const [list, files] of [
+    ['mutate', module.mutate],
+    ['tests', module.tests]
+  ])
+    for (const file of [...files].sort())
+      hash
+        .update(`${list}:${file}`)
+        .update('\0')
+        .update(readFileSync(join(root, file)))
+        .update('\0')
   return hash.digest('hex')
 }

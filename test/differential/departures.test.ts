@@ -653,6 +653,9 @@ test('jettison-number-past-double: our value refusal with its exact words, a tex
     checked('alphaJson', 'notation', t.Double, input, java, o)
   yes(id, c('[1e5,1e400]'))
   yes(id, c('{"double":1e+400}'))
+  // Past double only with all its digits: 10e400 is not 0e400, nor 1.00e400 00e400.
+  yes(id, c('{"double":10e400}'))
+  yes(id, c('{"double":1.00e400}'))
   no(id, c('{"double":1e400}', { ...ours, refusal: 'syntax' }))
   no(id, c('{"double":1e400}', { ...ours, message: `${ours.message} (really)` }))
   no(id, c(null))

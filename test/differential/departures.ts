@@ -441,7 +441,7 @@ export const DEPARTURES: readonly Departure[] = [
       c.ours.refusal === 'value' &&
       /: JSON does not allow non-finite numbers$/.test(c.ours.message ?? '') &&
       // Evidence outside our reader: the text is JSON holding a number no double holds.
-      c.input !== null &&
+      typeof c.input === 'string' &&
       isJson(c.input) &&
       [...c.input.matchAll(/-?\d+(\.\d+)?[eE][+-]?\d+/g)].some((m) => !Number.isFinite(Number(m[0])))
   },
@@ -554,7 +554,8 @@ export const DEPARTURES: readonly Departure[] = [
     applies: (c) => {
       if (c.setup !== 'betaXml' || c.direction === 'write') return false
       const d = c.descriptor
-      if (d.kind !== 'array' || d.item.kind !== 'scalar' || d.item.type !== 'char') return false
+      if (d.kind !== 'array') return false
+      if (d.item.kind !== 'scalar' || d.item.type !== 'char') return false
       const java = /^Unexpected non-whitespace text \('([^]*)' in Array context: should not occur/.exec(
         c.java.message ?? ''
       )

@@ -97,4 +97,5 @@ test('agree: the same value or text, or refusals of one kind; a crash of ours ag
   assert.equal(agree(value, { value: null }, d), false)
   assert.equal(agree({ value: null }, value, d), false)
   assert.equal(agree({ error: 'TypeError' }, { value: 1 }, d), false)
+  assert.equal(agree({ value: 1 }, { error: 'ConversionException' }, d), false)
 })

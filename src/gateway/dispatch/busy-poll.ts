@@ -3,8 +3,8 @@
  * microservice or an answer comes back, this thread's event loop keeps turning for that long, a
  * setImmediate each turn so that libuv polls its sockets with a zero timeout, rather than sleeping in
  * epoll_wait. A thread that sleeps lets its core idle, and on a virtual machine waking an idle core is
- * about half of what one call alone waits for (docs/performance.md, "One call alone, user and system;
- * busy polling", has the figures). The price is a core kept busy while calls come one at a time,
+ * much of what one call alone waits for (docs/performance.md, "One call alone, user and system; busy
+ * polling", has the figures). The price is a core kept busy while calls come one at a time,
  * which CPU-based autoscaling reads as load: so it is off (0) unless set. Under load the loop seldom
  * sleeps anyway.
  */
@@ -54,8 +54,8 @@ export function crowdedWarning(micros: number, threads: number, cores: number): 
   if (micros === 0 || threads < cores) return null
   return (
     `busyPollMicroseconds ${micros} with ${threads} listener thread${threads === 1 ? '' : 's'} on ${cores} ` +
-    `core${cores === 1 ? '' : 's'}: no core is left for the microservices and the clients while the threads ` +
-    'poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
+    `core${cores === 1 ? '' : 's'}: no core is left for other work while the threads poll, and calls slow ` +
+    'down; set fewer threads, or busyPollMicroseconds 0'
   )
 }
 

@@ -55,7 +55,7 @@ test('every module names files that exist, and has a baseline and a result file 
   assert.deepEqual(Object.keys(baseline).sort(), Object.keys(modules).sort(), 'a baseline for a module not listed')
 })
 
-test("a module's digest changes with any of its files' contents or names, and not with their order", async () => {
+test("a module's digest changes with any of its files' contents, names or list, and not with their order", async () => {
   const { filesDigest } = await summary()
   const dir = mkdtempSync(join(tmpdir(), 'digest-'))
   try {
@@ -64,7 +64,20 @@ test("a module's digest changes with any of its files' contents or names, and no
     writeFileSync(join(dir, 'a.spec.ts'), 'test\n')
     const first = filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir)
     assert.equal(filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir), first)
-    assert.equal(filesDigest({ mutate: ['a.test.ts'], tests: ['a.ts'] }, dir), first)
+    assert.equal(
+      filesDigest({ mutate: ['a.ts'], tests: ['a.spec.ts', 'a.test.ts'] }, dir),
+      filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts', 'a.spec.ts'] }, dir)
+    )
+    assert.notEqual(
+      filesDigest({ mutate: ['a.test.ts'], tests: ['a.ts'] }, dir),
+      first,
+      'a file moved to the other list'
+    )
+    assert.notEqual(
+      filesDigest({ mutate: ['a.spec.ts', 'a.test.ts'], tests: [] }, dir),
+      filesDigest({ mutate: ['a.spec.ts'], tests: ['a.test.ts'] }, dir),
+      'the same files in the same order, one in the other list'
+    )
     assert.notEqual(filesDigest({ mutate: ['a.ts'], tests: ['a.spec.ts'] }, dir), first, 'another name, same contents')
     writeFileSync(join(dir, 'a.test.ts'), 'test \n')
     assert.notEqual(filesDigest({ mutate: ['a.ts'], tests: ['a.test.ts'] }, dir), first, 'a test file changed')

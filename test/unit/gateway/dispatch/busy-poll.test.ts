@@ -73,8 +73,8 @@ test('a warning when polling threads would take every core; none with a core to 
   assert.equal(crowdedWarning(100, 3, 4), null)
   assert.equal(
     crowdedWarning(100, 2, 2),
-    'busyPollMicroseconds 100 with 2 listener threads on 2 cores: no core is left for the microservices and the ' +
-      'clients while the threads poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
+    'busyPollMicroseconds 100 with 2 listener threads on 2 cores: no core is left for other work while the ' +
+      'threads poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
   )
   assert.match(crowdedWarning(1, 1, 1) ?? '', /^busyPollMicroseconds 1 with 1 listener thread on 1 core: /)
   assert.match(crowdedWarning(200, 4, 2) ?? '', /^busyPollMicroseconds 200 with 4 listener threads on 2 cores: /)
