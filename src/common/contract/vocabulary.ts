@@ -13,13 +13,19 @@ export function isApiMode(s: string): s is ApiMode {
   return s === 'ROA' || s === 'RMC'
 }
 
-/** The sequence table (docs/contract.md, Sequences): each sequence's format, and the bean it looks up. */
+/** A family of serializers: alpha (XStream, Jettison) or beta (Jackson, Woodstox). */
+export type SequenceFamily = 'alpha' | 'beta'
+
+/**
+ * The sequence table (docs/contract.md, Sequences): each sequence's format, the bean it looks up, and
+ * the family whose shapes it writes.
+ */
 export const SEQUENCES = {
-  alphaParamArrayXmlInOutSequence: { format: 'xml', bean: 'alphaXmlSerializer' },
-  alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer' },
-  betaParamArrayXmlInOutSequence: { format: 'xml', bean: 'betaXmlSerializer' },
-  betaParamArrayJsonInOutSequence: { format: 'json', bean: 'betaJsonSerializer' }
-} as const satisfies Record<string, { format: BodyFormat; bean: string }>
+  alphaParamArrayXmlInOutSequence: { format: 'xml', bean: 'alphaXmlSerializer', family: 'alpha' },
+  alphaParamArrayJsonInOutSequence: { format: 'json', bean: 'alphaJsonSerializer', family: 'alpha' },
+  betaParamArrayXmlInOutSequence: { format: 'xml', bean: 'betaXmlSerializer', family: 'beta' },
+  betaParamArrayJsonInOutSequence: { format: 'json', bean: 'betaJsonSerializer', family: 'beta' }
+} as const satisfies Record<string, { format: BodyFormat; bean: string; family: SequenceFamily }>
 
 export type SequenceName = keyof typeof SEQUENCES
 /** The bean names a microservice may define to replace a sequence's default serializer. */

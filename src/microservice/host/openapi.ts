@@ -1,6 +1,6 @@
 import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from '../sdk/descriptors'
 import { codes, type ErrorCode } from '../../common/errors/codes'
-import { SEQUENCES, type ApiMode, type SequenceName } from '../../common/contract/vocabulary'
+import { SEQUENCES, type ApiMode, type SequenceFamily, type SequenceName } from '../../common/contract/vocabulary'
 import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS } from '../../common/contract/http-names'
 import { alphaTypeName, type AliasMap } from '../serializers/alpha/alpha-node'
 import { XML_NAMING } from '../serializers/alpha/alpha-xml'
@@ -89,8 +89,8 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
     // XML examples are values of the component schemas, which have Jackson's shapes.
     jackson: defaultSerializers(aliases).betaJsonSerializer
   }
-  const components = new Components(aliases, sequences.xml === 'betaParamArrayXmlInOutSequence' ? 'beta' : 'alpha')
-  const alphaJson = sequences.json === 'alphaParamArrayJsonInOutSequence' ? new AlphaJsonSchemas(aliases) : null
+  const components = new Components(aliases, SEQUENCES[sequences.xml].family)
+  const alphaJson = SEQUENCES[sequences.json].family === 'alpha' ? new AlphaJsonSchemas(aliases) : null
   const enabled = compileRemotelyEnabled(definition.platformRegularExpressionToRemotelyEnabled)
   const paths: { [k: string]: Json } = {}
   const tags: Json[] = []
@@ -316,7 +316,7 @@ class Components {
 
   constructor(
     aliases: AliasMap,
-    private readonly xmlFamily: 'alpha' | 'beta'
+    private readonly xmlFamily: SequenceFamily
   ) {
     this.xmlCtx = { aliases, naming: XML_NAMING }
   }
