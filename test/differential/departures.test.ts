@@ -39,9 +39,10 @@ function checked(
   descriptor: Descriptor,
   input: string | null,
   java: Outcome,
-  o: Outcome
+  o: Outcome,
+  value: Wire = null
 ): Checked {
-  return checkedCase(setup, direction, 'test', descriptor, input, java, o)
+  return checkedCase(setup, direction, 'test', descriptor, input, java, o, value)
 }
 
 /** What each departure (or OPEN entry) answered in this file's cases: it must have explained one and refused one. */
@@ -301,10 +302,8 @@ test('jackson-xml-nested-collection-read: our refusal of a nested collection wit
     message:
       'Cannot deserialize LinkedHashMap<String,List<Integer>>: a collection as a map value cannot be read from XML'
   }
-  const own = (written: Wire): Checked => ({
-    ...checked('betaXml', 'read', m, '<M><a>0</a><a>1</a></M>', { value: [['a', [1]]] }, asValue),
-    value: written
-  })
+  const own = (written: Wire): Checked =>
+    checked('betaXml', 'read', m, '<M><a>0</a><a>1</a></M>', { value: [['a', [1]]] }, asValue, written)
   assert.equal(explains('jackson-xml-nested-collection-read', own([['a', [0, 1]]])), true)
   assert.equal(explains('jackson-xml-nested-collection-read', own([['a', [1]]])), false)
 })
@@ -463,17 +462,16 @@ test('jackson-xml-unreadable-map-keys: our refusal to write a key holding markup
     message: `map key '${key}' holds markup, which would change the document`,
     refusal: 'value'
   })
-  const c = (key: string): Checked => ({
-    ...checked(
+  const c = (key: string): Checked =>
+    checked(
       'betaXml',
       'write',
       map,
       null,
       { text: `<LinkedHashMap><${key}>1</${key}></LinkedHashMap>` },
-      refused(key)
-    ),
-    value: [[key, 1]]
-  })
+      refused(key),
+      [[key, 1]]
+    )
   assert.equal(explains('jackson-xml-unreadable-map-keys', c('a>b')), true)
   assert.equal(explains('jackson-xml-unreadable-map-keys', c('a="x"')), true)
   // What it must not absorb: a key without markup, which Jackson writes and so must we (a name that is
@@ -615,30 +613,18 @@ test('xpp3-char-cast: a text with a cast to make, a value on both sides, and our
       { value: '\u{3d82a}\u{118a6}' }
     )
   )
-  // More references than private-use markers, none casting to a surrogate: the cast text itself is read.
-  const plenty = '&#x1f600;'.repeat(6401)
-  yes(
-    id,
+  // 6,401 references, more than the private-use markers that stand for them: `cast` is Java's answer
+  // (each reference cast to 16 bits), `ours` the characters referenced, each with a last literal one.
+  const past = (reference: string, cast: string, ours: string): Checked =>
     c(
-      `<string>${plenty}\u{10000}</string>`,
-      { value: '\uf600'.repeat(6401) + '\u{10000}' },
-      {
-        value: '\u{1f600}'.repeat(6401) + '\u{10000}'
-      }
+      `<string>${reference.repeat(6401)}\u{10000}</string>`,
+      { value: cast.repeat(6401) + '\u{10000}' },
+      { value: ours.repeat(6401) + '\u{10000}' }
     )
-  )
-  // More references to surrogates than private-use markers to read them by.
-  const many = '&#x1d800;'.repeat(6401)
-  no(
-    id,
-    c(
-      `<string>${many}\u{10000}</string>`,
-      { value: '\ud800'.repeat(6401) + '\u{10000}' },
-      {
-        value: '\u{1d800}'.repeat(6401) + '\u{10000}'
-      }
-    )
-  )
+  // None casting to a surrogate: the cast text itself is read.
+  yes(id, past('&#x1f600;', '\uf600', '\u{1f600}'))
+  // Casts to surrogates, more than the markers to read them by.
+  no(id, past('&#x1d800;', '\ud800', '\u{1d800}'))
 })
 
 test('jettison-number-past-double: our value refusal with its exact words, a text to look at, any number past double', () => {
@@ -696,10 +682,8 @@ test('jettison-root-char-array: a root char[] only; our own text reads back to t
   no(id, c(t.array(t.String)))
   no(id, c(t.array(t.object('com.x.C', { a: t.int }))))
   // Read: our own text, judged by the value written (not by the text's characters).
-  const read = (value: Wire): Checked => ({
-    ...checked('alphaJson', 'read', t.array(t.char), null, { value: [] }, { value: ['a', 'b'] }),
-    value
-  })
+  const read = (value: Wire): Checked =>
+    checked('alphaJson', 'read', t.array(t.char), null, { value: [] }, { value: ['a', 'b'] }, value)
   yes(id, read(['a', 'b']))
   no(id, read(['a']))
 })
@@ -712,10 +696,8 @@ test('jackson-xml-unreadable-map-keys: Java wrote a text, our refusal names mark
     message: "map key 'a>b' holds markup, which would change the document",
     refusal: 'value'
   }
-  const c = (value: Wire, java: Outcome, ours: Outcome = refused): Checked => ({
-    ...checked('betaXml', 'write', map, null, java, ours),
-    value
-  })
+  const c = (value: Wire, java: Outcome, ours: Outcome = refused): Checked =>
+    checked('betaXml', 'write', map, null, java, ours, value)
   const text = { text: '<LinkedHashMap><ok>1</ok><a>b>2</a>b></LinkedHashMap>' }
   yes(
     id,
@@ -824,17 +806,12 @@ test('jackson-xml-nested-collection-read: a client text, which Java read, counts
     checked('betaXml', 'notation', d, '<ArrayList><item><item>1</item></item></ArrayList>', { value: [[1]] }, refused)
   )
   // A client's text, even where what was written is what Java read.
-  yes('jackson-xml-nested-collection-read', {
-    ...checked(
-      'betaXml',
-      'notation',
-      d,
-      '<ArrayList><item><item>1</item></item></ArrayList>',
-      { value: [[1]] },
-      refused
-    ),
-    value: [[1]]
-  })
+  yes(
+    'jackson-xml-nested-collection-read',
+    checked('betaXml', 'notation', d, '<ArrayList><item><item>1</item></item></ArrayList>', { value: [[1]] }, refused, [
+      [1]
+    ])
+  )
 })
 
 test('jettison-lenient-syntax: Java read the text and ours was a syntax error; nothing else', () => {
