@@ -3,7 +3,8 @@
 // nodes. Every call carries an X-PLATFORM-Request-ID of its own; an instance of test/fixtures/loadkit
 // records the ids it executed (Records), so a test can tell which instance ran what and that no call
 // ran twice, and can hold calls on the instance it is about to kill (holdOn).
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
+import { postOn } from './http-post'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -21,33 +22,17 @@ export interface Tally {
   answered: string[]
 }
 
-interface Answer {
-  status: number
-  text: string
-}
-
-function call(url: URL, path: string, agent: Agent | false, id: string, body: string, timeoutMs: number) {
-  return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: 'POST',
-        agent,
-        timeout: timeoutMs,
-        headers: { 'Content-Type': 'application/json', 'X-PLATFORM-Request-ID': id }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
-      }
-    )
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
-    req.on('error', reject)
-    req.end(body)
+async function call(url: URL, path: string, agent: Agent | false, id: string, body: string, timeoutMs: number) {
+  const { status, text } = await postOn({
+    host: url.hostname,
+    port: Number(url.port),
+    path,
+    body,
+    agent,
+    timeoutMs,
+    headers: { 'X-PLATFORM-Request-ID': id }
   })
+  return { status, text }
 }
 
 /**

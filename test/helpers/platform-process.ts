@@ -2,7 +2,8 @@
 // systemd gives a service), configured through the environment, ports on 127.0.0.1. For tests that
 // signal it, kill it or restart it.
 import { fork, type ChildProcess } from 'node:child_process'
-import { request, type Agent } from 'node:http'
+import type { Agent } from 'node:http'
+import { postOn } from './http-post'
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
@@ -63,33 +64,14 @@ export interface SlowAnswer {
 }
 
 /** POST /testkit/slow/sleep on the gateway at `port`: answered with `ms` after that many ms. */
-export function slowCall(
+export async function slowCall(
   port: number,
   ms: string,
   agent: Agent | false = false,
   microservice = 'testkit'
 ): Promise<SlowAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/${microservice}/slow/sleep`,
-        method: 'POST',
-        agent,
-        headers: { 'Content-Type': 'application/json' }
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, connection: String(res.headers.connection ?? ''), text })
-        )
-      }
-    )
-    req.on('error', reject)
-    req.end(ms)
-  })
+  const a = await postOn({ port, path: `/${microservice}/slow/sleep`, body: ms, agent })
+  return { status: a.status, connection: String(a.headers.connection ?? ''), text: a.text }
 }
 
 export function startPlatformProcess(o: PlatformProcessOptions): PlatformProcess {

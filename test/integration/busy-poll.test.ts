@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
-import { request } from 'node:http'
+import { postOn } from '../helpers/http-post'
 import { busyPoll } from '../../src/gateway/dispatch/busy-poll'
 import { EXAMPLE_DIR, post, startPlatform, until } from '../helpers/platform'
 
@@ -47,23 +47,6 @@ function running(among: string[]): number {
   return n
 }
 
-/** One call on a connection of its own, so that the kernel gives it to either thread. */
-function callAlone(port: number, k: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/example/calculator/multiply', method: 'POST', agent: false },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () => resolve(text))
-      }
-    )
-    req.on('error', reject)
-    req.setHeader('Content-Type', 'application/json')
-    req.end(`{"a":${k},"b":3}`)
-  })
-}
-
 for (const micros of [0, 10000])
   test(`two listener threads, busyPollMicroseconds ${micros}: ${micros === 0 ? 'the listener thread sleeps between calls' : 'the listener thread turns after its calls, then sleeps'}`, async () => {
     const before = new Set(tids())
@@ -78,7 +61,10 @@ for (const micros of [0, 10000])
       const port = Number(new URL(p.url).port)
       let seen = 0
       for (let k = 0; k < 200; k++) {
-        assert.equal(await callAlone(port, k), `{"result":${k * 3}}`)
+        assert.equal(
+          (await postOn({ port, path: '/example/calculator/multiply', body: `{"a":${k},"b":3}`, agent: false })).text,
+          `{"result":${k * 3}}`
+        )
         // A millisecond on: a thread that only answered has gone back to epoll_wait; a polling one
         // runs. About half the connections go to the listener thread, 10 ms of polling each.
         await new Promise((resolve) => setTimeout(resolve, 1))

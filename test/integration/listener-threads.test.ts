@@ -4,6 +4,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { Agent, request } from 'node:http'
+import { postOn } from '../helpers/http-post'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json, until } from '../helpers/platform'
@@ -17,26 +18,10 @@ interface Answer {
 }
 
 /** One POST on `agent` (keep-alive sockets: each is a connection the kernel gave to one thread). */
-function post(port: number, path: string, body: string, agent: Agent): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
-      (res) => {
-        let text = ''
-        res.on('data', (d: Buffer) => (text += d.toString()))
-        res.on('end', () => {
-          const problem = String(res.headers['content-type']).startsWith('application/problem+json')
-          resolve({
-            status: res.statusCode ?? 0,
-            text,
-            code: problem ? (JSON.parse(text) as { code: string }).code : ''
-          })
-        })
-      }
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
+async function post(port: number, path: string, body: string, agent: Agent): Promise<Answer> {
+  const { status, headers, text } = await postOn({ port, path, body, agent })
+  const problem = String(headers['content-type']).startsWith('application/problem+json')
+  return { status, text, code: problem ? (JSON.parse(text) as { code: string }).code : '' }
 }
 
 /** `count` calls at once over `connections` keep-alive connections. */
