@@ -4,15 +4,8 @@ import { scanNumber, scanString, skipWhitespace } from '../../../common/json/sca
 import type { ReadLimits } from '../../../common/contract/limits'
 import { readAlphaJsonCompiled } from './alpha-json-compiled'
 import { STAND_ASIDE, standsAside, type StandAside } from '../stand-aside'
-import {
-  parseScalar,
-  parseXStreamDate,
-  primitiveDefault,
-  readLocalDate,
-  xstreamScalarText,
-  xstreamDate,
-  isCharArray
-} from '../java/text'
+import { parseScalar, primitiveDefault, readLocalDate, xstreamScalarText, isCharArray } from '../java/text'
+import { parseXStreamDate, xstreamDate } from '../java/dates'
 import { jettisonNumberText, jettisonPrimitive, jettisonString, pastDoubleRange } from './jettison-text'
 import { type AlphaContext, alphaTypeName, alphaTypeNameOrNull, defaultRuntime, fieldsByElement } from './alpha-node'
 

@@ -21,14 +21,13 @@ import {
   parseScalar,
   xstreamScalarText,
   javaMapEntries,
-  xstreamDate,
-  parseXStreamDate,
   isCharArray,
   charArrayText,
   splitChars,
   readLocalDate,
   primitiveDefault
 } from '../java/text'
+import { xstreamDate, parseXStreamDate } from '../java/dates'
 
 /**
  * The XStream element model the alpha family writes and reads. XStream produces a tree of

@@ -11,16 +11,8 @@ import {
 } from '../../sdk/descriptors'
 import { ValueError } from '../errors'
 import { BOM_REFUSED, JsonSyntaxError } from '../../../common/json/scan'
-import {
-  jacksonChar,
-  jacksonDate,
-  parseJacksonDate,
-  parseJavaInteger,
-  parseJavaDouble,
-  isCharArray,
-  primitiveDefault,
-  splitChars
-} from '../java/text'
+import { jacksonChar, parseJavaInteger, parseJavaDouble, isCharArray, primitiveDefault, splitChars } from '../java/text'
+import { jacksonDate, parseJacksonDate } from '../java/dates'
 import { jacksonInteger } from '../java/integers'
 import type { ReadLimits } from '../../../common/contract/limits'
 

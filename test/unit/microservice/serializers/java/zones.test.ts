@@ -9,7 +9,7 @@ import {
   UTC,
   javaZonesSource
 } from '../../../../../src/microservice/serializers/java/zones'
-import { parseXStreamDate, xstreamDate, parseJacksonDate } from '../../../../../src/microservice/serializers/java/text'
+import { parseXStreamDate, xstreamDate, parseJacksonDate } from '../../../../../src/microservice/serializers/java/dates'
 
 test('the built-in UTC is the data row Java has for UTC', () => {
   const row = javaZones().find((z) => z.id === 'UTC')!
