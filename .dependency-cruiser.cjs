@@ -6,16 +6,37 @@
 //   cli/           the `microservice` command, one file per command, and its bench/ load generator
 // The two sides of the wire never import each other and common/ imports neither, so a wrong import is
 // caught by the folder it crosses. Inside common/ and gateway/ a module imports its own layer or lower
-// ones. Checked by `npm test` (npm run lint:deps).
+// ones. workers/ holds each worker thread's entry file, thin (what src/ exports for that thread).
+// Checked by `npm test` (npm run lint:deps).
 const under = (names) => `^src/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`
 const layered = (program, layers) =>
   layers.slice(0, -1).map((own, k) => ({
     name: `${program}-layer-${k}-imports-upward`,
-    comment: `${own.join(', ')} may not import ${layers.slice(k + 1).flat().join(', ')}`,
+    comment: `${own.join(', ')} may not import ${layers
+      .slice(k + 1)
+      .flat()
+      .join(', ')}`,
     severity: 'error',
     from: { path: under(own.map((n) => `${program}/${n}`)) },
-    to: { path: under(layers.slice(k + 1).flat().map((n) => `${program}/${n}`)) }
+    to: {
+      path: under(
+        layers
+          .slice(k + 1)
+          .flat()
+          .map((n) => `${program}/${n}`)
+      )
+    }
   }))
+/** A worker's entry file imports only what its thread runs, from the folders named. */
+const thin = (worker, folders) => [
+  {
+    name: `worker-${worker}-is-thin`,
+    comment: `workers/${worker}.ts runs what src/${folders.join(', src/')} exports for its thread`,
+    severity: 'error',
+    from: { path: `^workers/${worker}\\.ts$` },
+    to: { pathNot: `^(src/(${folders.join('|')})/|node_modules/|worker_threads$)` }
+  }
+]
 const crossing = (name, from, to) => ({ name, severity: 'error', from: { path: under(from) }, to: { path: under(to) } })
 
 module.exports = {
@@ -27,10 +48,15 @@ module.exports = {
     crossing('platform-imports-the-cli-or-main', ['platform'], ['cli', 'main.ts']),
     crossing('cli-imports-main', ['cli'], ['main.ts']),
     crossing('sdk-imports-the-host', ['microservice/sdk'], ['microservice/host']),
-    crossing('java-rules-import-a-family', ['microservice/serializers/java'], ['microservice/serializers/alpha', 'microservice/serializers/beta']),
+    crossing(
+      'java-rules-import-a-family',
+      ['microservice/serializers/java'],
+      ['microservice/serializers/alpha', 'microservice/serializers/beta']
+    ),
     {
       name: 'bench-imports-the-platform',
-      comment: 'bench/ measures the gateway, the microservice host and the CLI; what it starts of the platform it starts as a process',
+      comment:
+        'bench/ measures the gateway, the microservice host and the CLI; what it starts of the platform it starts as a process',
       severity: 'error',
       from: { path: '^bench/' },
       to: { path: '^src/platform/' }
@@ -48,12 +74,23 @@ module.exports = {
       to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|sdk/descriptors\\.ts$)' }
     },
     {
-      name: 'pool-worker-is-thin',
-      comment: "the gateway's Piscina task file imports its logic from src/gateway/pool and src/common only",
+      name: 'pool-thread-is-lean',
+      comment: "what the gateway's pool threads run imports its logic from src/gateway/pool and src/common only",
       severity: 'error',
-      from: { path: '^src/gateway/pool/worker\\.ts$' },
+      from: { path: '^src/gateway/pool/pool-thread\\.ts$' },
       to: { path: '^src/', pathNot: '^src/(gateway/pool|common)/' }
-    }
+    },
+    {
+      name: 'src-imports-a-worker',
+      comment:
+        'workers/ holds the entry file of each worker thread; src/ names them by path (worker-entries.ts), never imports them',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^workers/' }
+    },
+    ...thin('pool', ['gateway/pool']),
+    ...thin('method', ['microservice/host']),
+    ...thin('listener', ['platform/listeners'])
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

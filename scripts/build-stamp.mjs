@@ -4,7 +4,7 @@ import { readdirSync, statSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const BUILD_STAMP = join('dist', '.build-stamp')
-const SOURCES = ['src', 'proto', 'examples', 'test', 'bench', 'tsconfig.json', 'package-lock.json']
+const SOURCES = ['src', 'workers', 'proto', 'examples', 'test', 'bench', 'tsconfig.json', 'package-lock.json']
 
 /** The newest modification time (ms) among the files the build reads. */
 export function newestSource(root) {

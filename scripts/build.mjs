@@ -41,7 +41,7 @@ function prune(dir) {
     if (!existsSync(source)) rmSync(p)
   }
 }
-for (const top of ['src', 'test', 'bench', 'examples']) prune(join(dist, top))
+for (const top of ['src', 'workers', 'test', 'bench', 'examples']) prune(join(dist, top))
 
 // Microservice hosts resolve 'invocation-gateway/runtime' through NODE_PATH=dist/modules
 // (src/microservice/host/host-env.ts): link the package name to this project, whose "exports" name the entry.

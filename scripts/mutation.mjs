@@ -83,6 +83,7 @@ for (const name of names) {
     ignorePatterns: [
       '/*',
       '!/src',
+      '!/workers',
       '!/test',
       '!/examples',
       '!/config',

@@ -1,11 +1,9 @@
-import { join } from 'node:path'
+import { workerEntry } from '../../common/process/worker-entries'
 import { Piscina } from 'piscina'
 import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
 import type { Failure } from '../../common/errors/codes'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { PoolOptions } from '../config/config'
-
-export const WORKER_FILE = join(__dirname, 'worker.js')
 
 /**
  * The Piscina pool that splits arguments and encodes Invoke frames. Small bodies take the inline
@@ -20,7 +18,7 @@ export class InvokePool {
 
   constructor(readonly options: PoolOptions) {
     this.piscina = new Piscina({
-      filename: WORKER_FILE,
+      filename: workerEntry('pool'),
       maxThreads: options.maxThreads,
       minThreads: Math.min(options.minThreads, options.maxThreads),
       idleTimeout: options.idleTimeoutMs,

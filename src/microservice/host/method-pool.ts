@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { workerEntry } from '../../common/process/worker-entries'
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
 import type { gateway } from '../../common/protocol/generated/gateway'
@@ -20,6 +20,13 @@ export interface WorkerOutcome {
 }
 
 /** What a worker is given: the fields of the Invoke frame a call needs (arguments copied, not the frame). */
+/** What the method pool starts each thread with (its workerData). */
+export interface MethodThreadStart {
+  dir: string
+  settings: RuntimeSettings
+  privilegedNames: string[]
+}
+
 export interface WorkerTask extends InvokeLike {
   readonly context: gateway.ICallContext | null
 }
@@ -79,14 +86,18 @@ export class MethodPool {
   private create(): Piscina {
     const s = this.options.settings
     return new Piscina({
-      filename: join(__dirname, 'method-worker.js'),
+      filename: workerEntry('method'),
       maxThreads: Math.max(1, Math.min(s.threadPoolSize, availableParallelism())),
       minThreads: 0,
       idleTimeout: 30000,
       // The server's own slots (threadPoolSize, queueLimit) bound what reaches the pool; Piscina's
       // 'auto' (threads²) refused a burst of large calls with 500s (docs/performance.md).
       maxQueue: Infinity,
-      workerData: { dir: this.options.dir, settings: s, privilegedNames: [...this.options.privilegedNames] }
+      workerData: {
+        dir: this.options.dir,
+        settings: s,
+        privilegedNames: [...this.options.privilegedNames]
+      } satisfies MethodThreadStart
     })
   }
 }

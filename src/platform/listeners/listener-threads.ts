@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { join } from 'node:path'
+import { workerEntry } from '../../common/process/worker-entries'
 import type { DirectoryEvent, DirectoryFollowers, MicroserviceDirectory } from '../../gateway/dispatch/directory'
 import type { PlatformConfig } from '../../gateway/config/config'
 import type { DrainPlan } from '../../gateway/http/server'
@@ -10,7 +10,6 @@ import { InternalError } from '../../common/errors/internal'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 
-const THREAD_FILE = join(__dirname, 'listener-thread.js')
 /** How long a scrape waits for a thread's counts before it reports the others without them. */
 const COUNTS_WAIT_MS = 2000
 /** A thread that fails again within this long of its start is started again later each time, up to RESTART_MAX_MS. */
@@ -277,7 +276,7 @@ export class ListenerThreads implements DirectoryFollowers {
       poolThreads: o.poolThreads,
       logLevel: o.logLevel
     }
-    const worker = new Worker(THREAD_FILE, { workerData: start, name: `listener ${thread}` })
+    const worker = new Worker(workerEntry('listener'), { workerData: start, name: `listener ${thread}` })
     let exited: (code: number) => void = () => {}
     const slot: Slot = {
       thread,
