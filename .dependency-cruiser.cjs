@@ -65,7 +65,7 @@ module.exports = {
       ['contract', 'errors', 'observability', 'bytes', 'process'],
       ['json', 'xml', 'protocol']
     ]),
-    ...layered('gateway', [['config'], ['pool', 'dispatch', 'admission'], ['invoke'], ['http']]),
+    ...layered('gateway', [['config'], ['prepare', 'dispatch', 'admission'], ['invoke'], ['http']]),
     {
       name: 'serializers-stand-alone',
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',
@@ -74,11 +74,12 @@ module.exports = {
       to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|sdk/descriptors\\.ts$)' }
     },
     {
-      name: 'pool-thread-is-lean',
-      comment: "what the gateway's pool threads run imports its logic from src/gateway/pool and src/common only",
+      name: 'prepare-thread-is-lean',
+      comment:
+        "what the gateway's worker pool threads run imports its logic from src/gateway/prepare and src/common only",
       severity: 'error',
-      from: { path: '^src/gateway/pool/pool-thread\\.ts$' },
-      to: { path: '^src/', pathNot: '^src/(gateway/pool|common)/' }
+      from: { path: '^src/gateway/prepare/prepare-thread\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(gateway/prepare|common)/' }
     },
     {
       name: 'src-imports-a-worker',
@@ -88,7 +89,7 @@ module.exports = {
       from: { path: '^src/' },
       to: { path: '^workers/' }
     },
-    ...thin('pool', ['gateway/pool']),
+    ...thin('prepare', ['gateway/prepare']),
     ...thin('method', ['microservice/host']),
     ...thin('listener', ['platform/listeners'])
   ],

@@ -19,7 +19,7 @@ import { defaultConfig } from '../src/gateway/config/config'
 import { Calls } from '../src/gateway/invoke/invoke'
 import type { Backend, Backends, Preparer } from '../src/gateway/invoke/interfaces'
 import { CatalogIndex } from '../src/gateway/dispatch/catalog'
-import { prepareInvoke } from '../src/gateway/pool/task'
+import { prepare } from '../src/gateway/prepare/prepare'
 import { startCall, readBody } from '../src/gateway/http/server'
 import { startEdgeCall } from '../src/gateway/http/edge'
 import { Authenticator } from '../src/gateway/http/authenticate'
@@ -62,11 +62,11 @@ const backend: Backend = {
 }
 const backends: Backends = { get: (name) => (name === ms.name ? backend : undefined) }
 
-/** What InvokePool does for a small body (no worker threads here: every call is inline). */
+/** What PreparePool does for a small body (no worker threads here: every call is inline). */
 const preparer: Preparer = {
   inlineMaxBytes: poolOptions.inlineMaxBytes,
   isInline: (task) => task.body.byteLength <= poolOptions.inlineMaxBytes,
-  runInline: (task) => prepareInvoke(task),
+  runInline: (task) => prepare(task),
   run: () => Promise.reject(new Error('the stage loop prepares every call inline'))
 }
 

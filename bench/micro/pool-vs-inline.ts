@@ -1,8 +1,8 @@
 // Pool round trip vs inline split+encode, per body size, in the same run: the data behind
 // WORKER_POOL.inlineMaxBytes. Run: npm run bench:micro
 import { newBench, meanUs } from './tinybench'
-import { InvokePool } from '../../src/gateway/pool/pool'
-import { prepareInvoke, type InvokeTask } from '../../src/gateway/pool/task'
+import { PreparePool } from '../../src/gateway/prepare/prepare-pool'
+import { prepare, type PrepareTask } from '../../src/gateway/prepare/prepare'
 
 function body(bytes: number): Uint8Array {
   const items: string[] = []
@@ -15,7 +15,7 @@ function body(bytes: number): Uint8Array {
   return Buffer.from(`[[${items.join(',')}],7]`)
 }
 
-function task(b: Uint8Array): InvokeTask {
+function task(b: Uint8Array): PrepareTask {
   // A fresh buffer per run: the pool moves (detaches) the one it is given.
   const own = new Uint8Array(b.length)
   own.set(b)
@@ -35,7 +35,7 @@ function task(b: Uint8Array): InvokeTask {
 }
 
 export async function run(): Promise<Array<{ size: number; inlineUs: number; poolUs: number }>> {
-  const pool = new InvokePool({
+  const pool = new PreparePool({
     maxThreads: 2,
     minThreads: 2,
     idleTimeoutMs: 60000,
@@ -48,13 +48,13 @@ export async function run(): Promise<Array<{ size: number; inlineUs: number; poo
     for (const size of [100, 1024, 10 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024]) {
       const b = body(size)
       // Check outputs before timing: both paths give the same frame.
-      const a = prepareInvoke(task(b))
+      const a = prepare(task(b))
       const p = await pool.run(task(b), null)
       if (!(a instanceof Uint8Array) || !(p instanceof Uint8Array) || Buffer.compare(a, p) !== 0)
         throw new Error('inline and pool frames differ')
       const bench = await newBench({ time: size >= 256 * 1024 ? 1500 : 700 })
       bench.add(`inline ${size}`, () => {
-        prepareInvoke(task(b))
+        prepare(task(b))
       })
       bench.add(`pool ${size}`, async () => {
         await pool.run(task(b), null)

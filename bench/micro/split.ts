@@ -1,7 +1,7 @@
 // Split stage: RMC bodies cut into argument byte slices (validating as it goes), against the
 // native parser of the format (JSON.parse) and fast-xml-parser's validator, at three sizes.
 import { XMLValidator } from 'fast-xml-parser'
-import { splitArguments } from '../../src/gateway/pool/split'
+import { splitArguments } from '../../src/gateway/prepare/split'
 import { pair, jsonBody, xmlBody, type Pair } from './common'
 
 const SIZES: Array<[string, number]> = [

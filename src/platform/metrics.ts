@@ -1,6 +1,6 @@
 import { Gauge, Registry, type MetricValue } from 'prom-client'
 import { LATENCY_BOUNDS, type RouteStats } from '../gateway/invoke/call-telemetry'
-import type { InvokePool } from '../gateway/pool/pool'
+import type { PreparePool } from '../gateway/prepare/prepare-pool'
 import type { RateLimiter } from '../gateway/admission/rate-limits'
 import type { SharedCounts } from '../gateway/admission/shared-counts'
 import type { Admission } from '../gateway/admission/concurrency'
@@ -16,7 +16,7 @@ export interface MetricSources {
   limits(): RateLimiter | null
   /** ADMISSION's adaptive limits on the main thread; null when off. */
   admission(): Admission | null
-  pool: InvokePool
+  pool: PreparePool
   manager: MicroserviceManager
   deployer: Deployer
   /** The certificates the TLS listeners serve now. */

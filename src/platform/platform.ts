@@ -9,7 +9,7 @@ import { InternalError, errorMessage } from '../common/errors/internal'
 import { DescriptionFiles } from './package/descriptions'
 import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
-import { InvokePool } from '../gateway/pool/pool'
+import { PreparePool } from '../gateway/prepare/prepare-pool'
 import { MicroserviceDirectory } from '../gateway/dispatch/directory'
 import { crowdedWarning } from '../gateway/dispatch/busy-poll'
 import { usableCores } from '../common/process/cores'
@@ -61,7 +61,7 @@ export interface PlatformOptions {
  * deployer watching the upload directory and the control socket, in one process.
  */
 export class Platform {
-  readonly pool: InvokePool
+  readonly pool: PreparePool
   readonly directory: MicroserviceDirectory
   readonly gateway: Gateway
   readonly manager: MicroserviceManager
@@ -116,7 +116,7 @@ export class Platform {
     if (crowded !== null) this.logger.warn({ component: 'gateway', event: 'busy-poll-crowded' }, crowded)
     // Each listener thread has a pool of its own: WORKER_POOL.maxThreads is shared out among them.
     const poolThreads = Math.max(1, Math.ceil(config.pool.maxThreads / listeners))
-    this.pool = new InvokePool({
+    this.pool = new PreparePool({
       ...config.pool,
       maxThreads: poolThreads,
       minThreads: Math.min(config.pool.minThreads, poolThreads)

@@ -172,7 +172,7 @@ async function explain(c: Case, java: HttpAnswer, js: HttpAnswer, s: Serializer)
   const d = universe.roots[c.root]!
   const spec = specOf(d)
   // What both microservices were given: the body without a leading BOM (the gateway takes it off, as
-  // belonging to the body's encoding: src/gateway/pool/split.ts).
+  // belonging to the body's encoding: src/gateway/prepare/split.ts).
   const argument = c.input.startsWith('\ufeff') ? c.input.slice(1) : c.input
   const readOurs = (text: string): Outcome =>
     ours(

@@ -8,7 +8,7 @@ import { encodeFrame, readVarint } from '../../src/common/protocol/frame'
 import {
   encodeInvokeFrame,
   framePieces,
-  invokeFrameParts,
+  slicedInvokeFrame,
   type InvokeFields
 } from '../../src/common/protocol/invoke-frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
@@ -56,7 +56,7 @@ test('the hand-encoded Invoke is the bytes protobufjs encodes, for any fields an
       )
       // The same frame with its arguments left in the body: its pieces, written in order, are the bytes,
       // and its head holds none of the arguments' bytes.
-      const sliced = invokeFrameParts(f, body, slices)
+      const sliced = slicedInvokeFrame(f, body, slices)
       const done: string[] = []
       const written = framePieces(sliced, () => done.push('written'))
       assert.equal(Buffer.concat(written).toString('hex'), Buffer.from(frame).toString('hex'))

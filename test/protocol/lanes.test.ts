@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { InstanceClient } from '../../src/gateway/dispatch/instance'
 import { TestCall } from '../helpers/frames'
 import { defaultConfig } from '../../src/gateway/config/config'
-import { prepareInvoke, isSlicedFrame } from '../../src/gateway/pool/task'
+import { prepare, isSlicedFrame } from '../../src/gateway/prepare/prepare'
 import { framePieces } from '../../src/common/protocol/invoke-frame'
 import { gateway } from '../../src/common/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
@@ -55,7 +55,7 @@ function send(call: TestCall, body: string, inPieces: boolean): void {
     timeoutMs: 10000,
     maxDepth: 100
   }
-  const r = prepareInvoke(task, inPieces)
+  const r = prepare(task, inPieces)
   assert.ok(r instanceof Uint8Array || isSlicedFrame(r))
   client.send(call, r instanceof Uint8Array ? r : framePieces(r))
   call.sentOn = call.connection

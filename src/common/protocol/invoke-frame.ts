@@ -156,7 +156,7 @@ export function encodeInvokeFrame(f: InvokeFields, body: Uint8Array, slices: num
 }
 
 /** The same frame with the arguments left in the body. */
-export function invokeFrameParts(f: InvokeFields, body: Uint8Array, slices: number[]): SlicedFrame {
+export function slicedInvokeFrame(f: InvokeFields, body: Uint8Array, slices: number[]): SlicedFrame {
   const layout: number[] = []
   return { head: writeInvoke(f, body, slices, layout), body, layout }
 }

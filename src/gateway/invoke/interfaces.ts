@@ -1,6 +1,6 @@
 import type { CatalogIndex } from '../dispatch/catalog'
 import type { PendingCall, CallOutcome } from '../dispatch/pending'
-import type { InvokeTask, InvokeTaskResult } from '../pool/task'
+import type { PrepareTask, Prepared } from '../prepare/prepare'
 import type { Answer } from './answer'
 import type { MethodInfo } from '../dispatch/catalog'
 import type { OutFrame } from '../../common/protocol/frame'
@@ -40,9 +40,9 @@ export interface Backends {
 /** Splitting and encoding: inline for small bodies, on the worker pool for large ones. */
 export interface Preparer {
   readonly inlineMaxBytes: number
-  isInline(task: InvokeTask): boolean
-  runInline(task: InvokeTask): InvokeTaskResult
-  run(task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult>
+  isInline(task: PrepareTask): boolean
+  runInline(task: PrepareTask): Prepared
+  run(task: PrepareTask, signal: AbortSignal | null): Promise<Prepared>
 }
 
 export type { CallOutcome }

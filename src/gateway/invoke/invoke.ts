@@ -5,7 +5,7 @@ import { isErrorCode, type Failure } from '../../common/errors/codes'
 import { errorMessage } from '../../common/errors/internal'
 import type { GatewayConfig } from '../config/config'
 import type { PendingCall } from '../dispatch/pending'
-import { isSlicedFrame, type InvokeTask, type InvokeTaskResult } from '../pool/task'
+import { isSlicedFrame, type PrepareTask, type Prepared } from '../prepare/prepare'
 import { framePieces } from '../../common/protocol/invoke-frame'
 import type { OutFrame } from '../../common/protocol/frame'
 import type { gateway } from '../../common/protocol/generated/gateway'
@@ -440,7 +440,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     const plan = this.plan!
     const method = plan.method
     this.callId = this.calls.nextCallId()
-    const task: InvokeTask = {
+    const task: PrepareTask = {
       id: this.callId,
       body,
       mode: plan.mode,
@@ -491,7 +491,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
    * Stage 4: send the frame to the microservice, under the executing timeout. A body from the
    * large-body pool goes back to it once the frame holding it is written (or will not be).
    */
-  private dispatch(r: InvokeTaskResult, body: Uint8Array): void {
+  private dispatch(r: Prepared, body: Uint8Array): void {
     const bodies = this.calls.largeBodies
     if (this.aborted || this.answered) {
       bodies.release(body)

@@ -6,7 +6,7 @@ import type { MessagePort } from 'node:worker_threads'
 import { Gateway } from '../../gateway/http/server'
 import { Edge, type Descriptions } from '../../gateway/http/edge'
 import { DescriptionFiles } from '../package/descriptions'
-import { InvokePool } from '../../gateway/pool/pool'
+import { PreparePool } from '../../gateway/prepare/prepare-pool'
 import { MicroserviceDirectory } from '../../gateway/dispatch/directory'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import { createLogger, type EventLog } from '../../common/observability/log'
@@ -47,7 +47,7 @@ export function listenerThread(port: MessagePort, start: ListenerStart): void {
       })
     : null
 
-  const pool = new InvokePool({
+  const pool = new PreparePool({
     ...config.pool,
     maxThreads: start.poolThreads,
     minThreads: Math.min(config.pool.minThreads, start.poolThreads)

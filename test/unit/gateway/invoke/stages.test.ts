@@ -21,7 +21,7 @@ import type {
 } from '../../../../src/gateway/invoke/interfaces'
 import type { PendingCall } from '../../../../src/gateway/dispatch/pending'
 import { CatalogIndex } from '../../../../src/gateway/dispatch/catalog'
-import { prepareInvoke, type InvokeTask } from '../../../../src/gateway/pool/task'
+import { prepare, type PrepareTask } from '../../../../src/gateway/prepare/prepare'
 import { gateway } from '../../../../src/common/protocol/generated/gateway'
 import { readVarint } from '../../../../src/common/protocol/frame'
 import { defaultConfig, type AdmissionSection } from '../../../../src/gateway/config/config'
@@ -223,8 +223,8 @@ class RecordingPort implements HttpPort<string[]> {
 const inline: Preparer = {
   inlineMaxBytes: 1 << 20,
   isInline: () => true,
-  runInline: (t: InvokeTask) => prepareInvoke(t, false),
-  run: async (t: InvokeTask) => prepareInvoke(t)
+  runInline: (t: PrepareTask) => prepare(t, false),
+  run: async (t: PrepareTask) => prepare(t)
 }
 
 function decodeInvoke(frame: Uint8Array): gateway.Invoke {

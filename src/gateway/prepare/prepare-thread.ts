@@ -4,7 +4,7 @@
 // copied: the listener's thread has the body.
 import { transferableSymbol, valueSymbol, move } from 'piscina'
 import { WORKER_NICENESS } from '../../common/contract/limits'
-import { prepareInvoke, isSlicedFrame, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
+import { prepare, isSlicedFrame, type FrameHead, type PrepareTask, type Prepared } from './prepare'
 import { lowerThreadPriority } from '../../common/process/thread-priority'
 
 /** Piscina's Transferable: the value, and the buffer that moves with it. */
@@ -19,11 +19,11 @@ class MovedHead {
 }
 
 /** The pool thread's task function, once the thread's priority is lowered. */
-export function poolThread(): (task: InvokeTask) => InvokeTaskResult | FrameHead {
+export function prepareThread(): (task: PrepareTask) => Prepared | FrameHead {
   // Large bodies are split here; small calls are answered on the listener's thread, which goes first.
   lowerThreadPriority(WORKER_NICENESS)
   return (task) => {
-    const result = prepareInvoke(task, true)
+    const result = prepare(task, true)
     if (!isSlicedFrame(result)) return result
     return move(new MovedHead({ head: result.head, layout: result.layout })) as unknown as FrameHead
   }

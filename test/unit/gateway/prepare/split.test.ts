@@ -1,10 +1,10 @@
 import { test, describe, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { splitArguments } from '../../../../src/gateway/pool/split'
-import { prepareInvoke, isSlicedFrame, type InvokeTask, type InvokeTaskResult } from '../../../../src/gateway/pool/task'
+import { splitArguments } from '../../../../src/gateway/prepare/split'
+import { prepare, isSlicedFrame, type PrepareTask, type Prepared } from '../../../../src/gateway/prepare/prepare'
 import { framePieces } from '../../../../src/common/protocol/invoke-frame'
 import { SharedBufferPool, isShared } from '../../../../src/common/bytes/shared-buffers'
-import { InvokePool } from '../../../../src/gateway/pool/pool'
+import { PreparePool } from '../../../../src/gateway/prepare/prepare-pool'
 import { gateway } from '../../../../src/common/protocol/generated/gateway'
 import { readVarint } from '../../../../src/common/protocol/frame'
 import { splitCases, type SplitCase } from './split-cases'
@@ -26,7 +26,7 @@ function bodyOf(c: SplitCase): Uint8Array {
   return own
 }
 
-function task(c: SplitCase): InvokeTask {
+function task(c: SplitCase): PrepareTask {
   const body = bodyOf(c)
   return {
     id: 7,
@@ -53,14 +53,14 @@ function argsOfFrame(frame: Uint8Array): string[] {
 }
 
 /** A frame's bytes, from one buffer or from its pieces written one after another. */
-function frameBytes(r: InvokeTaskResult): Uint8Array {
+function frameBytes(r: Prepared): Uint8Array {
   if (r instanceof Uint8Array) return r
   assert.ok(isSlicedFrame(r), JSON.stringify(r))
   return Buffer.concat(framePieces(r))
 }
 
 /** The same expectations for both paths: the case's error, or a frame holding exactly its arguments. */
-function checkResult(c: SplitCase, r: InvokeTaskResult): void {
+function checkResult(c: SplitCase, r: Prepared): void {
   if (c.error !== undefined) {
     assert.ok(!(r instanceof Uint8Array) && !isSlicedFrame(r))
     assert.equal(r.code, 'MALFORMED_BODY')
@@ -94,10 +94,10 @@ describe('splitArguments', () => {
   }
 })
 
-describe('inline path (prepareInvoke)', () => {
+describe('inline path (prepare)', () => {
   for (const c of splitCases) {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
-      const r = prepareInvoke(task(c))
+      const r = prepare(task(c))
       checkResult(c, r)
       if (c.error === undefined) assert.ok(r instanceof Uint8Array, 'one frame')
     })
@@ -108,8 +108,8 @@ describe('in pieces (the worker path): the bytes of the whole frame, the argumen
   for (const c of splitCases.filter((c) => c.error === undefined)) {
     test(`${c.format} ${c.mode}: ${c.name}`, () => {
       const t = task(c)
-      const whole = prepareInvoke(t) as Uint8Array
-      const parts = prepareInvoke(t, true)
+      const whole = prepare(t) as Uint8Array
+      const parts = prepare(t, true)
       assert.ok(isSlicedFrame(parts))
       assert.equal(parts.body, t.body, 'the arguments stay in the body')
       const bytes = frameBytes(parts)
@@ -128,7 +128,7 @@ describe('in pieces (the worker path): the bytes of the whole frame, the argumen
   }
 
   test('RMC argument count is checked against the parameter count', () => {
-    const r = prepareInvoke({ ...task(splitCases[0]!), parameterCount: 3 })
+    const r = prepare({ ...task(splitCases[0]!), parameterCount: 3 })
     assert.ok(!(r instanceof Uint8Array) && !isSlicedFrame(r))
     assert.equal(r.code, 'ARGUMENT_COUNT')
     assert.match(r.detail, /takes 3 arguments, the body has 2/)
@@ -136,7 +136,7 @@ describe('in pieces (the worker path): the bytes of the whole frame, the argumen
 })
 
 describe('worker path (Piscina)', () => {
-  const pool = new InvokePool({
+  const pool = new PreparePool({
     maxThreads: 2,
     minThreads: 1,
     idleTimeoutMs: 1000,
@@ -161,7 +161,7 @@ describe('worker path (Piscina)', () => {
   }
 
   test('a task past the executing timeout is EXECUTION_TIMEOUT and the pool keeps working', async () => {
-    const slow = new InvokePool({
+    const slow = new PreparePool({
       maxThreads: 1,
       minThreads: 1,
       idleTimeoutMs: 1000,
@@ -186,7 +186,7 @@ describe('worker path (Piscina)', () => {
   })
 
   test('a full queue answers OVERLOADED', async () => {
-    const tiny = new InvokePool({
+    const tiny = new PreparePool({
       maxThreads: 1,
       minThreads: 1,
       idleTimeoutMs: 1000,

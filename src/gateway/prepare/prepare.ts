@@ -2,7 +2,7 @@ import { splitArguments } from './split'
 import type { ApiMode, BodyFormat } from '../../common/contract/vocabulary'
 import {
   encodeInvokeFrame,
-  invokeFrameParts,
+  slicedInvokeFrame,
   type SlicedFrame,
   type InvokeFields
 } from '../../common/protocol/invoke-frame'
@@ -11,7 +11,7 @@ import { GatewayError, type Failure } from '../../common/errors/codes'
 import { argumentCountRule } from '../../common/contract/rules'
 
 /** Everything a worker needs to turn a body into an Invoke frame. Data only: it crosses threads. */
-export interface InvokeTask {
+export interface PrepareTask {
   id: number
   body: Uint8Array
   mode: ApiMode
@@ -27,9 +27,9 @@ export interface InvokeTask {
 }
 
 /** A Failure, the encoded frame (varint length + Frame), or the frame in pieces (a large body's). */
-export type InvokeTaskResult = Failure | Uint8Array | SlicedFrame
+export type Prepared = Failure | Uint8Array | SlicedFrame
 
-export function isSlicedFrame(r: InvokeTaskResult): r is SlicedFrame {
+export function isSlicedFrame(r: Prepared): r is SlicedFrame {
   return !(r instanceof Uint8Array) && 'layout' in r
 }
 
@@ -40,7 +40,7 @@ export type FrameHead = Omit<SlicedFrame, 'body'>
  * The one implementation of argument splitting and frame encoding. The Piscina worker and the
  * inline small-body path both call it, so both paths have the same behaviour and share tests.
  */
-export function prepareInvoke(task: InvokeTask, inPieces = false): InvokeTaskResult {
+export function prepare(task: PrepareTask, inPieces = false): Prepared {
   let slices: number[]
   try {
     slices = splitArguments(task.body, task.mode, task.format, task.maxDepth)
@@ -62,5 +62,5 @@ export function prepareInvoke(task: InvokeTask, inPieces = false): InvokeTaskRes
     context: task.context,
     timeoutMs: task.timeoutMs
   }
-  return inPieces ? invokeFrameParts(invoke, task.body, slices) : encodeInvokeFrame(invoke, task.body, slices)
+  return inPieces ? slicedInvokeFrame(invoke, task.body, slices) : encodeInvokeFrame(invoke, task.body, slices)
 }

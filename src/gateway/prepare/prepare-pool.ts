@@ -1,16 +1,16 @@
 import { workerEntry } from '../../common/process/worker-entries'
 import { Piscina } from 'piscina'
-import { prepareInvoke, type FrameHead, type InvokeTask, type InvokeTaskResult } from './task'
+import { prepare, type FrameHead, type PrepareTask, type Prepared } from './prepare'
 import type { Failure } from '../../common/errors/codes'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { PoolOptions } from '../config/config'
 
 /**
  * The Piscina pool that splits arguments and encodes Invoke frames. Small bodies take the inline
- * path (the same prepareInvoke) because a thread round trip costs more than splitting them; see
+ * path (the same prepare) because a thread round trip costs more than splitting them; see
  * bench/micro/pool-vs-inline.
  */
-export class InvokePool {
+export class PreparePool {
   private readonly piscina: Piscina
   private closed = false
   /** Tasks handed to Piscina and not settled yet. */
@@ -18,7 +18,7 @@ export class InvokePool {
 
   constructor(readonly options: PoolOptions) {
     this.piscina = new Piscina({
-      filename: workerEntry('pool'),
+      filename: workerEntry('prepare'),
       maxThreads: options.maxThreads,
       minThreads: Math.min(options.minThreads, options.maxThreads),
       idleTimeout: options.idleTimeoutMs,
@@ -29,17 +29,17 @@ export class InvokePool {
   }
 
   /** True when the body is small enough for the main thread. */
-  isInline(task: InvokeTask): boolean {
+  isInline(task: PrepareTask): boolean {
     return task.body.byteLength <= this.options.inlineMaxBytes
   }
 
   /** One frame: copying a small body's arguments costs less than writing them as pieces. */
-  runInline(task: InvokeTask): InvokeTaskResult {
-    return prepareInvoke(task)
+  runInline(task: PrepareTask): Prepared {
+    return prepare(task)
   }
 
   /** Runs the task on a worker. Resolves to a Failure for OVERLOADED / EXECUTION_TIMEOUT instead of rejecting. */
-  async run(task: InvokeTask, signal: AbortSignal | null): Promise<InvokeTaskResult> {
+  async run(task: PrepareTask, signal: AbortSignal | null): Promise<Prepared> {
     if (this.closed) return { code: 'OVERLOADED', detail: 'the gateway is shutting down' }
     // Piscina's own maxQueue does not count tasks that carry an AbortSignal (they wait in its
     // "skip queue"), and ours always do, for the executing timeout: so the limit is kept here.
