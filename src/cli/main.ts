@@ -1,25 +1,27 @@
-// The control command: `microservice pack|upload|list|status|stop|start|remove|logs`.
+// The control command: `microservice <command>`, its usage and the dispatch to commands/NAME-command.ts.
 // It finds the platform through the same config file (PLATFORM_CONFIG, default config/platform.json).
-import { existsSync } from 'node:fs'
 import { productVersion } from '../common/contract/product-version'
 import { errorMessage } from '../common/errors/internal'
-import { loadConfig } from '../gateway/config/config'
-import type { PlatformAbout } from '../platform/control'
-import type { MicroserviceStatus } from '../platform/manager'
-import { BENCH_USAGE, benchCommand } from './bench/bench-command'
+import { BENCH_USAGE } from './bench/bench-plan'
 import { CliError } from './cli-error'
-import { dev } from './commands/dev'
+import { commandLine, type Command } from './command-line'
+import { benchCommand } from './commands/bench-command'
+import { devCommand } from './commands/dev-command'
 import { edgeCommand } from './commands/edge-command'
 import { hostCommand } from './commands/host-command'
 import { imageCommand } from './commands/image-command'
 import { kubeCommand } from './commands/kube-command'
-import { acrossNodes } from './commands/nodes'
-import { pack } from './commands/pack'
-import { statusText } from './commands/status-text'
-import { upload } from './commands/upload'
-import { call } from './control-client'
+import { listCommand } from './commands/list-command'
+import { logsCommand } from './commands/logs-command'
+import { packCommand } from './commands/pack-command'
+import { removeCommand } from './commands/remove-command'
+import { rollbackCommand } from './commands/rollback-command'
+import { startCommand } from './commands/start-command'
+import { statusCommand } from './commands/status-command'
+import { stopCommand } from './commands/stop-command'
+import { uploadCommand } from './commands/upload-command'
 
-const USAGE = `usage: microservice <command>
+export const USAGE = `usage: microservice <command>
 
   pack <dir> [zip]       zip a microservice directory (named after the microservice) for upload, into
                          zip or beside the directory as <name>-<version>.zip
@@ -76,120 +78,48 @@ export function commandUsage(command: string): string | null {
   return out.length === 0 ? null : `usage: microservice\n${out.join('\n')}`
 }
 
+/** Each command, by the name typed: one file each (commands/NAME-command.ts). */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  pack: packCommand,
+  upload: uploadCommand,
+  rollback: rollbackCommand,
+  dev: devCommand,
+  list: listCommand,
+  status: statusCommand,
+  stop: stopCommand,
+  start: startCommand,
+  remove: removeCommand,
+  logs: logsCommand,
+  host: hostCommand,
+  edge: edgeCommand,
+  image: imageCommand,
+  bench: benchCommand,
+  kube: kubeCommand
+}
+
 export async function main(args: string[]): Promise<number> {
-  // bench has options of its own (--json FILE among them).
-  if (args[0] === 'bench' && !args.slice(1).some((x) => x === '--help' || x === '-h')) {
-    try {
-      const config = loadConfig()
-      const status = async (name: string): Promise<MicroserviceStatus> =>
-        (await call(config, 'GET', `/microservices/${encodeURIComponent(name)}`)) as MicroserviceStatus
-      return await benchCommand(args.slice(1), {
-        // A socket file left by a platform that did not stop cleanly answers nothing: none runs.
-        about: async () =>
-          existsSync(config.platform.controlSocket)
-            ? ((await call(config, 'GET', '/platform').catch(() => null)) as PlatformAbout | null)
-            : null,
-        packageDir: async (name) => (await status(name)).dir,
-        instancePids: async (name) =>
-          (await status(name)).instances.filter((i) => !i.remote && i.pid !== null).map((i) => i.pid!)
-      })
-    } catch (err) {
-      console.error(`microservice bench: ${errorMessage(err)}`)
-      return 1
-    }
-  }
-  const json = args.includes('--json')
-  const force = args.includes('--force')
-  const argv = args.filter((x) => x !== '--json' && x !== '--force')
-  const [command, a, b] = argv
-  const print = (value: unknown, text: () => string): void =>
-    console.log(json ? JSON.stringify(value, null, 2) : text())
+  // --json and --force may come before the command's name too.
+  const at = args.findIndex((x) => x !== '--json' && x !== '--force')
+  const name = at < 0 ? undefined : args[at]
+  const line = commandLine(name ?? '', at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 1)])
+  // bench has options of its own (--json FILE among them) and says its own errors.
+  if (name === 'bench' && !line.args.some((x) => x === '--help' || x === '-h')) return await benchCommand(line)
   try {
-    if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       console.log(USAGE)
-      return command === undefined ? 2 : 0
+      return name === undefined ? 2 : 0
     }
-    if (command === '--version' || command === '-v') {
+    if (name === '--version' || name === '-v') {
       console.log(`microservice (invocation-gateway) ${productVersion()}`)
       return 0
     }
-    if (argv.slice(1).some((x) => x === '--help' || x === '-h')) {
-      console.log(commandUsage(command) ?? USAGE)
+    if (line.args.some((x) => x === '--help' || x === '-h')) {
+      console.log(commandUsage(name) ?? USAGE)
       return 0
     }
-    if (command === 'pack') {
-      if (a === undefined) throw new CliError('usage: microservice pack <dir> [zip]')
-      console.log(await pack(a, b))
-      return 0
-    }
-    if (command === 'host') return await hostCommand(argv.slice(1))
-    if (command === 'kube') return kubeCommand(argv.slice(1))
-    if (command === 'image') return await imageCommand(argv.slice(1))
-    const config = loadConfig()
-    if (command === 'edge') return edgeCommand(config, argv.slice(1))
-    const need = (what: string): string => {
-      if (a === undefined) throw new CliError(`usage: microservice ${command} <${what}>`)
-      return a
-    }
-    if ((command === 'upload' || command === 'rollback') && argv.includes('--node'))
-      return await acrossNodes(command, argv.slice(1), force, config.platform.unpack)
-    switch (command) {
-      case 'dev':
-        return await dev(config, need('dir'))
-      case 'upload':
-        console.log(await upload(config, need('zip_file'), force))
-        return 0
-      case 'rollback':
-        console.log(
-          (
-            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/rollback`)) as {
-              message: string
-            }
-          ).message
-        )
-        return 0
-      case 'list': {
-        const all = (await call(config, 'GET', '/microservices')) as MicroserviceStatus[]
-        print(all, () => (all.length === 0 ? 'no microservice is deployed' : all.map(statusText).join('\n')))
-        return 0
-      }
-      case 'status': {
-        const one = (await call(
-          config,
-          'GET',
-          `/microservices/${encodeURIComponent(need('name'))}`
-        )) as MicroserviceStatus
-        print(one, () => statusText(one))
-        return 0
-      }
-      case 'stop':
-      case 'start':
-        console.log(
-          (
-            (await call(config, 'POST', `/microservices/${encodeURIComponent(need('name'))}/${command}`)) as {
-              message: string
-            }
-          ).message
-        )
-        return 0
-      case 'remove':
-        console.log(
-          ((await call(config, 'DELETE', `/microservices/${encodeURIComponent(need('name'))}`)) as { message: string })
-            .message
-        )
-        return 0
-      case 'logs': {
-        const r = (await call(
-          config,
-          'GET',
-          `/microservices/${encodeURIComponent(need('name'))}/logs?lines=${b ?? '100'}`
-        )) as { lines: string[] }
-        print(r, () => r.lines.join('\n'))
-        return 0
-      }
-      default:
-        throw new CliError(`unknown command '${command}'\n\n${USAGE}`)
-    }
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+    if (command === undefined) throw new CliError(`unknown command '${name}'\n\n${USAGE}`)
+    return await command(line)
   } catch (err) {
     console.error(`microservice: ${errorMessage(err)}`)
     return 1

@@ -1,14 +1,15 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { type PlatformConfig } from '../../gateway/config/config'
+import { loadConfig, type PlatformConfig } from '../../gateway/config/config'
 import { nginxEdgeConfig, parseNode } from '../../platform/manifests/nginx'
 import { CliError } from '../cli-error'
+import type { CommandLine } from '../command-line'
 
 /** `microservice edge nginx-config`: writes (or prints) the nginx edge for the given platform nodes. */
-export function edgeCommand(config: PlatformConfig, args: string[]): number {
+export function edgeCommand(line: CommandLine, config: PlatformConfig = loadConfig()): number {
   const { values, positionals } = parseArgs({
-    args,
+    args: [...line.args],
     allowPositionals: true,
     options: {
       node: { type: 'string', multiple: true },

@@ -16,6 +16,7 @@ import {
 import { readMicroserviceConfig, type JavaMicroserviceConfig } from '../../microservice/host/package-config'
 import { InternalError } from '../../common/errors/internal'
 import { CliError } from '../cli-error'
+import type { CommandLine } from '../command-line'
 import { gcFlags } from '../../common/process/gc-flags'
 
 /**
@@ -25,9 +26,9 @@ import { gcFlags } from '../../common/process/gc-flags'
  * `--listen tls:HOST:PORT --tls-cert F --tls-key F [--tls-ca F]`: the same over TLS, with the
  * gateways' certificates required and verified against the CAs of --tls-ca (docs/security.md).
  */
-export async function hostCommand(args: string[], javaClassPathFile = JAVA_CLASSPATH_FILE): Promise<number> {
+export async function hostCommand(line: CommandLine, javaClassPathFile = JAVA_CLASSPATH_FILE): Promise<number> {
   const { values, positionals } = parseArgs({
-    args,
+    args: [...line.args],
     allowPositionals: true,
     options: {
       listen: { type: 'string', default: 'tcp:0.0.0.0:7000' },

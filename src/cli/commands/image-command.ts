@@ -7,14 +7,15 @@ import { readMicroserviceConfig } from '../../microservice/host/package-config'
 import { DEFAULT_KUBE_OPTIONS } from '../../platform/manifests/kubernetes'
 import { unpackZip } from '../../platform/package/zip'
 import { CliError } from '../cli-error'
+import type { CommandLine } from '../command-line'
 
 /**
  * `microservice image ZIP`: the package, checked and unpacked as an upload is, copied into an image
  * built on the platform's, whose entry point is `microservice host` for it (the Deployment's pods).
  */
-export async function imageCommand(args: string[]): Promise<number> {
+export async function imageCommand(line: CommandLine): Promise<number> {
   const { values, positionals } = parseArgs({
-    args,
+    args: [...line.args],
     allowPositionals: true,
     options: { base: { type: 'string', default: DEFAULT_KUBE_OPTIONS.image }, tag: { type: 'string' } }
   })

@@ -3,11 +3,12 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../platform/manifests/kubernetes'
 import { CliError } from '../cli-error'
+import type { CommandLine } from '../command-line'
 
 /** `microservice kube manifests`: writes (or prints) the kustomize files of the platform. */
-export function kubeCommand(args: string[]): number {
+export function kubeCommand(line: CommandLine): number {
   const { values, positionals } = parseArgs({
-    args,
+    args: [...line.args],
     allowPositionals: true,
     options: {
       out: { type: 'string' },

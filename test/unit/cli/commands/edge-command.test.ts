@@ -6,13 +6,14 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { edgeCommand } from '../../../../src/cli/commands/edge-command'
+import { commandLine } from '../../../../src/cli/command-line'
 import { defaultConfig } from '../../../../src/gateway/config/config'
 
 const TLS = ['--tls-cert', '/etc/edge/tls.crt', '--tls-key', '/etc/edge/tls.key']
 
 function written(args: string[]): string {
   const out = join(mkdtempSync(join(tmpdir(), 'edge-command-')), 'edge.conf')
-  assert.equal(edgeCommand(defaultConfig(), ['nginx-config', '--out', out, ...args]), 0)
+  assert.equal(edgeCommand(commandLine('edge', ['nginx-config', '--out', out, ...args]), defaultConfig()), 0)
   return readFileSync(out, 'utf8')
 }
 

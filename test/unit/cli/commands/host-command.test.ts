@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { hostCommand } from '../../../../src/cli/commands/host-command'
+import { commandLine } from '../../../../src/cli/command-line'
 import { JAVA_HOST_MISSING } from '../../../../src/microservice/host/java-host'
 import { JUL_ONE_LINE } from '../../../../src/microservice/host/jul-levels'
 import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
@@ -20,7 +21,7 @@ test('the Java host, unmanaged, with the listen address, secret, drain and the p
   // Inherited from a platform that started this command, it must not reach the host.
   process.env.MICROSERVICE_MANAGED = '1'
   const exited = hostCommand(
-    [dir, '--listen', 'tcp:127.0.0.1:7123', '--secret-env', 'CALC_SECRET', '--drain-ms', '250'],
+    commandLine('host', [dir, '--listen', 'tcp:127.0.0.1:7123', '--secret-env', 'CALC_SECRET', '--drain-ms', '250']),
     fakeClassPathFile()
   )
   await until(() => fakeJavaRuns(dir).length === 1, 10000, 'the JVM')
@@ -54,10 +55,10 @@ test('the Java host, unmanaged, with the listen address, secret, drain and the p
 test('no Java host, or no java to run: said, not a crash', async () => {
   const dir = fakeJavaPackage('calc')
   const none = join(mkdtempSync(join(tmpdir(), 'no-host-')), 'classpath')
-  await assert.rejects(hostCommand([dir, '--listen', 'tcp:127.0.0.1:7124'], none), {
+  await assert.rejects(hostCommand(commandLine('host', [dir, '--listen', 'tcp:127.0.0.1:7124']), none), {
     code: 'IGW_JAVA_HOST',
     message: JAVA_HOST_MISSING
   })
   process.env.JAVA_HOME = mkdtempSync(join(tmpdir(), 'no-java-'))
-  assert.equal(await hostCommand([dir, '--listen', 'tcp:127.0.0.1:7124'], fakeClassPathFile()), 78)
+  assert.equal(await hostCommand(commandLine('host', [dir, '--listen', 'tcp:127.0.0.1:7124']), fakeClassPathFile()), 78)
 })

@@ -40,7 +40,7 @@ export function tlsText(plan: BenchPlan): string | null {
 }
 
 /** `microservice bench …`: the exit code. */
-export async function benchCommand(args: string[], sources: PlatformSources): Promise<number> {
+export async function bench(args: string[], sources: PlatformSources): Promise<number> {
   let plan: BenchPlan
   try {
     plan = await planBench(args, sources)

@@ -2,12 +2,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
-import { errorMessage } from '../../common/errors/internal'
-import type { MicroserviceStatus } from '../../platform/manager'
-import { versionRefusal } from '../../platform/package/upgrade-check'
-import { type UnpackLimits } from '../../platform/package/zip'
-import { CliError } from '../cli-error'
-import { packageConfigOf, zipMicroserviceName } from './upload'
+import { errorMessage } from '../common/errors/internal'
+import type { MicroserviceStatus } from '../platform/manager'
+import { versionRefusal } from '../platform/package/upgrade-check'
+import { type UnpackLimits } from '../platform/package/zip'
+import { CliError } from './cli-error'
+import { packageConfigOf, zipMicroserviceName } from './package-file'
 
 /** What a node's admin listener answers about one microservice (GET /status). */
 export interface NodeView {

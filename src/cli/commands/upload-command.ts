@@ -1,15 +1,15 @@
 // `microservice upload <zip_file>`: hands a package to the platform and waits for its verdict.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
-import { type PlatformConfig } from '../../gateway/config/config'
-import { readMicroserviceConfig, type MicroserviceConfig } from '../../microservice/host/package-config'
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { loadConfig, type PlatformConfig } from '../../gateway/config/config'
 import type { MicroserviceStatus } from '../../platform/manager'
 import type { UploadResult } from '../../platform/package/deployer'
 import { versionRefusal } from '../../platform/package/upgrade-check'
-import { unpackZip, zipEntryNames, type UnpackLimits } from '../../platform/package/zip'
 import { CliError } from '../cli-error'
+import { firstArgument, type Command } from '../command-line'
 import { control } from '../control-client'
+import { acrossNodes } from '../nodes'
+import { packageConfigOf } from '../package-file'
 
 export async function upload(
   config: PlatformConfig,
@@ -53,21 +53,6 @@ export async function upload(
   return r.message
 }
 
-/**
- * The package's microservice.json, unpacked with the platform's checks; null when it has none that
- * reads: the platform's verdict then says why, in the words it uses for every upload.
- */
-export async function packageConfigOf(zip: string, limits: UnpackLimits): Promise<MicroserviceConfig | null> {
-  const dir = mkdtempSync(join(tmpdir(), 'microservice-package-'))
-  try {
-    return readMicroserviceConfig(join(dir, 'package', await unpackZip(resolve(zip), join(dir, 'package'), limits)))
-  } catch {
-    return null
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
 /** The version the local platform runs of `name`; null when none, or when no platform answers. */
 export async function runningVersion(config: PlatformConfig, name: string): Promise<string | null> {
   try {
@@ -78,11 +63,10 @@ export async function runningVersion(config: PlatformConfig, name: string): Prom
   }
 }
 
-/** The microservice a package holds: its top-level directory. */
-export async function zipMicroserviceName(file: string): Promise<string> {
-  const names = await zipEntryNames(file)
-  const top = new Set(names.map((n) => n.split('/')[0]).filter((n) => n !== undefined && n !== ''))
-  if (top.size !== 1)
-    throw new CliError(`${file} is not a microservice package: one top-level directory expected`, 'IGW_PACKAGE')
-  return [...top][0]!
+export const uploadCommand: Command = async (line) => {
+  const config = loadConfig()
+  if (line.args.includes('--node'))
+    return await acrossNodes('upload', [...line.args], line.force, config.platform.unpack)
+  console.log(await upload(config, firstArgument(line, 'zip_file'), line.force))
+  return 0
 }

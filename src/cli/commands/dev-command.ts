@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync, watch } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { errorMessage } from '../../common/errors/internal'
-import { type PlatformConfig } from '../../gateway/config/config'
+import { loadConfig, type PlatformConfig } from '../../gateway/config/config'
 import { CONFIG_FILE, readMicroserviceConfig, type MicroserviceConfig } from '../../microservice/host/package-config'
 import { control } from '../control-client'
-import { pack } from './pack'
-import { upload } from './upload'
+import { firstArgument, type Command } from '../command-line'
+import { pack } from './pack-command'
+import { upload } from './upload-command'
 
 /**
  * `microservice dev DIR`: packs and deploys the directory to the local platform, then again on every
@@ -78,3 +79,5 @@ export function watchedFiles(config: MicroserviceConfig): (file: string) => bool
   const jar = config.jar
   return (file) => file === jar || file === CONFIG_FILE || /^lib([/\\]|$)/.test(file)
 }
+
+export const devCommand: Command = (line) => dev(loadConfig(), firstArgument(line, 'dir'))

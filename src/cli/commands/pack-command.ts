@@ -7,6 +7,7 @@ import { JAVA_CLASSPATH_FILE, JAVA_HOST_MISSING, javaClassPath } from '../../mic
 import { DESCRIPTION_FILE, generateDescription } from '../../platform/package/descriptions'
 import { zipDirectory } from '../../platform/package/zip'
 import { CliError } from '../cli-error'
+import type { Command } from '../command-line'
 
 /** `javaClassPathFile`: where the Java host's class path is, for a java package (tests name another). */
 export async function pack(
@@ -38,4 +39,11 @@ export async function pack(
   const files = await zipDirectory(abs, config.name, zip, new Map([[DESCRIPTION_FILE, description]]))
   const operations = Object.keys((JSON.parse(description) as { paths: object }).paths).length
   return `packed ${config.name} ${config.version} (${files} files, ${operations} documented ROA method${operations === 1 ? '' : 's'}) into ${zip}`
+}
+
+export const packCommand: Command = async (line) => {
+  const [dir, zip] = line.args
+  if (dir === undefined) throw new CliError('usage: microservice pack <dir> [zip]')
+  console.log(await pack(dir, zip))
+  return 0
 }

@@ -1,5 +1,5 @@
 // How `microservice list` and `status` print a microservice.
-import type { MicroserviceStatus } from '../../platform/manager'
+import type { MicroserviceStatus } from '../platform/manager'
 
 export function statusText(s: MicroserviceStatus): string {
   const versions =

@@ -2,7 +2,7 @@
 // lib/ and the config, not the sources and classes a build writes beside them.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { watchedFiles } from '../../../../src/cli/commands/dev'
+import { watchedFiles } from '../../../../src/cli/commands/dev-command'
 import type { MicroserviceConfig } from '../../../../src/microservice/host/package-config'
 
 const common = {
