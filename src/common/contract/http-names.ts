@@ -11,6 +11,28 @@ export const SWAGGER_PREFIX = '/_swagger'
 /** The request id a client may send, echoed on every answer (generated when absent). */
 export const REQUEST_ID_HEADER = 'X-PLATFORM-Request-ID'
 
+/**
+ * The names of the headers the gateway and the edge write (src/gateway/http/respond.ts writes every
+ * answer), or name to a browser (what a preflight allows), spelled once.
+ */
+export const HEADER = {
+  contentType: 'Content-Type',
+  accept: 'Accept',
+  contentTypeOptions: 'X-Content-Type-Options',
+  cacheControl: 'Cache-Control',
+  vary: 'Vary',
+  allow: 'Allow',
+  retryAfter: 'Retry-After',
+  rateLimitPolicy: 'RateLimit-Policy',
+  rateLimit: 'RateLimit',
+  allowOrigin: 'Access-Control-Allow-Origin',
+  allowMethods: 'Access-Control-Allow-Methods',
+  allowHeaders: 'Access-Control-Allow-Headers',
+  maxAge: 'Access-Control-Max-Age',
+  exposeHeaders: 'Access-Control-Expose-Headers',
+  requestId: REQUEST_ID_HEADER
+} as const
+
 /** The nine X-PLATFORM-* request headers (docs/contract.md, Headers), spelled canonically, with their meaning. */
 export const PLATFORM_HEADER_NOTES = [
   { name: 'X-PLATFORM-API-ID', description: 'Invocation mode: ROA (the default) or RMC (case sensitive)' },

@@ -1,4 +1,5 @@
 import type { ApiMode } from '../../common/contract/vocabulary'
+import { HEADER } from '../../common/contract/http-names'
 import type { Failure } from '../../common/errors/codes'
 import type { RateLimitsSection, RateRule } from '../config/config'
 import { LimitStore, NUMBERS, type SlotMeaning } from './limit-store'
@@ -479,7 +480,7 @@ export class RateLimiter {
     if (more !== null) void this.leased(more, false)
     if (!refused) return fields
     return new RateLimited({ code: 'RATE_LIMITED', detail: `over the rate limit ${limits}; try again in ${retry} s` }, [
-      'Retry-After',
+      HEADER.retryAfter,
       String(retry),
       ...fields!
     ])
@@ -550,7 +551,7 @@ export class RateLimiter {
       policy = k === 0 ? r.policy : `${policy}, ${r.policy}`
       limit = k === 0 ? item : `${limit}, ${item}`
     }
-    return ['RateLimit-Policy', policy, 'RateLimit', limit]
+    return [HEADER.rateLimitPolicy, policy, HEADER.rateLimit, limit]
   }
 }
 

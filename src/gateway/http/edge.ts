@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Listener } from './uws'
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
-import { EDGE_API_PREFIX, REQUEST_ID_HEADER, SWAGGER_PREFIX } from '../../common/contract/http-names'
+import { EDGE_API_PREFIX, SWAGGER_PREFIX } from '../../common/contract/http-names'
+import { writePage } from './respond'
 import { bounded } from '../invoke/echo'
-import { toProblem, renderProblemJson, statusLine } from '../../common/errors/problem'
+import { toProblem, renderProblemJson } from '../../common/errors/problem'
 import type { Failure } from '../../common/errors/codes'
 import { Invocation, type Calls } from '../invoke/invoke'
 import { copyHead, remoteAddress } from './copy-head'
@@ -115,7 +116,7 @@ export class Edge {
     )
     app.get(
       '/',
-      page((res) => this.send(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names())))
+      page((res) => writePage(res, 200, 'text/html; charset=utf-8', edgeIndexPage(this.descriptions.names())))
     )
     app.any(
       '/*',
@@ -138,20 +139,20 @@ export class Edge {
   private page(res: HttpResponse, requested: string): void {
     const name = decode(requested)
     if (name === null || this.descriptions.get(name) === null) return this.unknown(res, requested)
-    this.send(res, 200, 'text/html; charset=utf-8', swaggerPage(name))
+    writePage(res, 200, 'text/html; charset=utf-8', swaggerPage(name))
   }
 
   private init(res: HttpResponse, requested: string): void {
     const name = decode(requested)
     if (name === null || this.descriptions.get(name) === null) return this.unknown(res, requested)
-    this.send(res, 200, 'text/javascript; charset=utf-8', initScript(name))
+    writePage(res, 200, 'text/javascript; charset=utf-8', initScript(name))
   }
 
   private description(res: HttpResponse, requested: string): void {
     const name = decode(requested)
     const text = name === null ? null : this.descriptions.get(name)
     if (text === null || name === null) return this.unknown(res, requested)
-    this.send(res, 200, 'application/json; charset=utf-8', this.declared(name, text))
+    writePage(res, 200, 'application/json; charset=utf-8', this.declared(name, text))
   }
 
   /**
@@ -169,7 +170,7 @@ export class Edge {
   private asset(res: HttpResponse, file: string): void {
     const a = ASSETS.get(file)
     if (a === undefined) return this.problem(res, { code: 'ROUTE_NOT_FOUND', detail: `no UI file '${bounded(file)}'` })
-    this.send(res, 200, a.type, a.load(), 'public, max-age=86400')
+    writePage(res, 200, a.type, a.load(), 'public, max-age=86400')
   }
 
   private unknown(res: HttpResponse, requested: string): void {
@@ -181,25 +182,7 @@ export class Edge {
 
   private problem(res: HttpResponse, f: Failure): void {
     const p = toProblem(f, newRequestId())
-    this.send(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
-  }
-
-  private send(
-    res: HttpResponse,
-    status: number,
-    type: string,
-    body: string | Uint8Array,
-    cache = 'no-cache',
-    requestId = ''
-  ): void {
-    res.cork(() => {
-      res.writeStatus(statusLine(status))
-      if (requestId !== '') res.writeHeader(REQUEST_ID_HEADER, requestId)
-      res.writeHeader('Content-Type', type)
-      res.writeHeader('Cache-Control', cache)
-      res.writeHeader('X-Content-Type-Options', 'nosniff')
-      res.end(body)
-    })
+    writePage(res, p.status, 'application/problem+json; charset=utf-8', renderProblemJson(p), 'no-cache', p.requestId)
   }
 
   get port(): number {

@@ -1,7 +1,7 @@
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js'
 import type { GatewayIndex } from './front-pages'
 import { copyHead, remoteAddress } from './copy-head'
-import { writeAnswer } from './respond'
+import { writeAnswer, writePage, writeUnavailable } from './respond'
 import { uwsSupportError } from './uws-support'
 import { InternalError } from '../../common/errors/internal'
 import { loadUws, Listener } from './uws'
@@ -70,7 +70,7 @@ export class Gateway implements HttpPort<HttpResponse> {
       res.onAborted(() => (aborted = true))
       now.then(
         (i) => aborted || writeIndex(res, i),
-        () => aborted || res.cork(() => res.writeStatus('503 Service Unavailable').end())
+        () => aborted || writeUnavailable(res)
       )
     })
   }
@@ -165,14 +165,7 @@ export class Gateway implements HttpPort<HttpResponse> {
 }
 
 function writeIndex(res: HttpResponse, index: GatewayIndex): void {
-  const body = `${JSON.stringify(index, null, 2)}\n`
-  res.cork(() => {
-    res.writeStatus('200 OK')
-    res.writeHeader('Content-Type', 'application/json; charset=utf-8')
-    res.writeHeader('Cache-Control', 'no-cache')
-    res.writeHeader('X-Content-Type-Options', 'nosniff')
-    res.end(body)
-  })
+  writePage(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(index, null, 2)}\n`)
 }
 
 /** The peer a trusted client certificate names may send identity headers, whatever its address. */

@@ -2,7 +2,7 @@ import { toProblem, renderProblemJson, renderProblemXml } from '../../common/err
 import type { Failure } from '../../common/errors/codes'
 import type { BodyFormat } from '../../common/contract/vocabulary'
 import { PLATFORM_HEADERS } from './call-head'
-import { IDENTITY_HEADERS, REQUEST_ID_HEADER } from '../../common/contract/http-names'
+import { HEADER, IDENTITY_HEADERS } from '../../common/contract/http-names'
 
 /** One whole HTTP answer, as data: the HTTP adapter writes it in one corked write. */
 export interface Answer {
@@ -36,10 +36,12 @@ export function allowedHeaders(identity: boolean): string {
   const names: string[] = PLATFORM_HEADERS.filter(
     (h) => identity || !(IDENTITY_HEADERS as readonly string[]).includes(h)
   )
-  return ['Content-Type', 'Accept', ...names].join(', ')
+  return [HEADER.contentType, HEADER.accept, ...names].join(', ')
 }
 /** What a page may read of an answer: the request id, and when to call again (docs/rate-limits.md). */
-export const EXPOSED_HEADERS = `${REQUEST_ID_HEADER}, Retry-After, RateLimit-Policy, RateLimit`
+export const EXPOSED_HEADERS = [HEADER.requestId, HEADER.retryAfter, HEADER.rateLimitPolicy, HEADER.rateLimit].join(
+  ', '
+)
 
 export interface CorsPolicy {
   /** '*' allows any origin. */
@@ -68,16 +70,9 @@ export function allowsOrigin(cors: CorsPolicy, origin: string): boolean {
 
 /** The answer to an OPTIONS request: 204 with Allow, and the preflight headers for an allowed origin. */
 export function preflightAnswer(cors: CorsPolicy, origin: string, requestId: string): Answer {
-  const headers = ['Allow', ALLOW]
+  const headers: string[] = [HEADER.allow, ALLOW]
   if (allowsOrigin(cors, origin)) {
-    headers.push(
-      'Access-Control-Allow-Methods',
-      ALLOW,
-      'Access-Control-Allow-Headers',
-      cors.allowedHeaders,
-      'Access-Control-Max-Age',
-      cors.maxAge
-    )
+    headers.push(HEADER.allowMethods, ALLOW, HEADER.allowHeaders, cors.allowedHeaders, HEADER.maxAge, cors.maxAge)
   }
   return { status: 204, contentType: null, body: '', requestId, origin, headers, close: false }
 }
@@ -92,8 +87,8 @@ export function problemAnswer(
 ): Answer {
   const problem = toProblem(f, requestId)
   let headers: string[] | null = null
-  if (problem.status === 503) headers = ['Retry-After', retryAfter]
-  else if (f.code === 'METHOD_NOT_ALLOWED') headers = ['Allow', ALLOW]
+  if (problem.status === 503) headers = [HEADER.retryAfter, retryAfter]
+  else if (f.code === 'METHOD_NOT_ALLOWED') headers = [HEADER.allow, ALLOW]
   return {
     status: problem.status,
     contentType: PROBLEM_TYPES[format],
