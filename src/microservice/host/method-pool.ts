@@ -19,7 +19,6 @@ export interface WorkerOutcome {
   ran: boolean
 }
 
-/** What a worker is given: the fields of the Invoke frame a call needs (arguments copied, not the frame). */
 /** What the method pool starts each thread with (its workerData). */
 export interface MethodThreadStart {
   dir: string
@@ -27,6 +26,7 @@ export interface MethodThreadStart {
   privilegedNames: string[]
 }
 
+/** What a worker is given: the fields of the Invoke frame a call needs (arguments copied, not the frame). */
 export interface WorkerTask extends InvokeLike {
   readonly context: gateway.ICallContext | null
 }
