@@ -1,6 +1,7 @@
 // src/ holds four programs and what they share:
-//   common/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol
-//   gateway/       the HTTP front: config, worker pool and dispatch, the invocation pipeline, HTTP adapters
+//   common/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol,
+//                  the config every program reads
+//   gateway/       the HTTP front: preparing calls and dispatch, admission, the invocation pipeline, HTTP adapters
 //   microservice/  sdk/ (what an author imports), host/ (the process that runs a package), serializers/
 //   platform/      deploys, watches and serves the other two; main.ts starts it
 //   cli/           the `microservice` command, one file per command, and its bench/ load generator
@@ -63,9 +64,10 @@ module.exports = {
     },
     ...layered('common', [
       ['contract', 'errors', 'observability', 'bytes', 'process'],
-      ['json', 'xml', 'protocol']
+      ['json', 'xml', 'protocol'],
+      ['config']
     ]),
-    ...layered('gateway', [['config'], ['prepare', 'dispatch', 'admission'], ['invoke'], ['http']]),
+    ...layered('gateway', [['prepare', 'dispatch', 'admission'], ['invoke'], ['http']]),
     {
       name: 'serializers-stand-alone',
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',

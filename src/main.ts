@@ -8,7 +8,7 @@ import { constants } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { productVersion } from './common/contract/product-version'
 import { missingGcFlags } from './common/process/gc-flags'
-import type { PlatformConfig } from './gateway/config/config'
+import type { PlatformConfig } from './common/config/config'
 import { reachableHost } from './platform/listeners/listen-check'
 import { InternalError } from './common/errors/internal'
 
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     if (missing.length > 0) return relaunch(missing)
   }
   // Loaded only where the platform runs: a relaunching process never needs them.
-  const { loadConfig, DEFAULT_CONFIG_FILE } = await import('./gateway/config/config.js')
+  const { loadConfig, DEFAULT_CONFIG_FILE } = await import('./common/config/config.js')
   const config = loadConfig()
   if (values.check) {
     const file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE

@@ -1,7 +1,7 @@
 // The CLI's side of the platform's control socket (src/platform/control.ts): one request, its JSON answer.
 import { existsSync } from 'node:fs'
 import { request } from 'node:http'
-import { DEFAULT_CONFIG_FILE, type PlatformConfig } from '../gateway/config/config'
+import { DEFAULT_CONFIG_FILE, type PlatformConfig } from '../common/config/config'
 import { CliError } from './cli-error'
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { createServer as createTlsServer } from 'node:https'
 import { createSecureContext, type SecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls'
-import { ConfigError, type TlsConfig } from '../gateway/config/config'
+import { ConfigError, type TlsConfig } from '../common/config/config'
 import { loadCertificates, type Certificate, type CertificateSet } from '../gateway/http/certificates'
 import { certificateRenewal, type TlsEvents } from '../gateway/http/certificate-renewal'
 import type { FileRenewal } from '../common/tls/file-renewal'

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { PlatformConfig } from '../gateway/config/config'
+import type { PlatformConfig } from '../common/config/config'
 import type { Gateway } from '../gateway/http/server'
 import { edgeAuthenticator, type Edge } from '../gateway/http/edge'
 import type { RateLimiter } from '../gateway/admission/rate-limits'

@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path'
-import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/gateway/config/config'
+import { parseConfig, DEFAULT_CONFIG_FILE, type PlatformConfig } from '../../src/common/config/config'
 import { Platform, type PlatformOptions } from '../../src/platform/platform'
 import { createLogger } from '../../src/common/observability/log'
 import type { Problem } from '../../src/common/errors/problem'

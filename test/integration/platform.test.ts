@@ -9,7 +9,7 @@ import { startDeployPlatform, cli, editedCopy, packCopy, type DeployPlatform } f
 import { makeZip } from '../helpers/zip'
 import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR, TEST_PLATFORM_OPTIONS } from '../helpers/platform'
 import { Platform } from '../../src/platform/platform'
-import { loadConfig } from '../../src/gateway/config/config'
+import { loadConfig } from '../../src/common/config/config'
 import { hostEnv, HOST_FILE } from '../../src/microservice/host/host-env'
 import type { HostMessage } from '../../src/microservice/host/host'
 

@@ -21,7 +21,7 @@ import {
 } from '../helpers/platform'
 import { startPlatformProcess, type PlatformProcess } from '../helpers/platform-process'
 import { freePort } from '../helpers/nginx'
-import type { PlatformConfig } from '../../src/gateway/config/config'
+import type { PlatformConfig } from '../../src/common/config/config'
 
 const JSON_CT = { 'Content-Type': 'application/json' }
 const MULTIPLY = '/example/calculator/multiply'

@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type Socket } from 'node:net'
 import { InstanceClient } from '../../src/gateway/dispatch/instance'
-import { defaultConfig } from '../../src/gateway/config/config'
+import { defaultConfig } from '../../src/common/config/config'
 
 test('a handshake that stalls is dropped after connectTimeoutMs, named as such, and the connection tried again', async () => {
   const accepted: Socket[] = []

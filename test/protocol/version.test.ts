@@ -6,7 +6,7 @@ import { connect, createServer } from 'node:net'
 import { encodeFrame, FrameReader, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
 import { holdingServer, rmcInvoke } from '../helpers/frames'
 import { InstanceClient } from '../../src/gateway/dispatch/instance'
-import { defaultConfig } from '../../src/gateway/config/config'
+import { defaultConfig } from '../../src/common/config/config'
 
 test("a microservice answers another version's Hello with its Catalog (naming its version), then closes and reads nothing more", async () => {
   const logged: string[] = []

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { MicroserviceDirectory } from '../../src/gateway/dispatch/directory'
-import { defaultConfig } from '../../src/gateway/config/config'
+import { defaultConfig } from '../../src/common/config/config'
 import { holdingServer, rmcInvoke, TestCall } from '../helpers/frames'
 
 test('until resolves on the change that makes it true; whenIdle once the last call in flight is answered', async () => {

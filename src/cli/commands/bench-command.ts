@@ -2,7 +2,7 @@
 // microservice's package and instances), then the run (cli/bench/).
 import { existsSync } from 'node:fs'
 import { errorMessage } from '../../common/errors/internal'
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import type { PlatformAbout } from '../../platform/control'
 import type { MicroserviceStatus } from '../../platform/manager'
 import { bench } from '../bench/bench'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadConfig, type PlatformConfig } from '../../gateway/config/config'
+import { loadConfig, type PlatformConfig } from '../../common/config/config'
 import { nginxEdgeConfig, parseNode } from '../../platform/manifests/nginx'
 import { CliError } from '../cli-error'
 import type { CommandLine } from '../command-line'

@@ -1,5 +1,5 @@
 // `microservice list`: the deployed microservices.
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import type { MicroserviceStatus } from '../../platform/manager'
 import { print, type Command } from '../command-line'
 import { call } from '../control-client'

@@ -1,5 +1,5 @@
 // `microservice logs <name> [lines]`: the last lines its processes printed (default 100).
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import { firstArgument, print, type Command } from '../command-line'
 import { call } from '../control-client'
 

@@ -1,5 +1,5 @@
 // `microservice rollback <name> [--node URL]...`: back to the version the current one replaced.
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import { firstArgument, type Command } from '../command-line'
 import { call } from '../control-client'
 import { acrossNodes } from '../nodes'

@@ -1,5 +1,5 @@
 // `microservice status <name>`: one microservice and its instances.
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import type { MicroserviceStatus } from '../../platform/manager'
 import { firstArgument, print, type Command } from '../command-line'
 import { call } from '../control-client'

@@ -1,5 +1,5 @@
 // `microservice stop <name>`: stop it (it stays deployed).
-import { loadConfig } from '../../gateway/config/config'
+import { loadConfig } from '../../common/config/config'
 import { firstArgument, type Command } from '../command-line'
 import { call } from '../control-client'
 

@@ -1,7 +1,7 @@
 // `microservice upload <zip_file>`: hands a package to the platform and waits for its verdict.
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { loadConfig, type PlatformConfig } from '../../gateway/config/config'
+import { loadConfig, type PlatformConfig } from '../../common/config/config'
 import type { MicroserviceStatus } from '../../platform/manager'
 import type { UploadResult } from '../../platform/package/deployer'
 import { versionRefusal } from '../../platform/package/upgrade-check'

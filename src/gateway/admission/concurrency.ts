@@ -1,4 +1,4 @@
-import type { AdmissionSection } from '../config/config'
+import type { AdmissionSection } from '../../common/config/config'
 import type { MethodInfo } from '../dispatch/catalog'
 
 /**

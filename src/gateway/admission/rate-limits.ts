@@ -1,7 +1,7 @@
 import type { ApiMode } from '../../common/contract/vocabulary'
 import { HEADER } from '../../common/contract/http-names'
 import type { Failure } from '../../common/errors/codes'
-import type { RateLimitsSection, RateRule } from '../config/config'
+import type { RateLimitsSection, RateRule } from '../../common/config/config'
 import { LimitStore, NUMBERS, type SlotMeaning } from './limit-store'
 import { sharedCountsFor, type SharedCounts, type StoreEvents } from './shared-counts'
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis'
 import { isDeepStrictEqual } from 'node:util'
-import type { RateLimitsSection } from '../config/config'
+import type { RateLimitsSection } from '../../common/config/config'
 import { errorMessage } from '../../common/errors/internal'
 import type { Logger } from '../../common/observability/log'
 

@@ -1,4 +1,4 @@
-import type { DispatchOptions } from '../config/config'
+import type { DispatchOptions } from '../../common/config/config'
 import { MicroserviceGroup } from './group'
 import type { InstanceClient } from './instance'
 import type { Endpoint } from '../../common/protocol/endpoint'

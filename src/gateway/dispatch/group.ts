@@ -1,5 +1,5 @@
 import type { EventLog } from '../../common/observability/log'
-import type { DispatchOptions } from '../config/config'
+import type { DispatchOptions } from '../../common/config/config'
 import type { CatalogIndex } from './catalog'
 import { InstanceClient } from './instance'
 import type { PendingCall } from './pending'

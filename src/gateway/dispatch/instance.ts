@@ -1,7 +1,7 @@
 import type { EventLog } from '../../common/observability/log'
 import { randomUUID } from 'node:crypto'
 import type { gateway } from '../../common/protocol/generated/gateway'
-import type { DispatchOptions } from '../config/config'
+import type { DispatchOptions } from '../../common/config/config'
 import { BackendConnection, type ConnectionOwner } from './connection'
 import { CatalogIndex } from './catalog'
 import type { PendingCall } from './pending'

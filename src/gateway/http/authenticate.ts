@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
-import type { EdgeAuthConfig, EdgeIdentity } from '../config/config'
+import type { EdgeAuthConfig, EdgeIdentity } from '../../common/config/config'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
 import { certificateMatcher, type CertificateMatcher } from './peer-certificates'

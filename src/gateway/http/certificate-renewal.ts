@@ -1,7 +1,7 @@
 // A listener's renewed certificates taken up without a restart: its `tls` block's files looked at
 // every reloadIntervalMs (common/tls/file-renewal.ts) and read and checked whole before they are
 // served. docs/security.md, "TLS".
-import type { TlsConfig } from '../config/config'
+import type { TlsConfig } from '../../common/config/config'
 import { loadCertificates, type CertificateSet } from './certificates'
 import { errorMessage } from '../../common/errors/internal'
 import { FileRenewal } from '../../common/tls/file-renewal'

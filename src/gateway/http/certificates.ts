@@ -5,7 +5,7 @@ import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, type TlsClientFiles, type TlsConfig, type TlsFiles } from '../config/config'
+import { ConfigError, type TlsClientFiles, type TlsConfig, type TlsFiles } from '../../common/config/config'
 import type { TlsClient } from '../../common/protocol/endpoint'
 import { errorMessage } from '../../common/errors/internal'
 

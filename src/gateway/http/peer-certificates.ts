@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto'
 import type { HttpResponse } from 'uWebSockets.js'
 import type { PeerCertificate } from '../invoke/interfaces'
-import type { ClientCertificates } from '../config/config'
+import type { ClientCertificates } from '../../common/config/config'
 
 /** What a certificate name in the config matches: one SAN, or every listed subject attribute. */
 export type CertificateMatcher = (peer: PeerCertificate) => boolean

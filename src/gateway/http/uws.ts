@@ -1,6 +1,6 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { errorMessage, InternalError } from '../../common/errors/internal'
-import { ConfigError, type TlsConfig } from '../config/config'
+import { ConfigError, type TlsConfig } from '../../common/config/config'
 import { loadCertificates, withPemFiles, type CertificateSet } from './certificates'
 import { certificateRenewal, type TlsEvents } from './certificate-renewal'
 import { uwsBuild, uwsReadsPeerCertificates } from './uws-support'

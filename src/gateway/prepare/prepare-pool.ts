@@ -3,7 +3,7 @@ import { Piscina } from 'piscina'
 import { prepare, type FrameHead, type PrepareTask, type Prepared } from './prepare'
 import type { Failure } from '../../common/errors/codes'
 import { InternalError, errorMessage } from '../../common/errors/internal'
-import type { PoolOptions } from '../config/config'
+import type { PoolOptions } from '../../common/config/config'
 
 /**
  * The Piscina pool that splits arguments and encodes Invoke frames. Small bodies take the inline

@@ -1,5 +1,5 @@
 import type { DirectoryEvent } from '../../gateway/dispatch/directory'
-import type { PlatformConfig } from '../../gateway/config/config'
+import type { PlatformConfig } from '../../common/config/config'
 import type { DrainPlan } from '../../gateway/http/server'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads'
 import { workerEntry } from '../../common/process/worker-entries'
 import type { DirectoryEvent, DirectoryFollowers, MicroserviceDirectory } from '../../gateway/dispatch/directory'
-import type { PlatformConfig } from '../../gateway/config/config'
+import type { PlatformConfig } from '../../common/config/config'
 import type { DrainPlan } from '../../gateway/http/server'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { EventLog, LogLevel } from '../../common/observability/log'

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../src/gateway/config/config'
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../src/common/config/config'
 import { ROOT } from '../../helpers/root'
 
 test('the systemd unit: KillMode=mixed, a stop timeout longer than the drain, and a start that exists', () => {

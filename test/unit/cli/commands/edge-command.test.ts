@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { edgeCommand } from '../../../../src/cli/commands/edge-command'
 import { commandLine } from '../../../../src/cli/command-line'
-import { defaultConfig } from '../../../../src/gateway/config/config'
+import { defaultConfig } from '../../../../src/common/config/config'
 
 const TLS = ['--tls-cert', '/etc/edge/tls.crt', '--tls-key', '/etc/edge/tls.key']
 

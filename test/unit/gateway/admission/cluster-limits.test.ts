@@ -14,7 +14,7 @@ import {
   type Verdict
 } from '../../../../src/gateway/admission/rate-limits'
 import { SharedCounts, sharedCountsFor, storeLog } from '../../../../src/gateway/admission/shared-counts'
-import type { RateLimitsSection } from '../../../../src/gateway/config/config'
+import type { RateLimitsSection } from '../../../../src/common/config/config'
 import { createLogger } from '../../../../src/common/observability/log'
 import { testConfig, until, type Json } from '../../../helpers/platform'
 import { startRedis, type RunningRedis } from '../../../helpers/redis'

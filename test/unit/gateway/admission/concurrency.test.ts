@@ -5,7 +5,7 @@ import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { AdaptiveLimit, Admission } from '../../../../src/gateway/admission/concurrency'
 import { testConfig } from '../../../helpers/platform'
-import type { AdmissionSection } from '../../../../src/gateway/config/config'
+import type { AdmissionSection } from '../../../../src/common/config/config'
 
 function settings(over: Partial<AdmissionSection> = {}): AdmissionSection {
   return { ...testConfig({ ADMISSION: { adaptive: true } }).admission, ...over }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { Worker } from 'node:worker_threads'
 import { RateLimiter, RateLimited, type LimitKeys } from '../../../../src/gateway/admission/rate-limits'
 import { testConfig, type Json } from '../../../helpers/platform'
-import { ConfigError, type RateLimitsSection } from '../../../../src/gateway/config/config'
+import { ConfigError, type RateLimitsSection } from '../../../../src/common/config/config'
 
 function limits(rules: Json[], more: { [k: string]: Json } = {}): RateLimitsSection {
   return testConfig({ RATE_LIMITS: { rules, ...more } }).rateLimits

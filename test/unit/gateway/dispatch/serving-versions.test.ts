@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { MicroserviceGroup } from '../../../../src/gateway/dispatch/group'
-import { defaultConfig } from '../../../../src/gateway/config/config'
+import { defaultConfig } from '../../../../src/common/config/config'
 import { MicroserviceServer } from '../../../../src/microservice/host/microservice-server'
 import { DEFAULT_RUNTIME_SETTINGS } from '../../../../src/microservice/host/settings'
 import exampleDefinition from '../../../../examples/example/index'

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../../../src/platform/manifests/kubernetes'
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/gateway/config/config'
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/common/config/config'
 import { ROOT } from '../../../helpers/root'
 
 const DIR = join(ROOT, 'deploy', 'kubernetes')

@@ -1,14 +1,14 @@
-import { LOG_LEVELS, type LogLevel } from '../../common/observability/log'
+import { LOG_LEVELS, type LogLevel } from '../observability/log'
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import { readFileSync } from 'node:fs'
 import { basename, resolve, join, dirname } from 'node:path'
-import { usableCores } from '../../common/process/cores'
-import { MAX_POOL_THREADS } from '../../common/contract/limits'
+import { usableCores } from '../process/cores'
+import { MAX_POOL_THREADS } from '../contract/limits'
 import { peerMatcher } from './peers'
-import type { Json } from '../../common/json/value'
+import type { Json } from '../json/value'
 import { applyEnv, knownKeys, listed, mergeOver } from './overrides'
-import { InternalError, errorMessage } from '../../common/errors/internal'
-import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../../common/contract/vocabulary'
+import { InternalError, errorMessage } from '../errors/internal'
+import { isSequenceName, isApiMode, type SequenceName, type ApiMode } from '../contract/vocabulary'
 
 /** WORKER_POOL: the Piscina pool that splits large bodies. */
 export interface PoolOptions {
@@ -358,7 +358,7 @@ export interface PlatformConfig {
 }
 
 /**
- * The project's root: above dist/ when compiled (dist/src/gateway/config), or three levels up when the
+ * The project's root: above dist/ when compiled (dist/src/common/config), or three levels up when the
  * sources run as they are (the mutation runs load them through tsx: docs/development.md).
  */
 const ABOVE_SRC = resolve(__dirname, '..', '..', '..')

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir, availableParallelism } from 'node:os'
-import { loadConfig, DEFAULT_CONFIG_FILE } from '../../../../src/gateway/config/config'
+import { loadConfig, DEFAULT_CONFIG_FILE } from '../../../../src/common/config/config'
 
 type Raw = Record<string, Record<string, Record<string, unknown>>>
 

@@ -1,9 +1,9 @@
-// How a config is layered (src/gateway/config/overrides.ts): PLATFORM__… variables over the file, every
+// How a config is layered (src/common/config/overrides.ts): PLATFORM__… variables over the file, every
 // bad one named at once with the keys it could have meant, and a file laid over the shipped defaults.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type { Json } from '../../../../src/common/json/value'
-import { applyEnv, knownKeys, listed, mergeOver } from '../../../../src/gateway/config/overrides'
+import { applyEnv, knownKeys, listed, mergeOver } from '../../../../src/common/config/overrides'
 
 const raw = (): { [k: string]: Json } => ({
   $schema: './platform.schema.json',

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net'
-import { InternalError } from '../../common/errors/internal'
+import { InternalError } from '../errors/internal'
 
 /**
  * A set of addresses and CIDR blocks (`127.0.0.1`, `10.0.0.0/8`, `::1/128`), matched with Node's own

@@ -1,7 +1,7 @@
 // Trusted peers (ENTRY_POINTS…trust.trustedPeers): which client addresses may send identity headers.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { peerMatcher } from '../../../../src/gateway/config/peers'
+import { peerMatcher } from '../../../../src/common/config/peers'
 
 test('IPv4 addresses and blocks, with their bounds', () => {
   const m = peerMatcher(['127.0.0.1', '10.0.0.0/8', '192.168.1.0/24'])

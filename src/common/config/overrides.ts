@@ -1,6 +1,6 @@
 // How a config is layered: a file over the shipped defaults (mergeOver), then PLATFORM__… environment
 // variables over both (applyEnv). The schema and the types come after, in config.ts.
-import type { Json } from '../../common/json/value'
+import type { Json } from '../json/value'
 
 /**
  * Environment overrides: PLATFORM__SECTION__SUB__key=value sets that key (JSON values are parsed,
