@@ -67,7 +67,7 @@ module.exports = {
       ['json', 'xml', 'protocol'],
       ['config']
     ]),
-    ...layered('gateway', [['prepare', 'dispatch', 'admission'], ['invoke'], ['http']]),
+    ...layered('gateway', [['prepare', 'dispatch', 'admission'], ['invoke'], ['http', 'tls'], ['edge']]),
     {
       name: 'serializers-stand-alone',
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',

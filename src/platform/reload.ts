@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { PlatformConfig } from '../common/config/config'
 import type { Gateway } from '../gateway/http/server'
-import { edgeAuthenticator, type Edge } from '../gateway/http/edge'
+import { edgeAuthenticator, type Edge } from '../gateway/edge/edge'
 import type { RateLimiter } from '../gateway/admission/rate-limits'
 
 /**

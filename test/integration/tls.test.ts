@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { Platform } from '../../src/platform/platform'
 import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, until, type Json } from '../helpers/platform'
-import { parsePeerCertificate } from '../../src/gateway/http/peer-certificates'
+import { parsePeerCertificate } from '../../src/gateway/tls/peer-certificates'
 import { CertificateMaker, presented, type Made } from '../helpers/certificates'
 import { startNginx } from '../helpers/nginx'
 

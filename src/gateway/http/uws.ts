@@ -1,8 +1,8 @@
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js'
 import { errorMessage, InternalError } from '../../common/errors/internal'
 import { ConfigError, type TlsConfig } from '../../common/config/config'
-import { loadCertificates, withPemFiles, type CertificateSet } from './certificates'
-import { certificateRenewal, type TlsEvents } from './certificate-renewal'
+import { loadCertificates, withPemFiles, type CertificateSet } from '../tls/certificates'
+import { certificateRenewal, type TlsEvents } from '../tls/certificate-renewal'
 import { uwsBuild, uwsReadsPeerCertificates } from './uws-support'
 import type { FileRenewal } from '../../common/tls/file-renewal'
 

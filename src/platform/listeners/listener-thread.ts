@@ -4,7 +4,7 @@
 // docs/operating.md, "Listener threads".
 import type { MessagePort } from 'node:worker_threads'
 import { Gateway } from '../../gateway/http/server'
-import { Edge, type Descriptions } from '../../gateway/http/edge'
+import { Edge, type Descriptions } from '../../gateway/edge/edge'
 import { DescriptionFiles } from '../package/descriptions'
 import { PreparePool } from '../../gateway/prepare/prepare-pool'
 import { MicroserviceDirectory } from '../../gateway/dispatch/directory'

@@ -37,13 +37,13 @@ function scattered(files: readonly string[], read: (file: string) => string): st
 
 test("the gateway's and the edge's answers are written by respond.ts alone, with names spelled in http-names.ts", () => {
   const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8')
-  assert.ok(FILES.includes(WRITER) && FILES.includes('src/gateway/http/edge.ts'))
+  assert.ok(FILES.includes(WRITER) && FILES.includes('src/gateway/edge/edge.ts'))
   assert.deepEqual(scattered(FILES, read), [])
   // Not vacuous: the edge writing a header of its own, or a refusal spelling Retry-After, is found.
   const edge = (file: string): string =>
     file.endsWith('edge.ts') ? `${read(file)}\nres.writeHeader('Retry-After', '1')` : read(file)
   assert.deepEqual(scattered(FILES, edge), [
-    'src/gateway/http/edge.ts writes a status or a header',
-    "src/gateway/http/edge.ts spells 'Retry-After'"
+    'src/gateway/edge/edge.ts writes a status or a header',
+    "src/gateway/edge/edge.ts spells 'Retry-After'"
   ])
 })

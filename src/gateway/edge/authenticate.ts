@@ -4,7 +4,7 @@ import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' }
 import type { EdgeAuthConfig, EdgeIdentity } from '../../common/config/config'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import type { Authentication, AuthOutcome, Credentials, Principal } from '../invoke/interfaces'
-import { certificateMatcher, type CertificateMatcher } from './peer-certificates'
+import { certificateMatcher, type CertificateMatcher } from '../tls/peer-certificates'
 
 type Verifier = (token: string) => Promise<JWTPayload>
 

@@ -6,7 +6,7 @@ import {
   certificateMatcher,
   parsePeerCertificate,
   PeerCertificates
-} from '../../../../src/gateway/http/peer-certificates'
+} from '../../../../src/gateway/tls/peer-certificates'
 import type { PeerCertificate } from '../../../../src/gateway/invoke/interfaces'
 
 let edge: PeerCertificate
