@@ -1,7 +1,7 @@
 import { checkListenable, bindErrno, freePort, listenProblem, type ListenSetting } from './listeners/listen-check'
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
-import { Gateway } from '../gateway/http/server'
+import { Gateway } from '../gateway/http/gateway'
 import { Edge, type Descriptions } from '../gateway/edge/edge'
 import { descriptionPaths, type GatewayIndex } from '../gateway/http/front-pages'
 import { productVersion } from '../common/contract/product-version'
@@ -20,7 +20,7 @@ import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../microservice/host/package-config'
 import { loadConfig, type PlatformConfig, type RemoteInstance } from '../common/config/config'
-import { applyReload, planReload, type ReloadOutcome, type ReloadPlan } from './reload'
+import { applyReload, reloadChange, type ReloadOutcome, type ReloadChange } from './reload'
 import type { Registry } from 'prom-client'
 import { createLogger, type EventLog, type Logger, type LogLevel } from '../common/observability/log'
 import { stdoutLines, type LineSink } from '../common/observability/line-writer'
@@ -246,13 +246,13 @@ export class Platform {
   }
 
   private async reloadNow(): Promise<ReloadOutcome> {
-    let plan: ReloadPlan
+    let change: ReloadChange
     let limiter: RateLimiter | null
     try {
-      plan = planReload(this.config, (this.options.reloadConfig ?? (() => loadConfig()))())
+      change = reloadChange(this.config, (this.options.reloadConfig ?? (() => loadConfig()))())
       const previous = this.gateway.calls.limiter
-      limiter = applyReload(this.gateway, this.edge, plan.config, () =>
-        limiterFor(plan.config.rateLimits, null, previous, this.storeEvents)
+      limiter = applyReload(this.gateway, this.edge, change.config, () =>
+        limiterFor(change.config.rateLimits, null, previous, this.storeEvents)
       )
     } catch (err) {
       const reason = errorMessage(err)
@@ -262,14 +262,14 @@ export class Platform {
       )
       return { applied: false, reason }
     }
-    this.config = plan.config
-    const failed = (await this.threads?.reload(plan.config, limiter?.store.shared ?? null)) ?? []
+    this.config = change.config
+    const failed = (await this.threads?.reload(change.config, limiter?.store.shared ?? null)) ?? []
     for (const f of failed)
       this.logger.error(
         { component: 'platform', event: 'reload-failed', ...f },
         `listener thread ${f.thread} could not apply the reload: ${f.error}`
       )
-    const { changed, needsRestart } = plan
+    const { changed, needsRestart } = change
     this.log(
       `reloaded: ${changed.length === 0 ? 'nothing changed' : changed.join(', ')}${needsRestart.length === 0 ? '' : `; a restart applies ${needsRestart.join(', ')}`}`,
       { event: 'reloaded', changed, needsRestart }
@@ -478,14 +478,14 @@ export class Platform {
     const pf = this.config.platform
     this.admin.phase = 'draining'
     this.deployer.close()
-    const plan = { graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }
+    const times = { graceMs, idleMs, timeoutMs: pf.drainTimeoutMs }
     await Promise.all([
       this.gateway.close(
-        plan,
+        times,
         () => this.edge?.stopListening(),
         () => this.threads?.stoppedListening() ?? Promise.resolve()
       ),
-      this.threads?.drain(plan) ?? Promise.resolve()
+      this.threads?.drain(times) ?? Promise.resolve()
     ])
     this.edge?.close()
     await this.control.close()

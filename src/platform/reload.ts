@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { PlatformConfig } from '../common/config/config'
-import type { Gateway } from '../gateway/http/server'
+import type { Gateway } from '../gateway/http/gateway'
 import { edgeAuthenticator, type Edge } from '../gateway/edge/edge'
 import type { RateLimiter } from '../gateway/admission/rate-limits'
 
@@ -17,7 +17,7 @@ export const RELOADABLE = [
 ] as const
 
 /** A config read again, against the running one. */
-export interface ReloadPlan {
+export interface ReloadChange {
   /** The running config with the reloadable parts of the new one. */
   config: PlatformConfig
   /** The reloadable parts that differ (RELOADABLE's names). */
@@ -27,7 +27,7 @@ export interface ReloadPlan {
 }
 
 /** The running config with `next`'s reloadable parts, and what differs either way. */
-export function planReload(running: PlatformConfig, next: PlatformConfig): ReloadPlan {
+export function reloadChange(running: PlatformConfig, next: PlatformConfig): ReloadChange {
   const config: PlatformConfig = {
     ...running,
     rateLimits: next.rateLimits,

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, readFileSync, existsSync
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { connect, createServer } from 'node:net'
-import { nginxEdgeConfig, type EdgeNode, type NginxEdgeOptions } from '../../src/platform/manifests/nginx'
+import { nginxEdgeConfig, type EdgeNode, type NginxEdgeOptions } from '../../src/cli/manifests/nginx'
 import { ROOT } from './root'
 
 export function ensureNginx(): string {

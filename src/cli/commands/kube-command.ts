@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../platform/manifests/kubernetes'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../manifests/kubernetes'
 import { CliError } from '../cli-error'
 import type { CommandLine } from '../command-line'
 

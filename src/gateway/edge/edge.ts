@@ -17,7 +17,7 @@ import type { Authentication } from '../invoke/interfaces'
 import { ConfigError, type EdgeAuthConfig, type TlsConfig } from '../../common/config/config'
 import { ClientCertificateReader } from '../tls/peer-certificates'
 import { CERTIFICATE_REQUIRED } from '../invoke/plan'
-import type { Gateway } from '../http/server'
+import type { Gateway } from '../http/gateway'
 import { declareEdgeSecurity } from '../../common/contract/openapi-security'
 
 /** Where the edge finds a microservice's description; the platform implements it from its deployments. */

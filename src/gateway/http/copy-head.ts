@@ -32,7 +32,7 @@ export function copyHead<R>(
   if (claimsIdentity(head) && !trusts(res)) {
     head.identityTrusted = false
     // Dropped here rather than with the other claims: the listener's own verified certificate may
-    // set it after (server.ts), and that one holds whoever the peer is.
+    // set it after (gateway.ts), and that one holds whoever the peer is.
     head.certificateSubject = ''
   }
   return head

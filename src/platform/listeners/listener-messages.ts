@@ -1,6 +1,6 @@
 import type { DirectoryEvent } from '../../gateway/dispatch/directory'
 import type { PlatformConfig } from '../../common/config/config'
-import type { DrainPlan } from '../../gateway/http/server'
+import type { DrainTimes } from '../../gateway/http/gateway'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { LogLevel } from '../../common/observability/log'
@@ -45,7 +45,7 @@ export type ToListener =
   | { type: 'serving'; id: number; name: string; instance: string; ms: number }
   | { type: 'counts'; id: number }
   | { type: 'index'; id: number; index: GatewayIndex }
-  | { type: 'drain'; plan: DrainPlan }
+  | { type: 'drain'; times: DrainTimes }
   /** Every listener thread has stopped listening: answers may now carry Connection: close. */
   | { type: 'closing' }
   /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */

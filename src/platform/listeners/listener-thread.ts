@@ -3,7 +3,7 @@
 // thread's directory. Run by workers/listener.ts in a thread ListenerThreads starts (listener-threads.ts);
 // docs/operating.md, "Listener threads".
 import type { MessagePort } from 'node:worker_threads'
-import { Gateway } from '../../gateway/http/server'
+import { Gateway } from '../../gateway/http/gateway'
 import { Edge, type Descriptions } from '../../gateway/edge/edge'
 import { DescriptionFiles } from '../package/descriptions'
 import { PreparePool } from '../../gateway/prepare/prepare-pool'
@@ -169,7 +169,7 @@ export function listenerThread(port: MessagePort, start: ListenerStart): void {
       case 'drain':
         return void gateway
           .close(
-            m.plan,
+            m.times,
             () => edge?.stopListening(),
             () => {
               post({ type: 'stopped' })

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads'
 import { workerEntry } from '../../common/process/worker-entries'
 import type { DirectoryEvent, DirectoryFollowers, MicroserviceDirectory } from '../../gateway/dispatch/directory'
 import type { PlatformConfig } from '../../common/config/config'
-import type { DrainPlan } from '../../gateway/http/server'
+import type { DrainTimes } from '../../gateway/http/gateway'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { EventLog, LogLevel } from '../../common/observability/log'
 import type { LineSink } from '../../common/observability/line-writer'
@@ -165,11 +165,11 @@ export class ListenerThreads implements DirectoryFollowers {
     return failed
   }
 
-  /** Every thread drains as the main thread does (DrainPlan) and ends; resolves once all have. */
-  async drain(plan: DrainPlan): Promise<void> {
+  /** Every thread drains as the main thread does (DrainTimes) and ends; resolves once all have. */
+  async drain(times: DrainTimes): Promise<void> {
     this.stopping = true
     const live = this.live()
-    for (const s of live) s.worker.postMessage({ type: 'drain', plan } satisfies ToListener)
+    for (const s of live) s.worker.postMessage({ type: 'drain', times } satisfies ToListener)
     await Promise.all(live.map((s) => s.exited))
   }
 

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
-import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../../../src/platform/manifests/kubernetes'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../../../src/cli/manifests/kubernetes'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/common/config/config'
 import { ROOT } from '../../../helpers/root'
 

@@ -15,7 +15,7 @@ import type { GatewayConfig } from '../../common/config/config'
 import { busyPoll } from '../dispatch/busy-poll'
 
 /** How the gateway drains (PLATFORM.drainGraceMs, drainIdleMs, drainTimeoutMs). */
-export interface DrainPlan {
+export interface DrainTimes {
   graceMs: number
   idleMs: number
   timeoutMs: number
@@ -116,7 +116,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   /**
-   * The drain (DrainPlan): requests are served as before for `graceMs` (readiness is already 503, so
+   * The drain (DrainTimes): requests are served as before for `graceMs` (readiness is already 503, so
    * balancers that read it move away); then the gateway stops listening and serves the connections
    * still open, each answer with Connection: close, until none is in progress and none has come for
    * `idleMs` (so a balancer's idle keep-alive connections have been closed by the balancer, not under
@@ -127,11 +127,11 @@ export class Gateway implements HttpPort<HttpResponse> {
    * into the accept queue of a thread about to close its socket, and be reset there).
    */
   async close(
-    plan: Partial<DrainPlan> = {},
+    times: Partial<DrainTimes> = {},
     beforeStopListening: () => void = () => {},
     stoppedListening: () => Promise<void> = () => Promise.resolve()
   ): Promise<void> {
-    const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = plan
+    const { graceMs = 0, idleMs = 0, timeoutMs = 5000 } = times
     if (graceMs > 0) await new Promise((resolve) => setTimeout(resolve, graceMs))
     // A connection the kernel has accepted but uWS not yet is reset when the listening socket closes,
     // under a request a balancer has sent (nginx does not retry a POST it has sent). A timer runs before
