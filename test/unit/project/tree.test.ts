@@ -2,7 +2,7 @@
 // to read at a glance, one name per idea, and unit tests found by the path of what they test.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 import { ROOT } from '../../helpers/root'
 
@@ -61,4 +61,18 @@ test('test/unit/ has a folder for each program of src/, and each unit test sits 
     [],
     'test/unit/ itself holds no tests: each sits under the program it tests'
   )
+})
+
+test('test/ holds one folder per kind of test, each in the table docs/development.md keeps', () => {
+  const kinds = readdirSync(join(ROOT, 'test'))
+    .filter((n) => statSync(join(ROOT, 'test', n)).isDirectory())
+    .sort()
+  const doc = readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8')
+  const table = doc.slice(doc.indexOf('`test/` holds one folder per kind of test'))
+  const rows = table.slice(0, table.indexOf('\n\n', table.indexOf('| folder |'))).split('\n')
+  // The first cell of each row names its folders: `unit/`, or `fixtures/`, `helpers/`, `mutation/`.
+  const listed = rows.flatMap((r) =>
+    [...(/^\| ([^|]+) \|/.exec(r)?.[1] ?? '').matchAll(/`([a-z]+)\/`/g)].map((m) => m[1]!)
+  )
+  assert.deepEqual(kinds, [...new Set(listed)].sort())
 })
