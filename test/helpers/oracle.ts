@@ -338,3 +338,57 @@ export class Oracle {
     clearTimeout(timer)
   }
 }
+
+/** What a test asks Java: the live oracle, or answers recorded from it. */
+export interface JavaAnswers {
+  ask(request: Request): Promise<Answer>
+  close(): Promise<void>
+}
+
+/** A recording's form: every distinct request (its JSON) with Java's answer, in the order first asked. */
+export type Recording = Array<[request: string, answer: Answer]>
+
+/** The live oracle, keeping every request and its answer: a recording to compare with, or to write. */
+export class RecordingOracle implements JavaAnswers {
+  private readonly asked = new Map<string, Answer>()
+
+  constructor(private readonly live: Oracle) {}
+
+  async ask(request: Request): Promise<Answer> {
+    const answer = await this.live.ask(request)
+    this.asked.set(JSON.stringify(request), answer)
+    return answer
+  }
+
+  recording(): Recording {
+    return [...this.asked]
+  }
+
+  close(): Promise<void> {
+    return this.live.close()
+  }
+}
+
+/** Java's answers as a recording holds them: a request it does not hold is refused, never guessed. */
+export class RecordedAnswers implements JavaAnswers {
+  private readonly answers: Map<string, Answer>
+
+  constructor(
+    recording: Recording,
+    private readonly source: string
+  ) {
+    this.answers = new Map(recording)
+  }
+
+  ask(request: Request): Promise<Answer> {
+    const key = JSON.stringify(request)
+    const answer = this.answers.get(key)
+    if (answer === undefined)
+      return Promise.reject(new Error(`${this.source} holds no answer to ${key}: record it again from the live oracle`))
+    return Promise.resolve(answer)
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve()
+  }
+}
