@@ -16,14 +16,17 @@ export interface CommandLine {
 /** A command of `microservice`: its exit code. */
 export type Command = (line: CommandLine) => Promise<number> | number
 
-/** The line of command `name`, from what followed it as typed. */
-export function commandLine(name: string, raw: readonly string[]): CommandLine {
+/**
+ * The line of command `name` from what followed it as typed; --json and --force count wherever they
+ * stand in `all` (before the name too).
+ */
+export function commandLine(name: string, raw: readonly string[], all: readonly string[] = raw): CommandLine {
   return {
     name,
     args: raw.filter((x) => x !== '--json' && x !== '--force'),
     raw,
-    json: raw.includes('--json'),
-    force: raw.includes('--force')
+    json: all.includes('--json'),
+    force: all.includes('--force')
   }
 }
 

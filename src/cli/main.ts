@@ -101,7 +101,7 @@ export async function main(args: string[]): Promise<number> {
   // --json and --force may come before the command's name too.
   const at = args.findIndex((x) => x !== '--json' && x !== '--force')
   const name = at < 0 ? undefined : args[at]
-  const line = commandLine(name ?? '', at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 1)])
+  const line = commandLine(name ?? '', at < 0 ? [] : args.slice(at + 1), args)
   // bench has options of its own (--json FILE among them) and says its own errors.
   if (name === 'bench' && !line.args.some((x) => x === '--help' || x === '-h')) return await benchCommand(line)
   try {

@@ -7,8 +7,6 @@ import { BenchUsageError, planBench, type BenchPlan, type PlatformSources } from
 import { runBench } from './bench-rounds'
 import { resultErrors } from './baseline'
 
-export { BENCH_USAGE, type PlatformSources } from './bench-plan'
-
 /** Writes every report asked for; prints the table. */
 export function writeReports(result: BenchResult, plan: BenchPlan): void {
   // What --baseline would refuse later (a ratio that is not a number) is not saved now.

@@ -43,7 +43,7 @@ export function closeApp(app: TemplatedApp): void {
 
 /**
  * One listening port of the gateway or the edge, plain or TLS, served by uWS Apps made by `routes`.
- * With TLS, a renewed certificate (certificate-renewal.ts) is taken up by a new App listening on the same
+ * With TLS, a renewed certificate (tls/certificate-renewal.ts) is taken up by a new App listening on the same
  * port (SO_REUSEPORT) before the old one stops listening: uWS 20.30 cannot change the certificate of an
  * App without SNI (docs/security.md, "TLS"). The old App serves its open connections on until they
  * end or the listener closes.

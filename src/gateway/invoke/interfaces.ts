@@ -77,7 +77,7 @@ export interface Credentials {
   readonly certificate: PeerCertificate | null
 }
 
-/** What a verified client certificate says about its holder (http/peer-certificates.ts reads it). */
+/** What a verified client certificate says about its holder (tls/peer-certificates.ts reads it). */
 export interface PeerCertificate {
   /** The subject as RFC 4514 writes it, the most specific name first: `CN=edge,O=Acme`. */
   readonly subject: string

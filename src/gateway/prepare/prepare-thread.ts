@@ -1,4 +1,4 @@
-// What a thread of the gateway's worker pool runs (workers/pool.ts): split the body into arguments and
+// What a thread of the gateway's worker pool runs (workers/prepare.ts): split the body into arguments and
 // encode the Invoke frame off the listener's thread. The body is the gateway's shared buffer, read in
 // place; what comes back is the frame's head and layout (FrameHead), the head's buffer moved, not
 // copied: the listener's thread has the body.

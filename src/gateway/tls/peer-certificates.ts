@@ -120,7 +120,7 @@ type CertifiedResponse = HttpResponse & { getX509Certificate(): string | ArrayBu
 /**
  * The peer's certificate as PEM text ('' when none was sent), read from uWS during the request's
  * callback. uWS has verified it against the listener's CAs in the handshake: one that does not chain
- * to them ends the handshake. Only on a build with `getX509Certificate` (uws-support.ts).
+ * to them ends the handshake. Only on a build with `getX509Certificate` (http/uws-support.ts).
  */
 function peerPem(res: HttpResponse): string {
   const pem = (res as CertifiedResponse).getX509Certificate()

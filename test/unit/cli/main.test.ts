@@ -1,4 +1,4 @@
-// The CLI as one pattern (docs/development.md, "The CLI"): a command is a file commands/NAME-command.ts
+// The CLI as one pattern (docs/development.md, "One place per concern"): a command is a file commands/NAME-command.ts
 // exporting NAMECommand, main.ts dispatches to it by name, and the usage text lists it.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'

@@ -15,10 +15,18 @@ import type { Serializer } from '../serializer'
 import { requireJavaZone, type JavaZone } from '../java/zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'
 import { ValueError, rethrowAt } from '../errors'
-import { charArrayText, isCharArray, javaMapEntries, kindOf, parseScalar, scalarText, splitChars } from '../java/text'
+import {
+  charArrayText,
+  isCharArray,
+  javaMapEntries,
+  kindOf,
+  parseScalar,
+  primitiveDefault,
+  scalarText,
+  splitChars
+} from '../java/text'
 import { parseJacksonDate } from '../java/dates'
 import { jacksonInteger, javaTrim } from '../java/integers'
-import { primitiveDefault } from '../java/text'
 import { LOCAL_DATE_UNSUPPORTED, elementType, jacksonRuntimeType } from './beta-types'
 import { escapeWoodstoxChars, escapeWoodstoxText } from './woodstox-text'
 
