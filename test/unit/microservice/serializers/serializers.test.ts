@@ -244,6 +244,14 @@ describe('characters as the Java writers escape them', () => {
     const out = s.alphaXmlSerializer.serialize({ id: 'a\tb\nc' }, Tagged)
     assert.match(typeof out === 'string' ? out : Buffer.from(out).toString(), /id="a&#x9;b&#xa;c"/)
   })
+  test('beta XML (Woodstox): U+FFFE and U+FFFF as references that no XML 1.0 reader reads back, ours as Woodstox', () => {
+    // Why the round-trip property leaves them out of beta XML's strings (test/helpers/arbitraries.ts).
+    assert.equal(text(s.betaXmlSerializer, 'a\ufffeb\uffff'), '<String>a&#xfffe;b&#xffff;</String>')
+    assert.throws(
+      () => s.betaXmlSerializer.deserialize(Buffer.from('<String>a&#xfffe;b</String>'), t.String),
+      /&#xfffe; names a character XML 1\.0 does not allow/
+    )
+  })
   test('alpha JSON (Jettison) escapes the line and paragraph separators; beta JSON (Jackson) does not', () => {
     assert.equal(text(s.alphaJsonSerializer, 'a\u2028b\u2029c'), '{"string":"a\\u2028b\\u2029c"}')
     assert.equal(text(s.betaJsonSerializer, 'a\u2028b'), '"a\u2028b"')
