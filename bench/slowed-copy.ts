@@ -1,16 +1,16 @@
 // A built copy of the project with a CPU slowdown put into one process's per-call path: the proof
-// that the performance gate catches a regression (bench/gate.ts, issue 25). The slowdown is work, as a
+// that the performance gate catches a regression (bench/gate.ts). The slowdown is work, as a
 // real regression is: a loop of arithmetic whose length is calibrated here to take a given number of
 // nanoseconds, written into the copy's compiled JavaScript (src/ has no switch for it). Not a wait on
 // the clock: under callgrind, which runs code tens of times slower, a clock-bound wait would do almost
 // nothing per call and the instruction count could not see it.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 
-import { ROOT } from './root'
-
-export { ROOT }
+/** The project's root, seen from the compiled bench (dist/bench) or from its source (run through tsx). */
+const ABOVE_BENCH = join(__dirname, '..')
+export const ROOT = basename(ABOVE_BENCH) === 'dist' ? dirname(ABOVE_BENCH) : ABOVE_BENCH
 
 /** Where each process's per-call path starts in the compiled code: a file and a line there. */
 export const PER_CALL = {
