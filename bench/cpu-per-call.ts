@@ -16,9 +16,9 @@ import { mkdtempSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { childrenOf } from './e2e/procstat'
-import { reaped } from './e2e/reap'
-import { benchPlatformEnv, freePort } from './e2e/run'
+import { childrenOf } from './e2e/harness/procstat'
+import { reaped } from './e2e/harness/reap'
+import { benchPlatformEnv, freePort } from './e2e/subjects'
 import { GATED, PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
 import { gcFlags } from '../src/common/process/gc-flags'
 import { threadCpuNs } from '../src/common/process/cpu-time'
@@ -234,9 +234,9 @@ export async function measureCpu(o: {
   }
   const hop = async (): Promise<Platform> => {
     const path = join(mkdtempSync(join(tmpdir(), 'bench-cpu-hop-')), 'hop.sock')
-    const backend = start([join(o.dist, 'bench', 'e2e', 'bare-hop.js'), 'backend', path], {})
+    const backend = start([join(o.dist, 'bench', 'e2e', 'references', 'bare-hop.js'), 'backend', path], {})
     await waitFor(backend, /^ready$/m, 'the bare hop backend')
-    const front = start([join(o.dist, 'bench', 'e2e', 'bare-hop.js'), 'front', path], {})
+    const front = start([join(o.dist, 'bench', 'e2e', 'references', 'bare-hop.js'), 'front', path], {})
     const port = Number((await waitFor(front, /^(\d+)$/m, 'the bare hop front'))[1])
     return { pids: [front.pid!, backend.pid!], port, edgePort: port, child: front, also: backend }
   }
@@ -249,7 +249,7 @@ export async function measureCpu(o: {
     return c
   }
   try {
-    const ceiling = start([join(o.dist, 'bench', 'e2e', 'ceiling.js'), '0'], {})
+    const ceiling = start([join(o.dist, 'bench', 'e2e', 'references', 'ceiling.js'), '0'], {})
     const ceilingPort = Number((await waitFor(ceiling, /^(\d+)$/m, 'the ceiling'))[1])
     const results: CpuResult[] = []
     const byEnv = new Map<string, Profile[]>()

@@ -1,5 +1,5 @@
 // What the gate says, for machines and people: JSON, a Markdown summary (a CI job summary) and JUnit.
-import type { RunResult } from './e2e/run'
+import type { RunResult } from './e2e/results'
 import type { CpuResult } from './cpu-per-call'
 import type { CpuVerdict } from './cpu-gate'
 

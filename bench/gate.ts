@@ -12,7 +12,10 @@
 //     [--target URL --case-file my-cases.json]   (your own endpoints, against your own baseline)
 import { readFileSync, writeFileSync, existsSync, appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { run, report, commitOf, type RunResult, type RunOptions } from './e2e/run'
+import { run } from './e2e/run'
+import { report } from './e2e/tables'
+import { commitOf } from './e2e/commit'
+import type { RunResult, RunOptions } from './e2e/results'
 import { allCases } from './e2e/cases'
 import { jsonReport, junitReport, markdownSummary, type CaseVerdict, type GateVerdict } from './gate-report'
 import { measureCpu, type CpuResult } from './cpu-per-call'

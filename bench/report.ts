@@ -4,7 +4,7 @@
 //   node dist/bench/report.js [--history FILE] [--out FILE]
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { RunResult } from './e2e/run'
+import type { RunResult } from './e2e/results'
 
 export interface Point {
   when: string

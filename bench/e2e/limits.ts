@@ -8,12 +8,14 @@
 //           started here on a free port) a hundred at a time.
 // Each run has its own ceiling, so drift shows in the gateway/ceiling ratio; the verdict compares
 // the gateway's CPU per call and p99 by mode, medians over rounds, as measured and over each run's
-// ceiling's CPU per call, which cancels the machine's drift between runs (target: local ≤ 1.05× none's
-// CPU, issue 47).
+// ceiling's CPU per call, which cancels the machine's drift between runs.
 //   node dist/bench/e2e/limits.js [--rounds 5] [--duration 5] [--modes none,local,cluster,quiet,three]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { smallCallRound, freePort, cpuPerRequest, gatewayCpu, type CaseResult } from './run'
+import { smallCallRound } from './run'
+import { freePort } from './subjects'
+import { cpuPerRequest, gatewayCpu } from './tables'
+import type { CaseResult } from './results'
 import { EVERY_CALL } from '../profiles'
 import { arg } from '../cli'
 

@@ -1,4 +1,4 @@
-// `npm run bench:mixed`: small calls beside large ones (issue 12's mixed load). ROA beta JSON multiply
+// `npm run bench:mixed`: small calls beside large ones. ROA beta JSON multiply
 // at c=64 alone, then the same beside ~1 MB `sumProducts` at c=4, against the gateway and against
 // the fastify + undici reference proxy. Reports what the small calls keep of their solo throughput
 // and their p99 under the mix, and the large calls' req/s against the proxy's under the same mix.
@@ -7,8 +7,8 @@
 // a small call then need not wait behind a 1 MB body on the same event loop.
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { startGateway, startProxy } from './run'
-import { runWrk, type LoadResult } from './wrk'
+import { startGateway, startProxy } from './subjects'
+import { runWrk, type LoadResult } from './harness/wrk'
 import { allCases, type BenchCase } from './cases'
 
 function arg(name: string, fallback: string): string {

@@ -5,8 +5,8 @@
 //   node dist/bench/e2e/spread.js [--threads 2] [--connections 1,4,16,64] [--duration 3] [--repeat 5]
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { freePort, startGateway } from './run'
-import { runWrk } from './wrk'
+import { freePort, startGateway } from './subjects'
+import { runWrk } from './harness/wrk'
 import { allCases } from './cases'
 
 function arg(name: string, fallback: string): string {

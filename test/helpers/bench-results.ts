@@ -1,5 +1,5 @@
 // Benchmark results as the e2e run makes them, for tests of what reads them (the gate, the reports).
-import type { CaseResult, RunResult, SubjectResult } from '../../bench/e2e/run'
+import type { CaseResult, RunResult, SubjectResult } from '../../bench/e2e/results'
 
 /** One subject's measurement: every latency percentile `p50`; `cpu` as [process name, ms per request]. */
 export function benchSubject(

@@ -37,7 +37,7 @@ import { builtPackage, hostClassPath } from '../helpers/java-package'
 import { sequences } from '../helpers/spec-calls'
 import { failureKey } from '../helpers/load'
 import { runFile, type Ran } from '../helpers/exec'
-import { descendantsOf } from '../../bench/e2e/procstat'
+import { descendantsOf } from '../../bench/e2e/harness/procstat'
 
 /** The options an operator combines, each with the values a production platform runs. */
 const FACTORS = {

@@ -1,7 +1,8 @@
 // The e2e benchmark's text report: the bare hop's line puts the gateway between the ceiling and the hop.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { report, type RunResult, type SubjectResult } from '../../../bench/e2e/run'
+import { report } from '../../../bench/e2e/tables'
+import type { RunResult, SubjectResult } from '../../../bench/e2e/results'
 import { benchRun, benchSubject } from '../../helpers/bench-results'
 
 function run(hop: SubjectResult | null): RunResult {

@@ -1,7 +1,8 @@
 // The TLS benchmark's text report: each process's CPU a call says the kernel's share of it, as bench:e2e's does.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { report, type Summary, type TlsRun } from '../../../bench/e2e/tls'
+import type { Summary, TlsRun } from '../../../bench/e2e/tls/tls-shapes'
+import { report } from '../../../bench/e2e/tls/tls-tables'
 
 function summary(subject: Summary['subject'], rate: number): Summary {
   return {

@@ -8,9 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from 'node:net'
-import { childrenOf } from './procstat'
+import { childrenOf } from '../harness/procstat'
 
-const ROOT = join(__dirname, '..', '..', '..')
+const ROOT = join(__dirname, '..', '..', '..', '..')
 
 export interface Reference {
   url: string

@@ -5,14 +5,14 @@
 import { fork } from 'node:child_process'
 import { connect } from 'node:net'
 import { join } from 'node:path'
-import { FramedSocket } from '../../src/common/protocol/framed-socket'
-import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../../src/common/protocol/frame'
-import { gateway } from '../../src/common/protocol/generated/gateway'
-import { splitArguments } from '../../src/gateway/prepare/split'
-import { hostEnv, HOST_FILE } from '../../src/microservice/host/host-env'
-import type { HostMessage } from '../../src/microservice/host/host'
-import { allCases } from './cases'
-import { reaped } from './reap'
+import { FramedSocket } from '../../../src/common/protocol/framed-socket'
+import { encodeFrame, PROTOCOL_VERSION, type Frame } from '../../../src/common/protocol/frame'
+import { gateway } from '../../../src/common/protocol/generated/gateway'
+import { splitArguments } from '../../../src/gateway/prepare/split'
+import { hostEnv, HOST_FILE } from '../../../src/microservice/host/host-env'
+import type { HostMessage } from '../../../src/microservice/host/host'
+import { allCases } from '../cases'
+import { reaped } from '../harness/reap'
 
 async function main(): Promise<void> {
   const [caseName, c, d] = process.argv.slice(2)
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const connections = Number(c ?? 64)
   const durationMs = Number(d ?? 10) * 1000
   const ms = reaped(
-    fork(HOST_FILE, [join(__dirname, '..', '..', 'examples', 'example')], {
+    fork(HOST_FILE, [join(__dirname, '..', '..', '..', 'examples', 'example')], {
       env: hostEnv(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc']
     })

@@ -8,7 +8,7 @@
 // port must then be given.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import uWS, { type TemplatedApp } from 'uWebSockets.js'
-import { closeApp } from '../../src/gateway/http/uws'
+import { closeApp } from '../../../src/gateway/http/uws'
 import { answer } from './answer'
 
 /** The App, listening on `port`; `listening` gets the port bound, or null when it cannot listen. */

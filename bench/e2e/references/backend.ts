@@ -1,5 +1,5 @@
 // The backend behind the fastify reference proxy: a plain node:http server that parses each body once
-// and computes the answer (bench/e2e/answer.ts), as a microservice written without the platform
+// and computes the answer (bench/e2e/references/answer.ts), as a microservice written without the platform
 // would. Prints its port on stdout. Run: node backend.js [port]
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
