@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { execFileSync } from 'node:child_process'
 import { runWrk, type LoadResult } from './harness/wrk'
-import { startDeployPlatform, cli, packCopy } from '../../test/helpers/deploy'
+import { startDeployPlatform, cli, packCopy } from '../../test/helpers/processes/deploy'
 import { EXAMPLE_DIR } from '../../test/helpers/platform'
 import { startNginx } from '../../test/helpers/nginx'
 

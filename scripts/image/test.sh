@@ -13,7 +13,7 @@
 # report (reports/junit-image.xml, reports/junit-image-node24.xml). No coverage: npm test measures it.
 #   3. test/image/java-container.suite.ts against a container of the image for Java microservices
 #      (npm run image -- --java): the Java example uploaded and called (reports/junit-image-java.xml);
-#   4. the all-pairs matrix's cells placed in the image (test/integration/all-pairs.test.ts with
+#   4. the all-pairs matrix's cells placed in the image (test/integration/contract/all-pairs.test.ts with
 #      IGW_ALL_PAIRS_PLACEMENT=image; reports/junit-image-all-pairs.xml).
 # The full suite runs on the host's Node 20 (npm test).
 set -euo pipefail
@@ -39,8 +39,8 @@ trap '"$here/podman.sh" rm -f "$holder" >/dev/null 2>&1 || true; rm -rf "$uws"' 
   -v "$root:$root" -v "$uws/uWebSockets.js:$root/node_modules/uWebSockets.js:ro" -w "$root" \
   --entrypoint node "$tag" scripts/test.mjs --no-coverage --name image-node24 --files \
   dist/test/conformance/vectors.test.js dist/test/conformance/characters.test.js \
-  dist/test/integration/matrix.test.js dist/test/integration/errors.test.js \
-  dist/test/integration/malformed-http.test.js dist/test/image/client-certificates.suite.js
+  dist/test/integration/contract/matrix.test.js dist/test/integration/contract/errors.test.js \
+  dist/test/integration/security/malformed-http.test.js dist/test/image/client-certificates.suite.js
 
 echo "== the image for Java microservices under podman"
 java_tag=localhost/invocation-gateway:java-test
@@ -49,4 +49,4 @@ IGW_JAVA_IMAGE=$java_tag node scripts/test.mjs --no-coverage --name image-java -
 
 echo "== the all-pairs matrix's cells placed in the image"
 IGW_IMAGE=$tag IGW_JAVA_IMAGE=$java_tag IGW_ALL_PAIRS_PLACEMENT=image \
-  node scripts/test.mjs --no-coverage --name image-all-pairs --files dist/test/integration/all-pairs.test.js
+  node scripts/test.mjs --no-coverage --name image-all-pairs --files dist/test/integration/contract/all-pairs.test.js

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import type { Browser } from 'playwright-core'
-import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/deploy'
+import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../helpers/processes/deploy'
 import { EXAMPLE_DIR } from '../helpers/platform'
 import { launchChromium, SCREENSHOTS } from '../helpers/browser'
 

@@ -1,12 +1,12 @@
-// Differences between the two runtimes that the cross-runtime test (test/integration/cross-runtime.test.ts)
+// Differences between the two runtimes that the cross-runtime test (test/integration/contract/cross-runtime.test.ts)
 // found and that no departure (departures.ts) explains: open bugs, of our serializers or of the Java host,
 // and differences the runtimes' designs make. Each entry claims exactly the cases its evidence shows and
 // is counted on every run; a difference outside these and DEPARTURES fails. An `open` entry is work to
 // do: once fixed, delete it (the run then shows whether anything else was hiding behind it).
 import type { Descriptor, ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
 import type { Setup } from '../helpers/oracle'
-import type { HttpAnswer } from '../helpers/cross-runtime'
-import { argumentMessage } from '../helpers/cross-runtime'
+import type { HttpAnswer } from '../helpers/java/cross-runtime'
+import { argumentMessage } from '../helpers/java/cross-runtime'
 import type { Outcome } from './outcomes'
 import type { Universe } from './universe'
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { typeName, type Descriptor } from '../../src/microservice/sdk/descriptors'
 import type { Serializer } from '../../src/microservice/serializers'
-import { scriptKey, valueArb, type Profile } from '../helpers/arbitraries'
+import { scriptKey, valueArb, type Profile } from '../helpers/inputs/arbitraries'
 import { SETUPS, classesOf, specOf, toWire, type Oracle, type Setup, type Variant, type Wire } from '../helpers/oracle'
 import { javaSources, makeUniverse, type Universe } from './universe'
 import { mutationArb, type Mutation } from './notations'

@@ -5,7 +5,7 @@
 // Java source, so that the oracle compiles them once per universe. Made from a seed, so a failing case
 // can be made again.
 import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
-import { SCALARS, SCRIPT_LETTERS, SCRIPT_MARKS } from '../helpers/arbitraries'
+import { SCALARS, SCRIPT_LETTERS, SCRIPT_MARKS } from '../helpers/inputs/arbitraries'
 
 export interface Universe {
   readonly pkg: string

@@ -17,7 +17,7 @@ export function ensureNginx(): string {
 /**
  * Ports handed out in this process. The kernel may give a port back as soon as it is closed, so two
  * calls in a row can return the same one: a platform then found its gateway and edge on one port
- * (test/integration/startup.test.ts in CI). Each port is handed out once.
+ * (test/integration/lifecycle/startup.test.ts in CI). Each port is handed out once.
  */
 const handedOut = new Set<number>()
 

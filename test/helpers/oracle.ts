@@ -20,7 +20,7 @@ import {
   type ObjectDescriptor,
   type ScalarType
 } from '../../src/microservice/sdk/descriptors'
-import { SCALARS } from './arbitraries'
+import { SCALARS } from './inputs/arbitraries'
 import { hashMapOrder } from '../../src/microservice/serializers/java/text'
 import { ROOT } from './root'
 

@@ -10,7 +10,7 @@ import { request, type RequestOptions } from 'node:https'
 import { Platform } from '../../src/platform/platform'
 import { uwsReadsPeerCertificates } from '../../src/gateway/http/uws-support'
 import { EXAMPLE_DIR, TESTKIT_DIR, TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../helpers/platform'
-import { CertificateMaker, type Made } from '../helpers/certificates'
+import { CertificateMaker, type Made } from '../helpers/inputs/certificates'
 
 const RMC = { 'Content-Type': 'application/json', 'X-PLATFORM-API-ID': 'RMC' }
 

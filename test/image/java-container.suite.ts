@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { zipDirectory } from '../../src/platform/package/zip'
-import { PODMAN, podman, startPlatformContainer } from '../helpers/container'
+import { PODMAN, podman, startPlatformContainer } from '../helpers/processes/container'
 import { until } from '../helpers/until'
-import { builtPackage } from '../helpers/java-package'
+import { builtPackage } from '../helpers/java/java-package'
 import { ROOT } from '../helpers/root'
 
 const run = promisify(execFile)

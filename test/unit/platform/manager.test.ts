@@ -1,4 +1,4 @@
-// The manager's side of a java package's instance, against a stand-in JVM (helpers/fake-java.ts) and
+// The manager's side of a java package's instance, against a stand-in JVM (helpers/java/fake-java.ts) and
 // a directory that only records: the JVM's command line and environment, registration from the
 // listening line (and only a true one), stop on stdin, a start failure's reason, a heap that ran out
 // (said on stdout) restarting with a larger heap, and a platform without a Java host refusing.
@@ -19,7 +19,7 @@ import {
   fakeJavaPackage,
   fakeJavaRuns,
   type FakeJavaScript
-} from '../../helpers/fake-java'
+} from '../../helpers/java/fake-java'
 import { until } from '../../helpers/platform'
 
 process.env.JAVA_HOME = fakeJavaHome()

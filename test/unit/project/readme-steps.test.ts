@@ -1,10 +1,10 @@
-// The README test's parts on their own (test/integration/readme.test.ts runs them on the README):
+// The README test's parts on their own (test/integration/operating/readme.test.ts runs them on the README):
 // how a block splits into commands and shown output, what `…` matches, and that a step's exit status
 // and stderr reach the verdict, so that a failing README command cannot pass unseen.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { tmpdir } from 'node:os'
-import { pattern, runSteps, steps, verdict, type Step } from '../../helpers/readme-steps'
+import { pattern, runSteps, steps, verdict, type Step } from '../../helpers/inputs/readme-steps'
 
 test('steps: shown output under a command, headings after a blank line, heredocs and continuations kept whole', () => {
   const block = [

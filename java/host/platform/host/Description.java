@@ -30,7 +30,7 @@ import java.util.TreeMap;
 /**
  * The OpenAPI 3.1 description of a Java microservice's documented ROA methods (SPEC, "API description
  * and UI"), the same document the JavaScript host makes for its microservices
- * (src/microservice/host/openapi.ts, which this follows step by step; test/integration/java-description.test.ts
+ * (src/microservice/host/openapi.ts, which this follows step by step; test/integration/java/java-description.test.ts
  * holds the two equal). What the JavaScript SDK's operation notes say, the OpenAPI annotations say here:
  * <ul>
  *   <li>{@code @Tag} on the service class: its group (name, description); further {@code @Tag}s are its

@@ -1,5 +1,5 @@
 // `microservice edge nginx-config`'s TLS flags: what goes together, and what the file then holds (the
-// nginx running it is tested in test/integration/tls.test.ts).
+// nginx running it is tested in test/integration/security/tls.test.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync } from 'node:fs'

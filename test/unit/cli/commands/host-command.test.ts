@@ -1,6 +1,6 @@
 // `microservice host DIR` for a java package: the Java host unmanaged (its inherited stdin is no
 // lifeline), told where to listen, the secret and the drain; a signal to the command reaches it.
-// A stand-in JVM answers (helpers/fake-java.ts).
+// A stand-in JVM answers (helpers/java/fake-java.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { hostCommand } from '../../../../src/cli/commands/host-command'
 import { commandLine } from '../../../../src/cli/command-line'
 import { JAVA_HOST_MISSING } from '../../../../src/microservice/host/java-host'
 import { JUL_ONE_LINE } from '../../../../src/microservice/host/jul-levels'
-import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
+import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/java/fake-java'
 import { until } from '../../../helpers/platform'
 
 process.env.JAVA_HOME = fakeJavaHome()

@@ -9,7 +9,7 @@ import { pack } from '../../../../src/cli/commands/pack-command'
 import { unpackZip } from '../../../../src/platform/package/zip'
 import { JAVA_HOST_MISSING } from '../../../../src/microservice/host/java-host'
 import { readFileSync } from 'node:fs'
-import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
+import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/java/fake-java'
 
 process.env.JAVA_HOME = fakeJavaHome()
 const work = mkdtempSync(join(tmpdir(), 'pack-'))

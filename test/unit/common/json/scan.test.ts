@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { JsonSyntaxError, quickScan, scanValue, splitJsonArray } from '../../../../src/common/json/scan'
-import { respace } from '../../../helpers/json-text'
+import { respace } from '../../../helpers/inputs/json-text'
 
 function exact(b: Uint8Array, maxDepth: number): number | 'refused' {
   try {

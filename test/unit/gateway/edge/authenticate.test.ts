@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { Authenticator } from '../../../../src/gateway/edge/authenticate'
 import { parsePeerCertificate } from '../../../../src/gateway/tls/peer-certificates'
 import type { PeerCertificate } from '../../../../src/gateway/invoke/interfaces'
-import { CertificateMaker } from '../../../helpers/certificates'
+import { CertificateMaker } from '../../../helpers/inputs/certificates'
 
 let billing: PeerCertificate
 let stranger: PeerCertificate

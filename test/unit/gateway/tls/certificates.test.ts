@@ -11,7 +11,7 @@ import { certificateRenewal } from '../../../../src/gateway/tls/certificate-rene
 import type { TlsConfig } from '../../../../src/common/config/config'
 import { Platform } from '../../../../src/platform/platform'
 import { TEST_PLATFORM_OPTIONS, testConfig, type Json } from '../../../helpers/platform'
-import { CertificateMaker, type Made } from '../../../helpers/certificates'
+import { CertificateMaker, type Made } from '../../../helpers/inputs/certificates'
 
 const AT = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.tls'
 let certs: CertificateMaker

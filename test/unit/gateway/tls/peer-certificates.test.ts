@@ -1,7 +1,7 @@
 import { test, before } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { CertificateMaker } from '../../../helpers/certificates'
+import { CertificateMaker } from '../../../helpers/inputs/certificates'
 import {
   certificateMatcher,
   parsePeerCertificate,

@@ -22,7 +22,7 @@ import {
   runJavaTool
 } from '../../../../src/microservice/host/java-host'
 import { JUL_ONE_LINE, stderrLineLevel } from '../../../../src/microservice/host/jul-levels'
-import { fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
+import { fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/java/fake-java'
 
 const work = mkdtempSync(join(tmpdir(), 'java-host-'))
 process.env.JAVA_HOME = fakeJavaHome()

@@ -7,7 +7,7 @@ import { describeMicroservice, documentedSequences } from '../../../../src/micro
 import { defaultSerializers } from '../../../../src/microservice/serializers'
 import { SEQUENCES, type SequenceName } from '../../../../src/common/contract/vocabulary'
 import definition, { KINDS } from '../../../fixtures/dockit'
-import { openApiErrors, schemaChecker, pointerKey, renderXml } from '../../../helpers/openapi'
+import { openApiErrors, schemaChecker, pointerKey, renderXml } from '../../../helpers/inputs/openapi'
 import { IDENTITY_HEADERS } from '../../../../src/common/contract/http-names'
 
 const aliases = new Map(Object.entries(definition.aliases ?? {}))

@@ -1,4 +1,4 @@
-// What the cross-runtime test (test/integration/cross-runtime.test.ts) found our serializers answering
+// What the cross-runtime test (test/integration/contract/cross-runtime.test.ts) found our serializers answering
 // otherwise than the Java microservice, once fixed. Every expected text and value here is what the live
 // oracle (XStream 1.4.20, Jettison 1.5.3, Jackson 2.14 on Java 17) answered for the same case.
 import { test } from 'node:test'

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { defaultSerializers } from '../../../../src/microservice/serializers'
 import { isCharArray } from '../../../../src/microservice/serializers/java/text'
 import type { SerializerBeanName } from '../../../../src/common/contract/vocabulary'
-import { PROFILES, descriptorArb, valueArb, canon } from '../../../helpers/arbitraries'
+import { PROFILES, descriptorArb, valueArb, canon } from '../../../helpers/inputs/arbitraries'
 
 for (const bean of Object.keys(PROFILES) as SerializerBeanName[]) {
   test(`${bean}: value → bytes → value is the identity (fast-check, 300 runs)`, () => {

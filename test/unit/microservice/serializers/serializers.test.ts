@@ -245,7 +245,7 @@ describe('characters as the Java writers escape them', () => {
     assert.match(typeof out === 'string' ? out : Buffer.from(out).toString(), /id="a&#x9;b&#xa;c"/)
   })
   test('beta XML (Woodstox): U+FFFE and U+FFFF as references that no XML 1.0 reader reads back, ours as Woodstox', () => {
-    // Why the round-trip property leaves them out of beta XML's strings (test/helpers/arbitraries.ts).
+    // Why the round-trip property leaves them out of beta XML's strings (test/helpers/inputs/arbitraries.ts).
     assert.equal(text(s.betaXmlSerializer, 'a\ufffeb\uffff'), '<String>a&#xfffe;b&#xffff;</String>')
     assert.throws(
       () => s.betaXmlSerializer.deserialize(Buffer.from('<String>a&#xfffe;b</String>'), t.String),

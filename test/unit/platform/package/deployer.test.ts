@@ -1,6 +1,6 @@
 // An upload of a java package: refused before anything is deployed when its jar is missing, when the
 // platform has no Java host (saying how to get one), or when the Java host's --check cannot load it
-// (with the host's reason); deployed when the check passes. A stand-in JVM answers (helpers/fake-java.ts).
+// (with the host's reason); deployed when the check passes. A stand-in JVM answers (helpers/java/fake-java.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -17,7 +17,7 @@ import {
   fakeJavaPackage,
   fakeJavaRuns,
   type FakeJavaScript
-} from '../../../helpers/fake-java'
+} from '../../../helpers/java/fake-java'
 
 process.env.JAVA_HOME = fakeJavaHome()
 

@@ -6,7 +6,7 @@ import { readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { DESCRIPTION_FILE, ensureDescription, generateDescription } from '../../../../src/platform/package/descriptions'
 import { readMicroserviceConfig } from '../../../../src/microservice/host/package-config'
-import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/fake-java'
+import { fakeClassPathFile, fakeJavaHome, fakeJavaPackage, fakeJavaRuns } from '../../../helpers/java/fake-java'
 
 process.env.JAVA_HOME = fakeJavaHome()
 const javaClassPathFile = fakeClassPathFile()

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { unpackZip } from '../../../../src/platform/package/zip'
-import { makeZip } from '../../../helpers/zip'
+import { makeZip } from '../../../helpers/inputs/zip'
 
 const base = mkdtempSync(join(tmpdir(), 'zipslip-'))
 after(() => rmSync(base, { recursive: true, force: true }))

@@ -22,8 +22,8 @@ import { readAlphaJsonCompiled } from '../../../../../src/microservice/serialize
 import { STAND_ASIDE } from '../../../../../src/microservice/serializers/stand-aside'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../../../src/common/contract/limits'
 import { toAlphaNode, type AlphaContext } from '../../../../../src/microservice/serializers/alpha/alpha-node'
-import { PROFILES, descriptorArb, valueArb, canon } from '../../../../helpers/arbitraries'
-import { respace } from '../../../../helpers/json-text'
+import { PROFILES, descriptorArb, valueArb, canon } from '../../../../helpers/inputs/arbitraries'
+import { respace } from '../../../../helpers/inputs/json-text'
 
 const ctx: AlphaContext = { aliases: new Map([['com.example.In', 'in']]), naming: JSON_NAMING }
 const writer = createAlphaJsonSerializer(ctx.aliases)

@@ -16,8 +16,8 @@ import {
 import { readBetaJsonCompiled } from '../../../../../src/microservice/serializers/beta/beta-json-compiled'
 import { STAND_ASIDE } from '../../../../../src/microservice/serializers/stand-aside'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../../../src/common/contract/limits'
-import { PROFILES, descriptorArb, valueArb } from '../../../../helpers/arbitraries'
-import { respace } from '../../../../helpers/json-text'
+import { PROFILES, descriptorArb, valueArb } from '../../../../helpers/inputs/arbitraries'
+import { respace } from '../../../../helpers/inputs/json-text'
 
 /** A value with its members' order and the sign of zero made visible to deepEqual. */
 function ordered(v: unknown): unknown {
