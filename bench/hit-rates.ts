@@ -20,6 +20,8 @@ export interface GateOutcome {
   seconds: number
   /** The checks that failed on the last attempt, as the gate names them ("instructions gateway call"). */
   failed: string[]
+  /** Each per-call path's instruction count a call, by stage: how far a slowed build lands past its limit. */
+  counts: Record<string, number>
 }
 
 export interface HitRates {
@@ -39,7 +41,10 @@ export function outcomeOf(build: GateOutcome['build'], v: GateVerdict): GateOutc
     ...v.cases.filter((c) => c.status !== 'pass' && c.status !== 'unjudged').map((c) => c.case),
     ...v.cpu.filter((c) => c.status !== 'pass').map((c) => `${c.profile} ${c.process}`)
   ]
-  return { build, passed: v.passed, seconds: v.seconds, failed }
+  const counts = Object.fromEntries(
+    v.cpu.filter((c) => c.profile === 'instructions' && c.ratio !== null).map((c) => [c.process, c.ratio!])
+  )
+  return { build, passed: v.passed, seconds: v.seconds, failed, counts }
 }
 
 /** Passes of the unchanged build and failures of the slowed ones, counted from the runs. */
@@ -113,7 +118,10 @@ async function main(): Promise<void> {
         runs.push(o)
         log(
           `round ${k + 1}/${rounds} ${build}: ${o.passed ? 'passed' : 'failed'} in ${o.seconds.toFixed(0)} s` +
-            (o.failed.length > 0 ? ` (${o.failed.join(', ')})` : '')
+            (o.failed.length > 0 ? ` (${o.failed.join(', ')})` : '') +
+            `; counts ${Object.entries(o.counts)
+              .map(([stage, n]) => `${stage} ${Math.round(n)}`)
+              .join(', ')}`
         )
       }
     }

@@ -45,18 +45,19 @@ test('a verdict names the checks that failed: throughput cases by name, CPU and 
     build: 'gateway',
     passed: false,
     seconds: 60,
-    failed: ['rmc-json', 'call gateway', 'instructions gateway call']
+    failed: ['rmc-json', 'call gateway', 'instructions gateway call'],
+    counts: { 'gateway call': 30000 }
   })
 })
 
 test('hits: the unchanged build passing, a slowed build failing; each counted of its own runs', () => {
   const runs: GateOutcome[] = [
-    { build: 'unchanged', passed: true, seconds: 1, failed: [] },
-    { build: 'gateway', passed: false, seconds: 1, failed: ['x'] },
-    { build: 'unchanged', passed: false, seconds: 1, failed: ['y'] },
-    { build: 'microservice', passed: true, seconds: 1, failed: [] },
-    { build: 'unchanged', passed: true, seconds: 1, failed: [] },
-    { build: 'microservice', passed: false, seconds: 1, failed: ['z'] }
+    { build: 'unchanged', passed: true, seconds: 1, failed: [], counts: {} },
+    { build: 'gateway', passed: false, seconds: 1, failed: ['x'], counts: {} },
+    { build: 'unchanged', passed: false, seconds: 1, failed: ['y'], counts: {} },
+    { build: 'microservice', passed: true, seconds: 1, failed: [], counts: {} },
+    { build: 'unchanged', passed: true, seconds: 1, failed: [], counts: {} },
+    { build: 'microservice', passed: false, seconds: 1, failed: ['z'], counts: {} }
   ]
   assert.deepEqual(tally(runs), { passes: [2, 3], catches: [2, 3] })
 })
