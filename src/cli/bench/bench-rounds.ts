@@ -184,6 +184,27 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
   const warnings: string[] = []
   if (plan.tls?.insecure === true) warnings.push(`the certificate of ${plan.url.origin} was not verified (--insecure)`)
   await checkCertificate(plan, target)
+  await probe(plan, target)
+  const reference = plan.reference ? await startReference() : null
+  const refTarget: LoadTarget | null =
+    reference === null
+      ? null
+      : { host: '127.0.0.1', port: reference.port, request: requestBytes(plan, '127.0.0.1', '/reference') }
+  const runs: RunResult[] = []
+  // Every answer is checked against the first one, across the connection counts.
+  const answers: { expected: Buffer | null } = { expected: null }
+  try {
+    for (const connections of plan.connections)
+      runs.push(await measureAt(plan, connections, target, reference, refTarget, answers, problems))
+  } finally {
+    reference?.child.kill('SIGTERM')
+  }
+  checkRuns(plan, runs, problems, warnings)
+  return resultOf(plan, startedAt, runs, problems, warnings)
+}
+
+/** One call first, alone: an address that does not answer, or answers TLS to plain HTTP, is said so plainly. */
+async function probe(plan: BenchPlan, target: LoadTarget): Promise<void> {
   const probe = await runLoad(target, {
     connections: 1,
     durationMs: plan.timeoutMs,
@@ -204,104 +225,113 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
         : `nothing answers at ${plan.url.origin}: is the platform running (npm start), and is this its address?`
     )
   }
-  const reference = plan.reference ? await startReference() : null
-  const refTarget: LoadTarget | null =
-    reference === null
-      ? null
-      : { host: '127.0.0.1', port: reference.port, request: requestBytes(plan, '127.0.0.1', '/reference') }
-  const runs: RunResult[] = []
-  let expected: Buffer | null = null
-  try {
-    for (const connections of plan.connections) {
-      const label = `${connectionsText(connections)}`
-      const roundMs = plan.durationMs === null ? null : plan.durationMs / plan.rounds
-      const rate = plan.rate
-      const load = (t: LoadTarget, ms: number | null, requests: number | null, progress: boolean, check: boolean) =>
-        runLoad(t, {
-          connections,
-          durationMs: ms ?? COUNT_CAP_MS,
-          requests: requests ?? undefined,
-          rate: rate ?? undefined,
-          timeoutMs: plan.timeoutMs,
-          expected: check ? expected : undefined,
-          onProgress: progress && plan.progress ? progressLine(label) : undefined
-        })
-      if (plan.warmupMs > 0) {
-        await load(target, plan.warmupMs, null, false, false)
-        if (refTarget !== null) await load(refTarget, plan.warmupMs, null, false, false)
-      }
-      let referenceFailures = 0
-      const parts: LoadResult[] = []
-      // CPU time and the answers of the rounds it was measured in (a round without it counts in neither).
-      const cpu = { ns: 0, answered: 0, rounds: 0 }
-      const rounds: ReferenceRound[] = []
-      // The processes are looked up each round: an instance restarted between rounds is a new pid.
-      const measured = async (
-        cpuNs: (() => number | null) | null,
-        measure: () => Promise<LoadResult>
-      ): Promise<{ r: LoadResult; ns: number | null; us: number | null; rps: number }> => {
-        const before = cpuNs === null ? null : cpuNs()
-        const r = await measure()
-        const after = cpuNs === null ? null : cpuNs()
-        const ns = before === null || after === null || after < before || r.answered === 0 ? null : after - before
-        return { r, ns, us: ns === null ? null : ns / 1000 / r.answered, rps: r.answered / (r.durationMs / 1000) }
-      }
-      const referenceCpu = reference === null ? null : () => mainThreadCpuNs(reference.child.pid!)
-      for (let k = 0; k < plan.rounds; k++) {
-        const pids = plan.processes === null ? null : await plan.processes()
-        const measureTarget = () =>
-          measured(pids === null ? null : () => processesCpuNs(pids), async () => {
-            const r = await load(target, roundMs, plan.requests, true, plan.checkAnswers)
-            if (plan.checkAnswers) expected = r.expected
-            parts.push(r)
-            return r
-          })
-        const measureReference = () =>
-          // The yardstick: the reference's main thread, where all its work is (its V8 helper threads'
-          // compiling and collecting came and went by the round and moved the ratio with them).
-          measured(referenceCpu, async () => {
-            const r = await load(refTarget!, roundMs, plan.requests, false, false)
-            referenceFailures += r.answered - (r.statuses.get(200) ?? 0) + r.transportErrors + r.timeouts
-            return r
-          })
-        // ABBA order: the machine's drift within a pair falls on both sides alike.
-        let t: Awaited<ReturnType<typeof measured>>
-        let ref: Awaited<ReturnType<typeof measured>> | null = null
-        if (refTarget !== null && k % 2 === 1) {
-          ref = await measureReference()
-          t = await measureTarget()
-        } else {
-          t = await measureTarget()
-          if (refTarget !== null) ref = await measureReference()
-        }
-        if (t.ns !== null) {
-          cpu.ns += t.ns
-          cpu.answered += t.r.answered
-          cpu.rounds++
-        }
-        if (ref !== null && ref.rps > 0) {
-          const cpuRatio = t.us !== null && ref.us !== null && ref.us > 0 ? t.us / ref.us : null
-          rounds.push({
-            rps: t.rps,
-            referenceRps: ref.rps,
-            ratio: t.rps / ref.rps,
-            cpuUsPerCall: t.us,
-            referenceCpuUsPerCall: ref.us,
-            cpuRatio
-          })
-        }
-      }
-      if (plan.progress) process.stderr.write('\r\x1b[K')
-      // CPU per call only when every round measured it: a run of mixed rounds is not comparable.
-      runs.push(summarize(connections, parts, rounds, cpu.rounds === plan.rounds ? cpu.ns / 1000 / cpu.answered : null))
-      if (referenceFailures > 0)
-        problems.push(
-          `the reference server failed ${referenceFailures} calls at ${connectionsText(connections)} (a header it cannot take?): the comparison would mean nothing`
-        )
-    }
-  } finally {
-    reference?.child.kill('SIGTERM')
+}
+
+/** A round's load and the CPU its processes spent on it (null where it could not be read). */
+interface Measured {
+  r: LoadResult
+  ns: number | null
+  us: number | null
+  rps: number
+}
+
+async function measured(cpuNs: (() => number | null) | null, measure: () => Promise<LoadResult>): Promise<Measured> {
+  const before = cpuNs === null ? null : cpuNs()
+  const r = await measure()
+  const after = cpuNs === null ? null : cpuNs()
+  const ns = before === null || after === null || after < before || r.answered === 0 ? null : after - before
+  return { r, ns, us: ns === null ? null : ns / 1000 / r.answered, rps: r.answered / (r.durationMs / 1000) }
+}
+
+/** The rounds at one connection count, the reference's alternating with the target's (ABBA). */
+async function measureAt(
+  plan: BenchPlan,
+  connections: number,
+  target: LoadTarget,
+  reference: { port: number; child: ChildProcess } | null,
+  refTarget: LoadTarget | null,
+  answers: { expected: Buffer | null },
+  problems: string[]
+): Promise<RunResult> {
+  const label = `${connectionsText(connections)}`
+  const roundMs = plan.durationMs === null ? null : plan.durationMs / plan.rounds
+  const rate = plan.rate
+  const load = (t: LoadTarget, ms: number | null, requests: number | null, progress: boolean, check: boolean) =>
+    runLoad(t, {
+      connections,
+      durationMs: ms ?? COUNT_CAP_MS,
+      requests: requests ?? undefined,
+      rate: rate ?? undefined,
+      timeoutMs: plan.timeoutMs,
+      expected: check ? answers.expected : undefined,
+      onProgress: progress && plan.progress ? progressLine(label) : undefined
+    })
+  if (plan.warmupMs > 0) {
+    await load(target, plan.warmupMs, null, false, false)
+    if (refTarget !== null) await load(refTarget, plan.warmupMs, null, false, false)
   }
+  let referenceFailures = 0
+  const parts: LoadResult[] = []
+  // CPU time and the answers of the rounds it was measured in (a round without it counts in neither).
+  const cpu = { ns: 0, answered: 0, rounds: 0 }
+  const rounds: ReferenceRound[] = []
+  const referenceCpu = reference === null ? null : () => mainThreadCpuNs(reference.child.pid!)
+  for (let k = 0; k < plan.rounds; k++) {
+    // The processes are looked up each round: an instance restarted between rounds is a new pid.
+    const pids = plan.processes === null ? null : await plan.processes()
+    const measureTarget = () =>
+      measured(pids === null ? null : () => processesCpuNs(pids), async () => {
+        const r = await load(target, roundMs, plan.requests, true, plan.checkAnswers)
+        if (plan.checkAnswers) answers.expected = r.expected
+        parts.push(r)
+        return r
+      })
+    const measureReference = () =>
+      // The yardstick: the reference's main thread, where all its work is (its V8 helper threads'
+      // compiling and collecting came and went by the round and moved the ratio with them).
+      measured(referenceCpu, async () => {
+        const r = await load(refTarget!, roundMs, plan.requests, false, false)
+        referenceFailures += r.answered - (r.statuses.get(200) ?? 0) + r.transportErrors + r.timeouts
+        return r
+      })
+    // ABBA order: the machine's drift within a pair falls on both sides alike.
+    let t: Measured
+    let ref: Measured | null = null
+    if (refTarget !== null && k % 2 === 1) {
+      ref = await measureReference()
+      t = await measureTarget()
+    } else {
+      t = await measureTarget()
+      if (refTarget !== null) ref = await measureReference()
+    }
+    if (t.ns !== null) {
+      cpu.ns += t.ns
+      cpu.answered += t.r.answered
+      cpu.rounds++
+    }
+    if (ref !== null && ref.rps > 0) {
+      const cpuRatio = t.us !== null && ref.us !== null && ref.us > 0 ? t.us / ref.us : null
+      rounds.push({
+        rps: t.rps,
+        referenceRps: ref.rps,
+        ratio: t.rps / ref.rps,
+        cpuUsPerCall: t.us,
+        referenceCpuUsPerCall: ref.us,
+        cpuRatio
+      })
+    }
+  }
+  if (plan.progress) process.stderr.write('\r\x1b[K')
+  if (referenceFailures > 0)
+    problems.push(
+      `the reference server failed ${referenceFailures} calls at ${connectionsText(connections)} (a header it cannot take?): the comparison would mean nothing`
+    )
+  // CPU per call only when every round measured it: a run of mixed rounds is not comparable.
+  return summarize(connections, parts, rounds, cpu.rounds === plan.rounds ? cpu.ns / 1000 / cpu.answered : null)
+}
+
+/** What a demanding reader must be told of the runs: calls missing or failed, a saturated generator, a wide spread. */
+function checkRuns(plan: BenchPlan, runs: RunResult[], problems: string[], warnings: string[]): void {
   for (const r of runs) {
     if (r.requests === 0) problems.push(`no call at ${connectionsText(r.connections)} was answered`)
     if (plan.requests !== null && callsOf(r) < plan.requests)
@@ -326,6 +356,16 @@ export async function runBench(plan: BenchPlan): Promise<BenchResult> {
     warnings.push(
       `an answer that differed: ${runs.find((r) => r.errors.mismatchSample !== null)!.errors.mismatchSample}`
     )
+}
+
+/** The result file's content, compared with the baseline when there is one. */
+function resultOf(
+  plan: BenchPlan,
+  startedAt: string,
+  runs: RunResult[],
+  problems: string[],
+  warnings: string[]
+): BenchResult {
   const result: BenchResult = {
     format: RESULT_FORMAT,
     tool: { name: 'microservice bench', version: productVersion() },
