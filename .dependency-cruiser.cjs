@@ -2,11 +2,12 @@
 //   common/        the contract of a call, errors, logging, bytes, JSON/XML scanning, the wire protocol,
 //                  the config every program reads
 //   gateway/       the HTTP front: preparing calls and dispatch, admission, the invocation pipeline, HTTP adapters
-//   microservice/  sdk/ (what an author imports), host/ (the process that runs a package), serializers/
+//   microservice/  descriptors/ (the types of values), serializers/, sdk/ (what an author imports),
+//                  host/ (the process that runs a package)
 //   platform/      deploys, watches and serves the other two; main.ts starts it
 //   cli/           the `microservice` command, one file per command, and its bench/ load generator
 // The two sides of the wire never import each other and common/ imports neither, so a wrong import is
-// caught by the folder it crosses. Inside common/ and gateway/ a module imports its own layer or lower
+// caught by the folder it crosses. Inside common/, gateway/ and microservice/ a module imports its own layer or lower
 // ones. workers/ holds each worker thread's entry file, thin (what src/ exports for that thread).
 // Checked by `npm test` (npm run lint:deps).
 const under = (names) => `^src/(${names.map((n) => n.replace('.', '\\.')).join('|')})(/|$)`
@@ -73,8 +74,11 @@ module.exports = {
       comment: 'serializers read and write values from descriptors; they know nothing of the host around them',
       severity: 'error',
       from: { path: '^src/microservice/serializers/' },
-      to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers/|sdk/descriptors\\.ts$)' }
+      to: { path: '^src/microservice/', pathNot: '^src/microservice/(serializers|descriptors)/' }
     },
+    // Inside microservice/: the descriptors of values under the serializers that read them, under the
+    // SDK that hands both to authors, under the host that runs what the SDK defines.
+    ...layered('microservice', [['descriptors'], ['serializers'], ['sdk'], ['host']]),
     {
       name: 'prepare-thread-is-lean',
       comment:

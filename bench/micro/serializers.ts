@@ -4,7 +4,7 @@
 // Run: npm run bench:serializers [-- --json]
 import { newBench, meanUs } from './tinybench'
 import { XMLBuilder, XMLParser } from 'fast-xml-parser'
-import { t } from '../../src/microservice/sdk/descriptors'
+import { t } from '../../src/microservice/descriptors/descriptors'
 import { defaultSerializers } from '../../src/microservice/serializers'
 import type { SerializerBeanName } from '../../src/common/contract/vocabulary'
 

@@ -3,7 +3,7 @@
 // argument's bytes, as the serializer gets them (the text tiers decode them first). Two inputs: the example's In and a
 // list of In of about 1 MB. Run: npm run bench:tiers
 import { newBench, meanUs } from './tinybench'
-import { t } from '../../src/microservice/sdk/descriptors'
+import { t } from '../../src/microservice/descriptors/descriptors'
 import {
   createAlphaJsonSerializer,
   readAlphaJsonTree,

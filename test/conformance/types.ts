@@ -9,7 +9,7 @@ import {
   simpleName,
   type Descriptor,
   type ObjectDescriptor
-} from '../../src/microservice/sdk/descriptors'
+} from '../../src/microservice/descriptors/descriptors'
 
 export const In = t.object('com.example.In', { a: t.Integer, b: t.Integer })
 export const Out = t.object('com.example.Out', { result: t.Integer })

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { t, type Descriptor } from '../../src/microservice/sdk/descriptors'
+import { t, type Descriptor } from '../../src/microservice/descriptors/descriptors'
 import {
   createAlphaXmlSerializer,
   createAlphaJsonSerializer,

@@ -3,7 +3,7 @@
 // and differences the runtimes' designs make. Each entry claims exactly the cases its evidence shows and
 // is counted on every run; a difference outside these and DEPARTURES fails. An `open` entry is work to
 // do: once fixed, delete it (the run then shows whether anything else was hiding behind it).
-import type { Descriptor, ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
+import type { Descriptor, ObjectDescriptor } from '../../src/microservice/descriptors/descriptors'
 import type { Setup } from '../helpers/oracle'
 import type { HttpAnswer } from '../helpers/java/cross-runtime'
 import { argumentMessage } from '../helpers/java/cross-runtime'

@@ -4,7 +4,7 @@
 // kind; a missing answer or the oracle's own failure stops the run instead of counting as Java refusing.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { t, type Descriptor, type FieldDescriptor } from '../../src/microservice/sdk/descriptors'
+import { t, type Descriptor, type FieldDescriptor } from '../../src/microservice/descriptors/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
 import {
   CAP,

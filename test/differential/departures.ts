@@ -1,7 +1,7 @@
 // Where Java's answer is a known bug of the release we mirror, and we answer otherwise on purpose.
 // Each entry names its evidence and claims exactly the cases it explains; the differential tests
 // count how many cases each explained, and a difference no entry explains fails.
-import type { Descriptor } from '../../src/microservice/sdk/descriptors'
+import type { Descriptor } from '../../src/microservice/descriptors/descriptors'
 import type { Setup, Wire } from '../helpers/oracle'
 import type { Outcome } from './outcomes'
 import { JS_DATE_LIMIT_MS } from '../../src/microservice/serializers/java/epoch-days'

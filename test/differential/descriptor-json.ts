@@ -10,7 +10,7 @@ import {
   type FieldInput,
   type ListClass,
   type MapClass
-} from '../../src/microservice/sdk/descriptors'
+} from '../../src/microservice/descriptors/descriptors'
 import { tagType, type Tag, type Wire } from '../helpers/oracle'
 
 export type DescriptorJson =

@@ -5,7 +5,7 @@
 // TypeError. Differences that are Java's known bugs are in DEPARTURES, each checked for what it claims;
 // how two answers are compared is in outcomes.ts.
 import fc from 'fast-check'
-import { typeName, type Descriptor } from '../../src/microservice/sdk/descriptors'
+import { typeName, type Descriptor } from '../../src/microservice/descriptors/descriptors'
 import type { Serializer } from '../../src/microservice/serializers'
 import { scriptKey, valueArb, type Profile } from '../helpers/inputs/arbitraries'
 import { SETUPS, classesOf, specOf, toWire, type Oracle, type Setup, type Variant, type Wire } from '../helpers/oracle'

@@ -1,6 +1,6 @@
 // A found case against an answer of Java's: the recorded one (found-cases.test.ts) or a live one.
 import { join } from 'node:path'
-import type { Descriptor } from '../../src/microservice/sdk/descriptors'
+import type { Descriptor } from '../../src/microservice/descriptors/descriptors'
 import { toWire, specOf, type Request, type Setup, type Wire } from '../helpers/oracle'
 import { DECODER, agree, ours, serializerFor, type Outcome } from './outcomes'
 import { DEPARTURES, type Checked } from './departures'

@@ -2,7 +2,7 @@
 // departures): recorded with Java's answers into found-cases.json by `npm run fuzz:fidelity -- --record`,
 // checked against that file without Java (found-cases.test.ts), and the file against live Java
 // (fidelity.test.ts), so neither can drift.
-import { LocalDate, t, type Descriptor } from '../../src/microservice/sdk/descriptors'
+import { LocalDate, t, type Descriptor } from '../../src/microservice/descriptors/descriptors'
 import type { Setup } from '../helpers/oracle'
 
 const A = 'com.thoughtworks.xstream.annotations'

@@ -3,7 +3,7 @@
 // pass differences as agreements, whatever the departures say.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { t } from '../../src/microservice/sdk/descriptors'
+import { t } from '../../src/microservice/descriptors/descriptors'
 import { ValueError } from '../../src/microservice/serializers/errors'
 import { SyntaxErrorAt } from '../../src/common/errors/syntax'
 import { DECODER, agree, javaOutcome, ours, serializerFor, type Outcome } from './outcomes'

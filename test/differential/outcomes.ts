@@ -1,7 +1,7 @@
 // How an answer of ours and Java's are put side by side: each as an Outcome (a value, a text, or a
 // refusal of a kind), and whether two agree. The fidelity run (fidelity.ts), the found cases and the
 // cross-runtime test all judge by these; the departures (departures.ts) explain what they do not.
-import type { Descriptor } from '../../src/microservice/sdk/descriptors'
+import type { Descriptor } from '../../src/microservice/descriptors/descriptors'
 import {
   createAlphaJsonSerializer,
   createAlphaXmlSerializer,

@@ -4,7 +4,12 @@
 // made before them (so a class never holds itself and values stay finite); and the same classes as
 // Java source, so that the oracle compiles them once per universe. Made from a seed, so a failing case
 // can be made again.
-import { t, type Descriptor, type FieldInput, type ObjectDescriptor } from '../../src/microservice/sdk/descriptors'
+import {
+  t,
+  type Descriptor,
+  type FieldInput,
+  type ObjectDescriptor
+} from '../../src/microservice/descriptors/descriptors'
 import { SCALARS, SCRIPT_LETTERS, SCRIPT_MARKS } from '../helpers/inputs/arbitraries'
 
 export interface Universe {

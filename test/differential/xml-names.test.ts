@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { Oracle, specOf, type Request } from '../helpers/oracle'
 import { serializerFor } from './outcomes'
-import { t } from '../../src/microservice/sdk/descriptors'
+import { t } from '../../src/microservice/descriptors/descriptors'
 
 const MAP = t.map(t.Integer, 'java.util.LinkedHashMap')
 let oracle: Oracle

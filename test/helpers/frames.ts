@@ -8,7 +8,7 @@ import { gateway } from '../../src/common/protocol/generated/gateway'
 import { MicroserviceServer } from '../../src/microservice/host/microservice-server'
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../src/microservice/host/settings'
 import { method, service, defineMicroservice } from '../../src/microservice/sdk/define'
-import { t } from '../../src/microservice/sdk/descriptors'
+import { t } from '../../src/microservice/descriptors/descriptors'
 import type { CallOutcome, PendingCall } from '../../src/gateway/dispatch/pending'
 
 export function rmcInvoke(id: number, service: string, method: string, args: Uint8Array[] = []): Uint8Array {

@@ -19,7 +19,7 @@ import {
   type Descriptor,
   type ObjectDescriptor,
   type ScalarType
-} from '../../src/microservice/sdk/descriptors'
+} from '../../src/microservice/descriptors/descriptors'
 import { SCALARS } from './inputs/arbitraries'
 import { hashMapOrder } from '../../src/microservice/serializers/java/text'
 import { ROOT } from './root'

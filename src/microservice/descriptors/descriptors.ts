@@ -229,7 +229,7 @@ const quoted = (names: ReadonlySet<unknown>): string => [...names].map((n) => `'
 
 /**
  * Each factory of `t` as its refusals state it, with an example; docs/descriptors.md lists the same
- * text, and test/unit/microservice/sdk/descriptor-signatures.test.ts keeps the two equal.
+ * text, and test/unit/microservice/descriptors/descriptor-signatures.test.ts keeps the two equal.
  */
 const SIGNATURES = {
   object: {

@@ -40,7 +40,7 @@ export function loadError(dir: string, err: unknown): string {
   for (const l of lines) {
     const frame = /\(?((?:\/|[A-Za-z]:\\)[^():]+):(\d+):(\d+)\)?$/.exec(l.trim())
     if (frame !== null && frame[1]!.startsWith(dir + sep) && !frame[1]!.includes(`${sep}node_modules${sep}`)) {
-      // The SDK's refusals end with the place of the call (sdk/descriptors.ts): said once, at the front.
+      // The SDK's refusals end with the place of the call (descriptors/descriptors.ts): said once, at the front.
       const at = ` (at ${frame[1]}:${frame[2]}:${frame[3]})`
       const said = what.endsWith(at) ? what.slice(0, -at.length) : what
       return `${place(dir, frame[1]!)}:${frame[2]}:${frame[3]}: ${said}`

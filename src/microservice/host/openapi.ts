@@ -1,4 +1,4 @@
-import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from '../sdk/descriptors'
+import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from '../descriptors/descriptors'
 import { codes, type ErrorCode } from '../../common/errors/codes'
 import { SEQUENCES, type ApiMode, type SequenceFamily, type SequenceName } from '../../common/contract/vocabulary'
 import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS } from '../../common/contract/http-names'

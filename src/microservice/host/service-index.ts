@@ -1,4 +1,4 @@
-import { typeName } from '../sdk/descriptors'
+import { typeName } from '../descriptors/descriptors'
 import type { gateway } from '../../common/protocol/generated/gateway'
 import type { MethodDefinition, MicroserviceDefinition } from '../sdk/define'
 import { InternalError, errorMessage } from '../../common/errors/internal'

@@ -1,4 +1,4 @@
-import type { Descriptor, Infer, InferTuple } from './descriptors'
+import type { Descriptor, Infer, InferTuple } from '../descriptors/descriptors'
 import type { Serializer } from '../serializers/serializer'
 import type { SerializerBeanName } from '../../common/contract/vocabulary'
 

@@ -15,8 +15,8 @@
  */
 
 // Types of values and their Java shapes: the one source for (de)serialization, checks and descriptions.
-export { t, Typed, LocalDate, typeName, javaClassName } from './descriptors'
-export type * from './descriptors'
+export { t, Typed, LocalDate, typeName, javaClassName } from '../descriptors/descriptors'
+export type * from '../descriptors/descriptors'
 
 // Defining a microservice.
 export { method, service, defineMicroservice, ServiceError } from './define'

@@ -1,4 +1,4 @@
-import type { Descriptor } from '../sdk/descriptors'
+import type { Descriptor } from '../descriptors/descriptors'
 import type { BodyFormat } from '../../common/contract/vocabulary'
 
 /**

@@ -11,7 +11,7 @@ import {
   type Descriptor,
   type FieldInput,
   type ScalarDescriptor
-} from '../../../src/microservice/sdk/descriptors'
+} from '../../../src/microservice/descriptors/descriptors'
 import type { SerializerBeanName } from '../../../src/common/contract/vocabulary'
 
 export interface Profile {

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Descriptor, ObjectDescriptor } from '../../../src/microservice/sdk/descriptors'
+import type { Descriptor, ObjectDescriptor } from '../../../src/microservice/descriptors/descriptors'
 import { javaTypeOf, type Universe } from '../../differential/universe'
 import { builtPackage } from './java-package'
 

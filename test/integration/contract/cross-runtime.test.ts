@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { writeFileSync } from 'node:fs'
-import { typeName, type Descriptor } from '../../../src/microservice/sdk/descriptors'
+import { typeName, type Descriptor } from '../../../src/microservice/descriptors/descriptors'
 import type { Serializer } from '../../../src/microservice/serializers'
 import { startPlatform, type RunningPlatform } from '../../helpers/platform'
 import {

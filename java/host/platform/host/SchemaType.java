@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * A parameter's or result's Java type as the description sees it: the counterpart of the JavaScript
- * SDK's descriptors (src/microservice/sdk/descriptors.ts), read by reflection from a method's generic
+ * SDK's descriptors (src/microservice/descriptors/descriptors.ts), read by reflection from a method's generic
  * types. Kinds as there: scalar (primitive and boxed numbers, booleans, chars, String), date, localDate,
  * object (a class by its fields), list, array, map (String keys), any (Object), void; and enum, which
  * the JavaScript side has no descriptor for.

@@ -1,5 +1,5 @@
 import { STAND_ASIDE, standsAside } from '../stand-aside'
-import { type Descriptor, type ObjectDescriptor, type ScalarType } from '../../sdk/descriptors'
+import { type Descriptor, type ObjectDescriptor, type ScalarType } from '../../descriptors/descriptors'
 import type { ReadLimits } from '../../../common/contract/limits'
 import { JsonSyntaxError, scanNumber } from '../../../common/json/scan'
 import { isCharArray, parseScalar, primitiveDefault, readLocalDate } from '../java/text'

@@ -1,4 +1,4 @@
-import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } from '../../sdk/descriptors'
+import { LocalDate, Typed, isNullable, type Descriptor, type ObjectDescriptor } from '../../descriptors/descriptors'
 import { decodeJsonString, latin1 } from '../../../common/json/parse'
 import { scanNumber, scanString, skipWhitespace } from '../../../common/json/scan'
 import type { ReadLimits } from '../../../common/contract/limits'

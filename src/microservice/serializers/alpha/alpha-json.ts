@@ -1,4 +1,4 @@
-import type { Descriptor } from '../../sdk/descriptors'
+import type { Descriptor } from '../../descriptors/descriptors'
 import { parseJson, type JsonNode } from '../../../common/json/parse'
 import type { Serializer } from '../serializer'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'

@@ -13,7 +13,7 @@ import {
   plain,
   Typed,
   LocalDate
-} from '../../sdk/descriptors'
+} from '../../descriptors/descriptors'
 import { ValueError, rethrowAt } from '../errors'
 import type { JavaZone } from '../java/zones'
 import {

@@ -1,4 +1,4 @@
-import type { Descriptor } from '../../sdk/descriptors'
+import type { Descriptor } from '../../descriptors/descriptors'
 import { completeRoot, parseXmlPrefix, type XmlElement } from '../../../common/xml/tree'
 import { isXml10NameUnit } from '../../../common/xml/woodstox-names'
 import type { Serializer } from '../serializer'

@@ -1,5 +1,5 @@
 import { STAND_ASIDE } from '../stand-aside'
-import { isNullable, type Descriptor, type ObjectDescriptor } from '../../sdk/descriptors'
+import { isNullable, type Descriptor, type ObjectDescriptor } from '../../descriptors/descriptors'
 import { primitiveDefault } from '../java/text'
 import { elementType } from './beta-types'
 import type { ReadLimits } from '../../../common/contract/limits'

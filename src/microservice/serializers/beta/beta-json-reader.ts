@@ -8,7 +8,7 @@ import {
   type ScalarDescriptor,
   isNullable,
   typeName
-} from '../../sdk/descriptors'
+} from '../../descriptors/descriptors'
 import { ValueError } from '../errors'
 import { BOM_REFUSED, JsonSyntaxError } from '../../../common/json/scan'
 import { jacksonChar, parseJavaInteger, parseJavaDouble, isCharArray, primitiveDefault, splitChars } from '../java/text'

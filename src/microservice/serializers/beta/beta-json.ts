@@ -1,4 +1,11 @@
-import { type Descriptor, type ObjectDescriptor, isNullable, typeName, LocalDate, Typed } from '../../sdk/descriptors'
+import {
+  type Descriptor,
+  type ObjectDescriptor,
+  isNullable,
+  typeName,
+  LocalDate,
+  Typed
+} from '../../descriptors/descriptors'
 import type { Serializer } from '../serializer'
 import { requireJavaZone } from '../java/zones'
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../../../common/contract/limits'

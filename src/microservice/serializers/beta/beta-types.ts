@@ -1,5 +1,5 @@
 // What the two beta (Jackson) serializers share.
-import { type Descriptor, boxed, inferType, Typed } from '../../sdk/descriptors'
+import { type Descriptor, boxed, inferType, Typed } from '../../descriptors/descriptors'
 import { ValueError } from '../errors'
 import { kindOf } from '../java/text'
 

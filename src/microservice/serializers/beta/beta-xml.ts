@@ -9,7 +9,7 @@ import {
   javaClassName,
   plain,
   Typed
-} from '../../sdk/descriptors'
+} from '../../descriptors/descriptors'
 import { parseXmlPrefix, type XmlElement, type XmlPrefix } from '../../../common/xml/tree'
 import type { Serializer } from '../serializer'
 import { requireJavaZone, type JavaZone } from '../java/zones'

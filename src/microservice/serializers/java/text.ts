@@ -1,4 +1,4 @@
-import { LocalDate, type Descriptor, type ScalarType } from '../../sdk/descriptors'
+import { LocalDate, type Descriptor, type ScalarType } from '../../descriptors/descriptors'
 import { ValueError } from '../errors'
 import { javaTrim, xstreamInt, xstreamLong } from './integers'
 import { javaDoubleToString } from './double'

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { t } from '../../../../src/microservice/sdk/descriptors'
+import { t } from '../../../../src/microservice/descriptors/descriptors'
 import { ROOT } from '../../../helpers/root'
 
 /** What an author is told and what the docs list: written out here, so a change to either is a decision. */

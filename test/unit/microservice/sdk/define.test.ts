@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { method, service, defineMicroservice } from '../../../../src/microservice/sdk/define'
-import { t } from '../../../../src/microservice/sdk/descriptors'
+import { t } from '../../../../src/microservice/descriptors/descriptors'
 import { buildServiceIndex, compileRemotelyEnabled, toCatalog } from '../../../../src/microservice/host/service-index'
 import { readMicroserviceConfig } from '../../../../src/microservice/host/package-config'
 

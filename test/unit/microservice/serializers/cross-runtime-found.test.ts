@@ -3,7 +3,7 @@
 // oracle (XStream 1.4.20, Jettison 1.5.3, Jackson 2.14 on Java 17) answered for the same case.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { t } from '../../../../src/microservice/sdk/descriptors'
+import { t } from '../../../../src/microservice/descriptors/descriptors'
 import { createAlphaJsonSerializer, createAlphaXmlSerializer } from '../../../../src/microservice/serializers'
 
 const enc = (x: string): Uint8Array => Buffer.from(x)

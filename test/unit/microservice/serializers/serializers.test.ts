@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { t } from '../../../../src/microservice/sdk/descriptors'
+import { t } from '../../../../src/microservice/descriptors/descriptors'
 import { defaultSerializers, type Serializer } from '../../../../src/microservice/serializers'
 import { javaDouble } from '../../../../src/microservice/serializers/java/text'
 import { jettisonPrimitive } from '../../../../src/microservice/serializers/alpha/jettison-text'

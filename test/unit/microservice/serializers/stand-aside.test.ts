@@ -6,7 +6,7 @@ import { STAND_ASIDE, standsAside } from '../../../../src/microservice/serialize
 import { ValueError } from '../../../../src/microservice/serializers/errors'
 import { JsonSyntaxError } from '../../../../src/common/json/scan'
 import { readBetaJsonParsed } from '../../../../src/microservice/serializers/beta/beta-json-reader'
-import { t } from '../../../../src/microservice/sdk/descriptors'
+import { t } from '../../../../src/microservice/descriptors/descriptors'
 import { defaultSerializers } from '../../../../src/microservice/serializers'
 import { DEFAULT_READ_LIMITS } from '../../../../src/common/contract/limits'
 

@@ -7,7 +7,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { t, type Descriptor } from '../../../../../src/microservice/sdk/descriptors'
+import { t, type Descriptor } from '../../../../../src/microservice/descriptors/descriptors'
 import {
   createAlphaJsonSerializer,
   readAlphaJsonTree,
