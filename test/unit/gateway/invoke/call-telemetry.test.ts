@@ -1,11 +1,12 @@
 // The access-log line is built by hand (and its head kept per route): every line must still be one
-// JSON record with the request's own fields, whatever the path, status or request id holds.
+// JSON record with the request's own fields, whatever the path, status or request id holds. And the
+// listener threads' route counts add up into one set of totals.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, openSync, closeSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { CallTelemetry } from '../../../../src/gateway/invoke/call-telemetry'
+import { CallTelemetry, addedRoutes, routeCounts, RouteStats } from '../../../../src/gateway/invoke/call-telemetry'
 import { createLogger } from '../../../../src/common/observability/log'
 import { BatchedLineWriter } from '../../../../src/common/observability/line-writer'
 import { putJsonString, putMillis, putUint, jsonBound } from '../../../../src/common/bytes/json-bytes'
@@ -201,4 +202,23 @@ test("each line's time is its own millisecond, within a second and across second
     lines.map((l) => (JSON.parse(l) as { time: string }).time),
     times.map((t) => new Date(t).toISOString())
   )
+})
+
+test("threads' route counts add up into one set of totals", () => {
+  const a = new RouteStats('example', 'calculator', 'multiply')
+  a.ok200 = 3
+  a.count = 4
+  a.failures.set('OVERLOADED', new Map([[503, 1]]))
+  a.buckets[0] = 4
+  const b = new RouteStats('example', 'calculator', 'multiply')
+  b.ok200 = 5
+  b.count = 6
+  b.failures.set('OVERLOADED', new Map([[503, 1]]))
+  b.buckets[1] = 6
+  const [sum, ...rest] = addedRoutes([[a], [routeCounts(b)]])
+  assert.equal(rest.length, 0)
+  assert.equal(sum!.ok200, 8)
+  assert.equal(sum!.count, 10)
+  assert.deepEqual([...sum!.failures.get('OVERLOADED')!], [[503, 2]])
+  assert.deepEqual([sum!.buckets[0], sum!.buckets[1]], [4, 6])
 })
