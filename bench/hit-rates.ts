@@ -4,12 +4,11 @@
 // build, then a copy whose gateway or microservice (turn about) does `--percent` more CPU a call, both
 // judged by the real gate with CI's attempts, so a slow minute lands on both alike.
 //   node dist/bench/hit-rates.js [--rounds 10] [--percent 10] [--only cpu|all] [--attempts 3] [--json FILE]
-import { execFile } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { measureCpu } from './cpu-per-call'
 import type { GateVerdict } from './gate-report'
-import { slowedCopy, PER_CALL } from './slowed-copy'
+import { gateIn, slowedCopy, slowdownNs, PER_CALL } from './slowed-copy'
 import { arg, runMain, writeJsonIfAsked } from './cli'
 
 type Slowed = keyof typeof PER_CALL
@@ -57,26 +56,6 @@ export function tally(runs: GateOutcome[]): Pick<HitRates, 'passes' | 'catches'>
   }
 }
 
-function gate(copy: string, args: string[]): Promise<GateVerdict> {
-  const json = join(copy, 'gate.json')
-  rmSync(json, { force: true })
-  return new Promise((resolve, reject) => {
-    // Without coverage: c8's NODE_V8_COVERAGE would make the counted children count their blocks.
-    execFile(
-      process.execPath,
-      [join(copy, 'dist', 'bench', 'gate.js'), '--json', json, ...args],
-      { env: { ...process.env, NODE_V8_COVERAGE: '' }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        try {
-          resolve((JSON.parse(readFileSync(json, 'utf8')) as { verdict: GateVerdict }).verdict)
-        } catch {
-          reject(new Error(`the gate wrote no report (${err?.message ?? 'exit 0'}): ${stdout}${stderr}`))
-        }
-      }
-    )
-  })
-}
-
 async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '10'))
   const percent = Number(arg('percent', '10'))
@@ -97,16 +76,16 @@ async function main(): Promise<void> {
       profiles: ['call'],
       log
     })
-    const slowdownNs: Record<Slowed, number> = {
-      gateway: Math.round(call!.gatewayUs * percent * 10),
-      microservice: Math.round(call!.microserviceUs * percent * 10)
+    const slowdown: Record<Slowed, number> = {
+      gateway: slowdownNs(call!, 'gateway', percent),
+      microservice: slowdownNs(call!, 'microservice', percent)
     }
     const slowed: Record<Slowed, string> = {
-      gateway: slowedCopy('gateway', slowdownNs.gateway),
-      microservice: slowedCopy('microservice', slowdownNs.microservice)
+      gateway: slowedCopy('gateway', slowdown.gateway),
+      microservice: slowedCopy('microservice', slowdown.microservice)
     }
     copies.push(slowed.gateway, slowed.microservice)
-    log(`slowdowns: gateway ${slowdownNs.gateway} ns a call, microservice ${slowdownNs.microservice} ns`)
+    log(`slowdowns: gateway ${slowdown.gateway} ns a call, microservice ${slowdown.microservice} ns`)
     const runs: GateOutcome[] = []
     for (let k = 0; k < rounds; k++) {
       const which: Slowed = k % 2 === 0 ? 'gateway' : 'microservice'
@@ -114,7 +93,7 @@ async function main(): Promise<void> {
         ['unchanged', unchanged],
         [which, slowed[which]]
       ] as const) {
-        const o = outcomeOf(build, await gate(copy, gateArgs))
+        const o = outcomeOf(build, (await gateIn(copy, gateArgs)).verdict)
         runs.push(o)
         log(
           `round ${k + 1}/${rounds} ${build}: ${o.passed ? 'passed' : 'failed'} in ${o.seconds.toFixed(0)} s` +
@@ -125,7 +104,7 @@ async function main(): Promise<void> {
         )
       }
     }
-    const rates: HitRates = { percent, slowdownNs, ...tally(runs), runs }
+    const rates: HitRates = { percent, slowdownNs: slowdown, ...tally(runs), runs }
     console.log(
       `unchanged passed ${rates.passes[0]} of ${rates.passes[1]}; ${percent} % slower failed ${rates.catches[0]} of ${rates.catches[1]}`
     )

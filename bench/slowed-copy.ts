@@ -4,9 +4,12 @@
 // nanoseconds, written into the copy's compiled JavaScript (src/ has no switch for it). Not a wait on
 // the clock: under callgrind, which runs code tens of times slower, a clock-bound wait would do almost
 // nothing per call and the instruction count could not see it.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
+import type { CpuResult } from './cpu-per-call'
+import type { GateVerdict } from './gate-report'
 
 /** The project's root, seen from the compiled bench (dist/bench) or from its source (run through tsx). */
 const ABOVE_BENCH = join(__dirname, '..')
@@ -63,4 +66,40 @@ export function iterationsFor(ns: number): number {
     best = Math.min(best, Number(process.hrtime.bigint() - t))
   }
   return Math.max(1, Math.round((ns / best) * probe))
+}
+
+/** `percent` % of what `process` spends a call by the gate's own measure (the straight call), in ns. */
+export function slowdownNs(call: CpuResult, process: keyof typeof PER_CALL, percent: number): number {
+  return Math.round(percent * 10 * (process === 'gateway' ? call.gatewayUs : call.microserviceUs))
+}
+
+export interface GateRun {
+  code: number
+  out: string
+  verdict: GateVerdict
+  cpu: CpuResult[]
+}
+
+/** The real gate run in a copy, on the copy's build and baseline; its verdict from the report it writes. */
+export function gateIn(copy: string, args: string[]): Promise<GateRun> {
+  const json = join(copy, 'gate.json')
+  rmSync(json, { force: true })
+  return new Promise((resolve, reject) => {
+    // Without coverage: c8's NODE_V8_COVERAGE would make the counted children count their blocks, and
+    // an empty value, not a missing key, is what turns it off (test/helpers/uncovered-env.ts).
+    execFile(
+      process.execPath,
+      [join(copy, 'dist', 'bench', 'gate.js'), '--json', json, ...args],
+      { env: { ...process.env, NODE_V8_COVERAGE: '' }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1
+        try {
+          const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: GateVerdict; cpu: CpuResult[] }
+          resolve({ code, out: stdout + stderr, verdict: report.verdict, cpu: report.cpu })
+        } catch {
+          reject(new Error(`the gate wrote no report (exit ${code}): ${stdout}${stderr}`))
+        }
+      }
+    )
+  })
 }

@@ -109,6 +109,11 @@ export function allCases(): BenchCase[] {
  * { "name", "path", "headers", "body" (text) or "bodyFile" (path), "expected" (optional),
  *   "connections" (optional) }.
  */
+/** The cases a run was asked for: the standard ones by name, then those of a case file. */
+export function askedCases(names: string[], caseFile: string | null): BenchCase[] {
+  return [...allCases().filter((c) => names.includes(c.name)), ...(caseFile !== null ? loadCaseFile(caseFile) : [])]
+}
+
 export function loadCaseFile(file: string): BenchCase[] {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as Array<Record<string, unknown>>
   if (!Array.isArray(raw)) throw new Error(`${file}: a list of cases expected`)

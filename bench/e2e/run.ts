@@ -12,10 +12,10 @@
 // with --instances), a ceiling with N threads and, with --refs, nginx with N workers and HAProxy with
 // N threads in front of it, all in the same run.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { execFileSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { allCases, loadCaseFile, type BenchCase } from './cases'
-import { runWrk } from './harness/wrk'
+import { allCases, askedCases, type BenchCase } from './cases'
+import { ensureWrk, runWrk } from './harness/wrk'
 import { startHaproxyRef, startNginxRef } from './references/c-proxies'
 import { behind, check, freePort, start, startGateway, startHop, startProxy, REFERENCES } from './subjects'
 import { caseResult, floorRun, measure, soakRun } from './measure'
@@ -48,12 +48,9 @@ export function smallCallRound(durationS: number): Promise<RunResult> {
 
 export async function run(o: RunOptions): Promise<RunResult> {
   if (o.threads != null && o.threads.length > 0) return runThreads(o, o.threads)
-  execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
+  ensureWrk()
   const standard = allCases()
-  const cases = [
-    ...standard.filter((c) => o.cases.includes(c.name)),
-    ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])
-  ]
+  const cases = askedCases(o.cases, o.caseFile)
   const children: ChildProcess[] = []
   try {
     const ceilingPort = await freePort()

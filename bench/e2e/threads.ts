@@ -1,10 +1,10 @@
 // The scaling curve (run.ts --threads): for each count N a gateway with N listener threads, a ceiling
 // with N threads and, with --refs, nginx with N workers and HAProxy with N threads in front of it, all
 // started once and measured in turn, the counts alternating across rounds.
-import { execFileSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
-import { allCases, loadCaseFile } from './cases'
-import { runWrk, type LoadSpec } from './harness/wrk'
+import { allCases, askedCases } from './cases'
+import { ensureWrk, runWrk, type LoadSpec } from './harness/wrk'
 import { allowedCpus, hasTaskset, pin } from './harness/pin'
 import { startHaproxyRef, startNginxRef } from './references/c-proxies'
 import { behind, check, freePort, start, startGateway, startHop, startProxy, REFERENCES } from './subjects'
@@ -12,8 +12,6 @@ import { caseResult, floorRun, measure } from './measure'
 import { cpuPerRequest, gatewayCpu, subjectResults } from './tables'
 import { commitOf } from './commit'
 import type { RunOptions, RunResult, Subject, SubjectResult, ThreadsCase, ThreadsPoint } from './results'
-
-const ROOT = join(__dirname, '..', '..', '..')
 
 /** Where the scaling curve's processes run: pinned when the machine has cores to spare for the clients. */
 interface Pinning {
@@ -130,12 +128,9 @@ export async function runThreads(o: RunOptions, asked: number[]): Promise<RunRes
   if (o.soakS > 0) throw new Error('--threads measures no soak: run --soak without it')
   const counts = [...new Set([1, ...asked])].sort((a, b) => a - b)
   if (!asked.includes(1)) o.log('threads: 1 added (scaling is each rate over its rate at 1 thread)')
-  execFileSync(join(ROOT, 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
+  ensureWrk()
   const standard = allCases()
-  const cases = [
-    ...standard.filter((c) => o.cases.includes(c.name)),
-    ...(o.caseFile !== null ? loadCaseFile(o.caseFile) : [])
-  ]
+  const cases = askedCases(o.cases, o.caseFile)
   const p = pinning(counts)
   o.log(p.note)
   const children: ChildProcess[] = []

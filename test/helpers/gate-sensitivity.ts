@@ -7,37 +7,14 @@ import assert from 'node:assert/strict'
 import { runFile } from './exec'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { slowedCopy } from '../../bench/slowed-copy'
+import { gateIn, slowedCopy, slowdownNs } from '../../bench/slowed-copy'
 import { uncovered } from './uncovered-env'
-import type { GateVerdict } from '../../bench/gate-report'
 import type { CpuResult } from '../../bench/cpu-per-call'
-
-interface GateRun {
-  code: number
-  out: string
-  verdict: GateVerdict
-  cpu: CpuResult[]
-}
 
 const copies: string[] = []
 after(() => {
   for (const c of copies) rmSync(c, { recursive: true, force: true })
 })
-
-async function gate(copy: string, args: string[]): Promise<GateRun> {
-  const json = join(copy, 'gate.json')
-  const r = await runFile(
-    process.execPath,
-    [join(copy, 'dist', 'bench', 'gate.js'), '--only', 'cpu', '--json', json, ...args],
-    uncovered()
-  )
-  try {
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: GateVerdict; cpu: CpuResult[] }
-    return { code: r.code, out: r.stdout + r.stderr, verdict: report.verdict, cpu: report.cpu }
-  } catch {
-    throw new Error(`the gate wrote no report (exit ${r.code}): ${r.stdout}${r.stderr}`)
-  }
-}
 
 /** What the unchanged code spends per call (the straight call's figures), by the gate's own measure. */
 let measured: Promise<CpuResult> | null = null
@@ -64,9 +41,9 @@ function unchangedCall(): Promise<CpuResult> {
 export async function slowdownFailsTheGate(proc: 'gateway' | 'microservice', percent: number): Promise<void> {
   const call = await unchangedCall()
   // Work taking that share of what the process spends per call, in the copy's compiled code.
-  const copy = slowedCopy(proc, percent * 10 * (proc === 'gateway' ? call.gatewayUs : call.microserviceUs))
+  const copy = slowedCopy(proc, slowdownNs(call, proc, percent))
   copies.push(copy)
-  const r = await gate(copy, ['--attempts', '1'])
+  const r = await gateIn(copy, ['--only', 'cpu', '--attempts', '1'])
   assert.equal(r.code, 1, r.out)
   assert.equal(r.verdict.passed, false)
   assert.deepEqual(

@@ -1,9 +1,14 @@
 // Runs wrk (C, one thread) against a URL with a POST body and returns its summary as data.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { reaped } from './reap'
+
+/** Installs wrk from Debian when it is missing (scripts/ensure-wrk.sh). */
+export function ensureWrk(): void {
+  execFileSync(join(__dirname, '..', '..', '..', '..', 'scripts', 'ensure-wrk.sh'), { stdio: 'inherit' })
+}
 
 export interface LoadResult {
   requests: number
