@@ -1,4 +1,4 @@
-import type { MicroserviceStatus } from '../../../src/platform/manager'
+import type { InstanceStatus, MicroserviceStatus } from '../../../src/platform/manager'
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs'
@@ -339,10 +339,15 @@ describe('memory errors', () => {
       heaps.push(Number((await post(d.url, '/leaky/memory/heapLimitMb', '[]', RMC)).text))
       const r = await post(d.url, '/leaky/memory/leak', '[]', RMC)
       assert.equal(problem(r).code, 'BACKEND_CONNECTION_LOST')
-      const instance = (): string => d.platform.manager.get('leaky')!.instances[0]!.status().state
+      const status = (): InstanceStatus => d.platform.manager.get('leaky')!.instances[0]!.status()
+      const instance = (): string => status().state
+      // The dying instance says running until its exit is read: the restart counted says it is the new one.
       if (round < 4)
         await until(
-          () => instance() === 'running' && d.platform.directory.get('leaky')!.unavailableReason() === null,
+          () =>
+            status().memoryRestarts === round + 1 &&
+            instance() === 'running' &&
+            d.platform.directory.get('leaky')!.unavailableReason() === null,
           20000,
           `restart ${round + 1}`
         )
