@@ -484,8 +484,16 @@ export class ManagedMicroservice {
     for (const i of old) directory.drain(this.name, i.id)
     const deadline = Date.now() + (this.manager.options.drainTimeoutMs ?? 30000)
     for (const i of old) {
-      if (directory.get(this.name)?.instances.has(i.id) === true)
-        await idleOrTimeout(directory.whenIdle(this.name, i.id), deadline - Date.now())
+      if (
+        directory.get(this.name)?.instances.has(i.id) === true &&
+        !(await idleOrTimeout(directory.whenIdle(this.name, i.id), deadline - Date.now()))
+      ) {
+        this.manager.drainTimeouts++
+        this.manager.log(
+          `microservice ${i.id}: told to stop with calls in flight, PLATFORM.drainTimeoutMs passed before they finished`,
+          { event: 'drain-timeout', microservice: this.name, instance: i.id }
+        )
+      }
       await i.stop()
       this.manager.directory.removeInstance(this.name, i.id)
     }
@@ -549,18 +557,21 @@ function remoteInstanceStatus(id: string, c: InstanceClient): InstanceStatus {
   }
 }
 
-/** Resolves when the instance has no call in flight (`idle`), or after `ms`, whichever comes first. */
-function idleOrTimeout(idle: Promise<void>, ms: number): Promise<void> {
-  if (ms <= 0) return Promise.resolve()
+/**
+ * Resolves when the instance has no call in flight (`idle`), or after `ms`, whichever comes first:
+ * true when it went idle, false when `ms` passed first.
+ */
+function idleOrTimeout(idle: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
-  return Promise.race([idle, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() =>
-    clearTimeout(timer)
-  )
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(ms, 0))))
+  return Promise.race([idle.then(() => true), late]).finally(() => clearTimeout(timer))
 }
 
 /** Runs microservices as child processes, restarts them, replaces versions, and reports on them. */
 export class MicroserviceManager {
   readonly microservices = new Map<string, ManagedMicroservice>()
+  /** Instances of a replaced version stopped with calls in flight (drainTimeoutMs passed first). */
+  drainTimeouts = 0
 
   private socketDir: string | null = null
   private sockets = 0

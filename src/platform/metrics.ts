@@ -11,7 +11,12 @@ import type { Deployer } from './package/deployer'
 export interface MetricSources {
   /** The calls' counts, one set of totals over every listener thread. */
   calls: CallTotals
-  gateway: { readonly inFlight: number; readonly bodyBytes: number }
+  gateway: {
+    readonly inFlight: number
+    readonly bodyBytes: number
+    readonly maxInFlight: number
+    readonly maxBodyBytes: number
+  }
   /** RATE_LIMITS' counts (shared by every listener thread) as they are now; null when there are no rules. */
   limits(): RateLimiter | null
   /** ADMISSION's adaptive limits on the main thread; null when off. */
@@ -217,6 +222,16 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   }
   gauge('igw_requests_in_flight', 'Requests holding a body or a call right now.', () => s.gateway.inFlight)
   gauge('igw_body_bytes_in_flight', 'Body bytes held by requests in progress.', () => s.gateway.bodyBytes)
+  gauge(
+    'igw_requests_in_flight_limit',
+    'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.maxInFlight: requests past it are refused 503 OVERLOADED.',
+    () => s.gateway.maxInFlight
+  )
+  gauge(
+    'igw_body_bytes_in_flight_limit',
+    'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.maxBodyBytesInFlight: a body that would take the bytes held past it is refused 503 OVERLOADED.',
+    () => s.gateway.maxBodyBytes
+  )
   gauge('igw_pool_threads', 'Worker threads of the splitting and encoding pool.', () => s.pool.threads)
   gauge('igw_pool_queue', 'Tasks waiting for a worker thread.', () => s.pool.queueSize)
   gauge('igw_pool_utilization', 'Worker pool utilization since start (0 to 1).', () => s.pool.utilization)
@@ -267,6 +282,12 @@ export function createMetricsRegistry(s: MetricSources): Registry {
         labels: { listener: c.listener, server_name: c.serverName },
         value: Math.floor(c.validTo.getTime() / 1000)
       }))
+  )
+  scraped(
+    'igw_drain_timeouts_total',
+    'Instances of a replaced version stopped with calls still in flight: PLATFORM.drainTimeoutMs passed first.',
+    'counter',
+    () => [{ labels: {}, value: s.manager.drainTimeouts }]
   )
   scraped('igw_deploys_total', 'Uploaded packages, deployed or refused.', 'counter', () => [
     { labels: { result: 'deployed' }, value: s.deployer.deployed },

@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os'
 import { fork } from 'node:child_process'
 import { startDeployPlatform, cli, editedCopy, packCopy, type DeployPlatform } from '../../helpers/processes/deploy'
 import { makeZip } from '../../helpers/inputs/zip'
-import { post, until, problem, EXAMPLE_DIR, TYPEKIT_DIR, TEST_PLATFORM_OPTIONS } from '../../helpers/platform'
+import {
+  post,
+  until,
+  problem,
+  EXAMPLE_DIR,
+  TESTKIT_DIR,
+  TYPEKIT_DIR,
+  TEST_PLATFORM_OPTIONS
+} from '../../helpers/platform'
 import { Platform } from '../../../src/platform/platform'
 import { loadConfig } from '../../../src/common/config/config'
 import { hostEnv, HOST_FILE } from '../../../src/microservice/host/host-env'
@@ -365,6 +373,33 @@ describe('memory errors', () => {
     )
     assert.ok(snapshots.length >= 1, 'a heap snapshot was written')
     assert.equal(problem(await post(d.url, '/leaky/memory/heapLimitMb', '[]', RMC)).code, 'MICROSERVICE_UNAVAILABLE')
+  })
+})
+
+describe('a drain that does not finish', () => {
+  let d: DeployPlatform
+  before(async () => {
+    d = await startDeployPlatform((raw) => {
+      raw.PLATFORM!.drainTimeoutMs = 300
+    })
+  })
+  after(() => d.stop())
+
+  // Past drainTimeoutMs the old instance is told to stop; it has the stop's 5 s, then is killed.
+  test('a call longer than the drain and the stop: cut with its instance (502), the drain counted', async () => {
+    const up = await cli(d.configFile, 'upload', await packCopy(TESTKIT_DIR, work))
+    assert.equal(up.code, 0, up.stderr)
+    const long = post(d.url, '/testkit/slow/sleep', '8000')
+    await until(() => (d.platform.directory.get('testkit')?.inflight ?? 0) === 1, 5000, 'the call in flight')
+    const v2 = await packCopy(TESTKIT_DIR, work, (c) => {
+      c.version = '2.0.0'
+    })
+    const replaced = await cli(d.configFile, 'upload', v2)
+    assert.equal(replaced.stdout.trim(), 'deployed testkit 2.0.0', replaced.stderr)
+    assert.equal(problem(await long).code, 'BACKEND_CONNECTION_LOST')
+    assert.equal(d.platform.manager.drainTimeouts, 1)
+    const metrics = await (await fetch(`http://127.0.0.1:${d.platform.adminPort}/metrics`)).text()
+    assert.match(metrics, /^igw_drain_timeouts_total 1$/m)
   })
 })
 
