@@ -5,7 +5,9 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parse } from 'yaml'
+import { ROOT } from '../../helpers/root'
 import { EXAMPLE_DIR, TESTKIT_DIR, post, startPlatform, type RunningPlatform } from '../../helpers/platform'
 import { CertificateMaker } from '../../helpers/inputs/certificates'
 import {
@@ -16,6 +18,7 @@ import {
   type Sample
 } from '../../helpers/processes/prometheus'
 
+const DASHBOARD_FILE = join(ROOT, 'deploy', 'grafana', 'gateway.json')
 const rules = (
   parse(readFileSync(RULES_FILE, 'utf8')) as { groups: Array<{ rules: Array<Record<string, string>> }> }
 ).groups.flatMap((g) => g.rules)
@@ -59,7 +62,10 @@ before(async () => {
           }
         ]
       },
-      EDGE: { tls: { certFile: edge.certFile, keyFile: edge.keyFile } }
+      EDGE: { tls: { certFile: edge.certFile, keyFile: edge.keyFile } },
+      ADMISSION: { adaptive: true },
+      // A burst of 8 slow calls meets it: the dashboard's OVERLOADED panel has something to show.
+      ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { maxInFlight: 4 } }
     },
     [EXAMPLE_DIR, TESTKIT_DIR]
   )
@@ -71,9 +77,15 @@ after(async () => {
   await p?.stop()
 })
 
-/** Calls for `ms`: the example's multiply (200), a method that throws (500), a rate-limited one (429). */
+/**
+ * Calls for `ms`: the example's multiply (200), a method that throws (500), a rate-limited one (429),
+ * and once a burst of slow calls past maxInFlight (200, or 503 OVERLOADED).
+ */
 async function load(ms: number): Promise<void> {
   const end = Date.now() + ms
+  const burst = await Promise.all(Array.from({ length: 8 }, () => post(p.url, '/testkit/slow/sleep', '100')))
+  const statuses = burst.map((a) => a.status)
+  assert.ok(statuses.includes(503) && statuses.every((s) => s === 200 || s === 503), statuses.join(' '))
   while (Date.now() < end) {
     const answers = await Promise.all([
       post(p.url, '/example/calculator/multiply', '{"a":6,"b":7}'),
@@ -144,6 +156,27 @@ async function eventually(expr: string, holds: (r: Sample[]) => boolean): Promis
     await load(500)
   }
 }
+
+test("every query of the dashboard answers with series carrying its legend's labels", async () => {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as {
+    panels: Array<{ title: string; targets?: Array<{ expr: string; legendFormat: string }> }>
+  }
+  const targets = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((t) => ({ panel: panel.title, ...t })))
+  assert.ok(targets.length >= 20, `${targets.length} queries`)
+  for (const t of targets) {
+    // "All" microservices, as Grafana asks when the variable is left at its default.
+    const expr = t.expr.replaceAll('$microservice', '.*')
+    let result: Sample[] = []
+    await eventually(expr, (r) => (result = r).length > 0)
+    // Prometheus drops empty labels: a success has no code, a listener's own certificate no server_name.
+    const legend = [...t.legendFormat.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]!)
+    for (const l of legend.filter((l) => l !== 'code' && l !== 'server_name'))
+      assert.ok(
+        result.every((s) => s.metric[l] !== undefined),
+        `${t.panel}: ${expr} has ${l} on every series`
+      )
+  }
+})
 
 test('every metric the rules name is one the platform exports', async () => {
   const text = await (await fetch(`http://${admin}/metrics`)).text()
