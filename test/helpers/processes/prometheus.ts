@@ -34,9 +34,17 @@ export interface Sample {
   value: [number, string]
 }
 
+/** One answer of the HTTP API's range query: a series' labels and its [seconds, value] points. */
+export interface RangeSeries {
+  metric: Record<string, string>
+  values: Array<[number, string]>
+}
+
 export interface RunningPrometheus {
   url: string
   query(expr: string): Promise<Sample[]>
+  /** The series of `expr` from `start` to `end` (seconds since the epoch), a point every `step` s. */
+  queryRange(expr: string, start: number, end: number, step: number): Promise<RangeSeries[]>
   stop(): Promise<void>
 }
 
@@ -67,12 +75,15 @@ export async function startPrometheus(targets: string[], ruleFiles: string[]): P
   let log = ''
   child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const query = async (expr: string): Promise<Sample[]> => {
-    const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`)
-    const body = (await r.json()) as { status: string; error?: string; data?: { result: Sample[] } }
+  const ask = async <T>(path: string, expr: string): Promise<T[]> => {
+    const r = await fetch(`${url}/api/v1/${path}`)
+    const body = (await r.json()) as { status: string; error?: string; data?: { result: T[] } }
     if (body.status !== 'success') throw new Error(`${expr}: ${body.error ?? r.status}`)
     return body.data!.result
   }
+  const query = (expr: string): Promise<Sample[]> => ask(`query?query=${encodeURIComponent(expr)}`, expr)
+  const queryRange = (expr: string, start: number, end: number, step: number): Promise<RangeSeries[]> =>
+    ask(`query_range?query=${encodeURIComponent(expr)}&start=${start}&end=${end}&step=${step}`, expr)
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
     await exited
@@ -91,5 +102,5 @@ export async function startPrometheus(targets: string[], ruleFiles: string[]): P
     await stop()
     throw err
   }
-  return { url, query, stop }
+  return { url, query, queryRange, stop }
 }

@@ -4,12 +4,14 @@
 // renamed in src/platform/metrics.ts without the rules fails here.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { ROOT } from '../../helpers/root'
 import { EXAMPLE_DIR, TESTKIT_DIR, post, startPlatform, type RunningPlatform } from '../../helpers/platform'
 import { CertificateMaker } from '../../helpers/inputs/certificates'
+import { launchChromium, SCREENSHOTS } from '../../helpers/browser'
+import { dashboardPage, legendOf, type DashboardPanel, type DrawnPanel } from './dashboard-page'
 import {
   RULES_FILE,
   ensurePrometheus,
@@ -175,6 +177,44 @@ test("every query of the dashboard answers with series carrying its legend's lab
         result.every((s) => s.metric[l] !== undefined),
         `${t.panel}: ${expr} has ${l} on every series`
       )
+  }
+})
+
+test('the dashboard drawn from what Prometheus answers: every panel has a line, photographed', async () => {
+  const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as { title: string; panels: DashboardPanel[] }
+  // Five seconds of load, for every rate to have a few points; IGW_DASHBOARD_SECONDS: longer, for the
+  // picture in docs/operating.md.
+  await load(Math.max(5, Number(process.env.IGW_DASHBOARD_SECONDS ?? '0')) * 1000)
+  const end = Date.now() / 1000
+  const start = end - Math.max(60, Number(process.env.IGW_DASHBOARD_SECONDS ?? '0'))
+  const drawn: DrawnPanel[] = []
+  for (const panel of dashboard.panels) {
+    const lines: DrawnPanel['lines'] = []
+    for (const t of panel.targets ?? []) {
+      const series = await prom.queryRange(t.expr.replaceAll('$microservice', '.*'), start, end, 1)
+      for (const s of series)
+        lines.push({ legend: legendOf(t.legendFormat, s.metric), points: s.values.map(([at, v]) => [at, Number(v)]) })
+    }
+    drawn.push({ panel, lines })
+  }
+  const blank = drawn.filter((d) => d.panel.type !== 'row' && !d.lines.some((l) => l.points.length >= 2))
+  assert.deepEqual(
+    blank.map((d) => d.panel.title),
+    [],
+    `panels without a line of two points: ${JSON.stringify(blank.map((d) => d.lines.map((l) => l.points.length)))}`
+  )
+  const browser = await launchChromium()
+  try {
+    const page = await browser.newPage({ viewport: { width: 1620, height: 900 } })
+    await page.setContent(dashboardPage(dashboard.title, drawn))
+    const panels = await page.locator('section.panel').count()
+    assert.equal(panels, drawn.filter((d) => d.panel.type !== 'row').length)
+    const withLines = await page.locator('section.panel:has(polyline.line)').count()
+    assert.equal(withLines, panels, 'every panel drew a line')
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true })
+  } finally {
+    await browser.close()
   }
 })
 
