@@ -45,6 +45,8 @@ function anyFreePort(): Promise<number> {
 
 export interface RunningNginx {
   url: string
+  /** The h2c listener's URL, when asked for. */
+  h2cUrl: string | null
   prefix: string
   config: string
   /** nginx's error log so far (what it says about the nodes when a call fails). */
@@ -55,13 +57,22 @@ export interface RunningNginx {
 export async function startNginx(
   nodes: EdgeNode[],
   limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 },
-  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls' | 'clientCertificates'> = {}
+  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls' | 'clientCertificates'> & { h2c?: boolean } = {}
 ): Promise<RunningNginx> {
   const bin = ensureNginx()
   const prefix = mkdtempSync(join(tmpdir(), 'nginx-edge-'))
   for (const d of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi', 'logs']) mkdirSync(join(prefix, d))
   const port = await freePort()
-  const config = nginxEdgeConfig({ nodes, listen: `127.0.0.1:${port}`, ...limits, ...tls, standalone: { prefix } })
+  const { h2c, ...options } = tls
+  const h2cPort = h2c === true ? await freePort() : null
+  const config = nginxEdgeConfig({
+    nodes,
+    listen: `127.0.0.1:${port}`,
+    h2cListen: h2cPort === null ? null : `127.0.0.1:${h2cPort}`,
+    ...limits,
+    ...options,
+    standalone: { prefix }
+  })
   // As root, nginx's workers run as nobody: they must be able to use the temporary directories.
   const text = process.getuid?.() === 0 ? `user root;\n${config}` : config
   writeFileSync(join(prefix, 'nginx.conf'), text)
@@ -84,6 +95,7 @@ export async function startNginx(
   }
   return {
     url,
+    h2cUrl: h2cPort === null ? null : `http://127.0.0.1:${h2cPort}`,
     prefix,
     config: text,
     errors: () => {

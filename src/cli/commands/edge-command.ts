@@ -14,6 +14,7 @@ export function edgeCommand(line: CommandLine, config: PlatformConfig = loadConf
     options: {
       node: { type: 'string', multiple: true },
       listen: { type: 'string', default: '8000' },
+      'h2c-listen': { type: 'string' },
       out: { type: 'string' },
       standalone: { type: 'string' },
       'max-header-bytes': { type: 'string', default: '8192' },
@@ -45,7 +46,7 @@ export function edgeCommand(line: CommandLine, config: PlatformConfig = loadConf
     throw new CliError('--client-ca needs --tls-cert and --tls-key: nginx asks for client certificates over TLS')
   if (positionals[0] !== 'nginx-config')
     throw new CliError(
-      'usage: microservice edge nginx-config [--node host:port[:edgePort]]... [--tls-cert F --tls-key F [--client-ca F [--client-certificates require|request]]] [--upstream-tls-ca F --upstream-tls-name NAME]'
+      'usage: microservice edge nginx-config [--node host:port[:edgePort]]... [--listen ADDR] [--h2c-listen ADDR] [--tls-cert F --tls-key F [--client-ca F [--client-certificates require|request]]] [--upstream-tls-ca F --upstream-tls-name NAME]'
     )
   const maxHeaderBytes = Number(values['max-header-bytes'])
   if (!Number.isInteger(maxHeaderBytes) || maxHeaderBytes < 1024)
@@ -54,6 +55,7 @@ export function edgeCommand(line: CommandLine, config: PlatformConfig = loadConf
   const text = nginxEdgeConfig({
     nodes,
     listen: values.listen,
+    h2cListen: values['h2c-listen'] ?? null,
     maxBodyBytes: config.gateway.maxBodyBytes,
     executingTimeoutMs: config.gateway.executingTimeoutMs,
     maxHeaderBytes,

@@ -33,8 +33,17 @@ export interface NginxEdgeOptions {
   keepaliveTimeoutS?: number
   /** The largest request line or header line nginx accepts; longer gets 431 (default 8 KiB). */
   maxHeaderBytes?: number
-  /** TLS towards clients: nginx terminates it with this certificate and key (PEM files). */
+  /**
+   * TLS towards clients: nginx terminates it with this certificate and key (PEM files), and offers
+   * HTTP/2 and HTTP/1.1 by ALPN.
+   */
   tls?: { certFile: string; keyFile: string } | null
+  /**
+   * A second, plain listener speaking HTTP/2 with prior knowledge (h2c), for clients inside a trusted
+   * network that want HTTP/2 without TLS; `listen` keeps HTTP/1.1 (nginx 1.22 cannot serve both on one
+   * plain port).
+   */
+  h2cListen?: string | null
   /**
    * The nodes' gateway and edge listeners speak TLS (their `tls` blocks): nginx verifies each against
    * these CAs and the name their certificates hold, and reuses sessions on its keep-alive connections.
@@ -142,7 +151,9 @@ ${servers((n) => n.edgePort)}
 }
 
 server {
-    listen ${o.listen}${o.tls ? ' ssl' : ''};
+    # With TLS, HTTP/2 and HTTP/1.1 by ALPN (\`listen … http2\`: nginx 1.22, Debian 12; later versions warn
+    # and take it as \`http2 on\`).
+    listen ${o.listen}${o.tls ? ' ssl http2' : ''};${o.h2cListen == null ? '' : `\n    # HTTP/2 without TLS, prior knowledge only (h2c).\n    listen ${o.h2cListen} http2;`}
     server_tokens off;${tls}${clientTls}${upstreamTls}
     # The gateway's body limit: larger bodies get 413 here, before any node reads them.
     client_max_body_size ${bodyMb}m;
