@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../manifests/kubernetes'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests, shippedPrometheusRules } from '../manifests/kubernetes'
 import { CliError } from '../cli-error'
 import type { CommandLine } from '../command-line'
 
@@ -42,14 +42,18 @@ export function kubeCommand(line: CommandLine): number {
     microservices,
     tlsSecret: values['tls-secret'] ?? null,
     clientCaSecret: values['client-ca-secret'] ?? null,
-    internalTlsSecret: values['internal-tls-secret'] ?? null
+    internalTlsSecret: values['internal-tls-secret'] ?? null,
+    prometheusRules: shippedPrometheusRules()
   })
   if (values.out === undefined) {
     for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)
     return 0
   }
   mkdirSync(values.out, { recursive: true })
-  for (const [name, text] of files) writeFileSync(join(values.out, name), text)
+  for (const [name, text] of files) {
+    mkdirSync(dirname(join(values.out, name)), { recursive: true })
+    writeFileSync(join(values.out, name), text)
+  }
   console.log(`wrote ${files.size} files to ${values.out}; apply with kubectl apply -k ${values.out}`)
   return 0
 }

@@ -1,4 +1,7 @@
-import { stringify } from 'yaml'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parse, stringify } from 'yaml'
+import { ROOT } from '../../common/config/config'
 
 /** A microservice pod's preStop pause and its host's drain (--drain-ms), in seconds. */
 export const MICROSERVICE_PRE_STOP_S = 15
@@ -41,6 +44,19 @@ export interface KubeOptions {
    * presents the same pair and verifies each pod by its Service's name, which the certificate holds.
    */
   internalTlsSecret: string | null
+  /** The gateway's HorizontalPodAutoscaler: from gatewayReplicas up to this, on CPU. */
+  maxGatewayReplicas: number
+  /** The average CPU use, as a share of the pods' CPU request, the autoscaler keeps them at. */
+  targetCpuPercent: number
+  /** The ingress controller's namespace: the only one whose pods may reach the gateway's ports. */
+  ingressNamespace: string
+  /** The monitoring namespace: the only one whose pods may scrape the admin port. */
+  monitoringNamespace: string
+  /**
+   * deploy/prometheus/gateway.rules.yml's text: the monitoring overlay carries it as a PrometheusRule
+   * beside its PodMonitor (the Prometheus Operator's kinds). null: no overlay.
+   */
+  prometheusRules: string | null
 }
 
 export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
@@ -55,8 +71,18 @@ export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
   drainSeconds: 35,
   tlsSecret: null,
   clientCaSecret: null,
-  internalTlsSecret: null
+  internalTlsSecret: null,
+  maxGatewayReplicas: 10,
+  targetCpuPercent: 70,
+  ingressNamespace: 'ingress-nginx',
+  monitoringNamespace: 'monitoring',
+  prometheusRules: null
 })
+
+/** The rules that ship (deploy/prometheus/gateway.rules.yml), for the monitoring overlay. */
+export function shippedPrometheusRules(): string {
+  return readFileSync(join(ROOT, 'deploy', 'prometheus', 'gateway.rules.yml'), 'utf8')
+}
 
 const TLS_DIR = '/etc/invocation-gateway/tls'
 const INTERNAL_TLS_DIR = '/etc/invocation-gateway/internal-tls'
@@ -127,7 +153,7 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
       kind: 'Deployment',
       metadata: { name: 'gateway', labels: labels('gateway') },
       spec: {
-        replicas: o.gatewayReplicas,
+        // No replicas: the HorizontalPodAutoscaler owns the count, and an apply must not reset it.
         selector: { matchLabels: labels('gateway') },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
         template: {
@@ -227,12 +253,75 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
       }
     }
   ]
+  const autoscaler: Manifest = {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'gateway', labels: labels('gateway') },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' },
+      minReplicas: o.gatewayReplicas,
+      maxReplicas: o.maxGatewayReplicas,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: o.targetCpuPercent } }
+        }
+      ],
+      // Up at once, down one pod a minute after five calm minutes: a drained pod's calls move to the others.
+      behavior: {
+        scaleUp: { stabilizationWindowSeconds: 0, policies: [{ type: 'Percent', value: 100, periodSeconds: 30 }] },
+        scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] }
+      }
+    }
+  }
+  const fromNamespace = (ns: string): Manifest => ({
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } }
+  })
+  // The kubelet's probes come from the node, which NetworkPolicies always let through.
+  const policies: Manifest[] = [
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'microservices-from-gateway', labels: labels('microservice') },
+      spec: {
+        podSelector: { matchLabels: labels('microservice') },
+        policyTypes: ['Ingress'],
+        ingress: [
+          {
+            from: [{ podSelector: { matchLabels: labels('gateway') } }],
+            ports: [{ protocol: 'TCP', port: o.microservicePort }]
+          }
+        ]
+      }
+    },
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'gateway-from-ingress-and-monitoring', labels: labels('gateway') },
+      spec: {
+        podSelector: { matchLabels: labels('gateway') },
+        policyTypes: ['Ingress'],
+        ingress: [
+          {
+            from: [fromNamespace(o.ingressNamespace)],
+            ports: [
+              { protocol: 'TCP', port: 8082 },
+              { protocol: 'TCP', port: 8000 }
+            ]
+          },
+          { from: [fromNamespace(o.monitoringNamespace)], ports: [{ protocol: 'TCP', port: 9090 }] }
+        ]
+      }
+    }
+  ]
   const files = new Map<string, string>()
-  files.set('gateway.yaml', yamlDocs(gateway))
+  files.set('base/gateway.yaml', yamlDocs(gateway))
+  files.set('base/autoscaling.yaml', yamlDocs([autoscaler]))
+  files.set('base/network-policies.yaml', yamlDocs(policies))
   for (const m of o.microservices) {
     const l = { ...labels('microservice'), 'invocation-gateway/microservice': m.name }
     files.set(
-      `microservice-${m.name}.yaml`,
+      `base/microservice-${m.name}.yaml`,
       yamlDocs([
         {
           apiVersion: 'apps/v1',
@@ -305,16 +394,67 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
     )
   }
   files.set(
-    'kustomization.yaml',
-    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n${tlsSecretsComment(o)}` +
+    'base/kustomization.yaml',
+    `# Generated by \`microservice kube manifests\`: the platform without the Prometheus Operator's kinds.\n` +
       stringify({
         apiVersion: 'kustomize.config.k8s.io/v1beta1',
         kind: 'Kustomization',
         namespace: o.namespace,
-        resources: ['namespace.yaml', 'gateway.yaml', ...o.microservices.map((m) => `microservice-${m.name}.yaml`)]
+        resources: [
+          'namespace.yaml',
+          'gateway.yaml',
+          'autoscaling.yaml',
+          'network-policies.yaml',
+          ...o.microservices.map((m) => `microservice-${m.name}.yaml`)
+        ]
       })
   )
-  files.set('namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
+  files.set(
+    'kustomization.yaml',
+    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .${o.prometheusRules === null ? '' : ' (or, with the\n# Prometheus Operator: kubectl apply -k monitoring, the same and a PodMonitor and the rules)'}\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n${tlsSecretsComment(o)}` +
+      stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['base'] })
+  )
+  files.set('base/namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
+  if (o.prometheusRules !== null) {
+    const rules = parse(o.prometheusRules) as { groups: unknown[] }
+    files.set(
+      'monitoring/kustomization.yaml',
+      `# With the Prometheus Operator: the base, a PodMonitor for the gateway pods' admin port and the
+# shipped rules as a PrometheusRule. Apply with: kubectl apply -k monitoring
+` +
+        stringify({
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          namespace: o.namespace,
+          resources: ['../base', 'pod-monitor.yaml', 'prometheus-rule.yaml']
+        })
+    )
+    files.set(
+      'monitoring/pod-monitor.yaml',
+      yamlDocs([
+        {
+          apiVersion: 'monitoring.coreos.com/v1',
+          kind: 'PodMonitor',
+          metadata: { name: 'gateway', labels: labels('gateway') },
+          spec: {
+            selector: { matchLabels: labels('gateway') },
+            podMetricsEndpoints: [{ port: 'admin', path: '/metrics', interval: '15s' }]
+          }
+        }
+      ])
+    )
+    files.set(
+      'monitoring/prometheus-rule.yaml',
+      yamlDocs([
+        {
+          apiVersion: 'monitoring.coreos.com/v1',
+          kind: 'PrometheusRule',
+          metadata: { name: 'gateway', labels: labels('gateway') },
+          spec: { groups: rules.groups }
+        }
+      ])
+    )
+  }
   return files
 }
 

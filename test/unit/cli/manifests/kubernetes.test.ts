@@ -6,11 +6,16 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
-import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from '../../../../src/cli/manifests/kubernetes'
+import {
+  DEFAULT_KUBE_OPTIONS,
+  kubernetesManifests,
+  shippedPrometheusRules,
+  type KubeOptions
+} from '../../../../src/cli/manifests/kubernetes'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/common/config/config'
 import { ROOT } from '../../../helpers/root'
 
@@ -28,16 +33,33 @@ function rendered(dir = DIR): Obj[] {
   return parseAllDocuments(text).map((d) => d.toJSON() as Obj)
 }
 
-/** The kubernetes-models class of an object, by apiVersion and kind. */
+/**
+ * The kubernetes-models class of an object, by apiVersion and kind; the Prometheus Operator's kinds
+ * from @kubernetes-models/prometheus-operator, which holds their CRDs' schemas.
+ */
 async function model(o: Obj): Promise<new (data: unknown) => { validate(): void }> {
   const group = String(o.apiVersion).includes('/') ? String(o.apiVersion) : `v1`
-  const mod = (await import(`kubernetes-models/${group}/${String(o.kind)}`)) as Record<string, unknown>
+  const from = group.startsWith('monitoring.coreos.com/')
+    ? '@kubernetes-models/prometheus-operator'
+    : 'kubernetes-models'
+  const mod = (await import(`${from}/${group}/${String(o.kind)}`)) as Record<string, unknown>
   return mod[String(o.kind)] as new (data: unknown) => { validate(): void }
 }
 
+/** What `microservice kube manifests` writes with these options (it adds the shipped rules). */
+const manifests = (o: Partial<KubeOptions> = {}): Map<string, string> =>
+  kubernetesManifests({ ...DEFAULT_KUBE_OPTIONS, prometheusRules: shippedPrometheusRules(), ...o })
+
+/** Every file under `dir`, by its path inside it. */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]
+  )
+}
+
 test('deploy/kubernetes is what the generator writes (regenerate: microservice kube manifests --out deploy/kubernetes)', () => {
-  const files = kubernetesManifests(DEFAULT_KUBE_OPTIONS)
-  assert.deepEqual(readdirSync(DIR).sort(), [...files.keys()].sort())
+  const files = manifests()
+  assert.deepEqual(filesUnder(DIR).sort(), [...files.keys()].sort())
   for (const [name, text] of files) assert.equal(readFileSync(join(DIR, name), 'utf8'), text, name)
 })
 
@@ -46,8 +68,11 @@ test('kustomize renders it, and every object validates against the Kubernetes sc
   assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort(), [
     'Deployment/example',
     'Deployment/gateway',
+    'HorizontalPodAutoscaler/gateway',
     'Ingress/gateway',
     'Namespace/invocation-gateway',
+    'NetworkPolicy/gateway-from-ingress-and-monitoring',
+    'NetworkPolicy/microservices-from-gateway',
     'PodDisruptionBudget/gateway',
     'Service/example-instances',
     'Service/gateway'
@@ -62,6 +87,71 @@ test('kustomize renders it, and every object validates against the Kubernetes sc
   broken.spec.template.spec.containers[0].ports[0].containerPort = 'eighty'
   const Model = await model(broken)
   assert.throws(() => new Model(broken).validate(), /containerPort must be integer/)
+})
+
+test('the monitoring overlay renders the base with a PodMonitor and the shipped rules, each valid against its CRD', async () => {
+  const objects = rendered(join(DIR, 'monitoring'))
+  const kinds = objects.map((o) => `${o.kind}/${o.metadata.name}`)
+  assert.ok(kinds.includes('Deployment/gateway') && kinds.includes('NetworkPolicy/microservices-from-gateway'))
+  for (const o of objects) {
+    const Model = await model(o)
+    assert.doesNotThrow(() => new Model(o).validate(), `${o.kind}/${o.metadata.name}`)
+    if (o.kind !== 'Namespace') assert.equal(o.metadata.namespace, DEFAULT_KUBE_OPTIONS.namespace)
+  }
+  const find = (kind: string, name = 'gateway'): Obj =>
+    objects.find((o) => o.kind === kind && o.metadata.name === name)!
+  const monitor = find('PodMonitor')
+  const gateway = find('Deployment').spec.template
+  assert.deepEqual(monitor.spec.selector.matchLabels, gateway.metadata.labels)
+  const port = monitor.spec.podMetricsEndpoints[0]
+  assert.ok(gateway.spec.containers[0].ports.some((p: Obj) => p.name === port.port && p.containerPort === 9090))
+  assert.equal(port.path, '/metrics')
+  const rules = parseAllDocuments(shippedPrometheusRules())[0]!.toJSON() as Obj
+  assert.deepEqual(find('PrometheusRule').spec.groups, rules.groups)
+  // The CRD's schema is not a stand-in: an interval given as a number where a duration belongs is refused.
+  const broken = structuredClone(monitor)
+  broken.spec.podMetricsEndpoints[0].interval = 15
+  const Model = await model(broken)
+  assert.throws(() => new Model(broken).validate(), /interval must be string/)
+})
+
+test('the autoscaler owns the gateway count; the policies let only the gateway reach the microservices, and only the ingress and monitoring namespaces the gateway', () => {
+  const objects = rendered()
+  const find = (kind: string, name: string): Obj => objects.find((o) => o.kind === kind && o.metadata.name === name)!
+  const deployment = find('Deployment', 'gateway')
+  const hpa = find('HorizontalPodAutoscaler', 'gateway').spec
+  assert.deepEqual(hpa.scaleTargetRef, { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' })
+  assert.equal(deployment.spec.replicas, undefined, 'no replicas in the Deployment: an apply would reset the count')
+  assert.equal(hpa.minReplicas, DEFAULT_KUBE_OPTIONS.gatewayReplicas)
+  assert.ok(hpa.maxReplicas > hpa.minReplicas)
+  assert.equal(hpa.metrics[0].resource.name, 'cpu')
+  assert.ok(deployment.spec.template.spec.containers[0].resources.requests.cpu, 'utilization needs a CPU request')
+  assert.ok(find('PodDisruptionBudget', 'gateway').spec.minAvailable < hpa.minReplicas)
+  const toMicroservices = find('NetworkPolicy', 'microservices-from-gateway').spec
+  const ms = find('Deployment', 'example').spec.template
+  const selects = (selector: Obj, labels: Obj): boolean =>
+    Object.entries(selector.matchLabels as Obj).every(([k, v]) => labels[k] === v)
+  assert.ok(selects(toMicroservices.podSelector, ms.metadata.labels), 'it covers the microservice pods')
+  assert.ok(!selects(toMicroservices.podSelector, deployment.spec.template.metadata.labels), 'and not the gateway')
+  assert.equal(toMicroservices.ingress.length, 1)
+  assert.ok(selects(toMicroservices.ingress[0].from[0].podSelector, deployment.spec.template.metadata.labels))
+  assert.deepEqual(
+    toMicroservices.ingress[0].ports.map((p: Obj) => p.port),
+    [ms.spec.containers[0].ports[0].containerPort]
+  )
+  const toGateway = find('NetworkPolicy', 'gateway-from-ingress-and-monitoring').spec
+  assert.ok(selects(toGateway.podSelector, deployment.spec.template.metadata.labels))
+  const byNamespace = Object.fromEntries(
+    (toGateway.ingress as Obj[]).map((rule) => [
+      rule.from[0].namespaceSelector.matchLabels['kubernetes.io/metadata.name'],
+      rule.ports.map((p: Obj) => p.port).sort()
+    ])
+  )
+  assert.deepEqual(byNamespace, { 'ingress-nginx': [8000, 8082], monitoring: [9090] })
+  const service = find('Service', 'gateway')
+    .spec.ports.map((p: Obj) => p.port)
+    .sort()
+  assert.deepEqual(service, [8000, 8082], 'the ingress reaches every port the Service has')
 })
 
 test('the parts fit: discovery names, probes, grace periods, the Secret, non-root', () => {
@@ -114,7 +204,10 @@ test('with TLS Secrets: the gateway mounts both and its config parses; each micr
     clientCaSecret: 'client-ca',
     internalTlsSecret: 'internal-tls'
   })
-  for (const [name, text] of files) writeFileSync(join(dir, name), text)
+  for (const [name, text] of files) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), text)
+  }
   const objects = rendered(dir)
   for (const o of objects) {
     const Model = await model(o)
@@ -167,7 +260,7 @@ test('the manifest commands of the README and docs/kubernetes.md, as written the
     const printed = execFileSync(process.execPath, [join(ROOT, 'bin', 'microservice'), 'kube', 'manifests', ...argv], {
       encoding: 'utf8'
     })
-    assert.equal(printed, `wrote 4 files to ${out}; apply with kubectl apply -k ${out}\n`)
+    assert.equal(printed, `wrote 10 files to ${out}; apply with kubectl apply -k ${out}\n`)
     const objects = parseAllDocuments(execFileSync(kubectl(), ['kustomize', out], { encoding: 'utf8' })).map(
       (d) => d.toJSON() as Obj
     )
