@@ -1,15 +1,15 @@
 // What the edge costs: the same ROA call sent by wrk to the gateway (:8082 role), to the embedded
 // edge (/_eapi/ELASTIC_HTTP/…, same process) and to nginx in front of the edge (the many-platform
 // setup, one node here), alternating in one run; medians of the rounds and the ratios to the gateway.
-//   node dist/bench/e2e/edge-hop.js [--duration 5] [--rounds 3] [--connections 64]
+//   node dist/bench/e2e/edge/hop.js [--duration 5] [--rounds 3] [--connections 64]
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { execFileSync } from 'node:child_process'
-import { runWrk, type LoadResult } from './harness/wrk'
-import { startDeployPlatform, cli, packCopy } from '../../test/helpers/processes/deploy'
-import { EXAMPLE_DIR } from '../../test/helpers/platform'
-import { startNginx } from '../../test/helpers/nginx'
+import { runWrk, type LoadResult } from '../harness/wrk'
+import { startDeployPlatform, cli, packCopy } from '../../../test/helpers/processes/deploy'
+import { EXAMPLE_DIR } from '../../../test/helpers/platform'
+import { startNginx } from '../../../test/helpers/nginx'
 
 function arg(name: string, fallback: string): string {
   const k = process.argv.indexOf(`--${name}`)
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const durationS = Number(arg('duration', '5'))
   const rounds = Number(arg('rounds', '3'))
   const connections = Number(arg('connections', '64'))
-  execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-debian.sh'), 'wrk:wrk'], {
+  execFileSync('bash', [join(__dirname, '..', '..', '..', '..', 'scripts', 'ensure-debian.sh'), 'wrk:wrk'], {
     stdio: 'inherit'
   })
   const d = await startDeployPlatform()

@@ -5,15 +5,15 @@
 // alternating in rounds; medians of the rounds.
 // Each run is a count of calls (h2load -n), so that every one must be answered: a run by time counts
 // the calls still in flight when it ends as failed.
-//   node dist/bench/e2e/edge-http2.js [--requests 20000] [--rounds 3]
+//   node dist/bench/e2e/edge/http2.js [--requests 20000] [--rounds 3]
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { execFile, execFileSync } from 'node:child_process'
-import { startDeployPlatform, cli, packCopy } from '../../test/helpers/processes/deploy'
-import { EXAMPLE_DIR } from '../../test/helpers/platform'
-import { startNginx } from '../../test/helpers/nginx'
-import { CertificateMaker } from '../../test/helpers/inputs/certificates'
+import { startDeployPlatform, cli, packCopy } from '../../../test/helpers/processes/deploy'
+import { EXAMPLE_DIR } from '../../../test/helpers/platform'
+import { startNginx } from '../../../test/helpers/nginx'
+import { CertificateMaker } from '../../../test/helpers/inputs/certificates'
 
 function arg(name: string, fallback: string): string {
   const k = process.argv.indexOf(`--${name}`)
@@ -53,9 +53,13 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const requests = Number(arg('requests', '20000'))
   const rounds = Number(arg('rounds', '3'))
-  execFileSync('bash', [join(__dirname, '..', '..', '..', 'scripts', 'ensure-debian.sh'), 'h2load:nghttp2-client'], {
-    stdio: 'inherit'
-  })
+  execFileSync(
+    'bash',
+    [join(__dirname, '..', '..', '..', '..', 'scripts', 'ensure-debian.sh'), 'h2load:nghttp2-client'],
+    {
+      stdio: 'inherit'
+    }
+  )
   const work = mkdtempSync(join(tmpdir(), 'edge-http2-'))
   const body = join(work, 'body.json')
   writeFileSync(body, '{"a":2,"b":3}')
