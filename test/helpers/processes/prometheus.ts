@@ -1,15 +1,31 @@
 // Debian's Prometheus (scripts/ensure-debian.sh installs the package when missing): promtool for the
 // rules' own tests, and a real server scraping a platform, each in a directory of its own.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { stringify } from 'yaml'
+import { parse, stringify } from 'yaml'
 import { ROOT } from '../root'
 import { freePort } from '../nginx'
 import { until } from '../until'
 
 export const RULES_FILE = join(ROOT, 'deploy', 'prometheus', 'gateway.rules.yml')
+
+/** One rule of the rules file: a recording rule (`record`) or an alert. */
+export interface Rule {
+  alert?: string
+  record?: string
+  expr: string
+  labels?: Record<string, string>
+  annotations?: Record<string, string>
+}
+
+/** Every rule of the rules file, in its order. */
+export function shippedRules(): Rule[] {
+  return (parse(readFileSync(RULES_FILE, 'utf8')) as { groups: Array<{ rules: Rule[] }> }).groups.flatMap(
+    (g) => g.rules
+  )
+}
 
 export function ensurePrometheus(): void {
   execFileSync('bash', [join(ROOT, 'scripts', 'ensure-debian.sh'), 'promtool:prometheus', 'prometheus:prometheus'], {

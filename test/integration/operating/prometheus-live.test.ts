@@ -6,7 +6,6 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parse } from 'yaml'
 import { ROOT } from '../../helpers/root'
 import { EXAMPLE_DIR, TESTKIT_DIR, post, startPlatform, type RunningPlatform } from '../../helpers/platform'
 import { CertificateMaker } from '../../helpers/inputs/certificates'
@@ -15,15 +14,14 @@ import { dashboardPage, legendOf, type DashboardPanel, type DrawnPanel } from '.
 import {
   RULES_FILE,
   ensurePrometheus,
+  shippedRules,
   startPrometheus,
   type RunningPrometheus,
   type Sample
 } from '../../helpers/processes/prometheus'
 
 const DASHBOARD_FILE = join(ROOT, 'deploy', 'grafana', 'gateway.json')
-const rules = (
-  parse(readFileSync(RULES_FILE, 'utf8')) as { groups: Array<{ rules: Array<Record<string, string>> }> }
-).groups.flatMap((g) => g.rules)
+const rules = shippedRules()
 const records = rules.filter((r) => r.record !== undefined).map((r) => r.record!)
 
 /**

@@ -7,20 +7,12 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { parse, stringify } from 'yaml'
+import { stringify } from 'yaml'
 import { ROOT } from '../../helpers/root'
-import { RULES_FILE, ensurePrometheus, promtool } from '../../helpers/processes/prometheus'
+import { RULES_FILE, ensurePrometheus, promtool, shippedRules } from '../../helpers/processes/prometheus'
 import { alertCases, type AlertCase } from './alert-cases'
 
-interface Rule {
-  alert?: string
-  record?: string
-  expr: string
-  labels?: Record<string, string>
-  annotations?: Record<string, string>
-}
-const groups = (parse(readFileSync(RULES_FILE, 'utf8')) as { groups: Array<{ name: string; rules: Rule[] }> }).groups
-const alerts = groups.flatMap((g) => g.rules).filter((r) => r.alert !== undefined)
+const alerts = shippedRules().filter((r) => r.alert !== undefined)
 
 const dir = mkdtempSync(join(tmpdir(), 'promtool-'))
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }))
