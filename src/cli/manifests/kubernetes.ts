@@ -107,102 +107,42 @@ const NON_ROOT = {
  * is a Secret the operator creates; nothing secret is written here.
  */
 export function kubernetesManifests(o: KubeOptions): Map<string, string> {
-  const labels = (component: string): Record<string, string> => ({
-    'app.kubernetes.io/name': 'invocation-gateway',
-    'app.kubernetes.io/component': component
-  })
-  const secretEnv = { name: 'MICROSERVICE_SECRET', valueFrom: { secretKeyRef: { name: o.secretName, key: 'secret' } } }
-  const discovery = o.microservices.map((m) => ({
-    name: m.name,
-    dns: `${m.name}-instances.${o.namespace}.svc.cluster.local`,
-    port: o.microservicePort,
-    secretEnv: 'MICROSERVICE_SECRET',
-    ...(o.internalTlsSecret !== null
-      ? {
-          tls: {
-            caFile: `${INTERNAL_TLS_DIR}/ca.crt`,
-            certFile: `${INTERNAL_TLS_DIR}/tls.crt`,
-            keyFile: `${INTERNAL_TLS_DIR}/tls.key`
-          }
-        }
-      : {})
-  }))
-  const tmp = { name: 'tmp', emptyDir: {} }
-  // Mounted Secrets: their files are replaced (a `..data` link that moves) when the Secret changes.
-  const secretVolume = (name: string, secret: string | null): Manifest[] =>
-    secret === null ? [] : [{ name, secret: { secretName: secret } }]
-  const mount = (name: string, secret: string | null, path: string): Manifest[] =>
-    secret === null ? [] : [{ name, mountPath: path, readOnly: true }]
   if (o.clientCaSecret !== null && o.tlsSecret === null)
     throw new Error('a client CA Secret needs a TLS Secret: client certificates are asked for over HTTPS only')
-  const listenerTls = { certFile: `${TLS_DIR}/tls.crt`, keyFile: `${TLS_DIR}/tls.key` }
-  const gatewayTls =
-    o.clientCaSecret === null
-      ? listenerTls
-      : { ...listenerTls, clientCertificates: { mode: 'require', caFile: `${CLIENT_CA_DIR}/ca.crt` } }
-  const httpsEnv =
-    o.tlsSecret === null
-      ? []
-      : [
-          { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: JSON.stringify(gatewayTls) },
-          { name: 'PLATFORM__EDGE__tls', value: JSON.stringify(listenerTls) }
-        ]
-  const gateway: Manifest[] = [
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'gateway', labels: labels('gateway') },
-      spec: {
-        // No replicas: the HorizontalPodAutoscaler owns the count, and an apply must not reset it.
-        selector: { matchLabels: labels('gateway') },
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-        template: {
-          metadata: { labels: labels('gateway') },
-          spec: {
-            // Longer than the drain: the grace while endpoints update, then the calls in flight.
-            terminationGracePeriodSeconds: o.drainSeconds + 10,
-            securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
-            containers: [
-              {
-                name: 'gateway',
-                image: o.image,
-                ports: [
-                  { name: 'http', containerPort: 8082 },
-                  { name: 'edge', containerPort: 8000 },
-                  { name: 'admin', containerPort: 9090 }
-                ],
-                env: [
-                  secretEnv,
-                  { name: 'PLATFORM__PLATFORM__bootstrap', value: '[]' },
-                  { name: 'PLATFORM__MICROSERVICES__discovery', value: JSON.stringify(discovery) },
-                  { name: 'PLATFORM__LOGGING__accessLog', value: 'true' },
-                  ...httpsEnv
-                ],
-                readinessProbe: { httpGet: { path: '/readyz', port: 'admin' }, periodSeconds: 2, failureThreshold: 1 },
-                livenessProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 10, failureThreshold: 3 },
-                startupProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 1, failureThreshold: 60 },
-                resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { memory: '1Gi' } },
-                securityContext: NON_ROOT,
-                volumeMounts: [
-                  { name: 'data', mountPath: '/var/lib/invocation-gateway' },
-                  { name: 'tmp', mountPath: '/tmp' },
-                  ...mount('tls', o.tlsSecret, TLS_DIR),
-                  ...mount('client-ca', o.clientCaSecret, CLIENT_CA_DIR),
-                  ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
-                ]
-              }
-            ],
-            volumes: [
-              { name: 'data', emptyDir: {} },
-              tmp,
-              ...secretVolume('tls', o.tlsSecret),
-              ...secretVolume('client-ca', o.clientCaSecret),
-              ...secretVolume('internal-tls', o.internalTlsSecret)
-            ]
-          }
-        }
-      }
-    },
+  const files = new Map<string, string>()
+  files.set('base/gateway.yaml', yamlDocs(gatewayManifests(o)))
+  files.set('base/autoscaling.yaml', yamlDocs([autoscaler(o)]))
+  files.set('base/network-policies.yaml', yamlDocs(networkPolicies(o)))
+  for (const m of o.microservices) files.set(`base/microservice-${m.name}.yaml`, yamlDocs(microserviceManifests(o, m)))
+  for (const [name, text] of kustomizations(o)) files.set(name, text)
+  files.set('base/namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
+  if (o.prometheusRules !== null) for (const [name, text] of monitoring(o, o.prometheusRules)) files.set(name, text)
+  return files
+}
+
+const labels = (component: string): Record<string, string> => ({
+  'app.kubernetes.io/name': 'invocation-gateway',
+  'app.kubernetes.io/component': component
+})
+
+const secretEnv = (o: KubeOptions): Manifest => ({
+  name: 'MICROSERVICE_SECRET',
+  valueFrom: { secretKeyRef: { name: o.secretName, key: 'secret' } }
+})
+
+const tmp = { name: 'tmp', emptyDir: {} }
+
+// Mounted Secrets: their files are replaced (a `..data` link that moves) when the Secret changes.
+const secretVolume = (name: string, secret: string | null): Manifest[] =>
+  secret === null ? [] : [{ name, secret: { secretName: secret } }]
+
+const mount = (name: string, secret: string | null, path: string): Manifest[] =>
+  secret === null ? [] : [{ name, mountPath: path, readOnly: true }]
+
+/** The gateway and edge: a Deployment, a Service, a PodDisruptionBudget, an Ingress. */
+function gatewayManifests(o: KubeOptions): Manifest[] {
+  return [
+    gatewayDeployment(o),
     {
       apiVersion: 'v1',
       kind: 'Service',
@@ -253,7 +193,97 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
       }
     }
   ]
-  const autoscaler: Manifest = {
+}
+
+/** The gateway's pods: its discovery of the microservices, its certificates, probes on the admin port. */
+function gatewayDeployment(o: KubeOptions): Manifest {
+  const discovery = o.microservices.map((m) => ({
+    name: m.name,
+    dns: `${m.name}-instances.${o.namespace}.svc.cluster.local`,
+    port: o.microservicePort,
+    secretEnv: 'MICROSERVICE_SECRET',
+    ...(o.internalTlsSecret !== null
+      ? {
+          tls: {
+            caFile: `${INTERNAL_TLS_DIR}/ca.crt`,
+            certFile: `${INTERNAL_TLS_DIR}/tls.crt`,
+            keyFile: `${INTERNAL_TLS_DIR}/tls.key`
+          }
+        }
+      : {})
+  }))
+  const listenerTls = { certFile: `${TLS_DIR}/tls.crt`, keyFile: `${TLS_DIR}/tls.key` }
+  const gatewayTls =
+    o.clientCaSecret === null
+      ? listenerTls
+      : { ...listenerTls, clientCertificates: { mode: 'require', caFile: `${CLIENT_CA_DIR}/ca.crt` } }
+  const httpsEnv =
+    o.tlsSecret === null
+      ? []
+      : [
+          { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: JSON.stringify(gatewayTls) },
+          { name: 'PLATFORM__EDGE__tls', value: JSON.stringify(listenerTls) }
+        ]
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'gateway', labels: labels('gateway') },
+    spec: {
+      // No replicas: the HorizontalPodAutoscaler owns the count, and an apply must not reset it.
+      selector: { matchLabels: labels('gateway') },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+      template: {
+        metadata: { labels: labels('gateway') },
+        spec: {
+          // Longer than the drain: the grace while endpoints update, then the calls in flight.
+          terminationGracePeriodSeconds: o.drainSeconds + 10,
+          securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+          containers: [
+            {
+              name: 'gateway',
+              image: o.image,
+              ports: [
+                { name: 'http', containerPort: 8082 },
+                { name: 'edge', containerPort: 8000 },
+                { name: 'admin', containerPort: 9090 }
+              ],
+              env: [
+                secretEnv(o),
+                { name: 'PLATFORM__PLATFORM__bootstrap', value: '[]' },
+                { name: 'PLATFORM__MICROSERVICES__discovery', value: JSON.stringify(discovery) },
+                { name: 'PLATFORM__LOGGING__accessLog', value: 'true' },
+                ...httpsEnv
+              ],
+              readinessProbe: { httpGet: { path: '/readyz', port: 'admin' }, periodSeconds: 2, failureThreshold: 1 },
+              livenessProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 10, failureThreshold: 3 },
+              startupProbe: { httpGet: { path: '/healthz', port: 'admin' }, periodSeconds: 1, failureThreshold: 60 },
+              resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+              securityContext: NON_ROOT,
+              volumeMounts: [
+                { name: 'data', mountPath: '/var/lib/invocation-gateway' },
+                { name: 'tmp', mountPath: '/tmp' },
+                ...mount('tls', o.tlsSecret, TLS_DIR),
+                ...mount('client-ca', o.clientCaSecret, CLIENT_CA_DIR),
+                ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
+              ]
+            }
+          ],
+          volumes: [
+            { name: 'data', emptyDir: {} },
+            tmp,
+            ...secretVolume('tls', o.tlsSecret),
+            ...secretVolume('client-ca', o.clientCaSecret),
+            ...secretVolume('internal-tls', o.internalTlsSecret)
+          ]
+        }
+      }
+    }
+  }
+}
+
+/** The gateway's HorizontalPodAutoscaler, on CPU. */
+function autoscaler(o: KubeOptions): Manifest {
+  return {
     apiVersion: 'autoscaling/v2',
     kind: 'HorizontalPodAutoscaler',
     metadata: { name: 'gateway', labels: labels('gateway') },
@@ -274,11 +304,16 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
       }
     }
   }
-  const fromNamespace = (ns: string): Manifest => ({
-    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } }
-  })
+}
+
+const fromNamespace = (ns: string): Manifest => ({
+  namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } }
+})
+
+/** Only the gateway reaches the microservices; only the ingress controller and monitoring reach the gateway. */
+function networkPolicies(o: KubeOptions): Manifest[] {
   // The kubelet's probes come from the node, which NetworkPolicies always let through.
-  const policies: Manifest[] = [
+  return [
     {
       apiVersion: 'networking.k8s.io/v1',
       kind: 'NetworkPolicy',
@@ -314,122 +349,126 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
       }
     }
   ]
-  const files = new Map<string, string>()
-  files.set('base/gateway.yaml', yamlDocs(gateway))
-  files.set('base/autoscaling.yaml', yamlDocs([autoscaler]))
-  files.set('base/network-policies.yaml', yamlDocs(policies))
-  for (const m of o.microservices) {
-    const l = { ...labels('microservice'), 'invocation-gateway/microservice': m.name }
-    files.set(
-      `base/microservice-${m.name}.yaml`,
-      yamlDocs([
-        {
-          apiVersion: 'apps/v1',
-          kind: 'Deployment',
-          metadata: { name: `${m.name}`, labels: l },
+}
+
+/** A microservice: a Deployment running `microservice host` and the headless Service the gateway resolves. */
+function microserviceManifests(o: KubeOptions, m: KubeMicroservice): Manifest[] {
+  const l = { ...labels('microservice'), 'invocation-gateway/microservice': m.name }
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: `${m.name}`, labels: l },
+      spec: {
+        replicas: m.replicas,
+        selector: { matchLabels: l },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
+        template: {
+          metadata: { labels: l },
           spec: {
-            replicas: m.replicas,
-            selector: { matchLabels: l },
-            strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-            template: {
-              metadata: { labels: l },
-              spec: {
-                terminationGracePeriodSeconds: MICROSERVICE_PRE_STOP_S + MICROSERVICE_DRAIN_S + 5,
-                securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
-                containers: [
-                  {
-                    name: 'microservice',
-                    image: m.image,
-                    command: ['node', '/app/bin/microservice', 'host', m.dir],
-                    args: [
-                      '--listen',
-                      `${o.internalTlsSecret !== null ? 'tls' : 'tcp'}:0.0.0.0:${o.microservicePort}`,
-                      ...(o.internalTlsSecret !== null
-                        ? [
-                            '--tls-cert',
-                            `${INTERNAL_TLS_DIR}/tls.crt`,
-                            '--tls-key',
-                            `${INTERNAL_TLS_DIR}/tls.key`,
-                            '--tls-ca',
-                            `${INTERNAL_TLS_DIR}/ca.crt`
-                          ]
-                        : []),
-                      '--secret-env',
-                      'MICROSERVICE_SECRET',
-                      '--drain-ms',
-                      String(MICROSERVICE_DRAIN_S * 1000)
-                    ],
-                    ports: [{ name: 'internal', containerPort: o.microservicePort }],
-                    env: [secretEnv],
-                    readinessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 2 },
-                    livenessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 10, failureThreshold: 3 },
-                    // The pod leaves DNS first, and the gateways find the pods that replace it (their
-                    // discovery interval is shorter) before SIGTERM; the host then says GoAway and
-                    // answers the calls it holds (--drain-ms).
-                    lifecycle: { preStop: { exec: { command: ['sleep', String(MICROSERVICE_PRE_STOP_S)] } } },
-                    resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
-                    securityContext: NON_ROOT,
-                    volumeMounts: [
-                      { name: 'tmp', mountPath: '/tmp' },
-                      ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
-                    ]
-                  }
+            terminationGracePeriodSeconds: MICROSERVICE_PRE_STOP_S + MICROSERVICE_DRAIN_S + 5,
+            securityContext: { runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 },
+            containers: [
+              {
+                name: 'microservice',
+                image: m.image,
+                command: ['node', '/app/bin/microservice', 'host', m.dir],
+                args: [
+                  '--listen',
+                  `${o.internalTlsSecret !== null ? 'tls' : 'tcp'}:0.0.0.0:${o.microservicePort}`,
+                  ...(o.internalTlsSecret !== null
+                    ? [
+                        '--tls-cert',
+                        `${INTERNAL_TLS_DIR}/tls.crt`,
+                        '--tls-key',
+                        `${INTERNAL_TLS_DIR}/tls.key`,
+                        '--tls-ca',
+                        `${INTERNAL_TLS_DIR}/ca.crt`
+                      ]
+                    : []),
+                  '--secret-env',
+                  'MICROSERVICE_SECRET',
+                  '--drain-ms',
+                  String(MICROSERVICE_DRAIN_S * 1000)
                 ],
-                volumes: [tmp, ...secretVolume('internal-tls', o.internalTlsSecret)]
+                ports: [{ name: 'internal', containerPort: o.microservicePort }],
+                env: [secretEnv(o)],
+                readinessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 2 },
+                livenessProbe: { tcpSocket: { port: 'internal' }, periodSeconds: 10, failureThreshold: 3 },
+                // The pod leaves DNS first, and the gateways find the pods that replace it (their
+                // discovery interval is shorter) before SIGTERM; the host then says GoAway and
+                // answers the calls it holds (--drain-ms).
+                lifecycle: { preStop: { exec: { command: ['sleep', String(MICROSERVICE_PRE_STOP_S)] } } },
+                resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+                securityContext: NON_ROOT,
+                volumeMounts: [
+                  { name: 'tmp', mountPath: '/tmp' },
+                  ...mount('internal-tls', o.internalTlsSecret, INTERNAL_TLS_DIR)
+                ]
               }
-            }
-          }
-        },
-        {
-          apiVersion: 'v1',
-          kind: 'Service',
-          metadata: { name: `${m.name}-instances`, labels: l },
-          spec: {
-            clusterIP: 'None',
-            selector: l,
-            ports: [{ name: 'internal', port: o.microservicePort, targetPort: 'internal' }]
+            ],
+            volumes: [tmp, ...secretVolume('internal-tls', o.internalTlsSecret)]
           }
         }
-      ])
-    )
-  }
-  files.set(
-    'base/kustomization.yaml',
-    `# Generated by \`microservice kube manifests\`: the platform without the Prometheus Operator's kinds.\n` +
-      stringify({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        namespace: o.namespace,
-        resources: [
-          'namespace.yaml',
-          'gateway.yaml',
-          'autoscaling.yaml',
-          'network-policies.yaml',
-          ...o.microservices.map((m) => `microservice-${m.name}.yaml`)
-        ]
-      })
-  )
-  files.set(
-    'kustomization.yaml',
-    `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .${o.prometheusRules === null ? '' : ' (or, with the\n# Prometheus Operator: kubectl apply -k monitoring, the same and a PodMonitor and the rules)'}\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n${tlsSecretsComment(o)}` +
-      stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['base'] })
-  )
-  files.set('base/namespace.yaml', yamlDocs([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } }]))
-  if (o.prometheusRules !== null) {
-    const rules = parse(o.prometheusRules) as { groups: unknown[] }
-    files.set(
+      }
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: `${m.name}-instances`, labels: l },
+      spec: {
+        clusterIP: 'None',
+        selector: l,
+        ports: [{ name: 'internal', port: o.microservicePort, targetPort: 'internal' }]
+      }
+    }
+  ]
+}
+
+/** The base's kustomization and the top one, whose comments tell the operator which Secrets to create. */
+function kustomizations(o: KubeOptions): Array<[string, string]> {
+  const base = stringify({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    namespace: o.namespace,
+    resources: [
+      'namespace.yaml',
+      'gateway.yaml',
+      'autoscaling.yaml',
+      'network-policies.yaml',
+      ...o.microservices.map((m) => `microservice-${m.name}.yaml`)
+    ]
+  })
+  const top = stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['base'] })
+  return [
+    [
+      'base/kustomization.yaml',
+      `# Generated by \`microservice kube manifests\`: the platform without the Prometheus Operator's kinds.\n${base}`
+    ],
+    [
+      'kustomization.yaml',
+      `# Generated by \`microservice kube manifests\`; apply with: kubectl apply -k .${o.prometheusRules === null ? '' : ' (or, with the\n# Prometheus Operator: kubectl apply -k monitoring, the same and a PodMonitor and the rules)'}\n# The Secret '${o.secretName}' (key 'secret') is created by the operator, never committed:\n#   kubectl -n ${o.namespace} create secret generic ${o.secretName} --from-literal=secret="$(openssl rand -hex 32)"\n${tlsSecretsComment(o)}${top}`
+    ]
+  ]
+}
+
+/** The monitoring overlay: the base, a PodMonitor for the admin port and the shipped rules as a PrometheusRule. */
+function monitoring(o: KubeOptions, prometheusRules: string): Array<[string, string]> {
+  const rules = parse(prometheusRules) as { groups: unknown[] }
+  const kustomization = stringify({
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    namespace: o.namespace,
+    resources: ['../base', 'pod-monitor.yaml', 'prometheus-rule.yaml']
+  })
+  return [
+    [
       'monitoring/kustomization.yaml',
       `# With the Prometheus Operator: the base, a PodMonitor for the gateway pods' admin port and the
 # shipped rules as a PrometheusRule. Apply with: kubectl apply -k monitoring
-` +
-        stringify({
-          apiVersion: 'kustomize.config.k8s.io/v1beta1',
-          kind: 'Kustomization',
-          namespace: o.namespace,
-          resources: ['../base', 'pod-monitor.yaml', 'prometheus-rule.yaml']
-        })
-    )
-    files.set(
+${kustomization}`
+    ],
+    [
       'monitoring/pod-monitor.yaml',
       yamlDocs([
         {
@@ -442,8 +481,8 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
           }
         }
       ])
-    )
-    files.set(
+    ],
+    [
       'monitoring/prometheus-rule.yaml',
       yamlDocs([
         {
@@ -453,12 +492,10 @@ export function kubernetesManifests(o: KubeOptions): Map<string, string> {
           spec: { groups: rules.groups }
         }
       ])
-    )
-  }
-  return files
+    ]
+  ]
 }
 
-/** How the operator makes the TLS Secrets (cert-manager makes both kinds), for the kustomization's comment. */
 function tlsSecretsComment(o: KubeOptions): string {
   const lines: string[] = []
   if (o.tlsSecret !== null)
