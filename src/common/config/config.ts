@@ -516,152 +516,191 @@ function describeSchemaError(e: ErrorObject): string {
  */
 export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   checkSchema(raw)
-  const hp = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
   const http = sub(sub(raw, 'ENTRY_POINTS'), 'WEB_SERVICE_FACADE_HTTP')
   const seq = str(http, 'defaultSequenceName')
-  if (!isSequenceName(seq)) throw new ConfigError(`${hp}.defaultSequenceName: unknown sequence '${seq}'`)
+  if (!isSequenceName(seq)) throw new ConfigError(`${HP}.defaultSequenceName: unknown sequence '${seq}'`)
   const apiId = str(http, 'defaultApiId')
-  if (!isApiMode(apiId)) throw new ConfigError(`${hp}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
-  const cors = sub(http, 'cors')
-  const trust = sub(http, 'trust')
-  const pool = sub(raw, 'WORKER_POOL')
-  const dispatch = sub(raw, 'DISPATCH')
-  const section = sub(raw, 'MICROSERVICES')
-  const pf = sub(raw, 'PLATFORM')
-  const unpack = sub(pf, 'unpack')
-  const edge = sub(raw, 'EDGE')
-  const admin = sub(raw, 'ADMIN')
-  const logging = sub(raw, 'LOGGING')
-  const tracing = sub(http, 'tracing')
-  const instances = (pf.instances ?? {}) as Section
+  if (!isApiMode(apiId)) throw new ConfigError(`${HP}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
   const config: PlatformConfig = {
     rateLimits: parseRateLimits((raw.RATE_LIMITS ?? { rules: [] }) as Section),
     admission: parseAdmission(sub(raw, 'ADMISSION')),
-    gateway: {
-      host: str(http, 'host'),
-      port: int(http, 'port'),
-      tls: parseTls(http, `${hp}.tls`),
-      threads: threadCount(http),
-      busyPollMicroseconds: int(http, 'busyPollMicroseconds'),
-      defaultSequenceName: seq,
-      defaultApiId: apiId,
-      maxBodyBytes: int(http, 'maxBodyBytes'),
-      maxHeaderBytes: int(http, 'maxHeaderBytes'),
-      executingTimeoutMs: int(http, 'executingTimeoutMs'),
-      maxInFlight: int(http, 'maxInFlight'),
-      maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight'),
-      maxDepth: int(http, 'maxDepth'),
-      retryAfterSeconds: int(http, 'retryAfterSeconds'),
-      cors: {
-        allowedOrigins: strings(cors, 'allowedOrigins'),
-        maxAgeSeconds: int(cors, 'maxAgeSeconds'),
-        allowIdentityHeaders: bool(cors, 'allowIdentityHeaders')
-      },
-      trust: {
-        trustedPeers: strings(trust, 'trustedPeers'),
-        untrustedIdentity: trust.untrustedIdentity as 'drop' | 'refuse'
-      },
-      tracing: { generateTraceparent: bool(tracing, 'generateTraceparent') }
-    },
-    pool: {
-      // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
-      // latency with large bodies (docs/performance.md).
-      maxThreads: pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, usableCores()) : int(pool, 'maxThreads'),
-      minThreads: int(pool, 'minThreads'),
-      idleTimeoutMs: int(pool, 'idleTimeoutMs'),
-      maxQueue: int(pool, 'maxQueue'),
-      taskTimeoutMs: int(pool, 'taskTimeoutMs'),
-      inlineMaxBytes: int(pool, 'inlineMaxBytes')
-    },
-    dispatch: {
-      connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice'),
-      connectTimeoutMs: int(dispatch, 'connectTimeoutMs'),
-      pingIntervalMs: int(dispatch, 'pingIntervalMs'),
-      availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs'),
-      ejectAfterMs: int(dispatch, 'ejectAfterMs'),
-      reconnectMinMs: int(dispatch, 'reconnectMinMs'),
-      reconnectMaxMs: int(dispatch, 'reconnectMaxMs'),
-      maxFrameBytes: int(dispatch, 'maxFrameBytes'),
-      servingVersions: dispatch.servingVersions as 'all' | 'newest'
-    },
-    platform: {
-      uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory')),
-      deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory')),
-      controlSocket: resolve(ROOT, str(pf, 'controlSocket')),
-      socketDirectory: socketDirectory(pf),
-      bootstrap: strings(pf, 'bootstrap').map((d) => resolve(ROOT, d)),
-      drainTimeoutMs: int(pf, 'drainTimeoutMs'),
-      drainGraceMs: int(pf, 'drainGraceMs'),
-      drainIdleMs: int(pf, 'drainIdleMs'),
-      startTimeoutMs: int(pf, 'startTimeoutMs'),
-      localTransport: pf.localTransport === undefined ? 'unix' : (pf.localTransport as 'unix' | 'tcp'),
-      instances: Object.fromEntries(Object.keys(instances).map((k) => [k, int(instances, k)])),
-      unpack: {
-        maxEntries: int(unpack, 'maxEntries'),
-        maxEntryBytes: int(unpack, 'maxEntryBytes'),
-        maxTotalBytes: int(unpack, 'maxTotalBytes')
-      }
-    },
-    admin: {
-      enabled: bool(admin, 'enabled'),
-      host: str(admin, 'host'),
-      port: int(admin, 'port'),
-      tls: parseTls(admin, 'ADMIN.tls'),
-      metrics: bool(admin, 'metrics'),
-      readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
-      deployTokenEnv: optionalString(admin, 'deployTokenEnv')
-    },
-    logging: {
-      level: logging.level as (typeof LOG_LEVELS)[number],
-      accessLog: bool(logging, 'accessLog'),
-      instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes'),
-      instanceLogFiles: int(logging, 'instanceLogFiles')
-    },
-    edge: {
-      enabled: bool(edge, 'enabled'),
-      host: str(edge, 'host'),
-      port: int(edge, 'port'),
-      threads: threadCount(edge),
-      tls: parseTls(edge, 'EDGE.tls'),
-      swagger: strings(edge, 'swagger'),
-      auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
-    },
-    microservices: {
-      remote: ((section.remote ?? []) as Section[]).map((o, k) => ({
-        name: str(o, 'name'),
-        host: str(o, 'host'),
-        port: int(o, 'port'),
-        secretEnv: optionalString(o, 'secretEnv'),
-        tls: parseTlsClient(o, `MICROSERVICES.remote[${k}].tls`)
-      })),
-      discovery: ((section.discovery ?? []) as Section[]).map((o, k) => {
-        const at = `MICROSERVICES.discovery[${k}]`
-        const srv = o.srv === undefined ? false : bool(o, 'srv')
-        const port = o.port === undefined || o.port === null ? null : int(o, 'port')
-        if (!srv && port === null) throw new ConfigError(`${at}: a port is needed unless srv is true`)
-        return {
-          name: str(o, 'name'),
-          dns: str(o, 'dns'),
-          port,
-          srv,
-          secretEnv: optionalString(o, 'secretEnv'),
-          tls: parseTlsClient(o, `${at}.tls`),
-          intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
-        }
-      }),
-      dnsServers: section.dnsServers === undefined ? [] : strings(section, 'dnsServers'),
-      directories: strings(section, 'directories').map((d) => resolve(ROOT, d)),
-      restartMinMs: int(section, 'restartMinMs'),
-      restartMaxMs: int(section, 'restartMaxMs')
-    }
+    gateway: gatewaySection(http, seq, apiId),
+    pool: poolSection(sub(raw, 'WORKER_POOL')),
+    dispatch: dispatchSection(sub(raw, 'DISPATCH')),
+    platform: platformSection(sub(raw, 'PLATFORM')),
+    admin: adminSection(sub(raw, 'ADMIN')),
+    logging: loggingSection(sub(raw, 'LOGGING')),
+    edge: edgeSection(sub(raw, 'EDGE')),
+    microservices: microservicesSection(sub(raw, 'MICROSERVICES'))
   }
   try {
     peerMatcher(config.gateway.trust.trustedPeers)
   } catch (err) {
-    throw new ConfigError(`${hp}.trust.trustedPeers: ${errorMessage(err)}`, { cause: err })
+    throw new ConfigError(`${HP}.trust.trustedPeers: ${errorMessage(err)}`, { cause: err })
   }
-  // Two listeners on one port of overlapping addresses (0.0.0.0 and :: overlap every address).
-  const listeners: Array<[string, string, number]> = [[`${hp}.port`, config.gateway.host, config.gateway.port]]
+  checkPorts(config)
+  if (config.pool.minThreads > config.pool.maxThreads)
+    throw new ConfigError(
+      `WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`
+    )
+  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024)
+    throw new ConfigError(
+      `DISPATCH.maxFrameBytes must exceed ${HP}.maxBodyBytes by at least 1024 (room for the frame envelope)`
+    )
+  return deepFreeze(config)
+}
+
+const HP = 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP'
+
+function gatewaySection(http: Section, seq: SequenceName, apiId: ApiMode): PlatformConfig['gateway'] {
+  const cors = sub(http, 'cors')
+  const trust = sub(http, 'trust')
+  const tracing = sub(http, 'tracing')
+  return {
+    host: str(http, 'host'),
+    port: int(http, 'port'),
+    tls: parseTls(http, `${HP}.tls`),
+    threads: threadCount(http),
+    busyPollMicroseconds: int(http, 'busyPollMicroseconds'),
+    defaultSequenceName: seq,
+    defaultApiId: apiId,
+    maxBodyBytes: int(http, 'maxBodyBytes'),
+    maxHeaderBytes: int(http, 'maxHeaderBytes'),
+    executingTimeoutMs: int(http, 'executingTimeoutMs'),
+    maxInFlight: int(http, 'maxInFlight'),
+    maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight'),
+    maxDepth: int(http, 'maxDepth'),
+    retryAfterSeconds: int(http, 'retryAfterSeconds'),
+    cors: {
+      allowedOrigins: strings(cors, 'allowedOrigins'),
+      maxAgeSeconds: int(cors, 'maxAgeSeconds'),
+      allowIdentityHeaders: bool(cors, 'allowIdentityHeaders')
+    },
+    trust: {
+      trustedPeers: strings(trust, 'trustedPeers'),
+      untrustedIdentity: trust.untrustedIdentity as 'drop' | 'refuse'
+    },
+    tracing: { generateTraceparent: bool(tracing, 'generateTraceparent') }
+  }
+}
+
+function poolSection(pool: Section): PlatformConfig['pool'] {
+  return {
+    // "auto": one thread per core. More threads than cores cost memory, CPU per request and tail
+    // latency with large bodies (docs/performance.md).
+    maxThreads: pool.maxThreads === 'auto' ? Math.min(MAX_POOL_THREADS, usableCores()) : int(pool, 'maxThreads'),
+    minThreads: int(pool, 'minThreads'),
+    idleTimeoutMs: int(pool, 'idleTimeoutMs'),
+    maxQueue: int(pool, 'maxQueue'),
+    taskTimeoutMs: int(pool, 'taskTimeoutMs'),
+    inlineMaxBytes: int(pool, 'inlineMaxBytes')
+  }
+}
+
+function dispatchSection(dispatch: Section): PlatformConfig['dispatch'] {
+  return {
+    connectionsPerMicroservice: int(dispatch, 'connectionsPerMicroservice'),
+    connectTimeoutMs: int(dispatch, 'connectTimeoutMs'),
+    pingIntervalMs: int(dispatch, 'pingIntervalMs'),
+    availabilityTimeoutMs: int(dispatch, 'availabilityTimeoutMs'),
+    ejectAfterMs: int(dispatch, 'ejectAfterMs'),
+    reconnectMinMs: int(dispatch, 'reconnectMinMs'),
+    reconnectMaxMs: int(dispatch, 'reconnectMaxMs'),
+    maxFrameBytes: int(dispatch, 'maxFrameBytes'),
+    servingVersions: dispatch.servingVersions as 'all' | 'newest'
+  }
+}
+
+function platformSection(pf: Section): PlatformConfig['platform'] {
+  const unpack = sub(pf, 'unpack')
+  const instances = (pf.instances ?? {}) as Section
+  return {
+    uploadDirectory: resolve(ROOT, str(pf, 'uploadDirectory')),
+    deploymentDirectory: resolve(ROOT, str(pf, 'deploymentDirectory')),
+    controlSocket: resolve(ROOT, str(pf, 'controlSocket')),
+    socketDirectory: socketDirectory(pf),
+    bootstrap: strings(pf, 'bootstrap').map((d) => resolve(ROOT, d)),
+    drainTimeoutMs: int(pf, 'drainTimeoutMs'),
+    drainGraceMs: int(pf, 'drainGraceMs'),
+    drainIdleMs: int(pf, 'drainIdleMs'),
+    startTimeoutMs: int(pf, 'startTimeoutMs'),
+    localTransport: pf.localTransport === undefined ? 'unix' : (pf.localTransport as 'unix' | 'tcp'),
+    instances: Object.fromEntries(Object.keys(instances).map((k) => [k, int(instances, k)])),
+    unpack: {
+      maxEntries: int(unpack, 'maxEntries'),
+      maxEntryBytes: int(unpack, 'maxEntryBytes'),
+      maxTotalBytes: int(unpack, 'maxTotalBytes')
+    }
+  }
+}
+
+function adminSection(admin: Section): PlatformConfig['admin'] {
+  return {
+    enabled: bool(admin, 'enabled'),
+    host: str(admin, 'host'),
+    port: int(admin, 'port'),
+    tls: parseTls(admin, 'ADMIN.tls'),
+    metrics: bool(admin, 'metrics'),
+    readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
+    deployTokenEnv: optionalString(admin, 'deployTokenEnv')
+  }
+}
+
+function loggingSection(logging: Section): PlatformConfig['logging'] {
+  return {
+    level: logging.level as (typeof LOG_LEVELS)[number],
+    accessLog: bool(logging, 'accessLog'),
+    instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes'),
+    instanceLogFiles: int(logging, 'instanceLogFiles')
+  }
+}
+
+function edgeSection(edge: Section): PlatformConfig['edge'] {
+  return {
+    enabled: bool(edge, 'enabled'),
+    host: str(edge, 'host'),
+    port: int(edge, 'port'),
+    threads: threadCount(edge),
+    tls: parseTls(edge, 'EDGE.tls'),
+    swagger: strings(edge, 'swagger'),
+    auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
+  }
+}
+
+function microservicesSection(section: Section): PlatformConfig['microservices'] {
+  return {
+    remote: ((section.remote ?? []) as Section[]).map((o, k) => ({
+      name: str(o, 'name'),
+      host: str(o, 'host'),
+      port: int(o, 'port'),
+      secretEnv: optionalString(o, 'secretEnv'),
+      tls: parseTlsClient(o, `MICROSERVICES.remote[${k}].tls`)
+    })),
+    discovery: ((section.discovery ?? []) as Section[]).map((o, k) => {
+      const at = `MICROSERVICES.discovery[${k}]`
+      const srv = o.srv === undefined ? false : bool(o, 'srv')
+      const port = o.port === undefined || o.port === null ? null : int(o, 'port')
+      if (!srv && port === null) throw new ConfigError(`${at}: a port is needed unless srv is true`)
+      return {
+        name: str(o, 'name'),
+        dns: str(o, 'dns'),
+        port,
+        srv,
+        secretEnv: optionalString(o, 'secretEnv'),
+        tls: parseTlsClient(o, `${at}.tls`),
+        intervalMs: o.intervalMs === undefined ? 5000 : int(o, 'intervalMs')
+      }
+    }),
+    dnsServers: section.dnsServers === undefined ? [] : strings(section, 'dnsServers'),
+    directories: strings(section, 'directories').map((d) => resolve(ROOT, d)),
+    restartMinMs: int(section, 'restartMinMs'),
+    restartMaxMs: int(section, 'restartMaxMs')
+  }
+}
+
+/** Two listeners on one port of overlapping addresses (0.0.0.0 and :: overlap every address). */
+function checkPorts(config: PlatformConfig): void {
+  const listeners: Array<[string, string, number]> = [[`${HP}.port`, config.gateway.host, config.gateway.port]]
   if (config.edge.enabled) listeners.push(['EDGE.port', config.edge.host, config.edge.port])
   if (config.admin.enabled) listeners.push(['ADMIN.port', config.admin.host, config.admin.port])
   const any = (host: string): boolean => host === '0.0.0.0' || host === '::'
@@ -672,15 +711,6 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
     if (same !== undefined)
       throw new ConfigError(`${key} and ${same[0]} are both ${port}: each listener needs a port of its own`)
   }
-  if (config.pool.minThreads > config.pool.maxThreads)
-    throw new ConfigError(
-      `WORKER_POOL.minThreads (${config.pool.minThreads}) exceeds maxThreads (${config.pool.maxThreads})`
-    )
-  if (config.dispatch.maxFrameBytes < config.gateway.maxBodyBytes + 1024)
-    throw new ConfigError(
-      `DISPATCH.maxFrameBytes must exceed ${hp}.maxBodyBytes by at least 1024 (room for the frame envelope)`
-    )
-  return deepFreeze(config)
 }
 
 function deepFreeze<T>(o: T): T {
