@@ -83,20 +83,33 @@ function routeLabels(r: RouteStats): Record<RouteLabel, string> {
 export function createMetricsRegistry(s: MetricSources): Registry {
   const registry = new Registry()
   processMetrics(registry)
-  const routes = (): RouteStats[] => [...s.calls.routes()].filter((r) => r.count > 0)
   // One refresh per scrape, however many metrics wait for it (prom-client reads them concurrently).
   let refreshing: Promise<void> | null = null
   const refreshed = (): Promise<void> =>
     (refreshing ??= s.calls.refresh().finally(() => {
       refreshing = null
     }))
-  const scraped = (
-    name: string,
-    help: string,
-    type: 'counter' | 'histogram' | 'gauge',
-    samples: () => Array<MetricValue<string> & { metricName?: string }>
-  ): void => registry.registerMetric(new ScrapedMetric(name, help, type, samples, refreshed) as never)
+  const scraped: Scrape = (name, help, type, samples) =>
+    registry.registerMetric(new ScrapedMetric(name, help, type, samples, refreshed) as never)
+  callMetrics(scraped, s)
+  rateLimitMetrics(scraped, s)
+  admissionMetrics(scraped, s)
+  gatewayGauges(registry, s)
+  platformMetrics(scraped, s)
+  return registry
+}
 
+/** Registers a metric whose samples are read at each scrape, after the listener threads' counts are refreshed. */
+type Scrape = (
+  name: string,
+  help: string,
+  type: 'counter' | 'histogram' | 'gauge',
+  samples: () => Array<MetricValue<string> & { metricName?: string }>
+) => void
+
+/** The calls by route and by listener thread. */
+function callMetrics(scraped: Scrape, s: MetricSources): void {
+  const routes = (): RouteStats[] => [...s.calls.routes()].filter((r) => r.count > 0)
   scraped(
     'igw_requests_total',
     'Requests answered by the gateway, by route, HTTP status and problem code ("" for a success; unrouted requests have empty route labels).',
@@ -147,7 +160,10 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   scraped('igw_listener_thread_restarts_total', 'Listener threads started again after one failed.', 'counter', () => [
     { labels: {}, value: s.calls.restarts }
   ])
+}
 
+/** RATE_LIMITS: each rule's decisions and evictions, and the Redis store of the cluster rules. */
+function rateLimitMetrics(scraped: Scrape, s: MetricSources): void {
   // Registered with no rules too: a reload may add some.
   const totals = (): Array<{ rule: string; allowed: number; limited: number; evicted: number }> => {
     const limits = s.limits()
@@ -187,7 +203,10 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     'counter',
     store((c) => c.failures)
   )
+}
 
+/** ADMISSION.adaptive: each method's limit and the unloaded round trip it is measured against. */
+function admissionMetrics(scraped: Scrape, s: MetricSources): void {
   const methods = () => [...(s.admission()?.entries() ?? [])]
   const labels = (e: ReturnType<typeof methods>[number]) => ({
     microservice: e.microservice,
@@ -209,7 +228,10 @@ export function createMetricsRegistry(s: MetricSources): Registry {
         .filter((e) => Number.isFinite(e.limit.unloadedMs))
         .map((e) => ({ labels: labels(e), value: e.limit.unloadedMs / 1000 }))
   )
+}
 
+/** What the gateway holds now and its limits, the splitting pool, readiness. */
+function gatewayGauges(registry: Registry, s: MetricSources): void {
   const gauge = (name: string, help: string, read: () => number): void => {
     new Gauge({
       name,
@@ -238,7 +260,10 @@ export function createMetricsRegistry(s: MetricSources): Registry {
   gauge('igw_ready', 'Whether /readyz answers 200 (started, not draining, required microservices available).', () =>
     s.ready() ? 1 : 0
   )
+}
 
+/** The microservices and their instances, certificates, drains and deploys. */
+function platformMetrics(scraped: Scrape, s: MetricSources): void {
   const statuses = (): MicroserviceStatus[] => s.manager.statuses()
   const instances = (): Array<{ labels: { microservice: string; instance: string }; st: InstanceStatus }> =>
     statuses().flatMap((m) => m.instances.map((st) => ({ labels: { microservice: m.name, instance: st.id }, st })))
@@ -293,7 +318,6 @@ export function createMetricsRegistry(s: MetricSources): Registry {
     { labels: { result: 'deployed' }, value: s.deployer.deployed },
     { labels: { result: 'refused' }, value: s.deployer.refused }
   ])
-  return registry
 }
 
 /**
