@@ -80,6 +80,14 @@ module.exports = {
     // SDK that hands both to authors, under the host that runs what the SDK defines.
     ...layered('microservice', [['descriptors'], ['serializers'], ['sdk'], ['host']]),
     {
+      name: 'platform-parts-import-upward',
+      comment:
+        "platform/'s folders (listeners/, package/) are the parts its top level puts together: they never import it",
+      severity: 'error',
+      from: { path: '^src/platform/[^/]+/' },
+      to: { path: '^src/platform/[^/]+\\.ts$' }
+    },
+    {
       name: 'prepare-thread-is-lean',
       comment:
         "what the gateway's worker pool threads run imports its logic from src/gateway/prepare and src/common only",

@@ -13,7 +13,7 @@ import type { MicroserviceManager } from './manager'
 import type { Deployer, UploadResult } from './package/deployer'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
 import { errorMessage } from '../common/errors/internal'
-import type { ReloadOutcome } from './reload'
+import type { ReloadOutcome } from './listeners/reload'
 
 /** Deploys and reloads over the network: the deployer, the reload, and the bearer token that allows them. */
 export interface AdminDeploys {
@@ -81,7 +81,7 @@ export class AdminServer {
    *   POST /microservices/{name}/expect?seconds=N
    *                                          a new microservice is on its way: its calls wait here up
    *                                          to N seconds for it instead of answering 404 (0 withdraws)
-   *   POST /reload                           the config read again, as SIGHUP does (src/platform/reload.ts):
+   *   POST /reload                           the config read again, as SIGHUP does (src/platform/listeners/reload.ts):
    *                                          200 with what changed, or 422 with why it was refused
    * with Authorization: Bearer <ADMIN.deployTokenEnv's token>; each answers the verdict as JSON.
    */

@@ -20,7 +20,7 @@ import { ControlServer } from './control'
 import { zipDirectory } from './package/zip'
 import { readMicroserviceConfig } from '../microservice/host/package-config'
 import { loadConfig, type PlatformConfig, type RemoteInstance } from '../common/config/config'
-import { applyReload, reloadChange, type ReloadOutcome, type ReloadChange } from './reload'
+import { applyReload, reloadChange, type ReloadOutcome, type ReloadChange } from './listeners/reload'
 import type { Registry } from 'prom-client'
 import { createLogger, type EventLog, type Logger, type LogLevel } from '../common/observability/log'
 import { stdoutLines, type LineSink } from '../common/observability/line-writer'
@@ -235,7 +235,7 @@ export class Platform {
   }
 
   /**
-   * Reads the config again and applies what may change without a restart (src/platform/reload.ts,
+   * Reads the config again and applies what may change without a restart (src/platform/listeners/reload.ts,
    * RELOADABLE) on every listener thread. A config that does not load, or that a listener would
    * refuse, is refused whole and the running one stays. Calls in progress finish as they started.
    */

@@ -113,7 +113,7 @@ export class LimitStore {
 
   /**
    * Takes rule `from`'s table of `old` as rule `table`'s (same size): its keys, their numbers and its
-   * totals. A reload keeps what an unchanged rule has counted (src/platform/reload.ts).
+   * totals. A reload keeps what an unchanged rule has counted (src/platform/listeners/reload.ts).
    */
   carry(old: LimitStore, from: number, table: number): void {
     const size = this.sizes[table]!

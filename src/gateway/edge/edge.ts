@@ -70,7 +70,7 @@ export class Edge {
   }
 
   /**
-   * EDGE.auth from a reload (src/platform/reload.ts): calls from now on are authenticated by it; one
+   * EDGE.auth from a reload (src/platform/listeners/reload.ts): calls from now on are authenticated by it; one
    * whose token is being verified finishes with the old. The descriptions are declared again.
    */
   reauthenticate(auth: Authenticator, config: EdgeAuthConfig): void {

@@ -1,4 +1,5 @@
 import type { HttpRequest } from 'uWebSockets.js'
+import { REQUEST_ID_HEADER } from '../../common/contract/http-names'
 import { blankHead, claimsIdentity, type CallHead, type MutableHead } from '../invoke/call-head'
 
 /**
@@ -54,7 +55,7 @@ const HEADER_FIELDS = new Map<string, [HeaderField, number]>(
       ['x-platform-sequence-name', 'sequenceName'],
       ['x-platform-privilege-names', 'privilegeNames'],
       ['x-platform-locale', 'locale'],
-      ['x-platform-request-id', 'requestId'],
+      [REQUEST_ID_HEADER.toLowerCase(), 'requestId'],
       ['x-platform-session-id', 'sessionId'],
       ['x-platform-user', 'user'],
       ['x-platform-client-application-name', 'clientApplicationName'],

@@ -76,7 +76,7 @@ export class Gateway implements HttpPort<HttpResponse> {
   }
 
   /**
-   * The settings a reload may change (src/platform/reload.ts): trusted peers, untrustedIdentity and
+   * The settings a reload may change (src/platform/listeners/reload.ts): trusted peers, untrustedIdentity and
    * CORS. Requests from now on see them; a call in progress keeps what it was planned with.
    */
   reconfigure(config: GatewayConfig): void {

@@ -50,7 +50,7 @@ export type ToListener =
   | { type: 'closing' }
   /** Stop now (a second signal): the calls held are answered 500, the App closed, the thread ends. */
   | { type: 'close' }
-  /** A reloaded config (src/platform/reload.ts) and the rate limits' new shared counts. */
+  /** A reloaded config (src/platform/listeners/reload.ts) and the rate limits' new shared counts. */
   | { type: 'reload'; id: number; config: PlatformConfig; limits: SharedArrayBuffer | null }
   /** Tests: the thread fails as an uncaught exception would make it. */
   | { type: 'fault' }

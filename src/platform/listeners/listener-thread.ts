@@ -18,7 +18,7 @@ import type { FromListener, ListenerStart, ToListener } from './listener-message
 import { limiterFor } from '../../gateway/admission/rate-limits'
 import { storeLog } from '../../gateway/admission/shared-counts'
 import { Admission } from '../../gateway/admission/concurrency'
-import { applyReload } from '../reload'
+import { applyReload } from './reload'
 
 /** Serves as a listener thread: `port` is the thread's link to the main thread, `start` what it was started with. */
 export function listenerThread(port: MessagePort, start: ListenerStart): void {

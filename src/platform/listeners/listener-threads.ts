@@ -147,7 +147,7 @@ export class ListenerThreads implements DirectoryFollowers {
   }
 
   /**
-   * Every live thread applies a reloaded config (src/platform/reload.ts), and threads started later
+   * Every live thread applies a reloaded config (src/platform/listeners/reload.ts), and threads started later
    * start with it; resolves with the threads that could not, and why.
    */
   async reload(

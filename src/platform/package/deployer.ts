@@ -8,10 +8,10 @@ import {
   codeFile,
   codeFileNamed,
   readMicroserviceConfig,
+  type MicroserviceConfig,
   type JavaMicroserviceConfig
 } from '../../microservice/host/package-config'
 import { JAVA_HOST_MISSING, checkJavaPackage, javaClassPath } from '../../microservice/host/java-host'
-import type { MicroserviceManager } from '../manager'
 import { StateFile } from './deployed-state'
 
 export interface DeployerOptions {
@@ -32,6 +32,16 @@ export interface UploadResult {
 }
 
 /**
+ * What deploying asks of the platform's running microservices (MicroserviceManager, a level up, is
+ * one): start a package's instances, take over ones already running, and the Java class path.
+ */
+export interface Instances {
+  deploy(dir: string, config: MicroserviceConfig): Promise<unknown>
+  adopt(dir: string, config: MicroserviceConfig): unknown
+  readonly options: { readonly javaClassPathFile?: string }
+}
+
+/**
  * Watches the upload directory. Each zip that lands there (written under another name and renamed,
  * so it is complete) is unpacked safely, validated, and deployed; a refusal says why and leaves
  * what runs untouched. Uploads are handled one at a time, in arrival order.
@@ -47,7 +57,7 @@ export class Deployer {
   refused = 0
 
   constructor(
-    private readonly manager: MicroserviceManager,
+    private readonly manager: Instances,
     readonly options: DeployerOptions,
     private readonly log: EventLog
   ) {

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { PlatformConfig } from '../common/config/config'
-import type { Gateway } from '../gateway/http/gateway'
-import { edgeAuthenticator, type Edge } from '../gateway/edge/edge'
-import type { RateLimiter } from '../gateway/admission/rate-limits'
+import type { PlatformConfig } from '../../common/config/config'
+import type { Gateway } from '../../gateway/http/gateway'
+import { edgeAuthenticator, type Edge } from '../../gateway/edge/edge'
+import type { RateLimiter } from '../../gateway/admission/rate-limits'
 
 /**
  * What a reload (SIGHUP, POST /reload on the admin listener) applies to a running platform, by its
