@@ -6,6 +6,7 @@ import type { SharedCounts } from '../gateway/admission/shared-counts'
 import type { Admission } from '../gateway/admission/concurrency'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './package/deployer'
+import type { ThreadTotals } from './listeners/listener-messages'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
 export interface MetricSources {
@@ -42,7 +43,7 @@ export interface CallTotals {
   refresh(): Promise<void>
   routes(): Iterable<RouteStats>
   /** Requests each listener thread answered ("0" is the main thread). */
-  threads(): Array<{ thread: string; answered: number }>
+  threads(): Array<ThreadTotals & { thread: string }>
   /** Listener threads started again after one failed. */
   readonly restarts: number
 }
@@ -156,6 +157,18 @@ function callMetrics(scraped: Scrape, s: MetricSources): void {
     'Requests answered by each listener thread ("0" is the main thread): how the kernel spread the connections.',
     'counter',
     () => s.calls.threads().map((t) => ({ labels: { thread: t.thread }, value: t.answered }))
+  )
+  scraped(
+    'igw_busy_polls_total',
+    'Times each listener thread kept its loop turning after a call or an answer (busyPollMicroseconds).',
+    'counter',
+    () => s.calls.threads().map((t) => ({ labels: { thread: t.thread }, value: t.polls }))
+  )
+  scraped(
+    'igw_busy_poll_rests_total',
+    'Times a polling listener thread stopped early and rested: the kernel kept it from its core (another task needed it).',
+    'counter',
+    () => s.calls.threads().map((t) => ({ labels: { thread: t.thread }, value: t.rests }))
   )
   scraped('igw_listener_thread_restarts_total', 'Listener threads started again after one failed.', 'counter', () => [
     { labels: {}, value: s.calls.restarts }

@@ -11,8 +11,6 @@ import { AdminServer, type AdminDeploys } from './admin'
 import { DnsDiscovery } from '../gateway/dispatch/discovery'
 import { PreparePool } from '../gateway/prepare/prepare-pool'
 import { MicroserviceDirectory } from '../gateway/dispatch/directory'
-import { crowdedWarning } from '../gateway/dispatch/busy-poll'
-import { usableCores } from '../common/process/cores'
 import type { Arrivals } from '../gateway/dispatch/arrivals'
 import { MicroserviceManager, type ManagerOptions } from './manager'
 import { Deployer } from './package/deployer'
@@ -28,6 +26,8 @@ import { tracingActive } from '../common/observability/tracing'
 import { CallTelemetry } from '../gateway/invoke/call-telemetry'
 import { createMetricsRegistry, type CallTotals } from './metrics'
 import { ListenerThreads, type ThreadCounts } from './listeners/listener-threads'
+import type { ThreadTotals } from './listeners/listener-messages'
+import { busyPoll } from '../gateway/dispatch/busy-poll'
 import { addedRoutes, type RouteStats } from '../gateway/invoke/call-telemetry'
 import pino, { type DestinationStream } from 'pino'
 import type { TlsEvents } from '../gateway/tls/certificate-renewal'
@@ -112,8 +112,6 @@ export class Platform {
     const gatewayThreads = config.gateway.threads
     const edgeThreads = config.edge.enabled ? config.edge.threads : 0
     const listeners = Math.max(gatewayThreads, edgeThreads)
-    const crowded = crowdedWarning(config.gateway.busyPollMicroseconds, gatewayThreads, usableCores())
-    if (crowded !== null) this.logger.warn({ component: 'gateway', event: 'busy-poll-crowded' }, crowded)
     // Each listener thread has a pool of its own: WORKER_POOL.maxThreads is shared out among them.
     const poolThreads = Math.max(1, Math.ceil(config.pool.maxThreads / listeners))
     this.pool = new PreparePool({
@@ -328,7 +326,10 @@ export class Platform {
         listeners === null
           ? [...this.telemetry.routes.values()]
           : addedRoutes([this.telemetry.routes.values(), ...threads.map((t) => t.routes)]),
-      threads: () => [{ thread: '0', answered: this.gateway.calls.answered }, ...answeredByThread(threads)],
+      threads: () => [
+        { thread: '0', answered: this.gateway.calls.answered, polls: busyPoll.polls, rests: busyPoll.rests },
+        ...totalsByThread(threads)
+      ],
       get restarts() {
         return listeners?.restarts ?? 0
       }
@@ -542,9 +543,12 @@ async function listening(s: ListenSetting, listen: Promise<number>): Promise<num
   }
 }
 
-/** Requests answered per listener thread: a thread started again adds to the count of the one it replaced. */
-function answeredByThread(counts: readonly ThreadCounts[]): Array<{ thread: string; answered: number }> {
-  const by = new Map<number, number>()
-  for (const c of counts) by.set(c.thread, (by.get(c.thread) ?? 0) + c.answered)
-  return [...by].sort(([a], [b]) => a - b).map(([thread, answered]) => ({ thread: String(thread), answered }))
+/** The totals per listener thread: a thread started again adds to those of the one it replaced. */
+function totalsByThread(counts: readonly ThreadCounts[]): Array<ThreadTotals & { thread: string }> {
+  const by = new Map<number, ThreadTotals>()
+  for (const c of counts) {
+    const t = by.get(c.thread) ?? { answered: 0, polls: 0, rests: 0 }
+    by.set(c.thread, { answered: t.answered + c.answered, polls: t.polls + c.polls, rests: t.rests + c.rests })
+  }
+  return [...by].sort(([a], [b]) => a - b).map(([thread, t]) => ({ thread: String(thread), ...t }))
 }

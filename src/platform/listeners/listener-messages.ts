@@ -62,7 +62,7 @@ export type FromListener =
   | { type: 'idle'; id: number }
   /** Whether the instance took new calls on this thread within the time asked. */
   | { type: 'serving'; id: number; serving: boolean }
-  | { type: 'counts'; id: number; answered: number; routes: RouteCounts[] }
+  | ({ type: 'counts'; id: number; routes: RouteCounts[] } & ThreadTotals)
   | { type: 'index'; id: number }
   /** The reload applied (error null), or why this thread could not. */
   | { type: 'reloaded'; id: number; error: string | null }
@@ -74,7 +74,14 @@ export type FromListener =
   /** The thread's listening socket is closed (the drain waits for every thread's). */
   | { type: 'stopped' }
   /** The thread's counts as it ends (failing or drained), kept by the main thread so totals never go back. */
-  | { type: 'retired'; answered: number; routes: RouteCounts[] }
+  | ({ type: 'retired'; routes: RouteCounts[] } & ThreadTotals)
   | { type: 'drained' }
   /** The thread is failing: it answered the calls it held and closes; then it exits. */
   | { type: 'failed'; message: string; abandoned: number }
+
+/** A listener thread's totals since it started: calls answered, busy polling's periods and rests. */
+export interface ThreadTotals {
+  answered: number
+  polls: number
+  rests: number
+}

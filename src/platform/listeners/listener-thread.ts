@@ -14,7 +14,8 @@ import { BatchedLineWriter } from '../../common/observability/line-writer'
 import { tracingActive } from '../../common/observability/tracing'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
-import type { FromListener, ListenerStart, ToListener } from './listener-messages'
+import type { FromListener, ListenerStart, ThreadTotals, ToListener } from './listener-messages'
+import { busyPoll } from '../../gateway/dispatch/busy-poll'
 import { limiterFor } from '../../gateway/admission/rate-limits'
 import { storeLog } from '../../gateway/admission/shared-counts'
 import { Admission } from '../../gateway/admission/concurrency'
@@ -97,9 +98,11 @@ export function listenerThread(port: MessagePort, start: ListenerStart): void {
       post({ type: 'index', id })
     })
 
-  function counts(): { answered: number; routes: RouteCounts[] } {
+  function counts(): ThreadTotals & { routes: RouteCounts[] } {
     return {
       answered: gateway.calls.answered,
+      polls: busyPoll.polls,
+      rests: busyPoll.rests,
       routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
     }
   }

@@ -8,7 +8,7 @@ import type { EventLog, LogLevel } from '../../common/observability/log'
 import type { LineSink } from '../../common/observability/line-writer'
 import { InternalError } from '../../common/errors/internal'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
-import type { FromListener, ListenerStart, ToListener } from './listener-messages'
+import type { FromListener, ListenerStart, ThreadTotals, ToListener } from './listener-messages'
 
 /** How long a scrape waits for a thread's counts before it reports the others without them. */
 const COUNTS_WAIT_MS = 2000
@@ -51,9 +51,8 @@ export interface ListenerThreadsOptions {
 }
 
 /** What a thread sent when the metrics were scraped. */
-export interface ThreadCounts {
+export interface ThreadCounts extends ThreadTotals {
   thread: number
-  answered: number
   routes: RouteCounts[]
 }
 
@@ -142,7 +141,8 @@ export class ListenerThreads implements DirectoryFollowers {
     )
     const out: ThreadCounts[] = [...this.retired]
     for (const { s, m } of answers)
-      if (m !== null && m.type === 'counts') out.push({ thread: s.thread, answered: m.answered, routes: m.routes })
+      if (m !== null && m.type === 'counts')
+        out.push({ thread: s.thread, answered: m.answered, polls: m.polls, rests: m.rests, routes: m.routes })
     return out
   }
 
@@ -310,7 +310,13 @@ export class ListenerThreads implements DirectoryFollowers {
               { event: 'thread-failed', thread, abandoned: m.abandoned, error: m.message }
             )
           case 'retired':
-            return void this.retired.push({ thread, answered: m.answered, routes: m.routes })
+            return void this.retired.push({
+              thread,
+              answered: m.answered,
+              polls: m.polls,
+              rests: m.rests,
+              routes: m.routes
+            })
           case 'stopped':
             slot.stopped = true
             return this.checkStopped()

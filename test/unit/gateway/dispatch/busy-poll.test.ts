@@ -1,9 +1,13 @@
 // Busy polling keeps a thread's event loop turning for its budget after the last call or answer, and
-// then lets it sleep, and the platform warns when polling threads would leave no core free
-// (src/gateway/dispatch/busy-poll.ts; docs/operating.md, "Busy polling").
+// then lets it sleep; kept from its core while it spins, it gives way (src/gateway/dispatch/busy-poll.ts;
+// docs/operating.md, "Busy polling").
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { BusyPoll, crowdedWarning } from '../../../../src/gateway/dispatch/busy-poll'
+import { readFileSync, readdirSync } from 'node:fs'
+import { BusyPoll, CoreWaits, REST_AFTER_NS, REST_MS, TURNS_A_LOOK } from '../../../../src/gateway/dispatch/busy-poll'
+
+/** The thread's time waiting for a core as these tests set it: none unless a test says so. */
+const calm = (): number => 0
 
 /** The loop's turns until it stops, with a clock that moves `step` ms a turn (none are timed). */
 async function turnsUntilIdle(poll: BusyPoll, clock: { ms: number }, step: number, limit = 1000): Promise<number> {
@@ -18,7 +22,7 @@ async function turnsUntilIdle(poll: BusyPoll, clock: { ms: number }, step: numbe
 
 test('after an activity the loop turns until the budget has passed since the last one, then stops', async () => {
   const clock = { ms: 1000 }
-  const poll = new BusyPoll(200, () => clock.ms)
+  const poll = new BusyPoll(200, () => clock.ms, calm)
   poll.active()
   assert.equal(poll.polling, true)
   // 200 µs at 0.01 ms a turn: about 20 turns, then idle.
@@ -29,7 +33,7 @@ test('after an activity the loop turns until the budget has passed since the las
 
 test('each activity moves the end: a call every 0.1 ms keeps it turning, and it stops 0.2 ms after the last', async () => {
   const clock = { ms: 0 }
-  const poll = new BusyPoll(200, () => clock.ms)
+  const poll = new BusyPoll(200, () => clock.ms, calm)
   poll.active()
   for (let k = 0; k < 50; k++) {
     await new Promise((r) => setImmediate(r))
@@ -43,7 +47,7 @@ test('each activity moves the end: a call every 0.1 ms keeps it turning, and it 
 
 test('0 (the default): an activity never keeps the loop turning', async () => {
   const clock = { ms: 0 }
-  const poll = new BusyPoll(0, () => clock.ms)
+  const poll = new BusyPoll(0, () => clock.ms, calm)
   poll.active()
   assert.equal(poll.polling, false)
   poll.configure(100)
@@ -54,7 +58,7 @@ test('0 (the default): an activity never keeps the loop turning', async () => {
 
 test('one chain of turns, however many activities come while it turns', async () => {
   const clock = { ms: 0, asked: 0 }
-  const poll = new BusyPoll(1000, () => (clock.asked++, clock.ms))
+  const poll = new BusyPoll(1000, () => (clock.asked++, clock.ms), calm)
   for (let k = 0; k < 5; k++) poll.active()
   clock.asked = 0
   let turns = 0
@@ -67,15 +71,90 @@ test('one chain of turns, however many activities come while it turns', async ()
   assert.ok(clock.asked <= turns + 1, `${clock.asked} readings of the clock in ${turns} turns`)
 })
 
-test('a warning when polling threads would take every core; none with a core to spare or without polling', () => {
-  assert.equal(crowdedWarning(0, 2, 2), null)
-  assert.equal(crowdedWarning(100, 1, 2), null)
-  assert.equal(crowdedWarning(100, 3, 4), null)
-  assert.equal(
-    crowdedWarning(100, 2, 2),
-    'busyPollMicroseconds 100 with 2 listener threads on 2 cores: no core is left for other work while the ' +
-      'threads poll, and calls slow down; set fewer threads, or busyPollMicroseconds 0'
+test('kept from its core for REST_AFTER_NS while it spins, the loop stops within TURNS_A_LOOK turns and rests for REST_MS; shorter waits are let be', async () => {
+  const clock = { ms: 0 }
+  const waited = { ns: 7000 }
+  const poll = new BusyPoll(
+    1000,
+    () => clock.ms,
+    () => waited.ns
   )
-  assert.match(crowdedWarning(1, 1, 1) ?? '', /^busyPollMicroseconds 1 with 1 listener thread on 1 core: /)
-  assert.match(crowdedWarning(200, 4, 2) ?? '', /^busyPollMicroseconds 200 with 4 listener threads on 2 cores: /)
+  // A step that adds up exactly (2^-10 ms), so that the rest's end falls on a reading of the clock.
+  const step = 1 / 1024
+  const turn = async (): Promise<void> => {
+    await new Promise((r) => setImmediate(r))
+    clock.ms += step
+  }
+  poll.active()
+  // Waits shorter than REST_AFTER_NS between two looks, however many, are the kernel's own.
+  for (let k = 0; k < 5; k++) {
+    waited.ns += REST_AFTER_NS - 1
+    for (let t = 0; t < TURNS_A_LOOK; t++) await turn()
+    assert.equal(poll.polling, true, `short wait ${k}: still turning`)
+  }
+  waited.ns += REST_AFTER_NS
+  const last = await turnsUntilIdle(poll, clock, step)
+  assert.ok(last >= 1 && last <= TURNS_A_LOOK, `stopped ${last} turns after a long wait`)
+  assert.equal(poll.rests, 1)
+  assert.equal(poll.resting, true)
+  // Calls and answers while it rests keep the loop asleep between them; it ends REST_MS after the
+  // turn that rested (one step before this reading of the clock).
+  clock.ms += REST_MS - step - 0.5
+  poll.active()
+  assert.equal(poll.polling, false)
+  clock.ms += 0.5
+  assert.equal(poll.resting, false)
+  poll.active()
+  assert.equal(poll.polling, true, 'after REST_MS an activity polls again')
+  assert.equal(poll.polls, 2)
+  // A wait before this period began (counted from its start) does not end it: 1 ms at 0.125 ms a turn
+  // (a step that adds up exactly) is about 8 turns.
+  const turns = await turnsUntilIdle(poll, clock, 0.125)
+  assert.ok(turns >= 8 && turns <= 10, `${turns} turns`)
+  assert.equal(poll.rests, 1)
+})
+
+test('the wait is looked at once every TURNS_A_LOOK turns, and once as polling starts', async () => {
+  const clock = { ms: 0 }
+  let looks = 0
+  const poll = new BusyPoll(
+    1000,
+    () => clock.ms,
+    () => (looks++, 0)
+  )
+  poll.active()
+  assert.equal(looks, 1)
+  for (let t = 1; t <= TURNS_A_LOOK * 4; t++) {
+    await new Promise((r) => setImmediate(r))
+    clock.ms += 1 / 1024
+    assert.equal(looks, 1 + Math.floor(t / TURNS_A_LOOK), `after turn ${t}`)
+  }
+  assert.equal(poll.polling, true)
+  clock.ms += 2
+  assert.ok((await turnsUntilIdle(poll, clock, 0)) <= 1)
+})
+
+/** The second number of /proc/thread-self/schedstat, as the kernel writes it now. */
+const waitedNow = (): number => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[1])
+
+test("CoreWaits reads this thread's time waiting for a core (schedstat's second number), again at each read", () => {
+  const waits = new CoreWaits()
+  for (let k = 0; k < 3; k++) {
+    const before = waitedNow()
+    const read = waits.read()
+    const after = waitedNow()
+    assert.ok(before <= read && read <= after, `${before} <= ${read} <= ${after}`)
+  }
+  const missing = new CoreWaits('/proc/thread-self/no-such-file')
+  assert.deepEqual([missing.read(), missing.read()], [0, 0])
+})
+
+const openFiles = (): number => readdirSync('/proc/self/fd').length
+
+test('CoreWaits opens its file once, however often it reads', () => {
+  const waits = new CoreWaits()
+  waits.read()
+  const open = openFiles()
+  for (let k = 0; k < 50; k++) waits.read()
+  assert.equal(openFiles(), open)
 })
