@@ -1,4 +1,4 @@
-import { openSync, readSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 
 /**
  * Busy polling (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.busyPollMicroseconds): after a call goes to a
@@ -89,7 +89,7 @@ export class BusyPoll {
 export const REST_MS = 10
 
 /**
- * The wait between two turns that sends polling to rest. Shorter waits are the kernel's own work
+ * The wait between two looks that sends polling to rest. Shorter waits are the kernel's own work
  * and stray wake-ups, which a calm machine has too; a task that shares the core keeps a spinning
  * thread waiting longer (docs/performance.md, "2026-12-02", has both distributions).
  */
@@ -111,18 +111,19 @@ export class CoreWaits {
   constructor(private readonly file = '/proc/thread-self/schedstat') {}
 
   readonly read = (): number => {
-    if (this.fd === undefined) {
-      try {
-        this.fd = openSync(this.file, 'r')
-      } catch {
-        this.fd = null
-      }
-    }
     if (this.fd === null) return 0
-    const n = readSync(this.fd, this.text, 0, this.text.length, 0)
-    const text = this.text.toString('latin1', 0, n)
-    const at = text.indexOf(' ') + 1
-    return Number(text.slice(at, text.indexOf(' ', at)))
+    try {
+      this.fd ??= openSync(this.file, 'r')
+      const n = readSync(this.fd, this.text, 0, this.text.length, 0)
+      const text = this.text.toString('latin1', 0, n)
+      const at = text.indexOf(' ') + 1
+      return Number(text.slice(at, text.indexOf(' ', at)))
+    } catch {
+      // No such file (not Linux), or one that cannot be read: polling goes on without the look.
+      if (this.fd != null) closeSync(this.fd)
+      this.fd = null
+      return 0
+    }
   }
 }
 

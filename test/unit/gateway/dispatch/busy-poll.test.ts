@@ -3,7 +3,9 @@
 // docs/operating.md, "Busy polling").
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { BusyPoll, CoreWaits, REST_AFTER_NS, REST_MS, TURNS_A_LOOK } from '../../../../src/gateway/dispatch/busy-poll'
 
 /** The thread's time waiting for a core as these tests set it: none unless a test says so. */
@@ -134,6 +136,9 @@ test('the wait is looked at once every TURNS_A_LOOK turns, and once as polling s
   assert.ok((await turnsUntilIdle(poll, clock, 0)) <= 1)
 })
 
+/** The descriptors this process holds. */
+const openFiles = (): number => readdirSync('/proc/self/fd').length
+
 /** The second number of /proc/thread-self/schedstat, as the kernel writes it now. */
 const waitedNow = (): number => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[1])
 
@@ -145,11 +150,22 @@ test("CoreWaits reads this thread's time waiting for a core (schedstat's second 
     const after = waitedNow()
     assert.ok(before <= read && read <= after, `${before} <= ${read} <= ${after}`)
   }
-  const missing = new CoreWaits('/proc/thread-self/no-such-file')
-  assert.deepEqual([missing.read(), missing.read()], [0, 0])
+  // Missing at the first read: 0 from then on, without looking again (a file that appears later is not read).
+  const later = join(mkdtempSync(join(tmpdir(), 'core-waits-')), 'schedstat')
+  const missing = new CoreWaits(later)
+  assert.equal(missing.read(), 0)
+  writeFileSync(later, '100 200 3\n')
+  assert.equal(missing.read(), 0)
+  assert.equal(new CoreWaits(later).read(), 200, 'the same file, read from the start')
+  rmSync(dirname(later), { recursive: true })
+  // A file that opens but cannot be read (a directory): 0, then 0 without opening it again.
+  const open = openFiles()
+  const unreadable = new CoreWaits('/proc/thread-self')
+  assert.equal(unreadable.read(), 0)
+  assert.equal(openFiles(), open, 'the directory it opened is closed again')
+  for (let k = 0; k < 5; k++) assert.equal(unreadable.read(), 0)
+  assert.equal(openFiles(), open)
 })
-
-const openFiles = (): number => readdirSync('/proc/self/fd').length
 
 test('CoreWaits opens its file once, however often it reads', () => {
   const waits = new CoreWaits()
