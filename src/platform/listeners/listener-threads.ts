@@ -8,8 +8,7 @@ import type { EventLog, LogLevel } from '../../common/observability/log'
 import type { LineSink } from '../../common/observability/line-writer'
 import { InternalError } from '../../common/errors/internal'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
-import type { FromListener, ListenerStart, ToListener } from './listener-messages'
-import type { ThreadTotals } from '../../gateway/http/gateway'
+import type { FromListener, ListenerStart, ThreadTotals, ToListener } from './listener-messages'
 
 /** How long a scrape waits for a thread's counts before it reports the others without them. */
 const COUNTS_WAIT_MS = 2000
@@ -55,11 +54,6 @@ export interface ListenerThreadsOptions {
 export interface ThreadCounts extends ThreadTotals {
   thread: number
   routes: RouteCounts[]
-}
-
-/** A thread's counts as its message carries them. */
-function threadCounts(thread: number, m: ThreadTotals & { routes: RouteCounts[] }): ThreadCounts {
-  return { thread, answered: m.answered, polls: m.polls, rests: m.rests, routes: m.routes }
 }
 
 interface Slot {
@@ -146,7 +140,9 @@ export class ListenerThreads implements DirectoryFollowers {
       this.live().map((s) => this.ask(s, { type: 'counts', id: 0 }, COUNTS_WAIT_MS).then((m) => ({ s, m })))
     )
     const out: ThreadCounts[] = [...this.retired]
-    for (const { s, m } of answers) if (m !== null && m.type === 'counts') out.push(threadCounts(s.thread, m))
+    for (const { s, m } of answers)
+      if (m !== null && m.type === 'counts')
+        out.push({ thread: s.thread, answered: m.answered, polls: m.polls, rests: m.rests, routes: m.routes })
     return out
   }
 
@@ -314,7 +310,13 @@ export class ListenerThreads implements DirectoryFollowers {
               { event: 'thread-failed', thread, abandoned: m.abandoned, error: m.message }
             )
           case 'retired':
-            return void this.retired.push(threadCounts(thread, m))
+            return void this.retired.push({
+              thread,
+              answered: m.answered,
+              polls: m.polls,
+              rests: m.rests,
+              routes: m.routes
+            })
           case 'stopped':
             slot.stopped = true
             return this.checkStopped()
