@@ -6,7 +6,7 @@ import type { SharedCounts } from '../gateway/admission/shared-counts'
 import type { Admission } from '../gateway/admission/concurrency'
 import type { InstanceStatus, MicroserviceManager, MicroserviceStatus } from './manager'
 import type { Deployer } from './package/deployer'
-import type { ThreadTotals } from './listeners/listener-messages'
+import type { ThreadTotals } from '../gateway/http/gateway'
 
 /** What the metrics read at scrape time; nothing here is touched per request. */
 export interface MetricSources {

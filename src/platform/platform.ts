@@ -1,7 +1,7 @@
 import { checkListenable, bindErrno, freePort, listenProblem, type ListenSetting } from './listeners/listen-check'
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
-import { Gateway } from '../gateway/http/gateway'
+import { Gateway, type ThreadTotals } from '../gateway/http/gateway'
 import { Edge, type Descriptions } from '../gateway/edge/edge'
 import { descriptionPaths, type GatewayIndex } from '../gateway/http/front-pages'
 import { productVersion } from '../common/contract/product-version'
@@ -26,8 +26,6 @@ import { tracingActive } from '../common/observability/tracing'
 import { CallTelemetry } from '../gateway/invoke/call-telemetry'
 import { createMetricsRegistry, type CallTotals } from './metrics'
 import { ListenerThreads, type ThreadCounts } from './listeners/listener-threads'
-import type { ThreadTotals } from './listeners/listener-messages'
-import { busyPoll } from '../gateway/dispatch/busy-poll'
 import { addedRoutes, type RouteStats } from '../gateway/invoke/call-telemetry'
 import pino, { type DestinationStream } from 'pino'
 import type { TlsEvents } from '../gateway/tls/certificate-renewal'
@@ -326,10 +324,7 @@ export class Platform {
         listeners === null
           ? [...this.telemetry.routes.values()]
           : addedRoutes([this.telemetry.routes.values(), ...threads.map((t) => t.routes)]),
-      threads: () => [
-        { thread: '0', answered: this.gateway.calls.answered, polls: busyPoll.polls, rests: busyPoll.rests },
-        ...totalsByThread(threads)
-      ],
+      threads: () => [{ thread: '0', ...this.gateway.totals() }, ...totalsByThread(threads)],
       get restarts() {
         return listeners?.restarts ?? 0
       }

@@ -21,6 +21,13 @@ export interface DrainTimes {
   timeoutMs: number
 }
 
+/** A listener thread's totals since it started: calls answered, busy polling's periods and rests. */
+export interface ThreadTotals {
+  answered: number
+  polls: number
+  rests: number
+}
+
 /** The HTTP entry point on :8082, a uWS adapter: every path goes through one Invocation of the pipeline. */
 export class Gateway implements HttpPort<HttpResponse> {
   /** The uWS module, loaded with this gateway's header limit (the edge listens with it too). */
@@ -113,6 +120,11 @@ export class Gateway implements HttpPort<HttpResponse> {
   /** Stops accepting connections; the open ones are served on. */
   stopListening(): void {
     this.listener.stop()
+  }
+
+  /** This thread's totals, for /metrics (each listener thread's Gateway and busyPoll are its own). */
+  totals(): ThreadTotals {
+    return { answered: this.calls.answered, polls: busyPoll.polls, rests: busyPoll.rests }
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { DirectoryEvent } from '../../gateway/dispatch/directory'
 import type { PlatformConfig } from '../../common/config/config'
-import type { DrainTimes } from '../../gateway/http/gateway'
+import type { DrainTimes, ThreadTotals } from '../../gateway/http/gateway'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
 import type { LogLevel } from '../../common/observability/log'
@@ -78,10 +78,3 @@ export type FromListener =
   | { type: 'drained' }
   /** The thread is failing: it answered the calls it held and closes; then it exits. */
   | { type: 'failed'; message: string; abandoned: number }
-
-/** A listener thread's totals since it started: calls answered, busy polling's periods and rests. */
-export interface ThreadTotals {
-  answered: number
-  polls: number
-  rests: number
-}

@@ -3,7 +3,7 @@
 // thread's directory. Run by workers/listener.ts in a thread ListenerThreads starts (listener-threads.ts);
 // docs/operating.md, "Listener threads".
 import type { MessagePort } from 'node:worker_threads'
-import { Gateway } from '../../gateway/http/gateway'
+import { Gateway, type ThreadTotals } from '../../gateway/http/gateway'
 import { Edge, type Descriptions } from '../../gateway/edge/edge'
 import { DescriptionFiles } from '../package/descriptions'
 import { PreparePool } from '../../gateway/prepare/prepare-pool'
@@ -14,8 +14,7 @@ import { BatchedLineWriter } from '../../common/observability/line-writer'
 import { tracingActive } from '../../common/observability/tracing'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
-import type { FromListener, ListenerStart, ThreadTotals, ToListener } from './listener-messages'
-import { busyPoll } from '../../gateway/dispatch/busy-poll'
+import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 import { limiterFor } from '../../gateway/admission/rate-limits'
 import { storeLog } from '../../gateway/admission/shared-counts'
 import { Admission } from '../../gateway/admission/concurrency'
@@ -100,9 +99,7 @@ export function listenerThread(port: MessagePort, start: ListenerStart): void {
 
   function counts(): ThreadTotals & { routes: RouteCounts[] } {
     return {
-      answered: gateway.calls.answered,
-      polls: busyPoll.polls,
-      rests: busyPoll.rests,
+      ...gateway.totals(),
       routes: [...telemetry.routes.values()].filter((r) => r.count > 0).map(routeCounts)
     }
   }

@@ -2,13 +2,13 @@ import { Worker } from 'node:worker_threads'
 import { workerEntry } from '../../common/process/worker-entries'
 import type { DirectoryEvent, DirectoryFollowers, MicroserviceDirectory } from '../../gateway/dispatch/directory'
 import type { PlatformConfig } from '../../common/config/config'
-import type { DrainTimes } from '../../gateway/http/gateway'
+import type { DrainTimes, ThreadTotals } from '../../gateway/http/gateway'
 import type { GatewayIndex } from '../../gateway/http/front-pages'
 import type { EventLog, LogLevel } from '../../common/observability/log'
 import type { LineSink } from '../../common/observability/line-writer'
 import { InternalError } from '../../common/errors/internal'
 import type { RouteCounts } from '../../gateway/invoke/call-telemetry'
-import type { FromListener, ListenerStart, ThreadTotals, ToListener } from './listener-messages'
+import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 
 /** How long a scrape waits for a thread's counts before it reports the others without them. */
 const COUNTS_WAIT_MS = 2000
@@ -54,6 +54,11 @@ export interface ListenerThreadsOptions {
 export interface ThreadCounts extends ThreadTotals {
   thread: number
   routes: RouteCounts[]
+}
+
+/** A thread's counts as its message carries them. */
+function threadCounts(thread: number, m: ThreadTotals & { routes: RouteCounts[] }): ThreadCounts {
+  return { thread, answered: m.answered, polls: m.polls, rests: m.rests, routes: m.routes }
 }
 
 interface Slot {
@@ -140,9 +145,7 @@ export class ListenerThreads implements DirectoryFollowers {
       this.live().map((s) => this.ask(s, { type: 'counts', id: 0 }, COUNTS_WAIT_MS).then((m) => ({ s, m })))
     )
     const out: ThreadCounts[] = [...this.retired]
-    for (const { s, m } of answers)
-      if (m !== null && m.type === 'counts')
-        out.push({ thread: s.thread, answered: m.answered, polls: m.polls, rests: m.rests, routes: m.routes })
+    for (const { s, m } of answers) if (m !== null && m.type === 'counts') out.push(threadCounts(s.thread, m))
     return out
   }
 
@@ -310,13 +313,7 @@ export class ListenerThreads implements DirectoryFollowers {
               { event: 'thread-failed', thread, abandoned: m.abandoned, error: m.message }
             )
           case 'retired':
-            return void this.retired.push({
-              thread,
-              answered: m.answered,
-              polls: m.polls,
-              rests: m.rests,
-              routes: m.routes
-            })
+            return void this.retired.push(threadCounts(thread, m))
           case 'stopped':
             slot.stopped = true
             return this.checkStopped()

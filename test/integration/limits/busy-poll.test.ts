@@ -6,6 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
+import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { postOn } from '../../helpers/http-post'
 import { busyPoll } from '../../../src/gateway/dispatch/busy-poll'
 import { EXAMPLE_DIR, post, startPlatform, until } from '../../helpers/platform'
@@ -64,10 +65,12 @@ function running(among: string[]): number {
 
 /** A counter of /metrics by its thread label. */
 async function byThread(admin: string, name: string): Promise<Record<string, number>> {
-  const text = await (await fetch(`${admin}/metrics`)).text()
-  const out: Record<string, number> = {}
-  for (const m of text.matchAll(new RegExp(`^${name}\\{thread="(\\d+)"\\} (\\d+)$`, 'gm'))) out[m[1]!] = Number(m[2])
-  return out
+  const families = parsePrometheusTextFormat(await (await fetch(`${admin}/metrics`)).text()) as Array<{
+    name: string
+    metrics: Array<{ value: string; labels?: Record<string, string> }>
+  }>
+  const family = families.find((f) => f.name === name)
+  return Object.fromEntries((family?.metrics ?? []).map((m) => [m.labels?.thread ?? '', Number(m.value)]))
 }
 
 for (const micros of [0, 10000])
