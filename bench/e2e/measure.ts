@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { BenchCase } from './cases'
 import { runWrk, type LoadSpec } from './harness/wrk'
 import { sample, RssWatch } from './harness/procstat'
+import { coreTimes, stealShare } from './harness/host'
 import { start, REFERENCES } from './subjects'
 import type { CaseResult, RunOptions, SoakResult, Subject, SubjectResult } from './results'
 
@@ -19,7 +20,9 @@ export async function measure(
   const before = pids.map(([, pid]) => sample(pid))
   const watch = new RssWatch(pids.map(([, pid]) => pid))
   const t0 = Date.now()
+  const cores = coreTimes()
   const r = await runWrk({ url: url + bc.path, headers: bc.headers, body: bc.body, connections, durationS, ...load })
+  const steal = stealShare(cores, coreTimes())
   const wall = (Date.now() - t0) / 1000
   watch.stop()
   const processes = pids.map(([name, pid], k) => {
@@ -43,7 +46,8 @@ export async function measure(
     errors: r.errors,
     non2xx: r.non2xx,
     requests: r.requests,
-    processes
+    processes,
+    stealShare: steal
   }
 }
 

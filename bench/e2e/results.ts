@@ -1,6 +1,7 @@
 // What an e2e run measures and how it is asked for: the shapes bench/e2e/run.ts fills and the
 // gate, the report and the A/B benches read.
 import type { LoadResult } from './harness/wrk'
+import type { HostMachine } from './harness/host'
 
 export interface ProcessCost {
   name: string
@@ -24,6 +25,8 @@ export interface SubjectResult {
   non2xx: number
   requests: number
   processes: ProcessCost[]
+  /** The share of all cores' time the host took while this subject ran (steal), 0 to 1; absent in older results. */
+  stealShare?: number
 }
 export interface CaseResult {
   case: string
@@ -48,6 +51,8 @@ export interface RunResult {
   when: string
   commit: string
   durationS: number
+  /** The machine the run was made on (absent in older results). */
+  machine?: HostMachine
   /** With --threads: the cases at the first thread count measured (1), as a run without it gives them. */
   cases: CaseResult[]
   soak: SoakResult | null

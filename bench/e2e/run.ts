@@ -11,6 +11,7 @@
 // instances of the example microservice when the machine has cores to pin them apart, else one; K
 // with --instances), a ceiling with N threads and, with --refs, nginx with N workers and HAProxy with
 // N threads in front of it, all in the same run.
+import { hostMachine } from './harness/host'
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -140,7 +141,14 @@ export async function run(o: RunOptions): Promise<RunResult> {
     let soak: SoakResult | null = null
     if (o.soakS > 0 && gatewayPids.length > 0)
       soak = await soakRun(gatewayUrl, cases[0] ?? allCases()[0]!, o, gatewayPids)
-    return { when: new Date().toISOString(), commit: commitOf(), durationS: o.durationS, cases: results, soak }
+    return {
+      when: new Date().toISOString(),
+      commit: commitOf(),
+      durationS: o.durationS,
+      machine: hostMachine(),
+      cases: results,
+      soak
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM')
   }

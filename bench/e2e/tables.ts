@@ -1,11 +1,13 @@
 // An e2e run as the text tables it prints: per case each subject's rate, latency and CPU, the ratios
 // to the ceiling and the C proxies, the scaling curve, and a comparison with an earlier run.
 import type { CaseResult, ProcessCost, RunResult, SubjectResult, ThreadsRun } from './results'
+import { machineLine } from './harness/host'
 
 const f = (x: number, d = 0): string => x.toFixed(d)
 
 export function report(r: RunResult): string {
-  if (r.threads != null) return threadsReport(r.threads)
+  const head = r.machine === undefined ? '' : `${machineLine(r.machine)}\n`
+  if (r.threads != null) return head + threadsReport(r.threads)
   const lines: string[] = []
   for (const c of r.cases) {
     lines.push(`\n${c.title} (${c.case}), c=${c.connections}`)
@@ -29,6 +31,8 @@ export function report(r: RunResult): string {
     lines.push(
       `gateway/ceiling req/s ${f(c.ratio, 3)}; p50 ${f(c.p50Ratio, 2)}×${c.floor !== null ? `; floor/ceiling req/s ${f(c.floor.rps / c.ceiling.rps, 2)}` : ''}${c.proxyRatio != null ? `; gateway/proxy req/s ${f(c.proxyRatio, 2)}` : ''}`
     )
+    const steal = stealLine(subjectResults(c))
+    if (steal !== null) lines.push(steal)
     if (c.hop != null) lines.push(hopLine(c.gateway, c.ceiling, c.hop))
     for (const p of [c.nginx, c.haproxy])
       if (p != null)
@@ -47,7 +51,14 @@ export function report(r: RunResult): string {
           .join(', ')
     )
   }
-  return lines.join('\n')
+  return head + lines.join('\n')
+}
+
+/** How much of the cores' time the host took while each subject ran: a noisy round shows here. */
+function stealLine(subjects: SubjectResult[]): string | null {
+  const known = subjects.filter((s) => s.stealShare !== undefined)
+  if (known.length === 0) return null
+  return `host took (steal): ${known.map((s) => `${s.subject} ${f(100 * s.stealShare!, 1)} %`).join(', ')}`
 }
 
 /** A subject's CPU per call, all its processes together. */
@@ -115,6 +126,8 @@ function threadsReport(t: ThreadsRun): string {
           `gateway CPU per call ${f(pt.gatewayCpuRatio, 2)}× its cost at 1 thread (with the microservices ${f(pt.platformCpuRatio, 2)}×)`
         )
       lines.push(parts.join('; '))
+      const steal = stealLine(subjectResults(r))
+      if (steal !== null) lines.push(steal)
     }
     const subjects = subjectResults(c.points[0]!.result)
       .map((s) => s.subject)

@@ -1,6 +1,7 @@
 // The scaling curve (run.ts --threads): for each count N a gateway with N listener threads, a ceiling
 // with N threads and, with --refs, nginx with N workers and HAProxy with N threads in front of it, all
 // started once and measured in turn, the counts alternating across rounds.
+import { hostMachine } from './harness/host'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { allCases, askedCases } from './cases'
@@ -250,6 +251,7 @@ export async function runThreads(o: RunOptions, asked: number[]): Promise<RunRes
       when: new Date().toISOString(),
       commit: commitOf(),
       durationS: o.durationS,
+      machine: hostMachine(),
       cases: results.map((c) => c.points[0]!.result),
       soak: null,
       threads: { counts, pinned: p.pinned, pinning: p.note, cases: results }

@@ -49,3 +49,26 @@ test("each process's CPU a call says the kernel's share of it", () => {
 test('without the bare hop, no hop line', () => {
   assert.doesNotMatch(report(run(null)), /bare hop/)
 })
+
+test("with the host's steal measured, a line says how much each subject's run lost to it; without, none", () => {
+  const r = run(null)
+  assert.doesNotMatch(report(r), /host took/)
+  r.cases[0]!.gateway.stealShare = 0.031
+  r.cases[0]!.ceiling.stealShare = 0
+  assert.match(report(r), /^host took \(steal\): gateway 3\.1 %, ceiling 0\.0 %$/m)
+})
+
+test('a run that records its machine opens with it, idle policy included', () => {
+  const r = run(null)
+  r.machine = {
+    cpu: 'AMD EPYC (family 25, model 17)',
+    cores: 2,
+    kernel: '6.1',
+    idleGovernor: 'haltpoll',
+    haltPollNs: 0
+  }
+  assert.match(
+    report(r),
+    /^machine: AMD EPYC \(family 25, model 17\), 2 cores, kernel 6\.1, idle governor haltpoll, guest halt polling 0 µs\n/
+  )
+})
