@@ -8,12 +8,13 @@
 //   node dist/bench/stage-instructions.js [--rounds 3] [--calls 2000] [--warmup 20000] [--dist DIR] [--json FILE]
 //     [--stages 'gateway call,gateway limited'] (also: gateway limited, a call that one rate-limit rule counts)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { release, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { hostEnv } from '../src/microservice/host/host-env'
 import { control, counts } from './instructions'
 import { waitFor, median } from './child-output'
+import { cpuInfo } from './e2e/harness/host'
 import { arg, runMain, writeJsonIfAsked } from './cli'
 
 const ROOT = join(__dirname, '..', '..')
@@ -76,12 +77,10 @@ export interface CountingMachine {
 
 /** This machine, as a baseline of counts records it (valgrind must be installed: measureStages does it). */
 export function countingMachine(): CountingMachine {
-  const info = readFileSync('/proc/cpuinfo', 'utf8')
-  const field = (name: string): string => new RegExp(`^${name}\\s*: (.*)$`, 'm').exec(info)?.[1]?.trim() ?? 'unknown'
+  const { cpu, flags } = cpuInfo()
   return {
-    // A virtual machine may name only the vendor ("AMD EPYC"): the family and model tell the generation.
-    cpu: `${field('model name')} (family ${field('cpu family')}, model ${field('model')})`,
-    flags: field('flags'),
+    cpu,
+    flags,
     kernel: release(),
     valgrind: execFileSync('valgrind', ['--version'], { encoding: 'utf8' }).trim()
   }

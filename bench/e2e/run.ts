@@ -11,7 +11,6 @@
 // instances of the example microservice when the machine has cores to pin them apart, else one; K
 // with --instances), a ceiling with N threads and, with --refs, nginx with N workers and HAProxy with
 // N threads in front of it, all in the same run.
-import { hostMachine } from './harness/host'
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import { runThreads } from './threads'
 import { compare, report } from './tables'
 import { commitOf } from './commit'
 import type { CaseResult, Extra, RunOptions, RunResult, SoakResult, Subject, SubjectResult } from './results'
+import { hostMachine } from './harness/host'
 
 const ROOT = join(__dirname, '..', '..', '..')
 

@@ -1,7 +1,6 @@
 // The scaling curve (run.ts --threads): for each count N a gateway with N listener threads, a ceiling
 // with N threads and, with --refs, nginx with N workers and HAProxy with N threads in front of it, all
 // started once and measured in turn, the counts alternating across rounds.
-import { hostMachine } from './harness/host'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { allCases, askedCases } from './cases'
@@ -13,6 +12,7 @@ import { caseResult, floorRun, measure } from './measure'
 import { cpuPerRequest, gatewayCpu, subjectResults } from './tables'
 import { commitOf } from './commit'
 import type { RunOptions, RunResult, Subject, SubjectResult, ThreadsCase, ThreadsPoint } from './results'
+import { hostMachine } from './harness/host'
 
 /** Where the scaling curve's processes run: pinned when the machine has cores to spare for the clients. */
 interface Pinning {

@@ -25,12 +25,21 @@ function read(path: string): string | null {
   }
 }
 
-export function hostMachine(): HostMachine {
+/** The CPU as /proc/cpuinfo names it, and its flags. */
+export function cpuInfo(): { cpu: string; flags: string } {
   const info = read('/proc/cpuinfo') ?? ''
   const field = (name: string): string => new RegExp(`^${name}\\s*: (.*)$`, 'm').exec(info)?.[1]?.trim() ?? 'unknown'
-  const haltPoll = read('/sys/module/haltpoll/parameters/guest_halt_poll_ns')
+  // A virtual machine may name only the vendor ("AMD EPYC"): the family and model tell the generation.
   return {
     cpu: `${field('model name')} (family ${field('cpu family')}, model ${field('model')})`,
+    flags: field('flags')
+  }
+}
+
+export function hostMachine(): HostMachine {
+  const haltPoll = read('/sys/module/haltpoll/parameters/guest_halt_poll_ns')
+  return {
+    cpu: cpuInfo().cpu,
     cores: cpus().length,
     kernel: release(),
     idleGovernor:
