@@ -49,6 +49,8 @@ export function smallCallRound(durationS: number): Promise<RunResult> {
 
 export async function run(o: RunOptions): Promise<RunResult> {
   if (o.threads != null && o.threads.length > 0) return runThreads(o, o.threads)
+  // As the run starts: the idle policy is the machine's, and may be changed between runs.
+  const machine = hostMachine()
   ensureWrk()
   const standard = allCases()
   const cases = askedCases(o.cases, o.caseFile)
@@ -145,7 +147,7 @@ export async function run(o: RunOptions): Promise<RunResult> {
       when: new Date().toISOString(),
       commit: commitOf(),
       durationS: o.durationS,
-      machine: hostMachine(),
+      machine,
       cases: results,
       soak
     }

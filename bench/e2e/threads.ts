@@ -125,6 +125,8 @@ async function startThreadsSet(n: number, o: RunOptions, p: Pinning, children: C
 
 /** The scaling curve (--threads): every case at every thread count, the counts alternating across rounds. */
 export async function runThreads(o: RunOptions, asked: number[]): Promise<RunResult> {
+  // As the run starts: the idle policy is the machine's, and may be changed between runs.
+  const machine = hostMachine()
   if (o.target !== null) throw new Error('--threads starts its own gateways: not with --target')
   if (o.soakS > 0) throw new Error('--threads measures no soak: run --soak without it')
   const counts = [...new Set([1, ...asked])].sort((a, b) => a - b)
@@ -251,7 +253,7 @@ export async function runThreads(o: RunOptions, asked: number[]): Promise<RunRes
       when: new Date().toISOString(),
       commit: commitOf(),
       durationS: o.durationS,
-      machine: hostMachine(),
+      machine,
       cases: results.map((c) => c.points[0]!.result),
       soak: null,
       threads: { counts, pinned: p.pinned, pinning: p.note, cases: results }

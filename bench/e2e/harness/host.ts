@@ -3,8 +3,11 @@
 // idle vCPUs halt at once (the guest's halt polling off), every wake-up of an idle core goes through
 // the host, and one call alone costs 3-4× what it costs with halt polling on, for every subject alike
 // (docs/performance.md, "2026-12-02 (later)"): a result means little without these beside it.
-import { readFileSync } from 'node:fs'
 import { cpus, release } from 'node:os'
+import { readText } from '../../../src/common/process/cores'
+
+/** A file's text without its final newline, or null. */
+const read = (path: string): string | null => readText(path)?.trim() ?? null
 
 export interface HostMachine {
   /** The CPU's name with its family and model (a virtual machine may name only the vendor). */
@@ -15,14 +18,6 @@ export interface HostMachine {
   idleGovernor: string | null
   /** The guest's halt polling ceiling in ns (cpuidle-haltpoll), null where that driver is absent. */
   haltPollNs: number | null
-}
-
-function read(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8').trim()
-  } catch {
-    return null
-  }
 }
 
 /** The CPU as /proc/cpuinfo names it, and its flags. */

@@ -34,7 +34,8 @@ function ratio(quota: string | undefined, period: string | undefined): number | 
   return q / p
 }
 
-function readText(path: string): string | null {
+/** A file's text, or null when it cannot be read (absent in this kernel, this cgroup version, …). */
+export function readText(path: string): string | null {
   try {
     return readFileSync(path, 'utf8')
   } catch {
