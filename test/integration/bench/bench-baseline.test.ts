@@ -85,7 +85,10 @@ describe('a saved run as the baseline', () => {
     const cmp = read(file).comparison!
     assert.equal(cmp.regressed, true)
     // Four times a call's cost added reads as -80 %; -50 % leaves room for a noisy round.
-    assert.ok(cmp.runs[0]!.changePercent < -50, `${cmp.runs[0]!.changePercent} %, a call ${baseUs} µs, spin ${spinUs} µs`)
+    assert.ok(
+      cmp.runs[0]!.changePercent < -50,
+      `${cmp.runs[0]!.changePercent} %, a call ${baseUs} µs, spin ${spinUs} µs`
+    )
     assert.match(r.stdout, /FAILED: at 1 connection -[\d.]+ % against .*base\.json \(tolerance 30 %\)/)
     const suite = (
       new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, 'utf8')) as {
