@@ -8,8 +8,12 @@
 // With a reference build (--reference DIR, another project's dist/), its platform runs in the same
 // rounds and the build's CPU per call is also given over the reference's: the same program on both
 // sides, so whatever the machine does to one it does to the other.
+// Every process of the measurement (this one, the client's, and all it starts) runs on one core:
+// calls then pass between processes by a context switch on that core and never wake an idle one,
+// whose cost depends on the machine and on where the scheduler put each process (docs/performance.md,
+// "The CPU ratios on one core"). `--unpinned` measures where the scheduler puts them.
 //   node dist/bench/cpu-per-call.js [--rounds 12] [--calls 1500] [--warmup 20000]
-//     [--profiles call,edge,observed,limited]
+//     [--profiles call,edge,observed,limited] [--unpinned]
 //     [--dist DIR] [--reference DIR] [--json FILE]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
@@ -17,6 +21,7 @@ import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { childrenOf } from './e2e/harness/procstat'
+import { allowedCpus, hasTaskset, pin } from './e2e/harness/pin'
 import { reaped } from './e2e/harness/reap'
 import { benchPlatformEnv, freePort } from './e2e/subjects'
 import { GATED, PROFILES, PATH, BODY, ANSWER, type Profile } from './profiles'
@@ -46,6 +51,8 @@ export interface CpuResult {
   /** Medians of the rounds' ratios to the reference build's (null without one). */
   againstReference: { gateway: number; microservice: number } | null
   rounds: CpuRound[]
+  /** The core every process of the measurement ran on, or null where the scheduler put them. */
+  core: number | null
 }
 
 /** A thread's time on a CPU so far, in nanoseconds (the first field of schedstat). */
@@ -162,7 +169,7 @@ async function interleavedRound(steps: Array<[SequentialClient, number[]]>, n: n
  * cheaper): so each `period` rounds, one of every order, make a group whose ratio is the geometric
  * mean of theirs, and the result is the median group. The order's effect cancels within a group.
  */
-export function summarize(profile: string, rounds: CpuRound[], period: number): CpuResult {
+export function summarize(profile: string, rounds: CpuRound[], period: number, core: number | null = null): CpuResult {
   const groups: CpuRound[][] = []
   for (let k = 0; k + period <= rounds.length; k += period) groups.push(rounds.slice(k, k + period))
   if (groups.length === 0) throw new Error(`${rounds.length} rounds make no group of ${period} (one of each order)`)
@@ -182,7 +189,8 @@ export function summarize(profile: string, rounds: CpuRound[], period: number): 
           microservice: med((x) => x.againstReference!.microservice)
         }
       : null,
-    rounds
+    rounds,
+    core
   }
 }
 
@@ -205,8 +213,17 @@ export async function measureCpu(o: {
   calls: number
   warmup: number
   profiles: string[]
+  /** On one core, this process and every one it starts (the default), or where the scheduler puts them. */
+  pinned?: boolean
   log: (line: string) => void
 }): Promise<CpuResult[]> {
+  const cpus = allowedCpus()
+  const core = o.pinned === false ? null : hasTaskset() ? cpus[cpus.length - 1]! : null
+  if (core !== null) {
+    // Processes started from now on inherit it; this one gets its cores back at the end.
+    pin(process.pid, String(core))
+    o.log(`CPU per call measured on cpu ${core}: this process and every one it starts`)
+  } else if (o.pinned !== false) o.log('CPU per call measured unpinned: taskset (util-linux) is not installed')
   const children: ChildProcess[] = []
   const clients: SequentialClient[] = []
   const start = (args: string[], env: Record<string, string>): ChildProcess => {
@@ -290,7 +307,7 @@ export async function measureCpu(o: {
             ...(referenceClient !== null ? { againstReference: { gateway: gw / refGw, microservice: ms / refMs } } : {})
           })
         }
-        const result = summarize(p.name, rounds, referenceClient === null ? 2 : 3)
+        const result = summarize(p.name, rounds, referenceClient === null ? 2 : 3, core)
         const vsRef =
           result.againstReference === null
             ? ''
@@ -310,6 +327,7 @@ export async function measureCpu(o: {
   } finally {
     for (const c of clients) c.close()
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
+    if (core !== null) pin(process.pid, cpus.join(','))
   }
 }
 
@@ -326,6 +344,7 @@ async function main(): Promise<void> {
     calls: Number(arg('calls', '1500')),
     warmup: Number(arg('warmup', '20000')),
     profiles: arg('profiles', GATED.join(',')).split(','),
+    pinned: !process.argv.includes('--unpinned'),
     log: (line) => process.stderr.write(line + '\n')
   })
   for (const r of results) {

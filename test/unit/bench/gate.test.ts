@@ -135,7 +135,8 @@ function cpuResult(profile: string, gatewayRatio: number, microserviceRatio: num
     gatewayRatio,
     microserviceRatio,
     againstReference: null,
-    rounds: []
+    rounds: [],
+    core: null
   }
 }
 
