@@ -3,6 +3,7 @@ import { FrameReader, dropFrame, type Frame, type FrameInit, type OutFrame, enco
 import { DEFAULT_MAX_FRAME_BYTES } from '../contract/limits'
 import type { SharedBufferPool } from '../bytes/shared-buffers'
 import { InternalError, errorMessage } from '../errors/internal'
+import type { ReadSlab } from './read-slab'
 
 export interface FramedSocketEvents {
   onFrame(frame: Frame): void
@@ -33,18 +34,22 @@ export class FramedSocket {
     private readonly events: FramedSocketEvents,
     maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
     private readonly coalescing: Coalescing = 'tick',
-    largeFrames: SharedBufferPool | null = null
+    largeFrames: SharedBufferPool | null = null,
+    /** The slab a client socket was connected to read into (its `onread`), or null: it emits 'data'. */
+    reads: ReadSlab | null = null
   ) {
     this.reader = new FrameReader((f) => this.events.onFrame(f), maxFrameBytes, largeFrames)
     socket.setNoDelay(true)
-    socket.on('data', (chunk: Buffer) => {
+    const onChunk = (chunk: Buffer): void => {
       try {
         this.reader.push(chunk)
       } catch (err) {
         // Only this program's code runs here, and it throws Errors: anything else is a bug.
         this.destroy(err instanceof Error ? err : new InternalError('IGW_ASSERTION', errorMessage(err)))
       }
-    })
+    }
+    if (reads !== null) reads.to(onChunk)
+    else socket.on('data', onChunk)
     socket.on('error', (err) => this.finish(err))
     socket.on('close', () => this.finish(null))
   }

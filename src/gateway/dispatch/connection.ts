@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { filesStamp } from '../../common/tls/file-stamp'
 import { errorMessage } from '../../common/errors/internal'
 import { FramedSocket } from '../../common/protocol/framed-socket'
+import { ReadSlab } from '../../common/protocol/read-slab'
 import { PROTOCOL_VERSION, isLargeFrame, type Frame, type OutFrame } from '../../common/protocol/frame'
 import { gateway } from '../../common/protocol/generated/gateway'
 import type { PendingCall } from './pending'
@@ -59,7 +60,9 @@ export class BackendConnection {
     /** The shared secret of an instance reached over TCP: the handshake proves it both ways. */
     private readonly secret: string | null = null
   ) {
-    this.socket = connectTo(endpoint)
+    // TLS reads through its own layer, which takes no `onread`.
+    const reads = 'path' in endpoint || endpoint.tls === undefined ? new ReadSlab() : null
+    this.socket = connectTo(endpoint, reads)
     // A certificate that does not verify (or ours refused by the instance) is a refusal with its
     // reason, shown in status as a failed handshake is, not a connection that merely dropped.
     if (!('path' in endpoint) && endpoint.tls !== undefined)
@@ -90,7 +93,9 @@ export class BackendConnection {
         onClose: (err) => this.onClose(err)
       },
       owner.maxFrameBytes,
-      'poll'
+      'poll',
+      null,
+      reads
     )
   }
 
@@ -249,11 +254,15 @@ export class BackendConnection {
   }
 }
 
-/** A Unix socket, a TCP connection, or TLS over TCP verified against the entry's CAs. */
-function connectTo(endpoint: Endpoint): Socket {
-  if ('path' in endpoint) return connect({ path: endpoint.path })
+/**
+ * A Unix socket, a TCP connection, or TLS over TCP verified against the entry's CAs. A plain socket
+ * reads into `reads`.
+ */
+function connectTo(endpoint: Endpoint, reads: ReadSlab | null): Socket {
+  const onread = reads === null ? {} : { onread: reads.onread }
+  if ('path' in endpoint) return connect({ path: endpoint.path, ...onread })
   const tls = endpoint.tls
-  if (tls === undefined) return connect({ host: endpoint.host, port: endpoint.port })
+  if (tls === undefined) return connect({ host: endpoint.host, port: endpoint.port, ...onread })
   let pem: SecureContextOptions
   try {
     pem = clientPem(tls)
