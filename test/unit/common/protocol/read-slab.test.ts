@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { connect, createServer, type AddressInfo } from 'node:net'
-import { ReadSlab } from '../../../../src/common/protocol/read-slab'
+import { MIN_READ_BYTES, ReadSlab, SLAB_BYTES } from '../../../../src/common/protocol/read-slab'
 import { FramedSocket } from '../../../../src/common/protocol/framed-socket'
 import { encodeFrame, type Frame } from '../../../../src/common/protocol/frame'
 
@@ -35,6 +35,33 @@ test('reads land one after another: a chunk handed on is never written over, and
     chunks.map((c) => [...c]),
     [[1, 2, 3], Array<number>(40).fill(7), [9, 9], Array<number>(16).fill(5), [4]]
   )
+})
+
+test("by default a slab is Node's own read size, 64 KB, and left once less than 8 KB of it is free", () => {
+  assert.equal(SLAB_BYTES, 65536)
+  assert.equal(MIN_READ_BYTES, 8192)
+  const slab = new ReadSlab()
+  slab.to(() => {})
+  const first = read(slab, Array<number>(SLAB_BYTES - MIN_READ_BYTES).fill(1))
+  assert.equal(first.length, SLAB_BYTES)
+  const second = read(slab, [2]) // exactly 8 KB was free: still this slab
+  assert.equal(second.buffer, first.buffer)
+  assert.equal(second.length, MIN_READ_BYTES)
+  const third = read(slab, [3]) // 8 KB less one byte: a new slab
+  assert.notEqual(third.buffer, first.buffer)
+  assert.equal(third.length, SLAB_BYTES)
+})
+
+test('chunks read before anyone took them are handed on once, in order', () => {
+  const slab = new ReadSlab(64, 16)
+  read(slab, [1])
+  read(slab, [2])
+  const first: number[][] = []
+  slab.to((c) => first.push([...c]))
+  assert.deepEqual(first, [[1], [2]])
+  const second: unknown[] = []
+  slab.to((c) => second.push(c))
+  assert.deepEqual(second, [])
 })
 
 test('frames read through a slab over a real socket: split over reads, many a read, and kept ones intact', async () => {
