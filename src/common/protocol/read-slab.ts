@@ -7,10 +7,10 @@ export const MIN_READ_BYTES = 8 * 1024
  * Where a client socket's reads land (net.connect's `onread`): one after another in a slab, each read
  * into the room the reads before it left, so a read makes no ArrayBuffer of its own. Without it Node
  * makes one per read (64 KB, then shrunk to what was read), and V8's scavenger sweeps every one of
- * them: at one call at a time they were two thirds of each young-generation pause of the gateway
- * (docs/performance.md, "Fewer ArrayBuffers a call"). A chunk handed on is a view that no later read
- * writes over, so frames decoded from it may be kept as Node's own chunks may; a kept view keeps its
- * slab, as a view of Node's pool keeps the pool's.
+ * them: at one call at a time, sweeping ArrayBuffers was half to two thirds of each of the gateway's
+ * young-generation pauses (docs/performance.md, "Fewer ArrayBuffers a call"). A chunk handed on is a
+ * view that no later read writes over, so frames decoded from it may be kept as Node's own chunks
+ * may; a kept view keeps its slab, as a view of Node's pool keeps the pool's.
  */
 export class ReadSlab {
   private slab: Buffer
