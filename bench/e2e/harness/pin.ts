@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 
 /**
- * The CPUs this process may run on, from its affinity (/proc/self/status): in a container given
- * cpus 4-11, pinning to 0..N-1 would fail, so pins name these CPUs rather than count from 0.
+ * The CPUs this process (or `pid`) may run on, from its affinity (/proc/PID/status): in a container
+ * given cpus 4-11, pinning to 0..N-1 would fail, so pins name these CPUs rather than count from 0.
  */
-export function allowedCpus(): number[] {
+export function allowedCpus(pid: number | 'self' = 'self'): number[] {
   try {
-    const line = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))
+    const line = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     if (line !== null) return parseCpuList(line[1]!)
   } catch {
     /* not Linux: counted below */

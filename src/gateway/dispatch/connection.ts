@@ -60,12 +60,13 @@ export class BackendConnection {
     /** The shared secret of an instance reached over TCP: the handshake proves it both ways. */
     private readonly secret: string | null = null
   ) {
+    const tls = !('path' in endpoint) && endpoint.tls !== undefined
     // TLS reads through its own layer, which takes no `onread`.
-    const reads = 'path' in endpoint || endpoint.tls === undefined ? new ReadSlab() : null
+    const reads = tls ? null : new ReadSlab()
     this.socket = connectTo(endpoint, reads)
     // A certificate that does not verify (or ours refused by the instance) is a refusal with its
     // reason, shown in status as a failed handshake is, not a connection that merely dropped.
-    if (!('path' in endpoint) && endpoint.tls !== undefined)
+    if (tls)
       this.socket.once('error', (err: NodeJS.ErrnoException) => {
         // A system error (ECONNREFUSED, ECONNRESET) is a connection that failed; anything else before
         // the protocol's handshake is done is TLS's verdict: a certificate, or an alert from the
@@ -79,7 +80,6 @@ export class BackendConnection {
         this.refuse('it sent no Challenge: it does not ask for the shared secret')
       else this.close(new Error(`no connection and handshake within ${owner.connectTimeoutMs} ms`))
     })
-    const tls = !('path' in endpoint) && endpoint.tls !== undefined
     this.socket.once(tls ? 'secureConnect' : 'connect', () => {
       // The timeout stays until the handshake is done: a peer that never completes it is dropped.
       this.state = 'handshaking'

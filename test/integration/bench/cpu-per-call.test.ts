@@ -3,28 +3,12 @@
 // measuring process gets its own cores back afterwards.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { measureCpu } from '../../../bench/cpu-per-call'
-import { allowedCpus, hasTaskset, parseCpuList } from '../../../bench/e2e/harness/pin'
-import { childrenOf } from '../../../bench/e2e/harness/procstat'
+import { allowedCpus, hasTaskset } from '../../../bench/e2e/harness/pin'
+import { descendantsOf } from '../../../bench/e2e/harness/procstat'
 
 const DIST = join(__dirname, '..', '..', '..')
-
-function cpusOf(pid: number): number[] {
-  const line = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return parseCpuList(line![1]!)
-}
-
-/** This process's descendants, children first. */
-function descendants(pid: number): number[] {
-  const out: number[] = []
-  for (let at = [pid]; at.length > 0;) {
-    at = at.flatMap(childrenOf)
-    out.push(...at)
-  }
-  return out
-}
 
 test('CPU per call: every process measured runs on one core, and the measuring process gets its cores back', async () => {
   assert.ok(hasTaskset(), 'taskset (util-linux) is part of every Debian system')
@@ -40,8 +24,7 @@ test('CPU per call: every process measured runs on one core, and the measuring p
     log: (line) => {
       // The profile's line comes while its processes still run.
       if (!line.startsWith('call:')) return
-      seen.set(process.pid, cpusOf(process.pid))
-      for (const pid of descendants(process.pid)) seen.set(pid, cpusOf(pid))
+      for (const pid of [process.pid, ...descendantsOf(process.pid)]) seen.set(pid, allowedCpus(pid))
     }
   })
   const core = before[before.length - 1]!
