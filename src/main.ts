@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks'
 import { productVersion } from './common/contract/product-version'
 import { missingGcFlags } from './common/process/gc-flags'
 import type { PlatformConfig } from './common/config/config'
-import { reachableHost } from './platform/listeners/listen-check'
+import { checkPlaintext, listenSettings, reachableHost } from './platform/listeners/listen-check'
 import { InternalError } from './common/errors/internal'
 
 const HELP = `usage: node dist/src/main.js [--check] [--ready] [--help] [--version]
@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   const { loadConfig, DEFAULT_CONFIG_FILE } = await import('./common/config/config.js')
   const config = loadConfig()
   if (values.check) {
+    const { gateway, edge, admin } = listenSettings(config)
+    checkPlaintext([gateway, edge, admin])
     const file = process.env.PLATFORM_CONFIG ?? DEFAULT_CONFIG_FILE
     return void console.log(
       `config ${file}: valid (gateway :${config.gateway.port}, edge ${config.edge.enabled ? `:${config.edge.port}` : 'off'})`

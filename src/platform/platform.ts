@@ -1,4 +1,12 @@
-import { checkListenable, bindErrno, freePort, listenProblem, type ListenSetting } from './listeners/listen-check'
+import {
+  checkListenable,
+  checkPlaintext,
+  bindErrno,
+  freePort,
+  listenProblem,
+  listenSettings,
+  type ListenSetting
+} from './listeners/listen-check'
 import { join } from 'node:path'
 import { renameSync } from 'node:fs'
 import { Gateway, type ThreadTotals } from '../gateway/http/gateway'
@@ -383,6 +391,7 @@ export class Platform {
     // address is tried before anything starts: a busy port fails at once, naming its key.
     await this.control.listen()
     const listeners = this.listenSettings()
+    checkPlaintext(Object.values(listeners))
     await checkListenable(Object.values(listeners).filter((s) => s !== null))
     // The admin listener comes up first, so an orchestrator sees "starting" (not ready) meanwhile.
     if (listeners.admin !== null)
@@ -421,23 +430,7 @@ export class Platform {
 
   /** Each listener's address (the options over the config) and the key it comes from; null when off. */
   private listenSettings(): { gateway: ListenSetting; edge: ListenSetting | null; admin: ListenSetting | null } {
-    const c = this.config
-    const o = this.options
-    return {
-      gateway: {
-        who: 'the gateway',
-        host: o.host ?? c.gateway.host,
-        port: o.port ?? c.gateway.port,
-        key: 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port'
-      },
-      edge:
-        this.edge === null
-          ? null
-          : { who: 'the edge', host: o.host ?? c.edge.host, port: o.edgePort ?? c.edge.port, key: 'EDGE.port' },
-      admin: c.admin.enabled
-        ? { who: 'the admin listener', host: c.admin.host, port: o.adminPort ?? c.admin.port, key: 'ADMIN.port' }
-        : null
-    }
+    return listenSettings(this.config, this.options)
   }
 
   /** Packs `dir` into the upload directory unless its microservice is deployed already. */

@@ -95,6 +95,8 @@ export interface GatewayConfig {
   port: number
   /** HTTPS on this port; null: plain HTTP. */
   tls: TlsConfig | null
+  /** Plain HTTP on a non-loopback address while another listener has TLS (docs/security.md, "No plaintext door"). */
+  allowPlaintext: boolean
   /**
    * Listener threads: each runs the request pipeline with its own uWS App on the same port (the
    * kernel spreads connections by SO_REUSEPORT) and its own connections to the instances; 1 serves
@@ -202,7 +204,13 @@ export interface EdgeSection {
   port: number
   /** Listener threads serving the edge's port, as ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.threads for the gateway's. */
   threads: number
+  /**
+   * Its own `tls` block, or, when it has none, the gateway's: the edge answers the gateway's calls
+   * under /_eapi, so it never speaks plain HTTP beside a gateway that speaks TLS, unless `allowPlaintext`.
+   */
   tls: TlsConfig | null
+  /** Plain HTTP on a non-loopback address while another listener has TLS (docs/security.md, "No plaintext door"). */
+  allowPlaintext: boolean
   /** Microservices whose UI and description the edge serves (the "addons" of docs/contract.md); ["*"] for all. */
   swagger: string[]
   auth: EdgeAuthConfig
@@ -214,6 +222,8 @@ export interface AdminSection {
   host: string
   port: number
   tls: TlsConfig | null
+  /** Plain HTTP on a non-loopback address while another listener has TLS (docs/security.md, "No plaintext door"). */
+  allowPlaintext: boolean
   /** GET /metrics in Prometheus text format, and the counting behind it. */
   metrics: boolean
   /** Microservices without which the platform is not ready: /readyz is 503 while one is unavailable. */
@@ -521,16 +531,17 @@ export function parseConfig(raw: { [k: string]: Json }): PlatformConfig {
   if (!isSequenceName(seq)) throw new ConfigError(`${HP}.defaultSequenceName: unknown sequence '${seq}'`)
   const apiId = str(http, 'defaultApiId')
   if (!isApiMode(apiId)) throw new ConfigError(`${HP}.defaultApiId: must be ROA or RMC, got '${apiId}'`)
+  const gateway = gatewaySection(http, seq, apiId)
   const config: PlatformConfig = {
     rateLimits: parseRateLimits((raw.RATE_LIMITS ?? { rules: [] }) as Section),
     admission: parseAdmission(sub(raw, 'ADMISSION')),
-    gateway: gatewaySection(http, seq, apiId),
+    gateway,
     pool: poolSection(sub(raw, 'WORKER_POOL')),
     dispatch: dispatchSection(sub(raw, 'DISPATCH')),
     platform: platformSection(sub(raw, 'PLATFORM')),
     admin: adminSection(sub(raw, 'ADMIN')),
     logging: loggingSection(sub(raw, 'LOGGING')),
-    edge: edgeSection(sub(raw, 'EDGE')),
+    edge: edgeSection(sub(raw, 'EDGE'), gateway.tls),
     microservices: microservicesSection(sub(raw, 'MICROSERVICES'))
   }
   try {
@@ -560,6 +571,7 @@ function gatewaySection(http: Section, seq: SequenceName, apiId: ApiMode): Platf
     host: str(http, 'host'),
     port: int(http, 'port'),
     tls: parseTls(http, `${HP}.tls`),
+    allowPlaintext: bool(http, 'allowPlaintext'),
     threads: threadCount(http),
     busyPollMicroseconds: int(http, 'busyPollMicroseconds'),
     defaultSequenceName: seq,
@@ -640,6 +652,7 @@ function adminSection(admin: Section): PlatformConfig['admin'] {
     host: str(admin, 'host'),
     port: int(admin, 'port'),
     tls: parseTls(admin, 'ADMIN.tls'),
+    allowPlaintext: bool(admin, 'allowPlaintext'),
     metrics: bool(admin, 'metrics'),
     readyRequires: admin.readyRequires === undefined ? [] : strings(admin, 'readyRequires'),
     deployTokenEnv: optionalString(admin, 'deployTokenEnv')
@@ -655,13 +668,15 @@ function loggingSection(logging: Section): PlatformConfig['logging'] {
   }
 }
 
-function edgeSection(edge: Section): PlatformConfig['edge'] {
+function edgeSection(edge: Section, gatewayTls: TlsConfig | null): PlatformConfig['edge'] {
+  const allowPlaintext = bool(edge, 'allowPlaintext')
   return {
     enabled: bool(edge, 'enabled'),
     host: str(edge, 'host'),
     port: int(edge, 'port'),
     threads: threadCount(edge),
-    tls: parseTls(edge, 'EDGE.tls'),
+    tls: parseTls(edge, 'EDGE.tls') ?? (allowPlaintext ? null : gatewayTls),
+    allowPlaintext,
     swagger: strings(edge, 'swagger'),
     auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
   }

@@ -1,5 +1,7 @@
 import { createServer } from 'node:net'
 import { InternalError } from '../../common/errors/internal'
+import type { PlatformConfig } from '../../common/config/config'
+import { listed } from '../../common/config/overrides'
 
 /** One listener of the platform and the config key its port comes from, for an error that says what to change. */
 export interface ListenSetting {
@@ -9,6 +11,86 @@ export interface ListenSetting {
   port: number
   /** The config key of the port, e.g. ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port. */
   key: string
+  /** Whether it speaks TLS. */
+  tls: boolean
+  /** Its section's allowPlaintext: plain HTTP to the network is meant. */
+  allowPlaintext: boolean
+}
+
+/** Where a platform's listeners listen: the config's addresses, or the options' over them (tests, `dev`). */
+export interface ListenOverrides {
+  host?: string
+  port?: number
+  edgePort?: number
+  adminPort?: number
+}
+
+/** Each listener's address (the overrides over the config) and the key it comes from; null when off. */
+export function listenSettings(
+  c: PlatformConfig,
+  o: ListenOverrides = {}
+): { gateway: ListenSetting; edge: ListenSetting | null; admin: ListenSetting | null } {
+  return {
+    gateway: {
+      who: 'the gateway',
+      host: o.host ?? c.gateway.host,
+      port: o.port ?? c.gateway.port,
+      key: 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port',
+      tls: c.gateway.tls !== null,
+      allowPlaintext: c.gateway.allowPlaintext
+    },
+    edge: c.edge.enabled
+      ? {
+          who: 'the edge',
+          host: o.host ?? c.edge.host,
+          port: o.edgePort ?? c.edge.port,
+          key: 'EDGE.port',
+          tls: c.edge.tls !== null,
+          allowPlaintext: c.edge.allowPlaintext
+        }
+      : null,
+    admin: c.admin.enabled
+      ? {
+          who: 'the admin listener',
+          host: c.admin.host,
+          port: o.adminPort ?? c.admin.port,
+          key: 'ADMIN.port',
+          tls: c.admin.tls !== null,
+          allowPlaintext: c.admin.allowPlaintext
+        }
+      : null
+  }
+}
+
+/**
+ * No plaintext door: a listener that speaks plain HTTP to the network beside one that speaks TLS would
+ * answer in the clear what TLS protects (the edge's /_eapi calls are the gateway's methods; the admin
+ * listener deploys). Loopback is not the network; `allowPlaintext` is the operator saying that only a
+ * TLS terminator or a trusted network reaches it (docs/security.md, "No plaintext door").
+ */
+export function checkPlaintext(settings: ReadonlyArray<ListenSetting | null>): void {
+  const on = settings.filter((s) => s !== null)
+  const secured = on.find((s) => s.tls)
+  if (secured === undefined) return
+  const open = on.filter((s) => !s.tls && !s.allowPlaintext && !isLoopback(s.host))
+  if (open.length === 0) return
+  const section = (s: ListenSetting): string => s.key.replace(/\.port$/, '')
+  // IGW_CONFIG, as ConfigError says it: config.ts itself is not loaded by main.ts until the platform runs.
+  throw new InternalError(
+    'IGW_CONFIG',
+    listed(
+      open.map(
+        (s) =>
+          `${s.who} would listen on ${s.host}:${s.port} in plain HTTP while ${secured.who} speaks TLS, answering in the clear what TLS protects there; give ${section(s)} a tls block, or a loopback host (${section(s)}.host 127.0.0.1), or set ${section(s)}.allowPlaintext to true if only a TLS terminator or a trusted network reaches it (docs/security.md, "No plaintext door")`
+      )
+    )
+  )
+}
+
+/** A host only this machine reaches: 127.0.0.0/8, ::1 (IPv4-mapped too), localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase()
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
 }
 
 const MEANING: Record<string, string> = {

@@ -141,6 +141,45 @@ describe('TLS on the listeners', () => {
     }
   })
 
+  test("no plaintext door: the edge left at its defaults speaks the gateway's TLS; a plain listener on the network beside TLS refuses to start", async () => {
+    const platform = await start({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } } })
+    try {
+      // /_eapi on the edge is the gateway's method: over HTTPS it is answered...
+      const call = await curl('gateway.test', platform.edgePort, '/_eapi/ELASTIC_HTTP/example/calculator/multiply', [
+        '-H',
+        'Content-Type: application/json',
+        '-d',
+        '{"a":6,"b":7}'
+      ])
+      assert.equal(call, '{"result":42}')
+      // ...and in plain HTTP nothing is.
+      for (const path of ['/_eapi/ELASTIC_HTTP/example/calculator/multiply', '/_swagger/example/openapi.json']) {
+        const plain = await fetch(`http://127.0.0.1:${platform.edgePort}${path}`, {
+          method: path.startsWith('/_eapi') ? 'POST' : 'GET',
+          headers: { 'Content-Type': 'application/json' },
+          body: path.startsWith('/_eapi') ? '{"a":6,"b":7}' : undefined,
+          signal: AbortSignal.timeout(5000)
+        }).then(
+          (r) => `HTTP ${r.status}`,
+          (err: Error) => `failed: ${err.name}`
+        )
+        assert.match(plain, /^failed/, path)
+      }
+    } finally {
+      await platform.stop(0, 0)
+    }
+    // The admin listener moved to the network without TLS: the start fails before anything listens.
+    const open = new Platform(
+      testConfig({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: tlsBlock(main) } }, ADMIN: { host: '0.0.0.0' } }),
+      TEST_PLATFORM_OPTIONS
+    )
+    await assert.rejects(
+      open.start([EXAMPLE_DIR]),
+      /the admin listener would listen on 0\.0\.0\.0:0 in plain HTTP while the gateway speaks TLS.*ADMIN\.allowPlaintext/
+    )
+    assert.equal(open.port, 0)
+  })
+
   test('SNI picks the certificate; calls under a server name are answered; an unknown name gets the default', async () => {
     const platform = await start({
       ENTRY_POINTS: {
