@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     stopping = true
     if (drain > 0)
       console.log(
-        `microservice ${config.name} stopping: its gateways are told to send no more calls; draining for up to ${drain} ms`
+        `microservice ${config.name} stopping: its gateways are told to send no more calls; draining for up to ${drain} ms (MICROSERVICE_DRAIN_MS${process.env.MICROSERVICE_DRAIN_MS === undefined || process.env.MICROSERVICE_DRAIN_MS === '' ? ', its default' : ''})`
       )
     server.close(drain).then(
       () => process.exit(0),

@@ -1,7 +1,7 @@
 import type { InstanceStatus, MicroserviceStatus } from '../../../src/platform/manager'
 import { test, describe, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { fork } from 'node:child_process'
@@ -202,6 +202,13 @@ describe('packages, upload and lifecycle', () => {
     assert.match(status.stdout, /^example 2\.0\.0: available/)
     assert.match(status.stdout, /example@2\.0\.0#\d+\.0: running/)
     assert.doesNotMatch(status.stdout, /@1\.0\.0/, 'the old version is gone')
+    // The old version's instance says how long it drains and by which setting, as docs/operating.md does.
+    const logs = (await cli(d.configFile, 'logs', 'example', '1000')).stdout
+    const drained = /\[example@1\.0\.0#[^\]]+\] (microservice example stopping: .*)$/m.exec(logs)
+    assert.ok(drained !== null, logs.slice(-2000))
+    assert.match(drained[1], /draining for up to 4000 ms \(MICROSERVICE_DRAIN_MS, its default\)$/)
+    const operating = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'operating.md'), 'utf8')
+    assert.ok(operating.replace(/\s+/g, ' ').includes(drained[1]), `docs/operating.md does not say: ${drained[1]}`)
     const json = JSON.parse((await cli(d.configFile, 'status', 'example', '--json')).stdout) as MicroserviceStatus
     assert.equal(json.name, 'example')
     assert.equal(json.version, '2.0.0')
