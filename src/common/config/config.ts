@@ -116,6 +116,12 @@ export interface GatewayConfig {
   maxHeaderBytes: number
   /** Longest a call may take end to end before 504 and a Cancel to the microservice. */
   executingTimeoutMs: number
+  /**
+   * A body that stalls (less than uWS's throughput floor arrives in this time) is answered 408 and
+   * its connection closed, before uWS's own idle timeout would close it without an answer
+   * (docs/security.md, "Slow bodies").
+   */
+  bodyTimeoutMs: number
   /** Requests being processed at once before OVERLOADED. */
   maxInFlight: number
   /** Body bytes held by requests in progress, all together, before OVERLOADED (a bound on memory). */
@@ -579,6 +585,7 @@ function gatewaySection(http: Section, seq: SequenceName, apiId: ApiMode): Platf
     maxBodyBytes: int(http, 'maxBodyBytes'),
     maxHeaderBytes: int(http, 'maxHeaderBytes'),
     executingTimeoutMs: int(http, 'executingTimeoutMs'),
+    bodyTimeoutMs: int(http, 'bodyTimeoutMs'),
     maxInFlight: int(http, 'maxInFlight'),
     maxBodyBytesInFlight: int(http, 'maxBodyBytesInFlight'),
     maxDepth: int(http, 'maxDepth'),

@@ -22,6 +22,7 @@ export const codes = {
   SERVLET_MICROSERVICE: { status: 404, title: 'A servletApp microservice handles its own HTTP requests' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Only POST and OPTIONS are allowed' },
   BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
+  BODY_TIMEOUT: { status: 408, title: 'The body did not arrive in time' },
   PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
   UNTRUSTED_IDENTITY: { status: 403, title: 'Identity or privilege headers from a peer not trusted to send them' },
   CLIENT_CERTIFICATE_REQUIRED: { status: 403, title: 'This listener requires a client certificate' },

@@ -97,7 +97,7 @@ export function problemAnswer(
     origin,
     headers,
     // uWS skips an unread Content-Length body and keeps the connection; 413 closes it, so the client
-    // stops sending what we will not read, and so does a request whose body's end is in doubt.
-    close: f.code === 'BODY_TOO_LARGE' || f.code === 'MALFORMED_REQUEST'
+    // stops sending what we will not read, and so does a request whose body's end is in doubt or late.
+    close: f.code === 'BODY_TOO_LARGE' || f.code === 'MALFORMED_REQUEST' || f.code === 'BODY_TIMEOUT'
   }
 }

@@ -50,6 +50,11 @@ export class BodyReader {
     return n > this.sharedAbove ? this.large.acquire(n) : Buffer.allocUnsafe(n)
   }
 
+  /** Bytes of the body that have arrived. */
+  get receivedBytes(): number {
+    return this.received
+  }
+
   /** The whole body; the reader lets go of it. */
   finish(): Uint8Array {
     let out: Uint8Array = EMPTY

@@ -37,6 +37,13 @@ const CANCEL_GRACE_MS = 1000
 /** The smallest buffer of the large-body pool, and the most bytes it keeps unused. */
 const LARGE_BODY_MIN = 64 * 1024
 const LARGE_BODIES_KEPT = 64 * 1024 * 1024
+/**
+ * uWS's throughput floor for a body (HTTP_RECEIVE_THROUGHPUT_BYTES × HTTP_IDLE_TIMEOUT_S): it resets its
+ * idle timeout only when this much has arrived since the last reset. The body timeout is reset by the
+ * same rule, so it always fires before uWS would close the connection without an answer
+ * (docs/security.md, "Slow bodies").
+ */
+const BODY_PROGRESS_BYTES = 16 * 1024 * 10
 
 /** The close option in a Connection header (a comma-separated token list, any case). */
 const CLOSE = /(?:^|,)\s*close\s*(?:,|$)/i
@@ -69,6 +76,8 @@ export class Calls<R> {
   admission: Admission | null = null
   /** The calls that are out, by their executing timeout. */
   readonly deadlines: DeadlineList
+  /** The requests whose body is arriving, by their body timeout. */
+  readonly bodyDeadlines: DeadlineList
   /** Buffers for the bodies a worker splits, used again once their frame is written. */
   readonly largeBodies: SharedBufferPool
   private callIds = 0
@@ -85,6 +94,7 @@ export class Calls<R> {
     this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
     this.deadlines = new DeadlineList(config.executingTimeoutMs)
+    this.bodyDeadlines = new DeadlineList(config.bodyTimeoutMs)
     this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
   }
 
@@ -126,7 +136,10 @@ export class Calls<R> {
 export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadline, LimitKeys {
   callId = 0
   connection: PendingCall['connection'] = null
-  /** In the deadline list of Calls while the call is out (the executing timeout). */
+  /**
+   * In one deadline list of Calls: the body timeout's while the body arrives (`receiving`), the
+   * executing timeout's while the call is out.
+   */
   deadlineAt = 0
   deadlinePrev: Deadline | null = null
   deadlineNext: Deadline | null = null
@@ -140,6 +153,10 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   private reader: BodyReader | null = null
   /** Whether the body's length was not declared: its bytes count against the bound as they arrive. */
   private undeclared = false
+  /** In the body timeout's list: the body is arriving. */
+  private receiving = false
+  /** Body bytes since the body timeout was last reset. */
+  private progress = 0
   /** A call waiting on something while its body is read (readWhile): what to do with the body. */
   private held: ((body: Uint8Array) => void) | null = null
   readonly requestId: string
@@ -307,7 +324,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
       calls.preparer.inlineMaxBytes,
       calls.largeBodies
     )
-    calls.http.readBody(this.res, this)
+    this.readBody()
   }
 
   /** Stage 1c: the rate limits the call matches count it, or refuse it (429) before its body is read. */
@@ -408,7 +425,21 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     this.held = wait
     this.undeclared = declared < 0
     this.reader = new BodyReader(declared, calls.config.maxBodyBytes, calls.preparer.inlineMaxBytes, calls.largeBodies)
-    calls.http.readBody(this.res, this)
+    this.readBody()
+  }
+
+  /** Stage 2 begins: the body's chunks come to onChunk, under the body timeout. */
+  private readBody(): void {
+    this.receiving = true
+    this.progress = 0
+    this.calls.bodyDeadlines.add(this)
+    this.calls.http.readBody(this.res, this)
+  }
+
+  /** The body has arrived, or the request ended: out of the body timeout's list. */
+  private received(): void {
+    this.receiving = false
+    this.calls.bodyDeadlines.remove(this)
   }
 
   /** Stage 2: the body, chunk by chunk (a chunk is valid only during this call: the reader copies it). */
@@ -422,7 +453,16 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
         detail: `the body bytes in progress passed the bound of ${this.calls.config.maxBodyBytesInFlight}`
       })
     }
-    if (!last) return
+    if (!last) {
+      this.progress += chunk.byteLength
+      if (this.progress >= BODY_PROGRESS_BYTES) {
+        this.progress = 0
+        this.calls.bodyDeadlines.remove(this)
+        this.calls.bodyDeadlines.add(this)
+      }
+      return
+    }
+    this.received()
     const body = this.reader.finish()
     this.reader = null
     this.undeclared = false
@@ -533,14 +573,30 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
     this.reply(200, outcome.body)
   }
 
-  /** The executing timeout passed. */
+  /** The executing timeout passed, or the body timeout while the body arrives. */
   onDeadline(): void {
+    if (this.receiving) return this.bodyStalled()
     if (this.aborted || this.answered) return
     if (this.admitted !== null) this.admitted.sample(performance.now() - this.sentAt, performance.now(), this.warming)
     this.connection?.cancel(this)
     this.fail({
       code: 'EXECUTION_TIMEOUT',
       detail: `no answer within the executing timeout of ${this.calls.config.executingTimeoutMs} ms; the call was cancelled`
+    })
+  }
+
+  /**
+   * The body stalled: answered 408 and the connection closed (uWS would close it without an answer),
+   * logged with what arrived.
+   */
+  private bodyStalled(): void {
+    this.receiving = false
+    if (this.aborted || this.answered) return
+    const declared = declaredLengthOf(this.head)
+    this.bytesIn = this.reader?.receivedBytes ?? 0
+    this.fail({
+      code: 'BODY_TIMEOUT',
+      detail: `${this.bytesIn} of the body's ${declared < 0 ? 'undeclared length' : `${declared} bytes`} arrived; less than ${BODY_PROGRESS_BYTES} bytes came within ${this.calls.config.bodyTimeoutMs} ms`
     })
   }
 
@@ -554,7 +610,11 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
   /** The client went away. The response must not be touched again. */
   onAborted(): void {
     this.aborted = true
-    this.calls.deadlines.remove(this)
+    if (this.receiving) {
+      this.received()
+      // What arrived before the client went away, for the access log.
+      this.bytesIn = this.reader?.receivedBytes ?? 0
+    } else this.calls.deadlines.remove(this)
     this.connection?.cancel(this)
     this.release()
     if (!this.answered && this.calls.observer !== null) {
@@ -590,6 +650,7 @@ export class Invocation<R> implements PendingCall, BodySink, ObservedCall, Deadl
 
   private write(answer: Answer): void {
     if (this.aborted || this.answered) return
+    if (this.receiving) this.received()
     // A client that asks to close is told so (RFC 9112 §9.6: the server SHOULD send "close"). uWS
     // closes after the answer when the header is "close" alone, but then writes no header (a client
     // that sees none takes the connection for open; wrk counts the close as a read error); a list

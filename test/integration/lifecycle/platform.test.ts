@@ -205,10 +205,10 @@ describe('packages, upload and lifecycle', () => {
     // The old version's instance says how long it drains and by which setting, as docs/operating.md does.
     const logs = (await cli(d.configFile, 'logs', 'example', '1000')).stdout
     const drained = /\[example@1\.0\.0#[^\]]+\] (microservice example stopping: .*)$/m.exec(logs)
-    assert.ok(drained !== null, logs.slice(-2000))
-    assert.match(drained[1], /draining for up to 4000 ms \(MICROSERVICE_DRAIN_MS, its default\)$/)
+    const line = drained?.[1] ?? ''
+    assert.match(line, /draining for up to 4000 ms \(MICROSERVICE_DRAIN_MS, its default\)$/, logs.slice(-2000))
     const operating = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'operating.md'), 'utf8')
-    assert.ok(operating.replace(/\s+/g, ' ').includes(drained[1]), `docs/operating.md does not say: ${drained[1]}`)
+    assert.ok(operating.replace(/\s+/g, ' ').includes(line), `docs/operating.md does not say: ${line}`)
     const json = JSON.parse((await cli(d.configFile, 'status', 'example', '--json')).stdout) as MicroserviceStatus
     assert.equal(json.name, 'example')
     assert.equal(json.version, '2.0.0')
