@@ -7,7 +7,7 @@ import { CliError } from './cli-error'
 import { commandLine, type Command } from './command-line'
 import { benchCommand } from './commands/bench-command'
 import { devCommand } from './commands/dev-command'
-import { edgeCommand } from './commands/edge-command'
+import { edgeCommand, EDGE_USAGE } from './commands/edge-command'
 import { hostCommand } from './commands/host-command'
 import { imageCommand } from './commands/image-command'
 import { kubeCommand } from './commands/kube-command'
@@ -46,7 +46,7 @@ export const USAGE = `usage: microservice <command>
                          run one microservice on its own, for a platform on another host
                          (MICROSERVICES.remote there names this host, port and secret);
                          SIGTERM drains: GoAway to the gateways, calls answered, up to MS (20000)
-  edge nginx-config [--node host:gatewayPort[:edgePort]]... [--listen 8000] [--out FILE] [--standalone PREFIX] [--max-header-bytes 8192]
+  edge nginx-config [--node host:gatewayPort[:edgePort]]... [OPTION]... (edge --help lists every option)
                          the nginx configuration of one edge in front of several platforms
   image <zip_file> [--base IMAGE] [--tag NAME]
                          an image of one package on top of the platform's (npm run image), for a
@@ -66,6 +66,7 @@ The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 /** One command's lines of USAGE (its forms and their explanations), or null for no such command. */
 export function commandUsage(command: string): string | null {
   if (command === 'bench') return BENCH_USAGE
+  if (command === 'edge') return EDGE_USAGE
   const lines = USAGE.split('\n')
   const out: string[] = []
   let inside = false

@@ -57,7 +57,7 @@ export interface RunningNginx {
 export async function startNginx(
   nodes: EdgeNode[],
   limits = { maxBodyBytes: 65536, executingTimeoutMs: 240000 },
-  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls' | 'clientCertificates'> & { h2c?: boolean } = {}
+  tls: Pick<NginxEdgeOptions, 'tls' | 'upstreamTls' | 'upstreamEdgeTls' | 'clientCertificates'> & { h2c?: boolean } = {}
 ): Promise<RunningNginx> {
   const bin = ensureNginx()
   const prefix = mkdtempSync(join(tmpdir(), 'nginx-edge-'))

@@ -1,6 +1,6 @@
 import { EDGE_API_PREFIX, IDENTITY_HEADERS, PLATFORM_HEADERS, SWAGGER_PREFIX } from '../../common/contract/http-names'
 import { InternalError } from '../../common/errors/internal'
-import { codes } from '../../common/errors/codes'
+import { codes, type ErrorCode } from '../../common/errors/codes'
 
 /** One platform node behind the edge: its gateway (:8082) and its embedded edge (:8000, for the UI). */
 export interface EdgeNode {
@@ -55,6 +55,12 @@ export interface NginxEdgeOptions {
    */
   upstreamTls?: { caFile: string; serverName: string } | null
   /**
+   * Whether the nodes' embedded edges speak TLS too (with `upstreamTls`; true by default, as an edge
+   * takes the gateway's `tls` unless its own says otherwise). False for nodes whose EDGE was left plain
+   * on purpose (EDGE.allowPlaintext): nginx then speaks plain HTTP to the edges, TLS to the gateways.
+   */
+  upstreamEdgeTls?: boolean
+  /**
    * Client certificates, with `tls`: nginx verifies them against these CAs (a call without one is
    * refused under "require") and sends the verified subject to the nodes as
    * X-PLATFORM-Certificate-Subject, which the gateways take from nginx as a trusted peer.
@@ -83,15 +89,14 @@ export function nginxEdgeConfig(o: NginxEdgeOptions): string {
   const readTimeoutS = Math.ceil(o.executingTimeoutMs / 1000) + 1
   const servers = (port: (n: EdgeNode) => number): string =>
     o.nodes.map((n) => `    server ${n.host}:${port(n)} max_fails=${maxFails} fail_timeout=${failTimeout}s;`).join('\n')
-  const notFound = JSON.stringify({
-    type: 'urn:platform:problem:ROUTE_NOT_FOUND',
-    title: 'The path is not /{microservice}/{service}/{method}',
-    status: 404,
-    detail: 'not served by the edge',
-    code: 'ROUTE_NOT_FOUND',
-    requestId: '$request_id'
-  })
   const scheme = o.upstreamTls ? 'https' : 'http'
+  const edgeTls = o.upstreamEdgeTls ?? o.upstreamTls != null
+  if (edgeTls && !o.upstreamTls)
+    throw new InternalError(
+      'IGW_CLI_USAGE',
+      "TLS towards the nodes' edges needs the CAs and the name to verify them by (--upstream-tls-ca, --upstream-tls-name)"
+    )
+  const edgeScheme = edgeTls ? 'https' : 'http'
   const clients = o.clientCertificates ?? null
   if (clients !== null && !o.tls)
     throw new InternalError('IGW_CLI_USAGE', 'client certificates need TLS towards clients (--tls-cert, --tls-key)')
@@ -123,16 +128,15 @@ server {
     proxy_http_version 1.1;
     proxy_connect_timeout 2s;
     add_header X-Content-Type-Options nosniff always;
-    # uWebSockets.js names itself on every answer; the edge does not pass that on.
+    # uWebSockets.js names itself on every answer; the edge does not pass that on. The gateways' own
+    # nosniff gives way to the edge's, sent once.
     proxy_hide_header uWebSockets;
-    # A request line or header longer than this is refused with 431 (nginx's own code for it is 494).
+    proxy_hide_header X-Content-Type-Options;
+    # A request line or header longer than this is refused with 431 (nginx's own code for it is 494,
+    # 414 for a request line) over HTTP/1.1; over HTTP/2 nginx closes the connection instead
+    # (docs/edge.md, "nginx's own refusals").
     large_client_header_buffers 4 ${Math.ceil((o.maxHeaderBytes ?? 8192) / 1024)}k;
-    error_page 494 = @header_too_large;
-    location @header_too_large {
-        default_type application/problem+json;
-        return 431 '${problemJson('HEADERS_TOO_LARGE', 431, 'Request header fields too large', 'a request line or header is longer than the edge accepts')}';
-    }
-
+${ownRefusals(o)}
     # ${EDGE_API_PREFIX}/{microservice}/{svc}/{method} → /{microservice}/{svc}/{method} on one node's gateway.
     location ${EDGE_API_PREFIX}/ {
         proxy_pass ${scheme}://invocation_gateways/;
@@ -157,24 +161,11 @@ ${IDENTITY_HEADERS.map((h) => `        proxy_set_header ${h} ${identityValue(h, 
         proxy_next_upstream error;
         proxy_next_upstream_tries ${Math.min(o.nodes.length, 3)};
         proxy_buffering off;
-        # nginx's own failures (not the gateways' answers, which pass through) as problem details.
-        error_page 502 = @node_failed;
-        error_page 504 = @node_timeout;
-    }
-
-    location @node_failed {
-        default_type application/problem+json;
-        return 502 '${problemJson('NODE_FAILED', 502, 'No platform node answered the call', 'the connection to a platform node failed or was lost during the call; it may have run')}';
-    }
-
-    location @node_timeout {
-        default_type application/problem+json;
-        return 504 '${problemJson('NODE_TIMEOUT', 504, 'The platform node did not answer in time', 'no answer within the executing timeout')}';
     }
 
     # The UI's files and the descriptions, from the nodes' embedded edges (GET: safe to retry).
     location ${SWAGGER_PREFIX}/ {
-        proxy_pass ${scheme}://invocation_edges;
+        proxy_pass ${edgeScheme}://invocation_edges;
         proxy_set_header Connection "";
         proxy_set_header Host $host;
         proxy_read_timeout 30s;
@@ -182,12 +173,77 @@ ${IDENTITY_HEADERS.map((h) => `        proxy_set_header ${h} ${identityValue(h, 
     }
 
     location / {
-        default_type application/problem+json;
-        return 404 '${notFound}';
+${problemAnswer('ROUTE_NOT_FOUND', 'not served by the edge')}
     }
 }
 `
   return o.standalone == null ? body : standaloneConf(body, o.standalone.prefix)
+}
+
+/** Where nginx's own refusals are answered (a client asking for one gets that refusal, nothing more). */
+const PROBLEMS = '/_edge/problems'
+
+interface Refusal {
+  /** nginx's own statuses for it (494: a header too large, 497: plain HTTP on the TLS port). */
+  statuses: number[]
+  name: string
+  code: ErrorCode
+  detail: string
+}
+
+/**
+ * nginx's own refusals as problem details, with the gateway's codes. At server level, so that every
+ * location has them (a location with an error_page of its own would inherit none of these). Internal
+ * locations by URI, not named ones: nginx cannot redirect a request whose URI it could not read (a
+ * request line too long, a broken one) to a named location, and answers its own 500 page instead. Only
+ * answers nginx makes itself are replaced: a gateway's answer passes through as it is, since
+ * proxy_intercept_errors stays off.
+ */
+function ownRefusals(o: NginxEdgeOptions): string {
+  const refusals: Refusal[] = [
+    {
+      statuses: [400],
+      name: 'malformed',
+      code: 'MALFORMED_REQUEST',
+      detail: 'the edge could not read the request as HTTP'
+    },
+    {
+      statuses: [413],
+      name: 'body_too_large',
+      code: 'BODY_TOO_LARGE',
+      detail: 'the body is larger than the edge accepts'
+    },
+    {
+      statuses: [414, 494],
+      name: 'header_too_large',
+      code: 'HEADERS_TOO_LARGE',
+      detail: 'a request line or header is longer than the edge accepts'
+    },
+    { statuses: [500], name: 'edge_failed', code: 'INTERNAL', detail: 'the edge failed to handle the call' },
+    {
+      statuses: [502],
+      name: 'node_failed',
+      code: 'NODE_FAILED',
+      detail: 'the connection to a platform node failed or was lost during the call; it may have run'
+    },
+    { statuses: [503], name: 'edge_overloaded', code: 'OVERLOADED', detail: 'the edge refused the call' },
+    { statuses: [504], name: 'node_timeout', code: 'NODE_TIMEOUT', detail: 'no answer within the executing timeout' }
+  ]
+  if (o.tls)
+    refusals.push({
+      statuses: [497],
+      name: 'plain_http',
+      code: 'MALFORMED_REQUEST',
+      detail: 'a plain HTTP request on the TLS port: use https'
+    })
+  return refusals
+    .map(
+      ({ statuses, name, code, detail }) => `    error_page ${statuses.join(' ')} = ${PROBLEMS}/${name};
+    location = ${PROBLEMS}/${name} {
+${problemAnswer(code, detail)}
+    }`
+    )
+    .join('\n')
 }
 
 /** The TLS directives of the edge's server block: towards clients, their certificates, towards the nodes. */
@@ -212,12 +268,10 @@ function tlsDirectives(o: NginxEdgeOptions): string {
     error_page 495 = @certificate_invalid;
     error_page 496 = @certificate_missing;
     location @certificate_invalid {
-        default_type application/problem+json;
-        return 403 '${problemJson('CLIENT_CERTIFICATE_REQUIRED', 403, codes.CLIENT_CERTIFICATE_REQUIRED.title, 'the client certificate does not verify against the CAs the edge trusts')}';
+${problemAnswer('CLIENT_CERTIFICATE_REQUIRED', 'the client certificate does not verify against the CAs the edge trusts')}
     }
     location @certificate_missing {
-        default_type application/problem+json;
-        return 403 '${problemJson('CLIENT_CERTIFICATE_REQUIRED', 403, codes.CLIENT_CERTIFICATE_REQUIRED.title, 'connect with a client certificate signed by a CA the edge trusts')}';
+${problemAnswer('CLIENT_CERTIFICATE_REQUIRED', 'connect with a client certificate signed by a CA the edge trusts')}
     }`
   const upstreamTls = o.upstreamTls
     ? `
@@ -290,6 +344,19 @@ function identityValue(header: (typeof IDENTITY_HEADERS)[number], clientCertific
 /** The X-PLATFORM-* headers a client may send through the edge (the identity ones are set by the edge). */
 const FORWARDED_HEADERS = PLATFORM_HEADERS.filter((h) => !(IDENTITY_HEADERS as readonly string[]).includes(h))
 
-function problemJson(code: string, status: number, title: string, detail: string): string {
+/**
+ * The inside of a location that answers with the problem of `code`, as the gateway writes one: its
+ * request id in X-PLATFORM-Request-ID too, and Retry-After on a 503. A location with add_header of its
+ * own inherits none from the server, so nosniff is repeated.
+ */
+function problemAnswer(code: ErrorCode, detail: string): string {
+  const status = codes[code].status
+  return `        default_type application/problem+json;
+        add_header X-Content-Type-Options nosniff always;
+        add_header X-PLATFORM-Request-ID $request_id always;${status === 503 ? '\n        add_header Retry-After 1 always;' : ''}
+        return ${status} '${problemJson(code, status, codes[code].title, detail)}';`
+}
+
+function problemJson(code: ErrorCode, status: number, title: string, detail: string): string {
   return JSON.stringify({ type: `urn:platform:problem:${code}`, title, status, detail, code, requestId: '$request_id' })
 }

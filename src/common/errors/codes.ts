@@ -3,6 +3,8 @@
  * docs/errors.md lists them with what to do (a test keeps the two equal). ROUTE_NOT_FOUND: a path that
  * is not /{microservice}/{service}/{method} names no method at all (README, "HTTP contract");
  * SERVLET_MICROSERVICE: the gateway is not exposed for servlet microservices (docs/contract.md, Calls).
+ * HEADERS_TOO_LARGE, NODE_FAILED and NODE_TIMEOUT are the nginx edge's own answers
+ * (`microservice edge nginx-config`), in front of the gateways.
  */
 export const codes = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Neither Content-Type nor Accept names JSON or XML' },
@@ -23,6 +25,7 @@ export const codes = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Only POST and OPTIONS are allowed' },
   BODY_TOO_LARGE: { status: 413, title: 'The body is larger than the configured limit' },
   BODY_TIMEOUT: { status: 408, title: 'The body did not arrive in time' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'The request line or a header is longer than the limit' },
   PRIVILEGE_DENIED: { status: 403, title: 'The method needs a privileged call' },
   UNTRUSTED_IDENTITY: { status: 403, title: 'Identity or privilege headers from a peer not trusted to send them' },
   CLIENT_CERTIFICATE_REQUIRED: { status: 403, title: 'This listener requires a client certificate' },
@@ -32,6 +35,8 @@ export const codes = {
   OVERLOADED: { status: 503, title: 'The gateway is saturated' },
   BACKEND_CONNECTION_LOST: { status: 502, title: 'The connection to the microservice was lost during the call' },
   EXECUTION_TIMEOUT: { status: 504, title: 'The executing timeout passed' },
+  NODE_FAILED: { status: 502, title: 'No platform node answered the call' },
+  NODE_TIMEOUT: { status: 504, title: 'The platform node did not answer in time' },
   METHOD_FAILED: { status: 500, title: 'The method threw' },
   INTERNAL: { status: 500, title: 'Internal error' }
 } as const satisfies Record<string, { status: number; title: string }>

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { edgeCommand } from '../../../../src/cli/commands/edge-command'
+import { edgeCommand, EDGE_OPTIONS } from '../../../../src/cli/commands/edge-command'
 import { commandLine } from '../../../../src/cli/command-line'
 import { defaultConfig } from '../../../../src/common/config/config'
 
@@ -39,4 +39,39 @@ test('what goes together, said', () => {
     [...TLS, '--client-ca', '/ca.crt', '--client-certificates', 'maybe'],
     /--client-certificates maybe: "require"/
   )
+})
+
+test('--help and -h list every option parseArgs accepts, one line each with its default; exit 0', () => {
+  for (const flag of ['--help', '-h']) {
+    const printed: string[] = []
+    const log = console.log
+    console.log = (s: string) => void printed.push(s)
+    try {
+      assert.equal(edgeCommand(commandLine('edge', ['nginx-config', flag]), defaultConfig()), 0)
+    } finally {
+      console.log = log
+    }
+    const lines = printed.join('\n').split('\n')
+    for (const [name, o] of Object.entries(EDGE_OPTIONS)) {
+      const line = lines.filter((l) => l.startsWith(`  --${name} `) || l.startsWith(`  --${name},`))
+      assert.equal(line.length, 1, `--${name} has one line in the usage`)
+      assert.ok(name === 'help' || /\(default: [^)]+\)$/.test(line[0]!), `--${name} says its default: ${line[0]}`)
+      if ('default' in o) assert.match(line[0]!, new RegExp(`default: ${o.default}\\)$`))
+    }
+  }
+  // A usage error shows the same list.
+  assert.throws(
+    () => edgeCommand(commandLine('edge', ['nginx-cfg']), defaultConfig()),
+    (e: Error) => Object.keys(EDGE_OPTIONS).every((n) => e.message.includes(`--${n}`))
+  )
+})
+
+test('--upstream-edge-tls: on by default with upstream TLS, off for edges left plain', () => {
+  const up = ['--upstream-tls-ca', '/ca.crt', '--upstream-tls-name', 'gateway.test']
+  assert.match(written(up), /proxy_pass https:\/\/invocation_edges;/)
+  assert.match(written([...up, '--upstream-edge-tls', 'off']), /proxy_pass http:\/\/invocation_edges;/)
+  assert.match(written([...up, '--upstream-edge-tls', 'off']), /proxy_pass https:\/\/invocation_gateways\/;/)
+  assert.match(written([]), /proxy_pass http:\/\/invocation_edges;/)
+  assert.throws(() => written(['--upstream-edge-tls', 'on']), /--upstream-edge-tls on needs --upstream-tls-ca/)
+  assert.throws(() => written([...up, '--upstream-edge-tls', 'yes']), /--upstream-edge-tls yes: "on" or "off"/)
 })
