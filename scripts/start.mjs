@@ -17,7 +17,8 @@ const stamp = join(root, BUILD_STAMP)
 const stale = !existsSync(stamp) || newestSource(root) > statSync(stamp).mtimeMs
 if (stale && existsSync(join(root, 'node_modules', 'typescript'))) {
   console.error('npm start: building (TypeScript and the protobuf code; about half a minute)…')
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: 'inherit' })
+  // The build's output goes to stderr: stdout is the platform's log, JSON lines only.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { stdio: ['ignore', 2, 2] })
 } else if (!existsSync(main)) {
   console.error(
     'npm start: no dist/ and no build tools. Build first (npm ci && npm run build), then a production install (npm ci --omit=dev) runs it.'

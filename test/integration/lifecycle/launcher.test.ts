@@ -48,7 +48,11 @@ test('kill -9 of the launcher and its group leaves nothing running or listening'
     }
   })
   let out = ''
-  launcher.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  let stdout = ''
+  launcher.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+    stdout += d.toString()
+  })
   launcher.stderr!.on('data', (d: Buffer) => (out += d.toString()))
   const pids = (): number[] => [...out.matchAll(/"pid":(\d+)|\(pid (\d+)/g)].map((m) => Number(m[1] ?? m[2]))
   t.after(() => {
@@ -64,6 +68,18 @@ test('kill -9 of the launcher and its group leaves nothing running or listening'
     assert.ok(Date.now() < deadline, `not ready: ${out.slice(-1500)}`)
     await new Promise((r) => setTimeout(r, 100))
   }
+  // Its stdout is the platform's log: JSON lines only (what the launcher itself says goes to stderr).
+  const notJson = stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .filter((l) => {
+      try {
+        return typeof JSON.parse(l) !== 'object'
+      } catch {
+        return true
+      }
+    })
+  assert.deepEqual(notJson, [])
   const running = [...new Set(pids())].filter((p) => p !== launcher.pid)
   assert.ok(running.length >= 2, `the platform and an instance: ${running.join(', ')}`)
 

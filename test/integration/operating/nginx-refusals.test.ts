@@ -229,11 +229,13 @@ describe('the UI and calls through nginx in every TLS combination', () => {
     const block: { [k: string]: Json } = { certFile: gatewayCert.certFile, keyFile: gatewayCert.keyFile }
     plain = await startPlatform({}, [EXAMPLE_DIR])
     // The embedded edge takes the gateway's certificate, as the platform will by default.
-    tls = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: block } }, EDGE: { tls: block } }, [
-      EXAMPLE_DIR
-    ])
+    // The edge takes the gateway's TLS when it has none of its own (docs/security.md, "No plaintext door").
+    tls = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: block } } }, [EXAMPLE_DIR])
     // An edge left plain on purpose beside a gateway on TLS: --upstream-edge-tls off.
-    tlsPlainEdge = await startPlatform({ ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: block } } }, [EXAMPLE_DIR])
+    tlsPlainEdge = await startPlatform(
+      { ENTRY_POINTS: { WEB_SERVICE_FACADE_HTTP: { tls: block } }, EDGE: { allowPlaintext: true } },
+      [EXAMPLE_DIR]
+    )
   })
   after(async () => {
     await plain?.stop()
