@@ -39,6 +39,15 @@ test('what goes together, said', () => {
     [...TLS, '--client-ca', '/ca.crt', '--client-certificates', 'maybe'],
     /--client-certificates maybe: "require"/
   )
+  // A plain h2c listener beside TLS that requires certificates would take calls without one.
+  refused(
+    [...TLS, '--client-ca', '/ca.crt', '--h2c-listen', '127.0.0.1:8001'],
+    /--h2c-listen with --client-certificates require: the plain h2c listener would take calls without the certificate/
+  )
+  assert.match(
+    written([...TLS, '--client-ca', '/ca.crt', '--client-certificates', 'request', '--h2c-listen', '8001']),
+    /listen 8001 http2;/
+  )
 })
 
 test('--help and -h list every option parseArgs accepts, one line each with its default; exit 0', () => {
