@@ -7,12 +7,13 @@ import { CliError } from './cli-error'
 import { commandLine, type Command } from './command-line'
 import { benchCommand } from './commands/bench-command'
 import { devCommand } from './commands/dev-command'
-import { edgeCommand, EDGE_USAGE } from './commands/edge-command'
+import { edgeCommand, EDGE_USAGE } from './manifests/edge-command'
 import { hostCommand } from './commands/host-command'
 import { imageCommand } from './commands/image-command'
-import { kubeCommand } from './commands/kube-command'
+import { kubeCommand } from './manifests/kube-command'
 import { listCommand } from './commands/list-command'
 import { logsCommand } from './commands/logs-command'
+import { monitoringCommand, MONITORING_USAGE } from './manifests/monitoring-command'
 import { packCommand } from './commands/pack-command'
 import { removeCommand } from './commands/remove-command'
 import { rollbackCommand } from './commands/rollback-command'
@@ -56,6 +57,8 @@ export const USAGE = `usage: microservice <command>
                          percentiles, errors; a comparison with a saved run (bench --help)
   kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]...
                          Kubernetes manifests (kustomize) of the gateway and one Deployment per microservice
+  monitoring rules [--runbook-base-url URL] [--out FILE]
+                         the Prometheus rules, each alert's runbook_url under URL (where docs/ are served)
 
   --json                 list, status and logs print JSON (what the control socket answers)
   -h, --help             this text
@@ -67,6 +70,7 @@ The platform is found through PLATFORM_CONFIG (default: config/platform.json).`
 export function commandUsage(command: string): string | null {
   if (command === 'bench') return BENCH_USAGE
   if (command === 'edge') return EDGE_USAGE
+  if (command === 'monitoring') return MONITORING_USAGE
   const lines = USAGE.split('\n')
   const out: string[] = []
   let inside = false
@@ -95,7 +99,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   edge: edgeCommand,
   image: imageCommand,
   bench: benchCommand,
-  kube: kubeCommand
+  kube: kubeCommand,
+  monitoring: monitoringCommand
 }
 
 export async function main(args: string[]): Promise<number> {

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { parse, stringify } from 'yaml'
-import { ROOT } from '../../common/config/config'
 
 /** A microservice pod's preStop pause and its host's drain (--drain-ms), in seconds. */
 export const MICROSERVICE_PRE_STOP_S = 15
@@ -78,11 +75,6 @@ export const DEFAULT_KUBE_OPTIONS: Readonly<KubeOptions> = Object.freeze({
   monitoringNamespace: 'monitoring',
   prometheusRules: null
 })
-
-/** The rules that ship (deploy/prometheus/gateway.rules.yml), for the monitoring overlay. */
-export function shippedPrometheusRules(): string {
-  return readFileSync(join(ROOT, 'deploy', 'prometheus', 'gateway.rules.yml'), 'utf8')
-}
 
 const TLS_DIR = '/etc/invocation-gateway/tls'
 const INTERNAL_TLS_DIR = '/etc/invocation-gateway/internal-tls'

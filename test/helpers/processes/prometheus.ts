@@ -10,6 +10,8 @@ import { freePort } from '../nginx'
 import { until } from '../until'
 
 export const RULES_FILE = join(ROOT, 'deploy', 'prometheus', 'gateway.rules.yml')
+/** The scrape configuration for a plain host (docs/operating.md, "Metrics"). */
+export const SCRAPE_FILE = join(ROOT, 'deploy', 'prometheus', 'prometheus.yml')
 
 /** One rule of the rules file: a recording rule (`record`) or an alert. */
 export interface Rule {
@@ -70,11 +72,18 @@ export interface RunningPrometheus {
  */
 export async function startPrometheus(targets: string[], ruleFiles: string[]): Promise<RunningPrometheus> {
   const dir = mkdtempSync(join(tmpdir(), 'prometheus-'))
-  const config = {
-    global: { scrape_interval: '1s', evaluation_interval: '1s' },
-    rule_files: ruleFiles,
-    scrape_configs: [{ job_name: 'gateway', static_configs: [{ targets }] }]
+  // The scrape configuration docs/operating.md ships for a plain host, with the test's targets, rule
+  // files and intervals.
+  const config = parse(readFileSync(SCRAPE_FILE, 'utf8')) as {
+    global: Record<string, string>
+    rule_files: string[]
+    scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>
   }
+  config.global = { ...config.global, scrape_interval: '1s', evaluation_interval: '1s' }
+  config.rule_files = ruleFiles
+  const job = config.scrape_configs.find((j) => j.job_name === 'gateway')
+  if (job === undefined) throw new Error(`${SCRAPE_FILE} has no job "gateway"`)
+  job.static_configs = [{ targets }]
   writeFileSync(join(dir, 'prometheus.yml'), stringify(config))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`

@@ -7,9 +7,12 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { stringify } from 'yaml'
+import { parse, stringify } from 'yaml'
 import { ROOT } from '../../helpers/root'
-import { RULES_FILE, ensurePrometheus, promtool, shippedRules } from '../../helpers/processes/prometheus'
+import { RULES_FILE, ensurePrometheus, promtool, shippedRules, type Rule } from '../../helpers/processes/prometheus'
+import { monitoringCommand } from '../../../src/cli/manifests/monitoring-command'
+import { commandLine } from '../../../src/cli/command-line'
+import { shippedPrometheusRules } from '../../../src/cli/manifests/prometheus-rules'
 import { alertCases, type AlertCase } from './alert-cases'
 
 const alerts = shippedRules().filter((r) => r.alert !== undefined)
@@ -69,6 +72,37 @@ test('every alert has a summary, a description and a runbook section in docs/ope
     assert.equal(a.annotations!.runbook_url, `docs/operating.md#${a.alert!.toLowerCase()}`)
     assert.match(operating, new RegExp(`^#+ ${a.alert}$`, 'm'), `docs/operating.md has a section ${a.alert}`)
   }
+})
+
+test('microservice monitoring rules --runbook-base-url: every runbook absolute under the base, the rest the same, promtool passes', () => {
+  const file = join(dir, 'absolute.rules.yml')
+  assert.equal(
+    monitoringCommand(
+      commandLine('monitoring', ['rules', '--runbook-base-url', 'https://docs.example.com/igw/', '--out', file])
+    ),
+    0
+  )
+  const r = promtool(['check', 'rules', file])
+  assert.equal(r.code, 0, r.out)
+  const written = (parse(readFileSync(file, 'utf8')) as { groups: Array<{ rules: Rule[] }> }).groups.flatMap(
+    (g) => g.rules
+  )
+  assert.equal(written.length, shippedRules().length)
+  for (const [k, a] of alerts.entries()) {
+    const w = written.filter((x) => x.alert !== undefined)[k]!
+    assert.equal(w.annotations!.runbook_url, `https://docs.example.com/igw/docs/operating.md#${a.alert!.toLowerCase()}`)
+    assert.deepEqual(
+      { ...w, annotations: { ...w.annotations, runbook_url: '' } },
+      {
+        ...a,
+        annotations: { ...a.annotations, runbook_url: '' }
+      }
+    )
+  }
+  // Without a base the shipped file comes out as it is; a base that is not an absolute http(s) URL is refused.
+  assert.equal(shippedPrometheusRules(null), readFileSync(RULES_FILE, 'utf8'))
+  for (const bad of ['docs.example.com', 'ftp://x/', 'https://x/?a=1'])
+    assert.throws(() => shippedPrometheusRules(bad), /--runbook-base-url/)
 })
 
 test('every alert rule has a firing case, and every alert a quiet one', () => {

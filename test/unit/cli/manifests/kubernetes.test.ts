@@ -10,12 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
-import {
-  DEFAULT_KUBE_OPTIONS,
-  kubernetesManifests,
-  shippedPrometheusRules,
-  type KubeOptions
-} from '../../../../src/cli/manifests/kubernetes'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests, type KubeOptions } from '../../../../src/cli/manifests/kubernetes'
+import { shippedPrometheusRules } from '../../../../src/cli/manifests/prometheus-rules'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/common/config/config'
 import { ROOT } from '../../../helpers/root'
 

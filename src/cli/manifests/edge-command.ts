@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { loadConfig, type PlatformConfig } from '../../common/config/config'
-import { nginxEdgeConfig, parseNode } from '../manifests/nginx'
+import { nginxEdgeConfig, parseNode } from './nginx'
 import { CliError } from '../cli-error'
 import type { CommandLine } from '../command-line'
 

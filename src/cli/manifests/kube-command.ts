@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_KUBE_OPTIONS, kubernetesManifests, shippedPrometheusRules } from '../manifests/kubernetes'
+import { DEFAULT_KUBE_OPTIONS, kubernetesManifests } from './kubernetes'
+import { shippedPrometheusRules } from './prometheus-rules'
 import { CliError } from '../cli-error'
 import type { CommandLine } from '../command-line'
 
@@ -17,12 +18,13 @@ export function kubeCommand(line: CommandLine): number {
       microservice: { type: 'string', multiple: true },
       'tls-secret': { type: 'string' },
       'client-ca-secret': { type: 'string' },
-      'internal-tls-secret': { type: 'string' }
+      'internal-tls-secret': { type: 'string' },
+      'runbook-base-url': { type: 'string' }
     }
   })
   if (positionals[0] !== 'manifests' || positionals.length > 1)
     throw new CliError(
-      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]... [--tls-secret NAME [--client-ca-secret NAME]] [--internal-tls-secret NAME]'
+      'usage: microservice kube manifests [--out DIR] [--namespace NS] [--image IMAGE] [--microservice NAME=IMAGE:DIR]... [--tls-secret NAME [--client-ca-secret NAME]] [--internal-tls-secret NAME] [--runbook-base-url URL]'
     )
   if (values['client-ca-secret'] !== undefined && values['tls-secret'] === undefined)
     throw new CliError('--client-ca-secret needs --tls-secret: client certificates are asked for over HTTPS only')
@@ -43,7 +45,7 @@ export function kubeCommand(line: CommandLine): number {
     tlsSecret: values['tls-secret'] ?? null,
     clientCaSecret: values['client-ca-secret'] ?? null,
     internalTlsSecret: values['internal-tls-secret'] ?? null,
-    prometheusRules: shippedPrometheusRules()
+    prometheusRules: shippedPrometheusRules(values['runbook-base-url'] ?? null)
   })
   if (values.out === undefined) {
     for (const [name, text] of files) process.stdout.write(`# ${name}\n${text}`)

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { edgeCommand, EDGE_OPTIONS } from '../../../../src/cli/commands/edge-command'
+import { edgeCommand, EDGE_OPTIONS } from '../../../../src/cli/manifests/edge-command'
 import { commandLine } from '../../../../src/cli/command-line'
 import { defaultConfig } from '../../../../src/common/config/config'
 
