@@ -1,7 +1,7 @@
 import { javaClassName, typeName, type Descriptor, type ObjectDescriptor } from '../descriptors/descriptors'
 import { codes, type ErrorCode } from '../../common/errors/codes'
 import { SEQUENCES, type ApiMode, type SequenceFamily, type SequenceName } from '../../common/contract/vocabulary'
-import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS } from '../../common/contract/http-names'
+import { PLATFORM_HEADER_NOTES, EDGE_API_PREFIX, IDENTITY_HEADERS, HEADER } from '../../common/contract/http-names'
 import { alphaTypeName, type AliasMap } from '../serializers/alpha/alpha-node'
 import { XML_NAMING } from '../serializers/alpha/alpha-xml'
 import { JSON_NAMING } from '../serializers/alpha/alpha-json'
@@ -9,7 +9,7 @@ import { betaRootName } from '../serializers/beta/beta-xml'
 import { defaultSerializers, type Serializer } from '../serializers'
 import { compileRemotelyEnabled } from './service-index'
 import { NO_SECURITY } from '../../common/contract/openapi-security'
-import type { MethodDefinition, MicroserviceDefinition, ServiceDefinition } from '../sdk/define'
+import type { LicenseNote, MethodDefinition, MicroserviceDefinition, ServiceDefinition } from '../sdk/define'
 import type { Json } from '../../common/json/value'
 
 /** The description is plain data, written as JSON. */
@@ -33,6 +33,12 @@ export interface CallDefaults {
   readonly apiId: ApiMode
 }
 
+/**
+ * `info.license` when the microservice's definition names none: nothing is licensed to the reader
+ * unless its owner says so, which SPDX spells as a LicenseRef of the document's own.
+ */
+export const DEFAULT_LICENSE: LicenseNote = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' }
+
 export const SHIPPED_DEFAULTS: CallDefaults = { sequence: 'betaParamArrayJsonInOutSequence', apiId: 'ROA' }
 
 /**
@@ -46,12 +52,23 @@ export function documentedSequences(defaultSequence: SequenceName): { json: Sequ
     : { json: 'betaParamArrayJsonInOutSequence', xml: defaultSequence }
 }
 
-/** The error codes an ROA call of a documented method can meet, by status (docs/errors.md). */
+/**
+ * The error codes a call on a documented method's path can meet, by status (docs/errors.md): those
+ * planCall, the body reader, admission and the microservice answer with. Left out: ROUTE_NOT_FOUND
+ * and SERVLET_MICROSERVICE (no such path is described), ROA_NEEDS_ONE_PARAMETER (a documented method
+ * has one parameter), UNTRUSTED_IDENTITY (the edge removes the identity headers).
+ */
 const ROA_ERRORS: readonly ErrorCode[] = [
   // The edge serving the description answers a credential it does not accept with 401, also when it
   // is configured to accept none.
   'UNAUTHENTICATED',
+  'CLIENT_CERTIFICATE_REQUIRED',
+  'MALFORMED_REQUEST',
   'MALFORMED_BODY',
+  // The path answers RMC calls too (X-PLATFORM-API-ID: RMC), whose argument array is counted.
+  'ARGUMENT_COUNT',
+  // OpenAPI has no place for a method a path lacks: the path's other methods' answer is listed here.
+  'METHOD_NOT_ALLOWED',
   'BAD_ARGUMENT',
   'UNKNOWN_API_ID',
   'UNKNOWN_SEQUENCE',
@@ -104,18 +121,23 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
     tags.push(
       compact({
         name: tag,
-        description: svc.api?.description ?? null,
+        // A tag without a description is a warning of Redocly's recommended rules.
+        description: svc.api?.description ?? `The documented ROA methods of service '${svc.name}'`,
         'x-tags': svc.api?.tags ? [...svc.api.tags] : null
       })
     )
     for (const m of documented)
-      paths[`/${svc.name}/${m.name}`] = { post: operation(svc, m, tag, { components, alphaJson, media, defaults }) }
+      paths[`/${svc.name}/${m.name}`] = {
+        post: operation(svc, m, tag, { components, alphaJson, media, defaults }),
+        options: preflight(svc, m, tag)
+      }
   }
   return {
     openapi: '3.1.0',
     info: {
       title: `${name}`,
       version,
+      license: { ...(definition.license ?? DEFAULT_LICENSE) },
       description: `Remotely enabled ROA methods of microservice '${name}'. ${bodiesNote(media, defaults)} ${IDENTITY_NOTE}`,
       'x-platform-defaults': { sequence: defaults.sequence, apiId: defaults.apiId }
     },
@@ -130,7 +152,10 @@ export function describeMicroservice(input: DescribeInput): { [k: string]: Json 
     security: [...NO_SECURITY.security],
     tags,
     paths,
-    components: { schemas: { ...components.schemas, ...alphaJson?.schemas, Problem: PROBLEM_SCHEMA } }
+    components: {
+      schemas: { ...components.schemas, ...alphaJson?.schemas, Problem: PROBLEM_SCHEMA },
+      headers: RESPONSE_HEADERS
+    }
   }
 }
 
@@ -170,9 +195,9 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
     withXmlExample(xml, p.example, param, d.media)
   }
   const responses: { [k: string]: Json } = {}
-  if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)' }
+  if (m.returns.kind === 'void') responses['204'] = { description: 'the method returned (void)', headers: EVERY_ANSWER }
   else {
-    const ok: Schema = { description: note.returns?.description ?? typeName(m.returns) }
+    const ok: Schema = { description: note.returns?.description ?? typeName(m.returns), headers: EVERY_ANSWER }
     const jsonOut: Schema = { schema: jsonSchema(m.returns, true) }
     const xmlOut: Schema = { schema: d.components.schema(m.returns, true, true) }
     if (note.returns?.example !== undefined) {
@@ -186,20 +211,15 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
   for (const [status, list] of byStatus(errors)) {
     responses[String(status)] = {
       description: list.map((code) => `${code}: ${codes[code].title}`).join('; '),
-      content: {
-        'application/problem+json': {
-          schema: { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { code: { enum: list } } }] },
-          example: {
-            type: `urn:platform:problem:${list[0]!}`,
-            title: codes[list[0]!].title,
-            status,
-            detail: 'what went wrong, in words',
-            code: list[0]!,
-            requestId: '3f2c9a1e-7b4d-4c55-9a0e-1d2b3c4d5e6f'
-          }
-        }
-      }
+      headers: problemHeaders(status, list),
+      content: problemContent(status, list)
     }
+  }
+  // A method's ServiceError chooses its own status (docs/errors.md, METHOD_FAILED).
+  responses.default = {
+    description: 'METHOD_FAILED with the status the method chose (a ServiceError)',
+    headers: EVERY_ANSWER,
+    content: problemContent(500, ['METHOD_FAILED'])
   }
   return compact({
     tags: [tag],
@@ -214,6 +234,127 @@ function operation(svc: ServiceDefinition, m: MethodDefinition, tag: string, d: 
     },
     responses
   })
+}
+
+/**
+ * A problem in each format the request may have: problem+xml answers an XML request, as
+ * renderProblemXml writes it (RFC 9457 appendix B's <problem> in urn:ietf:rfc:7807).
+ */
+function problemContent(status: number, list: readonly ErrorCode[]): { [k: string]: Json } {
+  const schema = (xml: boolean): Json => ({
+    allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { code: { enum: [...list] } } }],
+    ...(xml ? { xml: PROBLEM_XML } : {})
+  })
+  const example = {
+    type: `urn:platform:problem:${list[0]!}`,
+    title: codes[list[0]!].title,
+    status,
+    detail: 'what went wrong, in words',
+    code: list[0]!,
+    requestId: '3f2c9a1e-7b4d-4c55-9a0e-1d2b3c4d5e6f'
+  }
+  return {
+    'application/problem+json': { schema: schema(false), example },
+    'application/problem+xml': { schema: schema(true), example }
+  }
+}
+
+/** What answer.ts, the authenticator and admission add to a problem of this status. */
+function problemHeaders(status: number, list: readonly ErrorCode[]): { [k: string]: Json } {
+  const out: { [k: string]: Json } = { ...EVERY_ANSWER }
+  if (status === 503 || list.includes('RATE_LIMITED')) out[HEADER.retryAfter] = requiredHeader('RetryAfter')
+  if (list.includes('RATE_LIMITED')) {
+    out[HEADER.rateLimitPolicy] = requiredHeader('RateLimitPolicy')
+    out[HEADER.rateLimit] = requiredHeader('RateLimit')
+  }
+  if (list.includes('METHOD_NOT_ALLOWED')) out[HEADER.allow] = requiredHeader('Allow')
+  if (list.includes('UNAUTHENTICATED')) out['WWW-Authenticate'] = ref('WWWAuthenticate')
+  return out
+}
+
+/** The CORS preflight the gateway answers on every path: 204 with Allow, whatever the route. */
+function preflight(svc: ServiceDefinition, m: MethodDefinition, tag: string): Json {
+  const ask = (name: string, description: string): Json => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema: { type: 'string' }
+  })
+  return {
+    tags: [tag],
+    summary: `CORS preflight for ${svc.name}.${m.name}`,
+    description:
+      'What a browser asks before a cross-origin POST. The Access-Control-* headers come only for an origin the gateway allows (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP CORS settings).',
+    operationId: `${svc.name}.${m.name}.preflight`,
+    parameters: [
+      ask('Origin', 'the page asking'),
+      ask('Access-Control-Request-Method', 'POST'),
+      ask('Access-Control-Request-Headers', 'the headers the page means to send')
+    ],
+    responses: {
+      '204': {
+        description: 'the methods and headers a call may use',
+        headers: {
+          ...EVERY_ANSWER,
+          [HEADER.allow]: requiredHeader('Allow'),
+          [HEADER.allowMethods]: ref('AccessControlAllowMethods'),
+          [HEADER.allowHeaders]: ref('AccessControlAllowHeaders'),
+          [HEADER.maxAge]: ref('AccessControlMaxAge')
+        }
+      },
+      '403': {
+        description: 'CLIENT_CERTIFICATE_REQUIRED: ' + codes.CLIENT_CERTIFICATE_REQUIRED.title,
+        headers: EVERY_ANSWER,
+        content: problemContent(403, ['CLIENT_CERTIFICATE_REQUIRED'])
+      }
+    }
+  }
+}
+
+function ref(name: string): Json {
+  return { $ref: `#/components/headers/${name}` }
+}
+
+/** A header component as one answer always has it (OpenAPI's header `required` is per use only via its object). */
+function requiredHeader(name: string): Json {
+  return ref(`${name}.required`)
+}
+
+/** Written on every answer (respond.ts): the request id always; CORS and rate limit fields when they apply. */
+const EVERY_ANSWER: { [k: string]: Json } = {
+  [HEADER.requestId]: ref('RequestId'),
+  [HEADER.rateLimitPolicy]: ref('RateLimitPolicy'),
+  [HEADER.rateLimit]: ref('RateLimit'),
+  [HEADER.allowOrigin]: ref('AccessControlAllowOrigin'),
+  [HEADER.exposeHeaders]: ref('AccessControlExposeHeaders'),
+  [HEADER.vary]: ref('Vary')
+}
+
+const header = (description: string, required = false, schema: Json = { type: 'string' }): Json => ({
+  description,
+  required,
+  schema
+})
+
+/** The response headers the gateway writes (src/common/contract/http-names.ts names them). */
+const RESPONSE_HEADERS: { [k: string]: Json } = {
+  RequestId: header("the caller's X-PLATFORM-Request-ID, or the one the gateway generated", true),
+  RateLimitPolicy: header(
+    'the rate limit rule matched (draft-ietf-httpapi-ratelimit-headers), when RATE_LIMITS.headers is on or on a 429'
+  ),
+  'RateLimitPolicy.required': header('the rate limit rule that refused the call', true),
+  RateLimit: header('the calls left and the seconds to the reset, when RATE_LIMITS.headers is on or on a 429'),
+  'RateLimit.required': header('the calls left and the seconds to the reset', true),
+  'RetryAfter.required': header('seconds to wait before calling again', true, { type: 'string', pattern: '^[0-9]+$' }),
+  'Allow.required': header('the methods the path answers', true, { type: 'string', const: 'POST, OPTIONS' }),
+  WWWAuthenticate: header('the credential the edge asks for, when it accepts some (docs/security.md)'),
+  AccessControlAllowOrigin: header('the calling origin, or *, when the gateway allows it'),
+  AccessControlExposeHeaders: header('the answer headers a page may read, for an allowed origin'),
+  Vary: header('Origin, when the allowed origin depends on it'),
+  AccessControlAllowMethods: header('POST, OPTIONS, for an allowed origin'),
+  AccessControlAllowHeaders: header('the request headers a page may send, for an allowed origin'),
+  AccessControlMaxAge: header('seconds a browser may keep this preflight, for an allowed origin')
 }
 
 function byStatus(list: readonly ErrorCode[]): Array<[number, ErrorCode[]]> {
@@ -233,6 +374,7 @@ const IDENTITY_NOTE = `Through the edge, ${IDENTITY_HEADERS.join(', ')} are not 
 
 /** The headers a caller through the edge may set (the identity headers are the edge's to set). */
 function headerParameters(defaults: CallDefaults): Json[] {
+  const sequences = documentedSequences(defaults.sequence)
   return PLATFORM_HEADER_NOTES.filter((h) => !(IDENTITY_HEADERS as readonly string[]).includes(h.name)).map((h) =>
     compact({
       name: h.name,
@@ -242,7 +384,9 @@ function headerParameters(defaults: CallDefaults): Json[] {
       description: headerNote(h.name, h.description, defaults),
       schema:
         h.name === 'X-PLATFORM-Sequence-Name'
-          ? { type: 'string', enum: Object.keys(SEQUENCES), default: defaults.sequence }
+          ? // Only the sequences whose shapes the media types describe: a client generated from
+            // the description could neither write nor read another's bodies.
+            { type: 'string', enum: [...new Set([sequences.json, sequences.xml])], default: defaults.sequence }
           : h.name === 'X-PLATFORM-API-ID'
             ? defaults.apiId === 'ROA'
               ? { type: 'string', enum: ['ROA'], default: 'ROA' }
@@ -576,8 +720,12 @@ function compact(o: { [k: string]: Json | undefined }): { [k: string]: Json } {
   return out
 }
 
+/** renderProblemXml's root element. */
+const PROBLEM_XML: Json = { name: 'problem', namespace: 'urn:ietf:rfc:7807' }
+
 const PROBLEM_SCHEMA: Json = {
   type: 'object',
+  xml: PROBLEM_XML,
   description: 'RFC 9457 problem details; `code` is stable (the error table).',
   properties: {
     type: { type: 'string' },
@@ -587,5 +735,5 @@ const PROBLEM_SCHEMA: Json = {
     code: { type: 'string', enum: Object.keys(codes) },
     requestId: { type: 'string' }
   },
-  required: ['type', 'title', 'status', 'code', 'requestId']
+  required: ['type', 'title', 'status', 'detail', 'code', 'requestId']
 }

@@ -110,7 +110,13 @@ export interface MicroserviceDefinition {
   readonly aliases?: Readonly<Record<string, string>>
   /** Replaces the default resolver, which grants the names listed in the microservice config. */
   readonly permissionResolver?: PermissionResolver
+  /** The license the API description states (its `info.license`); see DEFAULT_LICENSE when absent. */
+  readonly license?: LicenseNote
 }
+
+/** OpenAPI's license object: a name, and an SPDX identifier or a URL. */
+export type LicenseNote =
+  { readonly name: string; readonly identifier: string } | { readonly name: string; readonly url: string }
 
 export interface MethodOptions<P extends readonly Descriptor[], R extends Descriptor> {
   params: P

@@ -12,7 +12,7 @@ import { IDENTITY_HEADERS } from '../../../../src/common/contract/http-names'
 
 const aliases = new Map(Object.entries(definition.aliases ?? {}))
 const doc = describeMicroservice({ name: 'dockit', version: '2.0.0', definition, aliases }) as {
-  paths: Record<string, { post: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
+  paths: Record<string, { post: any; options: any }> // eslint-disable-line @typescript-eslint/no-explicit-any
   components: { schemas: Record<string, unknown> }
   servers: Array<{ url: string }>
   info: { description: string }
@@ -46,23 +46,39 @@ describe('generated description', () => {
       Object.keys(doc.paths['/mixed/nothing']!.post.responses).filter((s) => s.startsWith('2')),
       ['204']
     )
-    assert.ok(doc.paths['/mixed/guarded']!.post.responses['403'] !== undefined)
-    assert.equal(doc.paths['/kinds/m0']!.post.responses['403'], undefined)
-    const problem = doc.paths['/kinds/m0']!.post.responses['404'].content['application/problem+json'].schema
-    assert.deepEqual(problem.allOf[1].properties.code.enum, [
-      'UNKNOWN_MICROSERVICE',
-      'UNKNOWN_SERVICE',
-      'UNKNOWN_METHOD'
-    ])
+    const codes403 = (path: string): string[] =>
+      doc.paths[path]!.post.responses['403'].content['application/problem+json'].schema.allOf[1].properties.code.enum
+    assert.ok(codes403('/mixed/guarded').includes('PRIVILEGE_DENIED'))
+    assert.deepEqual(codes403('/kinds/m0'), ['CLIENT_CERTIFICATE_REQUIRED'])
+    for (const type of ['application/problem+json', 'application/problem+xml']) {
+      const problem = doc.paths['/kinds/m0']!.post.responses['404'].content[type].schema
+      assert.deepEqual(problem.allOf[1].properties.code.enum, [
+        'UNKNOWN_MICROSERVICE',
+        'UNKNOWN_SERVICE',
+        'UNKNOWN_METHOD'
+      ])
+    }
+    // As renderProblemXml writes it: <problem xmlns="urn:ietf:rfc:7807">.
+    assert.deepEqual(doc.paths['/kinds/m0']!.post.responses['404'].content['application/problem+xml'].schema.xml, {
+      name: 'problem',
+      namespace: 'urn:ietf:rfc:7807'
+    })
+    assert.deepEqual(doc.paths['/kinds/m0']!.post.responses['405'].headers.Allow, {
+      $ref: '#/components/headers/Allow.required'
+    })
+    assert.deepEqual(Object.keys(doc.paths['/kinds/m0']!.options.responses), ['204', '403'])
   })
 
-  test('the four X-PLATFORM headers a caller through the edge sets are parameters; the sequence header lists the four sequences', () => {
+  test('the four X-PLATFORM headers a caller through the edge sets are parameters; the sequence header lists the two whose shapes are described', () => {
     const params = doc.paths['/kinds/m0']!.post.parameters as Array<{ name: string; schema: { enum?: string[] } }>
     assert.deepEqual(
       params.map((p) => p.name),
       ['X-PLATFORM-API-ID', 'X-PLATFORM-Locale', 'X-PLATFORM-Sequence-Name', 'X-PLATFORM-Request-ID']
     )
-    assert.deepEqual(params.find((p) => p.name === 'X-PLATFORM-Sequence-Name')!.schema.enum!.length, 4)
+    assert.deepEqual(params.find((p) => p.name === 'X-PLATFORM-Sequence-Name')!.schema.enum, [
+      'betaParamArrayJsonInOutSequence',
+      'alphaParamArrayXmlInOutSequence'
+    ])
   })
 
   test('the identity headers the edge drops are not offered, and the description says who sets them', () => {
@@ -191,6 +207,7 @@ describe("a description follows the gateway's configured default sequence", () =
         (h: { name: string }) => h.name === 'X-PLATFORM-Sequence-Name'
       )
       assert.equal(header.schema.default, sequence)
+      assert.deepEqual(header.schema.enum, [shown.json, shown.xml])
     })
 
     test(`${sequence}: every example is what that sequence's serializer writes, and fits its JSON schema`, () => {
