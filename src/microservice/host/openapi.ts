@@ -77,6 +77,8 @@ const ROA_ERRORS: readonly ErrorCode[] = [
   'UNKNOWN_METHOD',
   'FORMAT_MISMATCH',
   'BODY_TOO_LARGE',
+  // A body that stalls (docs/security.md, "Slow bodies").
+  'BODY_TIMEOUT',
   'UNSUPPORTED_MEDIA_TYPE',
   'SEQUENCE_FORMAT_MISMATCH',
   'METHOD_FAILED',
