@@ -2,7 +2,7 @@
 // and is made again only when the one in the package is older than its jar (a stand-in JVM answers).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, utimesSync } from 'node:fs'
+import { readFileSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { DESCRIPTION_FILE, ensureDescription, generateDescription } from '../../../../src/platform/package/descriptions'
 import { readMicroserviceConfig } from '../../../../src/microservice/host/package-config'
@@ -44,4 +44,19 @@ test('ensureDescription: made once, made again when the jar is newer than it', a
   utimesSync(join(dir, 'calc.jar'), later, later)
   await ensureDescription(dir, config, undefined, javaClassPathFile)
   assert.equal(fakeJavaRuns(dir).length, 2, 'a rebuilt jar: made again')
+  // A platform rebuilt or upgraded since (its generator newer than the description) makes it again too.
+  const earlier = new Date(Date.now() - 60_000)
+  utimesSync(join(dir, 'calc.jar'), earlier, earlier)
+  await ensureDescription(dir, config, undefined, javaClassPathFile)
+  assert.equal(fakeJavaRuns(dir).length, 2, 'the jar older again: current')
+  const generator = join(__dirname, '..', '..', '..', '..', 'src', 'microservice', 'host', 'openapi.js')
+  const kept = statSync(generator)
+  const newer = new Date(Date.now() + 120_000)
+  try {
+    utimesSync(generator, newer, newer)
+    await ensureDescription(dir, config, undefined, javaClassPathFile)
+    assert.equal(fakeJavaRuns(dir).length, 3, 'a newer generator: made again')
+  } finally {
+    utimesSync(generator, kept.atime, kept.mtime)
+  }
 })
