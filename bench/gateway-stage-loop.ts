@@ -27,6 +27,7 @@ import { writeAnswer } from '../src/gateway/http/respond'
 import { remoteAddress } from '../src/gateway/http/copy-head'
 import { peerMatcher } from '../src/common/config/peers'
 import { CallTelemetry } from '../src/gateway/invoke/call-telemetry'
+import { AccessSampling } from '../src/gateway/invoke/access-sampling'
 import { RateLimiter } from '../src/gateway/admission/rate-limits'
 import type { ByteLineSink } from '../src/common/observability/line-writer'
 import { EDGE_API_PREFIX } from '../src/common/contract/http-names'
@@ -185,6 +186,12 @@ let made = 0
 const steppedClock = (): number => CLOCK_START + Math.floor(made / CALLS_PER_MS)
 const observed = pipeline()
 observed.observer = new CallTelemetry(true, new DiscardedLines(), steppedClock)
+/** Metrics alone: what the access log adds is observed's count less this one (docs/operating.md). */
+const metered = pipeline()
+metered.observer = new CallTelemetry(true, null, steppedClock)
+/** Metrics and the access log of errors and slow calls only (LOGGING.accessLogSample 0): no line for these calls. */
+const sampled = pipeline()
+sampled.observer = new CallTelemetry(true, new DiscardedLines(), steppedClock, new AccessSampling(0, 1000))
 /** One rule every call matches, by identity (the address here), that never refuses: its fields are written. */
 const limited = pipeline()
 limited.limiter = new RateLimiter({
@@ -202,16 +209,18 @@ limited.limiter = new RateLimiter({
   redis: null
 })
 
-type Profile = 'call' | 'edge' | 'observed' | 'limited'
+type Profile = 'call' | 'edge' | 'observed' | 'limited' | 'metered' | 'sampled'
 const CALLS: Record<Profile, (res: Response) => void> = {
   call: (res) => startCall(plain, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
   edge: (res) => startEdgeCall(plain, auth, res as unknown as HttpResponse, viaEdge as unknown as HttpRequest),
   observed: (res) => startCall(observed, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
-  limited: (res) => startCall(limited, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest)
+  limited: (res) => startCall(limited, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
+  metered: (res) => startCall(metered, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest),
+  sampled: (res) => startCall(sampled, trusts, res as unknown as HttpResponse, straight as unknown as HttpRequest)
 }
 
 const call = CALLS[profile]
-if (call === undefined) throw new Error(`no profile ${profile}: call, edge, observed or limited`)
+if (call === undefined) throw new Error(`no profile ${profile}: call, edge, observed, limited, metered or sampled`)
 
 function calls(n: number): void {
   for (let k = 0; k < n; k++) {

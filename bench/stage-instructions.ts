@@ -6,7 +6,8 @@
 // same instructions whatever the machine's load: the count moves when the code does. The gate
 // compares each with the baseline's (bench/gate.ts).
 //   node dist/bench/stage-instructions.js [--rounds 3] [--calls 2000] [--warmup 20000] [--dist DIR] [--json FILE]
-//     [--stages 'gateway call,gateway limited'] (also: gateway limited, a call that one rate-limit rule counts)
+//     [--stages 'gateway call,gateway limited'] (also: gateway limited, a call that one rate-limit rule counts;
+//     gateway metered and gateway sampled, metrics alone and with the access log of errors and slow calls only)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { release, tmpdir } from 'node:os'
@@ -32,7 +33,12 @@ export const STAGES = [
 ] as const
 
 /** Stages counted on request (--stages), outside the gate: the call path with one rate-limit rule. */
-const OTHER_STAGES = [{ name: 'gateway limited', loop: 'gateway-stage-loop.js', profile: 'limited' }] as const
+const OTHER_STAGES = [
+  { name: 'gateway limited', loop: 'gateway-stage-loop.js', profile: 'limited' },
+  // What the access log costs: metrics alone, and metrics with the log of errors and slow calls only.
+  { name: 'gateway metered', loop: 'gateway-stage-loop.js', profile: 'metered' },
+  { name: 'gateway sampled', loop: 'gateway-stage-loop.js', profile: 'sampled' }
+] as const
 
 type Stage = (typeof STAGES)[number] | (typeof OTHER_STAGES)[number]
 

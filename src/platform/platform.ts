@@ -32,6 +32,7 @@ import { createLogger, type EventLog, type Logger, type LogLevel } from '../comm
 import { stdoutLines, type LineSink } from '../common/observability/line-writer'
 import { tracingActive } from '../common/observability/tracing'
 import { CallTelemetry } from '../gateway/invoke/call-telemetry'
+import { accessSampling } from '../gateway/invoke/access-sampling'
 import { createMetricsRegistry, type CallTotals } from './metrics'
 import { ListenerThreads, type ThreadCounts } from './listeners/listener-threads'
 import { addedRoutes, type RouteStats } from '../gateway/invoke/call-telemetry'
@@ -132,7 +133,7 @@ export class Platform {
     if (config.admission.adaptive) this.gateway.calls.admission = new Admission(config.admission)
     const metricsOn = config.admin.enabled && config.admin.metrics
     const accessLog = config.logging.accessLog ? (options.accessLog ?? stdoutLines()) : null
-    this.telemetry = new CallTelemetry(metricsOn, accessLog)
+    this.telemetry = new CallTelemetry(metricsOn, accessLog, Date.now, accessSampling(config.logging))
     const stream = (this.logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!
     this.threads =
       listeners > 1

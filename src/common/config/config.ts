@@ -245,6 +245,13 @@ export interface AdminSection {
 export interface LoggingSection {
   level: LogLevel
   accessLog: boolean
+  /**
+   * The share of answered calls faster than accessLogSlowMs that get a line (1: all; 0: only refused,
+   * failed and slow calls). docs/operating.md, "The access log's cost".
+   */
+  accessLogSample: number
+  /** A call that took this long or longer always gets a line. */
+  accessLogSlowMs: number
   /** Each instance's stdout and stderr go to <var>/logs/<instance>.log, rotated at this size. */
   instanceLogMaxBytes: number
   /** Rotated files kept per instance (<instance>.log.1 ... .N). */
@@ -670,6 +677,8 @@ function loggingSection(logging: Section): PlatformConfig['logging'] {
   return {
     level: logging.level as (typeof LOG_LEVELS)[number],
     accessLog: bool(logging, 'accessLog'),
+    accessLogSample: logging.accessLogSample as number,
+    accessLogSlowMs: int(logging, 'accessLogSlowMs'),
     instanceLogMaxBytes: int(logging, 'instanceLogMaxBytes'),
     instanceLogFiles: int(logging, 'instanceLogFiles')
   }

@@ -22,14 +22,34 @@ export class DeadlineList {
   constructor(readonly durationMs: number) {}
 
   add(d: Deadline): void {
-    d.deadlineAt = performance.now() + this.durationMs
+    d.deadlineAt = this.stamp()
     d.deadlineNext = null
     d.deadlinePrev = this.tail
     if (this.tail === null) this.head = d
     else this.tail.deadlineNext = d
     this.tail = d
     // An armed timer fires no later than this deadline: the list's head expires first.
-    if (this.timer === null) this.arm(this.durationMs)
+    if (this.timer === null) this.arm(this.firstWait())
+  }
+
+  /** When an entry added now expires. */
+  protected stamp(): number {
+    return performance.now() + this.durationMs
+  }
+
+  /** How long the timer started by an add waits: until that entry's deadline. */
+  protected firstWait(): number {
+    return this.durationMs
+  }
+
+  /** Whether the timer is running. */
+  protected get armed(): boolean {
+    return this.timer !== null
+  }
+
+  /** How long after an expiry at `now` the timer fires next, while entries remain: when the head expires. */
+  protected next(now: number): number {
+    return this.head!.deadlineAt - now
   }
 
   /** Takes an entry out; one that is not in the list is left as it is. */
@@ -79,10 +99,42 @@ export class DeadlineList {
       this.remove(d)
       d.onDeadline()
     }
-    if (this.head !== null && this.timer === null) this.arm(this.head.deadlineAt - now)
+    if (this.head !== null && this.timer === null) this.arm(this.next(now))
   }
 }
 
 function expire(list: DeadlineList): void {
   list.expire()
+}
+
+/**
+ * A DeadlineList whose entries are stamped from a clock read at most every `resolutionMs`, not at
+ * every add: for a timeout that needs no precision (the body timeout), on the path of every call.
+ * While entries remain its timer fires every `resolutionMs` and reads the clock; an add with no timer
+ * running reads it once and starts it. An entry expires between its duration and its duration plus
+ * twice the resolution after it was added, never before.
+ */
+export class CoarseDeadlineList extends DeadlineList {
+  private clock = 0
+
+  constructor(
+    durationMs: number,
+    private readonly resolutionMs: number
+  ) {
+    super(durationMs)
+  }
+
+  protected override stamp(): number {
+    if (!this.armed) this.clock = performance.now()
+    return this.clock + this.durationMs + this.resolutionMs
+  }
+
+  protected override firstWait(): number {
+    return this.resolutionMs
+  }
+
+  protected override next(now: number): number {
+    this.clock = now
+    return this.resolutionMs
+  }
 }

@@ -5,6 +5,7 @@ import { LinesAsBytes, type ByteLineSink, type LineSink } from '../../common/obs
 import { endSpan, startSpan, tracingActive } from '../../common/observability/tracing'
 import { lineStart } from '../../common/observability/log'
 import { jsonBound, putBytes, putJsonString, putMillis, putUint } from '../../common/bytes/json-bytes'
+import { EVERY_CALL, type AccessSampling } from './access-sampling'
 
 /** Latency buckets in seconds, from half a millisecond to the 240 s executing timeout. */
 export const LATENCY_BOUNDS = [
@@ -94,7 +95,9 @@ export class CallTelemetry implements CallObserver {
   constructor(
     private readonly metrics: boolean,
     accessLog: LineSink | null,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
+    /** Which calls get a line (LOGGING.accessLogSample, accessLogSlowMs). */
+    private readonly sampling: AccessSampling = EVERY_CALL
   ) {
     this.routes.set('', this.unrouted)
     this.accessLog =
@@ -118,7 +121,7 @@ export class CallTelemetry implements CallObserver {
     const r = this.routeOf(call)
     const ms = performance.now() - call.startedAt
     if (this.metrics) this.count(call, r, ms / 1000)
-    if (this.accessLog !== null) this.log(call, r, ms, this.accessLog)
+    if (this.accessLog !== null && this.sampling.takes(call.code, ms)) this.log(call, r, ms, this.accessLog)
   }
 
   private routeOf(call: ObservedCall): RouteStats {

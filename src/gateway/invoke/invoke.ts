@@ -1,5 +1,5 @@
 import { newRequestId } from './request-id'
-import { DeadlineList, type Deadline } from '../../common/contract/deadlines'
+import { CoarseDeadlineList, DeadlineList, type Deadline } from '../../common/contract/deadlines'
 import { SharedBufferPool } from '../../common/bytes/shared-buffers'
 import { isErrorCode, type Failure } from '../../common/errors/codes'
 import { errorMessage } from '../../common/errors/internal'
@@ -44,6 +44,8 @@ const LARGE_BODIES_KEPT = 64 * 1024 * 1024
  * (docs/security.md, "Slow bodies").
  */
 const BODY_PROGRESS_BYTES = 16 * 1024 * 10
+/** The body timeout's clock is read this often, not at every call: it may fire this much later, twice over. */
+const BODY_TIMEOUT_RESOLUTION_MS = 100
 
 /** The close option in a Connection header (a comma-separated token list, any case). */
 const CLOSE = /(?:^|,)\s*close\s*(?:,|$)/i
@@ -77,7 +79,7 @@ export class Calls<R> {
   /** The calls that are out, by their executing timeout. */
   readonly deadlines: DeadlineList
   /** The requests whose body is arriving, by their body timeout. */
-  readonly bodyDeadlines: DeadlineList
+  readonly bodyDeadlines: CoarseDeadlineList
   /** Buffers for the bodies a worker splits, used again once their frame is written. */
   readonly largeBodies: SharedBufferPool
   private callIds = 0
@@ -94,7 +96,7 @@ export class Calls<R> {
     this.cors = corsPolicy(config.cors.allowedOrigins, config.cors.maxAgeSeconds, config.cors.allowIdentityHeaders)
     this.retryAfter = String(config.retryAfterSeconds)
     this.deadlines = new DeadlineList(config.executingTimeoutMs)
-    this.bodyDeadlines = new DeadlineList(config.bodyTimeoutMs)
+    this.bodyDeadlines = new CoarseDeadlineList(config.bodyTimeoutMs, BODY_TIMEOUT_RESOLUTION_MS)
     this.largeBodies = new SharedBufferPool(LARGE_BODY_MIN, Math.min(config.maxBodyBytesInFlight, LARGE_BODIES_KEPT))
   }
 

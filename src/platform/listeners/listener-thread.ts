@@ -14,6 +14,7 @@ import { BatchedLineWriter } from '../../common/observability/line-writer'
 import { tracingActive } from '../../common/observability/tracing'
 import { InternalError, errorMessage } from '../../common/errors/internal'
 import { CallTelemetry, routeCounts, type RouteCounts } from '../../gateway/invoke/call-telemetry'
+import { accessSampling } from '../../gateway/invoke/access-sampling'
 import type { FromListener, ListenerStart, ToListener } from './listener-messages'
 import { limiterFor } from '../../gateway/admission/rate-limits'
 import { storeLog } from '../../gateway/admission/shared-counts'
@@ -63,7 +64,7 @@ export function listenerThread(port: MessagePort, start: ListenerStart): void {
   )
   gateway.calls.limiter = limiterFor(config.rateLimits, start.limits, null, storeEvents)
   if (config.admission.adaptive) gateway.calls.admission = new Admission(config.admission)
-  const telemetry = new CallTelemetry(start.metrics, accessLog)
+  const telemetry = new CallTelemetry(start.metrics, accessLog, Date.now, accessSampling(config.logging))
   if (start.metrics || accessLog !== null || tracingActive()) gateway.calls.observer = telemetry
 
   // The edge's descriptions, read from the directories the main thread names (as its own edge reads them).

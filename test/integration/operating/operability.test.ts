@@ -142,6 +142,37 @@ describe('access log, metrics and traces', { concurrency: false }, () => {
     assert.deepEqual(quiet, [])
   })
 
+  test('errors and slow calls only (accessLogSample 0): failed, refused and slow calls get lines, fast answers none; at 0.5 every second one', async () => {
+    const few: string[] = []
+    const e = await platform({ LOGGING: { accessLogSample: 0, accessLogSlowMs: 250 } }, few)
+    try {
+      for (let k = 0; k < 20; k++) assert.equal((await post(e.url, '/testkit/custom/shout', '"hi"')).status, 200)
+      assert.equal((await post(e.url, '/testkit/misc/fail', '"x"')).status, 500)
+      assert.equal((await post(e.url, '/testkit/nope/x', '"x"')).status, 404)
+      assert.equal((await post(e.url, '/testkit/slow/sleep', '300')).status, 200)
+    } finally {
+      await e.p.stop(1000)
+    }
+    const records = few.map((l) => JSON.parse(l) as { status: number; code?: string; path: string; ms: number })
+    assert.deepEqual(
+      records.map((r) => [r.path, r.status, r.code ?? '']),
+      [
+        ['/testkit/misc/fail', 500, 'METHOD_FAILED'],
+        ['/testkit/nope/x', 404, 'UNKNOWN_SERVICE'],
+        ['/testkit/slow/sleep', 200, '']
+      ]
+    )
+    assert.ok(records[2]!.ms >= 250)
+    const half: string[] = []
+    const h = await platform({ LOGGING: { accessLogSample: 0.5 } }, half)
+    try {
+      for (let k = 0; k < 20; k++) assert.equal((await post(h.url, '/testkit/custom/shout', '"hi"')).status, 200)
+    } finally {
+      await h.p.stop(1000)
+    }
+    assert.equal(half.length, 10)
+  })
+
   test('/metrics parses as Prometheus text; request counters and the histogram move with calls and errors', async () => {
     const e = await platform({ LOGGING: { accessLog: false } }, [])
     try {

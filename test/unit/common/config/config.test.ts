@@ -214,7 +214,7 @@ test('the schema (config/platform.schema.json, ajv) names the key and what it mu
   )
   assert.throws(
     () => loadConfig(write('nested.json', { LOGGING: { accessLogs: true } }), {}),
-    /LOGGING\.accessLogs: unknown key \(did you mean accessLog\? known in LOGGING: level, accessLog, instanceLogMaxBytes, instanceLogFiles\)/
+    /LOGGING\.accessLogs: unknown key \(did you mean accessLog\? known in LOGGING: level, accessLog, accessLogSample, accessLogSlowMs, instanceLogMaxBytes, instanceLogFiles\)/
   )
   // Every problem of a file at once, one line each, not only the first.
   assert.throws(

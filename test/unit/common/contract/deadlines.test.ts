@@ -2,7 +2,7 @@
 // call expires once, in order, never before its time, and a call taken out never fires.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DeadlineList, type Deadline } from '../../../../src/common/contract/deadlines'
+import { CoarseDeadlineList, DeadlineList, type Deadline } from '../../../../src/common/contract/deadlines'
 
 class Entry implements Deadline {
   deadlineAt = 0
@@ -84,4 +84,41 @@ test('a deadline may add the next call from its callback', async () => {
     fired.map((e) => e.name),
     ['first', 'again']
   )
+})
+
+test('a coarse list: entries expire in order and never before their duration, and an add reads the clock only while no timer runs', async () => {
+  const list = new CoarseDeadlineList(40, 10)
+  const fired: Entry[] = []
+  const entries: Entry[] = []
+  const addedAt = new Map<Entry, number>()
+  const now = performance.now.bind(performance)
+  let reads = 0
+  performance.now = () => {
+    reads++
+    return now()
+  }
+  try {
+    for (let k = 0; k < 6; k++) {
+      const e = new Entry(`e${k}`, fired)
+      entries.push(e)
+      addedAt.set(e, now())
+      const before = reads
+      list.add(e)
+      // Only the first add, with no timer running, read the clock; the timer reads it after.
+      assert.equal(reads - before, k === 0 ? 1 : 0, `add ${k}`)
+      await sleep(15)
+    }
+  } finally {
+    performance.now = now
+  }
+  list.remove(entries[4]!)
+  const deadline = now() + 5000
+  while (fired.length < 5 && now() < deadline) await sleep(10)
+  assert.deepEqual(
+    fired.map((e) => e.name),
+    ['e0', 'e1', 'e2', 'e3', 'e5']
+  )
+  for (const e of fired) assert.ok(e.firedAt >= addedAt.get(e)! + 40 - 1, `${e.name} fired before its duration`)
+  assert.equal(list.size, 0)
+  assert.equal(entries[4]!.firedAt, -1)
 })
