@@ -30,34 +30,26 @@ export function listenSettings(
   c: PlatformConfig,
   o: ListenOverrides = {}
 ): { gateway: ListenSetting; edge: ListenSetting | null; admin: ListenSetting | null } {
+  const setting = (
+    who: string,
+    key: string,
+    section: { tls: unknown; allowPlaintext: boolean },
+    host: string,
+    port: number
+  ): ListenSetting => ({ who, host, port, key, tls: section.tls !== null, allowPlaintext: section.allowPlaintext })
   return {
-    gateway: {
-      who: 'the gateway',
-      host: o.host ?? c.gateway.host,
-      port: o.port ?? c.gateway.port,
-      key: 'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port',
-      tls: c.gateway.tls !== null,
-      allowPlaintext: c.gateway.allowPlaintext
-    },
+    gateway: setting(
+      'the gateway',
+      'ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP.port',
+      c.gateway,
+      o.host ?? c.gateway.host,
+      o.port ?? c.gateway.port
+    ),
     edge: c.edge.enabled
-      ? {
-          who: 'the edge',
-          host: o.host ?? c.edge.host,
-          port: o.edgePort ?? c.edge.port,
-          key: 'EDGE.port',
-          tls: c.edge.tls !== null,
-          allowPlaintext: c.edge.allowPlaintext
-        }
+      ? setting('the edge', 'EDGE.port', c.edge, o.host ?? c.edge.host, o.edgePort ?? c.edge.port)
       : null,
     admin: c.admin.enabled
-      ? {
-          who: 'the admin listener',
-          host: c.admin.host,
-          port: o.adminPort ?? c.admin.port,
-          key: 'ADMIN.port',
-          tls: c.admin.tls !== null,
-          allowPlaintext: c.admin.allowPlaintext
-        }
+      ? setting('the admin listener', 'ADMIN.port', c.admin, c.admin.host, o.adminPort ?? c.admin.port)
       : null
   }
 }

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../../helpers/processes/deploy'
 import { post, EXAMPLE_DIR } from '../../helpers/platform'
 import { startNginx, type RunningNginx } from '../../helpers/nginx'
+import { h2Exchange, type H2Answer } from '../../helpers/http2'
 import { CertificateMaker } from '../../helpers/inputs/certificates'
 import { ROOT } from '../../helpers/root'
 
@@ -89,26 +90,8 @@ test('HTTP/1.1 is still offered on the TLS listener; the h2c one speaks HTTP/2 o
 })
 
 /** One POST over HTTP/2: status, content type and body. */
-function h2post(
-  session: ClientHttp2Session,
-  path: string,
-  body: string
-): Promise<{ status: number; type: string; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/json' })
-    let status = 0
-    let type = ''
-    let text = ''
-    req.on('response', (h) => {
-      status = Number(h[':status'])
-      type = String(h['content-type'] ?? '')
-    })
-    req.setEncoding('utf8')
-    req.on('data', (d: string) => (text += d))
-    req.on('end', () => resolve({ status, type, text }))
-    req.on('error', reject)
-    req.end(body)
-  })
+function h2post(session: ClientHttp2Session, path: string, body: string): Promise<H2Answer> {
+  return h2Exchange(session, { ':method': 'POST', ':path': path, 'content-type': 'application/json' }, body)
 }
 
 for (const over of ['h2', 'h2c'] as const) {

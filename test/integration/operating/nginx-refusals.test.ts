@@ -12,6 +12,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { startPlatform, EXAMPLE_DIR, type RunningPlatform, type Json } from '../../helpers/platform'
 import { startNginx, freePort, type RunningNginx } from '../../helpers/nginx'
+import { h2Exchange } from '../../helpers/http2'
 import { CertificateMaker, type Made } from '../../helpers/inputs/certificates'
 import type { NginxEdgeOptions } from '../../../src/cli/manifests/nginx'
 
@@ -120,19 +121,10 @@ function h2(
     }
     session.on('goaway', (code: number) => done({ goaway: code }))
     session.on('error', (e: Error) => done({ error: e.message }))
-    const req = session.request({ ':method': body === undefined ? 'GET' : 'POST', ':path': path, ...headers })
-    let status = 0
-    let type = ''
-    let text = ''
-    req.on('response', (h) => {
-      status = Number(h[':status'])
-      type = String(h['content-type'] ?? '')
-    })
-    req.setEncoding('utf8')
-    req.on('data', (d: string) => (text += d))
-    req.on('end', () => done({ status, type, text }))
-    req.on('error', (e: Error) => done({ error: `${e.message} (${req.rstCode})` }))
-    req.end(body)
+    h2Exchange(session, { ':method': body === undefined ? 'GET' : 'POST', ':path': path, ...headers }, body).then(
+      done,
+      (e: Error) => done({ error: e.message })
+    )
   })
 }
 
