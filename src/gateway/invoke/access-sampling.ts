@@ -17,7 +17,7 @@ export class AccessSampling {
 
   /** Whether the call that ended with `code` ('' for an answer) after `ms` gets a line. */
   takes(code: string, ms: number): boolean {
-    if (this.share >= 1 || code !== '' || ms >= this.slowMs) return true
+    if (code !== '' || ms >= this.slowMs) return true
     this.credit += this.share
     if (this.credit < 1) return false
     this.credit -= 1
