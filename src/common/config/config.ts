@@ -691,11 +691,21 @@ function edgeSection(edge: Section, gatewayTls: TlsConfig | null): PlatformConfi
     host: str(edge, 'host'),
     port: int(edge, 'port'),
     threads: threadCount(edge),
-    tls: parseTls(edge, 'EDGE.tls') ?? (allowPlaintext ? null : gatewayTls),
+    tls: parseTls(edge, 'EDGE.tls') ?? (allowPlaintext ? null : edgeTlsOf(gatewayTls)),
     allowPlaintext,
     swagger: strings(edge, 'swagger'),
     auth: parseEdgeAuth((edge.auth ?? { required: false, apiKeys: [], jwt: null }) as Section)
   }
+}
+
+/**
+ * The gateway's TLS as the edge takes it: the same certificates and client-certificate mode, without
+ * the certificates trusted to send identity headers, which the edge takes from EDGE.auth.certificates.
+ */
+function edgeTlsOf(gateway: TlsConfig | null): TlsConfig | null {
+  const clients = gateway?.clientCertificates ?? null
+  if (gateway === null || clients === null || clients.trusted.length === 0) return gateway
+  return { ...gateway, clientCertificates: { ...clients, trusted: [] } }
 }
 
 function microservicesSection(section: Section): PlatformConfig['microservices'] {

@@ -44,6 +44,16 @@ test("TLS on the gateway: the edge left at its defaults takes the gateway's TLS,
   assert.equal(own.edge.tls?.certFile, '/e/cert.pem')
   assert.equal(config({}).edge.tls, null)
   check(config({}))
+  // Client certificates: the same CAs and mode, but not the gateway's certificates trusted with identity
+  // headers, which the edge takes from EDGE.auth.certificates only.
+  const clients = config({
+    [GATEWAY_TLS]:
+      '{"certFile":"/k/cert.pem","keyFile":"/k/key.pem","clientCertificates":{"mode":"require","caFile":"/k/ca.pem","trusted":["CN=edge"]}}'
+  })
+  assert.deepEqual(clients.gateway.tls?.clientCertificates?.trusted, ['CN=edge'])
+  assert.equal(clients.edge.tls?.clientCertificates?.mode, 'require')
+  assert.equal(clients.edge.tls?.clientCertificates?.caFile, '/k/ca.pem')
+  assert.deepEqual(clients.edge.tls?.clientCertificates?.trusted, [])
 })
 
 test('a plain listener on the network beside a TLS one refuses to start, naming it and the three ways out', () => {
