@@ -1,4 +1,4 @@
-// Java's answers to the date tests (dates-cases.ts), recorded from the live oracle by dates.test.ts:
+// Java's answers to the date tests (dates-cases.ts), recorded from the live oracle by dates-oracle.test.ts:
 // one line per request, `[request JSON, answer]`, gzipped (54,000 lines, 9.6 MB as text, 0.61 MB so).
 import { join } from 'node:path'
 import { gunzipSync, gzipSync } from 'node:zlib'

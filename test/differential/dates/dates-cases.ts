@@ -3,7 +3,7 @@
 // as Java's or is refused; none is read where Jackson refuses it, none to another instant. Where we
 // refuse what Jackson reads, the notation must be RFC 1123 beyond its exact form (Jackson's lenient
 // SimpleDateFormat reads other zones, a wrong day name, trailing text), which is refused rather than
-// guessed. XStream's zones, offsets and eras, and both libraries' writing, likewise. dates.test.ts asks
+// guessed. XStream's zones, offsets and eras, and both libraries' writing, likewise. dates-oracle.test.ts asks
 // the live oracle and keeps the recording current; dates-jackson-recorded.test.ts and
 // dates-xstream-recorded.test.ts ask the recording (no JVM: the guard of the mutation module `dates`,
 // docs/development.md).

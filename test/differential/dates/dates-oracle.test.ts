@@ -34,7 +34,7 @@ if (asRecorded)
     assert.deepEqual(
       { missing, changed, stale },
       { missing: 0, changed: 0, stale: 0 },
-      'dates-answers.jsonl.gz is not what Java answered: `DATES_RECORD=1 node --import tsx --test test/differential/dates/dates.test.ts` writes it'
+      'dates-answers.jsonl.gz is not what Java answered: `DATES_RECORD=1 node --import tsx --test test/differential/dates/dates-oracle.test.ts` writes it'
     )
   })
 

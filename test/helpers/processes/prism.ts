@@ -7,8 +7,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { ROOT } from '../root'
 
-const ROOT = join(__dirname, '..', '..', '..')
 export const BIN = join(ROOT, 'node_modules', '.bin')
 
 /** A port free a moment ago: Prism takes no port 0. */

@@ -443,7 +443,7 @@ describe('coverage of the error table', () => {
     // MALFORMED_REQUEST needs raw bytes on a socket (malformed-http.test.ts); SERVLET_MICROSERVICE a
     // servletApp package (servlet.test.ts); CLIENT_CERTIFICATE_REQUIRED a listener that sees client
     // certificates (the image's uWS in client-certificates.suite.ts, the generated nginx in tls.test.ts);
-    // RATE_LIMITED a platform with RATE_LIMITS rules (rate-limits.test.ts); HEADERS_TOO_LARGE,
+    // RATE_LIMITED a platform with RATE_LIMITS rules (rate-limits-http.test.ts); HEADERS_TOO_LARGE,
     // NODE_FAILED and NODE_TIMEOUT the generated nginx in front (nginx-refusals.test.ts); BODY_TIMEOUT a
     // body that stalls on a raw socket (slow-body.test.ts).
     const elsewhere = new Set([

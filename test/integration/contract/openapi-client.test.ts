@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { tmpdir } from 'node:os'
 import { startPlatform, exampleAt, TESTKIT_DIR, type RunningPlatform } from '../../helpers/platform'
-import { BIN } from '../../helpers/prism'
+import { BIN } from '../../helpers/processes/prism'
 import { runFile, type Ran } from '../../helpers/exec'
 import type { GatewayIndex } from '../../../src/gateway/http/front-pages'
 

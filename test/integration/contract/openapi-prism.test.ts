@@ -29,7 +29,7 @@ import {
   REWRITE,
   type Prism,
   type Violation
-} from '../../helpers/prism'
+} from '../../helpers/processes/prism'
 import { renderXml, pointerKey } from '../../helpers/inputs/openapi'
 
 /** Small enough that a body of a few hundred bytes is refused (413) before it is read. */

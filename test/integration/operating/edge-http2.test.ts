@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { startDeployPlatform, cli, packCopy, type DeployPlatform } from '../../helpers/processes/deploy'
 import { post, EXAMPLE_DIR } from '../../helpers/platform'
 import { startNginx, type RunningNginx } from '../../helpers/nginx'
-import { h2Exchange, type H2Answer } from '../../helpers/http2'
+import { h2Exchange, type H2Answer } from '../../helpers/inputs/http2'
 import { CertificateMaker } from '../../helpers/inputs/certificates'
 import { ROOT } from '../../helpers/root'
 

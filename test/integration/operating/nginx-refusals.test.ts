@@ -12,7 +12,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { startPlatform, EXAMPLE_DIR, type RunningPlatform, type Json } from '../../helpers/platform'
 import { startNginx, freePort, type RunningNginx } from '../../helpers/nginx'
-import { h2Exchange } from '../../helpers/http2'
+import { h2Exchange } from '../../helpers/inputs/http2'
 import { CertificateMaker, type Made } from '../../helpers/inputs/certificates'
 import type { NginxEdgeOptions } from '../../../src/cli/manifests/nginx'
 

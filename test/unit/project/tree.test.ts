@@ -129,3 +129,15 @@ test('test/ holds one folder per kind of test, each in the table docs/developmen
   )
   assert.deepEqual(kinds, [...new Set(listed)].sort())
 })
+
+test('no two test files share a name: a name in a failure report or a search finds one file', () => {
+  const byName = new Map<string, string[]>()
+  for (const dir of folders(TEST))
+    for (const n of readdirSync(dir).filter((f) => /\.(test|suite)\.ts$/.test(f)))
+      byName.set(n, [...(byName.get(n) ?? []), relative(ROOT, join(dir, n))])
+  assert.ok(byName.size > 100, `${byName.size} test files found`)
+  assert.deepEqual(
+    [...byName.values()].filter((paths) => paths.length > 1),
+    []
+  )
+})
