@@ -214,7 +214,10 @@ function gatewayDeployment(o: KubeOptions): Manifest {
       ? []
       : [
           { name: 'PLATFORM__ENTRY_POINTS__WEB_SERVICE_FACADE_HTTP__tls', value: JSON.stringify(gatewayTls) },
-          { name: 'PLATFORM__EDGE__tls', value: JSON.stringify(listenerTls) }
+          { name: 'PLATFORM__EDGE__tls', value: JSON.stringify(listenerTls) },
+          // The admin port stays plain HTTP for the kubelet's probes and Prometheus's scrapes, which the
+          // NetworkPolicy lets in alone: the opt-out of the plaintext check (docs/security.md).
+          { name: 'PLATFORM__ADMIN__allowPlaintext', value: 'true' }
         ]
   return {
     apiVersion: 'apps/v1',

@@ -457,7 +457,8 @@ for (const { c, index } of HERE) {
           }
         },
         EDGE: { host: '127.0.0.1', port: ports.edge, ...(tls ? { tls } : {}) },
-        ADMIN: { port: ports.admin },
+        // On loopback as the gateway and edge are: the image's 0.0.0.0 beside TLS would refuse the start.
+        ADMIN: { host: '127.0.0.1', port: ports.admin },
         PLATFORM: {
           uploadDirectory: join(state, 'upload'),
           deploymentDirectory: join(state, 'deployments'),

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { DEFAULT_KUBE_OPTIONS, kubernetesManifests, type KubeOptions } from '../../../../src/cli/manifests/kubernetes'
+import { checkPlaintext, listenSettings } from '../../../../src/platform/listeners/listen-check'
 import { shippedPrometheusRules } from '../../../../src/cli/manifests/prometheus-rules'
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../../../../src/common/config/config'
 import { ROOT } from '../../../helpers/root'
@@ -221,6 +222,11 @@ test('with TLS Secrets: the gateway mounts both and its config parses; each micr
   const config = loadConfig(DEFAULT_CONFIG_FILE, env)
   assert.equal(config.gateway.tls?.certFile, '/etc/invocation-gateway/tls/tls.crt')
   assert.equal(config.edge.tls?.keyFile, '/etc/invocation-gateway/tls/tls.key')
+  // With the image's admin address (Containerfile: 0.0.0.0) it starts: the admin port's plain HTTP,
+  // for probes and scrapes, is the manifests' explicit opt-out of the plaintext check.
+  const inImage = listenSettings(loadConfig(DEFAULT_CONFIG_FILE, { ...env, PLATFORM__ADMIN__host: '0.0.0.0' }))
+  checkPlaintext([inImage.gateway, inImage.edge, inImage.admin])
+  assert.equal(inImage.admin?.allowPlaintext, true)
   for (const d of config.microservices.discovery)
     assert.equal(d.tls?.caFile, '/etc/invocation-gateway/internal-tls/ca.crt')
   const mounted = (spec: Obj, path: string): boolean =>
