@@ -22,7 +22,8 @@ const work = mkdtempSync(join(tmpdir(), 'browser-test-'))
  */
 async function xmlSample(page: Page, base: string): Promise<{ text: string; read: unknown }> {
   await page.goto(`${base}/_swagger/example`)
-  const op = page.locator('.opblock', {
+  // The POST operation (the path also has its CORS preflight, OPTIONS).
+  const op = page.locator('.opblock.opblock-post', {
     has: page.locator('.opblock-summary-path', { hasText: /^\/calculator\/multiply$/ })
   })
   await op.locator('.opblock-summary').click()
@@ -38,13 +39,17 @@ async function xmlSample(page: Page, base: string): Promise<{ text: string; read
 /** Opens the UI, runs multiply with a = 6, b = 9 through Try it out, and returns the answer shown. */
 async function tryMultiply(page: Page, base: string, shot: string): Promise<string> {
   await page.goto(`${base}/_swagger/example`)
-  const op = page.locator('.opblock', {
+  // The POST operation (the path also has its CORS preflight, OPTIONS).
+  const op = page.locator('.opblock.opblock-post', {
     has: page.locator('.opblock-summary-path', { hasText: /^\/calculator\/multiply$/ })
   })
   await op.locator('.opblock-summary').click()
   // What a reader sees before trying: the summary, and the other documented method beside it.
   await page.getByText('Multiplies a by b', { exact: true }).waitFor()
-  assert.equal(await page.locator('.opblock-summary-path', { hasText: /^\/calculator\/multiplyToInt$/ }).count(), 1)
+  assert.equal(
+    await page.locator('.opblock-post .opblock-summary-path', { hasText: /^\/calculator\/multiplyToInt$/ }).count(),
+    1
+  )
   assert.equal(
     await page.locator('.opblock-summary-path', { hasText: /multiplyInts/ }).count(),
     0,
