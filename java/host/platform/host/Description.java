@@ -74,6 +74,8 @@ final class Description {
       {"SERVLET_MICROSERVICE", 404, "A servletApp microservice handles its own HTTP requests"},
       {"METHOD_NOT_ALLOWED", 405, "Only POST and OPTIONS are allowed"},
       {"BODY_TOO_LARGE", 413, "The body is larger than the configured limit"},
+      {"BODY_TIMEOUT", 408, "The body did not arrive in time"},
+      {"HEADERS_TOO_LARGE", 431, "The request line or a header is longer than the limit"},
       {"PRIVILEGE_DENIED", 403, "The method needs a privileged call"},
       {"UNTRUSTED_IDENTITY", 403, "Identity or privilege headers from a peer not trusted to send them"},
       {"CLIENT_CERTIFICATE_REQUIRED", 403, "This listener requires a client certificate"},
@@ -83,17 +85,44 @@ final class Description {
       {"OVERLOADED", 503, "The gateway is saturated"},
       {"BACKEND_CONNECTION_LOST", 502, "The connection to the microservice was lost during the call"},
       {"EXECUTION_TIMEOUT", 504, "The executing timeout passed"},
+      {"NODE_FAILED", 502, "No platform node answered the call"},
+      {"NODE_TIMEOUT", 504, "The platform node did not answer in time"},
       {"METHOD_FAILED", 500, "The method threw"},
       {"INTERNAL", 500, "Internal error"}};
     for (Object[] row : table) CODES.put((String) row[0], new Object[] {row[1], row[2]});
   }
 
-  /** The error codes an ROA call of a documented method can meet (openapi.ts ROA_ERRORS). */
-  private static final List<String> ROA_ERRORS = List.of("UNAUTHENTICATED", "MALFORMED_BODY", "BAD_ARGUMENT",
+  /**
+   * The error codes a call on a documented method's path can meet (openapi.ts ROA_ERRORS, which says why
+   * each is listed and why ROUTE_NOT_FOUND, SERVLET_MICROSERVICE, ROA_NEEDS_ONE_PARAMETER and
+   * UNTRUSTED_IDENTITY are not).
+   */
+  private static final List<String> ROA_ERRORS = List.of("UNAUTHENTICATED", "CLIENT_CERTIFICATE_REQUIRED",
+      "MALFORMED_REQUEST", "MALFORMED_BODY", "ARGUMENT_COUNT", "METHOD_NOT_ALLOWED", "BAD_ARGUMENT",
       "UNKNOWN_API_ID", "UNKNOWN_SEQUENCE", "UNKNOWN_MICROSERVICE", "UNKNOWN_SERVICE", "UNKNOWN_METHOD",
-      "FORMAT_MISMATCH", "BODY_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "SEQUENCE_FORMAT_MISMATCH", "METHOD_FAILED",
-      "INTERNAL", "BACKEND_CONNECTION_LOST", "MICROSERVICE_UNAVAILABLE", "OVERLOADED", "EXECUTION_TIMEOUT",
-      "RATE_LIMITED");
+      "FORMAT_MISMATCH", "BODY_TOO_LARGE", "BODY_TIMEOUT", "UNSUPPORTED_MEDIA_TYPE", "SEQUENCE_FORMAT_MISMATCH",
+      "METHOD_FAILED", "INTERNAL", "BACKEND_CONNECTION_LOST", "MICROSERVICE_UNAVAILABLE", "OVERLOADED",
+      "EXECUTION_TIMEOUT", "RATE_LIMITED");
+
+  /**
+   * info.license when the microservice names none (openapi.ts DEFAULT_LICENSE): a Java package has no
+   * place to name one, so its description states this one.
+   */
+  private static final String LICENSE_NAME = "Proprietary";
+  private static final String LICENSE_IDENTIFIER = "LicenseRef-Proprietary";
+
+  /** The response header names (http-names.ts HEADER). */
+  private static final String REQUEST_ID = "X-PLATFORM-Request-ID";
+  private static final String VARY = "Vary";
+  private static final String ALLOW = "Allow";
+  private static final String RETRY_AFTER = "Retry-After";
+  private static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
+  private static final String RATE_LIMIT = "RateLimit";
+  private static final String ALLOW_ORIGIN = "Access-Control-Allow-Origin";
+  private static final String ALLOW_METHODS = "Access-Control-Allow-Methods";
+  private static final String ALLOW_HEADERS = "Access-Control-Allow-Headers";
+  private static final String MAX_AGE = "Access-Control-Max-Age";
+  private static final String EXPOSE_HEADERS = "Access-Control-Expose-Headers";
 
   /** The headers that claim who is calling: the edge sets them (http-names.ts IDENTITY_HEADERS). */
   private static final List<String> IDENTITY_HEADERS = List.of("X-PLATFORM-IP", "X-PLATFORM-User",
@@ -170,16 +199,22 @@ final class Description {
       // Swagger UI groups by an operation's first tag; the further tags travel as an extension so a
       // method is not listed twice.
       ObjectNode t = tags.addObject().put("name", tag);
-      if (notes.length > 0 && !notes[0].description().isEmpty()) t.put("description", notes[0].description());
+      // A tag without a description is a warning of Redocly's recommended rules (openapi.ts).
+      t.put("description", notes.length > 0 && !notes[0].description().isEmpty() ? notes[0].description()
+          : "The documented ROA methods of service '" + svc.name + "'");
       if (notes.length > 1) {
         ArrayNode more = t.putArray("x-tags");
         for (Tag n : Arrays.copyOfRange(notes, 1, notes.length)) more.add(n.name());
       }
-      for (Method m : documented)
-        paths.putObject("/" + svc.name + "/" + m.getName()).set("post", operation(svc, m, tag, components, alphaJson));
+      for (Method m : documented) {
+        ObjectNode path = paths.putObject("/" + svc.name + "/" + m.getName());
+        path.set("post", operation(svc, m, tag, components, alphaJson));
+        path.set("options", preflight(svc, m, tag));
+      }
     }
     ObjectNode doc = F.objectNode().put("openapi", "3.1.0");
     ObjectNode info = doc.putObject("info").put("title", ms.config.name).put("version", ms.config.version);
+    info.putObject("license").put("name", LICENSE_NAME).put("identifier", LICENSE_IDENTIFIER);
     info.put("description", "Remotely enabled ROA methods of microservice '" + ms.config.name + "'. " + bodiesNote() + " "
         + IDENTITY_NOTE);
     info.putObject("x-platform-defaults").put("sequence", sequence).put("apiId", apiId);
@@ -190,10 +225,12 @@ final class Description {
     doc.putArray("security");
     doc.set("tags", tags);
     doc.set("paths", paths);
-    ObjectNode schemas = doc.putObject("components").putObject("schemas");
+    ObjectNode componentsNode = doc.putObject("components");
+    ObjectNode schemas = componentsNode.putObject("schemas");
     schemas.setAll(components.schemas);
     if (alphaJson != null) schemas.setAll(alphaJson.schemas);
     schemas.set("Problem", problemSchema());
+    componentsNode.set("headers", responseHeaders());
     return doc;
   }
 
@@ -221,12 +258,14 @@ final class Description {
       withXmlExample(xmlIn, example);
     }
     ObjectNode responses = F.objectNode();
-    if (Microservice.returnsVoid(m)) responses.putObject("204").put("description", "the method returned (void)");
+    if (Microservice.returnsVoid(m))
+      responses.putObject("204").put("description", "the method returned (void)").set("headers", everyAnswer());
     else {
       Type returnType = m.getGenericReturnType();
       SchemaType returns = SchemaType.of(returnType);
       String[] result = resultNote(m, note);
       ObjectNode ok = responses.putObject("200").put("description", result[0] != null ? result[0] : returns.typeName());
+      ok.set("headers", everyAnswer());
       ObjectNode jsonOut = F.objectNode();
       jsonOut.set("schema", alphaJson != null ? alphaJson.root(returns, true) : components.schema(returns, true, false));
       ObjectNode xmlOut = F.objectNode();
@@ -247,16 +286,14 @@ final class Description {
       List<String> described = new ArrayList<>();
       for (String code : list) described.add(code + ": " + CODES.get(code)[1]);
       ObjectNode r = responses.putObject(String.valueOf(e.getKey())).put("description", String.join("; ", described));
-      ObjectNode problem = r.putObject("content").putObject("application/problem+json");
-      ArrayNode allOf = problem.putObject("schema").putArray("allOf");
-      allOf.addObject().put("$ref", "#/components/schemas/Problem");
-      ArrayNode codes = allOf.addObject().putObject("properties").putObject("code").putArray("enum");
-      list.forEach(codes::add);
-      String first = list.get(0);
-      problem.putObject("example").put("type", "urn:platform:problem:" + first).put("title", (String) CODES.get(first)[1])
-          .put("status", e.getKey()).put("detail", "what went wrong, in words").put("code", first)
-          .put("requestId", "3f2c9a1e-7b4d-4c55-9a0e-1d2b3c4d5e6f");
+      r.set("headers", problemHeaders(e.getKey(), list));
+      r.set("content", problemContent(e.getKey(), list));
     }
+    // A method's ServiceError chooses its own status (docs/errors.md, METHOD_FAILED).
+    ObjectNode fallback = responses.putObject("default")
+        .put("description", "METHOD_FAILED with the status the method chose (a ServiceError)");
+    fallback.set("headers", everyAnswer());
+    fallback.set("content", problemContent(500, List.of("METHOD_FAILED")));
     ObjectNode op = F.objectNode();
     op.putArray("tags").add(tag);
     if (!note.summary().isEmpty()) op.put("summary", note.summary());
@@ -273,6 +310,123 @@ final class Description {
     content.set("application/xml", xmlIn);
     op.set("responses", responses);
     return op;
+  }
+
+  /**
+   * A problem in each format the request may have: problem+xml answers an XML request, as the gateway
+   * writes it (RFC 9457 appendix B's <problem> in urn:ietf:rfc:7807); openapi.ts problemContent.
+   */
+  private static ObjectNode problemContent(int status, List<String> list) {
+    ObjectNode content = F.objectNode();
+    for (boolean xml : new boolean[] {false, true}) {
+      ObjectNode media = content.putObject(xml ? "application/problem+xml" : "application/problem+json");
+      ObjectNode schema = media.putObject("schema");
+      ArrayNode allOf = schema.putArray("allOf");
+      allOf.addObject().put("$ref", "#/components/schemas/Problem");
+      ArrayNode codes = allOf.addObject().putObject("properties").putObject("code").putArray("enum");
+      list.forEach(codes::add);
+      if (xml) schema.set("xml", problemXml());
+      String first = list.get(0);
+      media.putObject("example").put("type", "urn:platform:problem:" + first).put("title", (String) CODES.get(first)[1])
+          .put("status", status).put("detail", "what went wrong, in words").put("code", first)
+          .put("requestId", "3f2c9a1e-7b4d-4c55-9a0e-1d2b3c4d5e6f");
+    }
+    return content;
+  }
+
+  /** What the gateway, the authenticator and admission add to a problem of this status (openapi.ts problemHeaders). */
+  private static ObjectNode problemHeaders(int status, List<String> list) {
+    ObjectNode out = everyAnswer();
+    if (status == 503 || list.contains("RATE_LIMITED")) out.set(RETRY_AFTER, requiredHeader("RetryAfter"));
+    if (list.contains("RATE_LIMITED")) {
+      out.set(RATE_LIMIT_POLICY, requiredHeader("RateLimitPolicy"));
+      out.set(RATE_LIMIT, requiredHeader("RateLimit"));
+    }
+    if (list.contains("METHOD_NOT_ALLOWED")) out.set(ALLOW, requiredHeader("Allow"));
+    if (list.contains("UNAUTHENTICATED")) out.set("WWW-Authenticate", headerRef("WWWAuthenticate"));
+    return out;
+  }
+
+  /** The CORS preflight the gateway answers on every path: 204 with Allow, whatever the route (openapi.ts preflight). */
+  private static ObjectNode preflight(Microservice.Service svc, Method m, String tag) {
+    ObjectNode op = F.objectNode();
+    op.putArray("tags").add(tag);
+    op.put("summary", "CORS preflight for " + svc.name + "." + m.getName());
+    op.put("description", "What a browser asks before a cross-origin POST. The Access-Control-* headers come only for an"
+        + " origin the gateway allows (ENTRY_POINTS.WEB_SERVICE_FACADE_HTTP CORS settings).");
+    op.put("operationId", svc.name + "." + m.getName() + ".preflight");
+    ArrayNode parameters = op.putArray("parameters");
+    header(parameters, "Origin", false, "the page asking");
+    header(parameters, "Access-Control-Request-Method", false, "POST");
+    header(parameters, "Access-Control-Request-Headers", false, "the headers the page means to send");
+    ObjectNode responses = op.putObject("responses");
+    ObjectNode headers = everyAnswer();
+    headers.set(ALLOW, requiredHeader("Allow"));
+    headers.set(ALLOW_METHODS, headerRef("AccessControlAllowMethods"));
+    headers.set(ALLOW_HEADERS, headerRef("AccessControlAllowHeaders"));
+    headers.set(MAX_AGE, headerRef("AccessControlMaxAge"));
+    responses.putObject("204").put("description", "the methods and headers a call may use").set("headers", headers);
+    ObjectNode refused = responses.putObject("403")
+        .put("description", "CLIENT_CERTIFICATE_REQUIRED: " + CODES.get("CLIENT_CERTIFICATE_REQUIRED")[1]);
+    refused.set("headers", everyAnswer());
+    refused.set("content", problemContent(403, List.of("CLIENT_CERTIFICATE_REQUIRED")));
+    return op;
+  }
+
+  private static ObjectNode headerRef(String name) {
+    return F.objectNode().put("$ref", "#/components/headers/" + name);
+  }
+
+  /** A header component as one answer always has it. */
+  private static ObjectNode requiredHeader(String name) {
+    return headerRef(name + ".required");
+  }
+
+  /** Written on every answer: the request id always; CORS and rate limit fields when they apply (openapi.ts EVERY_ANSWER). */
+  private static ObjectNode everyAnswer() {
+    ObjectNode out = F.objectNode();
+    out.set(REQUEST_ID, headerRef("RequestId"));
+    out.set(RATE_LIMIT_POLICY, headerRef("RateLimitPolicy"));
+    out.set(RATE_LIMIT, headerRef("RateLimit"));
+    out.set(ALLOW_ORIGIN, headerRef("AccessControlAllowOrigin"));
+    out.set(EXPOSE_HEADERS, headerRef("AccessControlExposeHeaders"));
+    out.set(VARY, headerRef("Vary"));
+    return out;
+  }
+
+  /** The response headers the gateway writes (openapi.ts RESPONSE_HEADERS). */
+  private static ObjectNode responseHeaders() {
+    ObjectNode out = F.objectNode();
+    responseHeader(out, "RequestId", "the caller's X-PLATFORM-Request-ID, or the one the gateway generated", true);
+    responseHeader(out, "RateLimitPolicy",
+        "the rate limit rule matched (draft-ietf-httpapi-ratelimit-headers), when RATE_LIMITS.headers is on or on a 429",
+        false);
+    responseHeader(out, "RateLimitPolicy.required", "the rate limit rule that refused the call", true);
+    responseHeader(out, "RateLimit",
+        "the calls left and the seconds to the reset, when RATE_LIMITS.headers is on or on a 429", false);
+    responseHeader(out, "RateLimit.required", "the calls left and the seconds to the reset", true);
+    responseHeader(out, "RetryAfter.required", "seconds to wait before calling again", true).put("pattern", "^[0-9]+$");
+    responseHeader(out, "Allow.required", "the methods the path answers", true).put("const", "POST, OPTIONS");
+    responseHeader(out, "WWWAuthenticate", "the credential the edge asks for, when it accepts some (docs/security.md)",
+        false);
+    responseHeader(out, "AccessControlAllowOrigin", "the calling origin, or *, when the gateway allows it", false);
+    responseHeader(out, "AccessControlExposeHeaders", "the answer headers a page may read, for an allowed origin", false);
+    responseHeader(out, "Vary", "Origin, when the allowed origin depends on it", false);
+    responseHeader(out, "AccessControlAllowMethods", "POST, OPTIONS, for an allowed origin", false);
+    responseHeader(out, "AccessControlAllowHeaders", "the request headers a page may send, for an allowed origin", false);
+    responseHeader(out, "AccessControlMaxAge", "seconds a browser may keep this preflight, for an allowed origin", false);
+    return out;
+  }
+
+  /** Adds a header component; returns its schema. */
+  private static ObjectNode responseHeader(ObjectNode out, String name, String description, boolean required) {
+    return out.putObject(name).put("description", description).put("required", required).putObject("schema")
+        .put("type", "string");
+  }
+
+  /** The gateway's problem+xml root element (openapi.ts PROBLEM_XML). */
+  private static ObjectNode problemXml() {
+    return F.objectNode().put("name", "problem").put("namespace", "urn:ietf:rfc:7807");
   }
 
   private static Map<Integer, List<String>> byStatus(List<String> codes) {
@@ -293,8 +447,11 @@ final class Description {
     ObjectNode seq = header(out, "X-PLATFORM-Sequence-Name", false,
         "Sequence that reads the body and writes the answer; without this header, " + sequence + ", which reads "
             + (sequence.contains("Json") ? "JSON" : "XML") + ": a body in the other format names a sequence of its format");
+    // Only the sequences whose shapes the media types describe: a client generated from the description
+    // could neither write nor read another's bodies (openapi.ts).
     ArrayNode all = seq.putArray("enum");
-    SEQUENCE_NAMES.forEach(all::add);
+    all.add(jsonSequence);
+    if (!xmlSequence.equals(jsonSequence)) all.add(xmlSequence);
     seq.put("default", sequence);
     header(out, "X-PLATFORM-Request-ID", false, "Request identifier; generated when absent and echoed on the answer");
     return out;
@@ -307,8 +464,9 @@ final class Description {
   }
 
   private static ObjectNode problemSchema() {
-    ObjectNode s = F.objectNode().put("type", "object")
-        .put("description", "RFC 9457 problem details; `code` is stable (the error table).");
+    ObjectNode s = F.objectNode().put("type", "object");
+    s.set("xml", problemXml());
+    s.put("description", "RFC 9457 problem details; `code` is stable (the error table).");
     ObjectNode props = s.putObject("properties");
     props.putObject("type").put("type", "string");
     props.putObject("title").put("type", "string");
@@ -318,7 +476,7 @@ final class Description {
     CODES.keySet().forEach(all::add);
     props.putObject("requestId").put("type", "string");
     ArrayNode required = s.putArray("required");
-    for (String r : new String[] {"type", "title", "status", "code", "requestId"}) required.add(r);
+    for (String r : new String[] {"type", "title", "status", "detail", "code", "requestId"}) required.add(r);
     return s;
   }
 
