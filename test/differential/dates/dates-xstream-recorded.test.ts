@@ -1,5 +1,5 @@
 // The XStream date tests (dates-cases.ts) asked of Java's recorded answers (dates-answers.jsonl.gz, kept
-// current by dates-oracle.test.ts against the live oracle): the same checks without a JVM, fast enough to run
+// current by dates.test.ts against the live oracle): the same checks without a JVM, fast enough to run
 // for each of the date and zone rules' mutants (the mutation module `dates`, docs/development.md).
 // Jackson's are in dates-jackson-recorded.test.ts: a file is what Stryker runs for a mutant it reaches.
 import { RecordedAnswers } from '../../helpers/oracle'
